@@ -1,0 +1,59 @@
+import type { Command } from "commander";
+import { MembankError } from "../workspace/errors.js";
+import { resolveWorkspace, type Workspace } from "../workspace/workspace.js";
+
+export interface WorkspaceFlag {
+  workspace?: string;
+}
+
+/** Add the `--workspace DIR` option every command takes. */
+export function workspaceOption(cmd: Command): Command {
+  return cmd.option(
+    "-w, --workspace <dir>",
+    "workspace folder (default: $MEMBANK_WORKSPACE, or the nearest folder with membank.config.json)",
+  );
+}
+
+export function loadWorkspace(flags: WorkspaceFlag): Promise<Workspace> {
+  return resolveWorkspace(flags.workspace === undefined ? {} : { workspace: flags.workspace });
+}
+
+/** Stable, pretty JSON on stdout, newline-terminated. */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Parse a positive integer flag or fail with a message naming the flag. */
+export function intFlag(name: string, min = 1): (value: string) => number {
+  return (value: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) {
+      throw new MembankError(`${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`, { exitCode: 2 });
+    }
+    return n;
+  };
+}
+
+/** Parse a number flag within bounds. */
+export function numberFlag(name: string, min: number, max: number): (value: string) => number {
+  return (value: string) => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < min || n > max) {
+      throw new MembankError(`${name} must be a number in ${min}..${max}, got ${JSON.stringify(value)}`, {
+        exitCode: 2,
+      });
+    }
+    return n;
+  };
+}
+
+/** Print a user-facing error (no stack for MembankError) and return its exit code. */
+export function reportError(error: unknown): number {
+  if (error instanceof MembankError) {
+    process.stderr.write(`membank: ${error.message}\n`);
+    return error.exitCode;
+  }
+  const err = error as Error;
+  process.stderr.write(`membank: unexpected error: ${err?.stack ?? String(error)}\n`);
+  return 1;
+}

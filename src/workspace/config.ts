@@ -1,0 +1,181 @@
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+import { MembankError } from "./errors.js";
+
+/** Name of the optional per-workspace config file (also how a workspace is found from cwd). */
+export const CONFIG_FILE = "membank.config.json";
+
+const embeddingSchema = z
+  .object({
+    /** `auto`: local if its model file exists, then a provider whose key is set, then `use`, else none. */
+    provider: z.enum(["auto", "local", "openai", "gemini", "use", "none"]).default("auto"),
+    /** What to do when the chosen provider fails at run time: fall back to BM25 only, or fail. */
+    fallback: z.enum(["none", "error"]).default("none"),
+    batchSize: z.number().int().min(1).max(2048).default(32),
+    local: z
+      .object({
+        modelPath: z.string().default(".memory/models/embedding.gguf"),
+        threads: z.number().int().min(1).optional(),
+      })
+      .default({}),
+    openai: z
+      .object({
+        baseUrl: z.string().default("https://api.openai.com/v1"),
+        model: z.string().default("text-embedding-3-small"),
+        /** Name of the environment variable that holds the key (keys never live in the workspace). */
+        apiKeyEnv: z.string().default("OPENAI_API_KEY"),
+        headers: z.record(z.string()).default({}),
+        dims: z.number().int().positive().optional(),
+      })
+      .default({}),
+    gemini: z
+      .object({
+        baseUrl: z.string().default("https://generativelanguage.googleapis.com/v1beta"),
+        model: z.string().default("text-embedding-004"),
+        apiKeyEnv: z.string().default("GEMINI_API_KEY"),
+      })
+      .default({}),
+  })
+  .default({});
+
+export const configSchema = z
+  .object({
+    retain: z
+      .object({
+        /** Confidence of an `O` fact written without `(c=...)`. */
+        defaultConfidence: z.number().min(0).max(1).default(0.7),
+      })
+      .default({}),
+    index: z
+      .object({
+        /** Index file, relative to the workspace (or absolute). Derived data: safe to delete. */
+        path: z.string().default(".memory/index.sqlite"),
+        chunkTokens: z.number().int().min(16).max(8192).default(400),
+        chunkOverlap: z.number().int().min(0).max(4096).default(80),
+      })
+      .default({}),
+    embedding: embeddingSchema,
+    search: z
+      .object({
+        maxResults: z.number().int().min(1).max(100).default(6),
+        minScore: z.number().min(0).max(1).default(0.35),
+        vectorWeight: z.number().min(0).default(0.7),
+        textWeight: z.number().min(0).default(0.3),
+        candidateMultiplier: z.number().int().min(1).max(50).default(4),
+        snippetChars: z.number().int().min(80).max(10_000).default(700),
+      })
+      .default({}),
+    recall: z
+      .object({
+        k: z.number().int().min(1).max(100).default(8),
+        budgetTokens: z.number().int().min(50).default(1500),
+      })
+      .default({}),
+    llm: z
+      .object({
+        provider: z.enum(["none", "anthropic", "local"]).default("none"),
+        anthropic: z
+          .object({
+            model: z.string().default("claude-sonnet-4-5"),
+            /** Override for proxies and tests; the SDK default otherwise. */
+            baseUrl: z.string().optional(),
+            apiKeyEnv: z.string().default("ANTHROPIC_API_KEY"),
+            maxTokens: z.number().int().positive().default(2048),
+          })
+          .default({}),
+        local: z
+          .object({
+            modelPath: z.string().default(".memory/models/chat.gguf"),
+            threads: z.number().int().min(1).optional(),
+          })
+          .default({}),
+      })
+      .default({}),
+    reflect: z
+      .object({
+        /** Confidence update constants (DESIGN.md 1.3); see src/reflect/confidence.ts. */
+        confidence: z
+          .object({
+            /** Largest move one piece of evidence of strength 1 can make, as a fraction of the distance to 0 or 1. */
+            step: z.number().min(0).max(1).default(0.15),
+            /** Extra weight per additional distinct day that agrees, so repeated independent evidence moves further. */
+            dayBonus: z.number().min(0).max(1).default(0.25),
+            /** Bounds that confidence never leaves through automatic updates. */
+            floor: z.number().min(0).max(1).default(0.02),
+            ceiling: z.number().min(0).max(1).default(0.98),
+          })
+          .default({}),
+        proposals: z
+          .object({
+            minConfidence: z.number().min(0).max(1).default(0.85),
+            minDays: z.number().int().min(1).default(3),
+            entityMinDays: z.number().int().min(1).default(5),
+          })
+          .default({}),
+        git: z
+          .object({
+            commit: z.boolean().default(true),
+            authorName: z.string().default("membank"),
+            authorEmail: z.string().default("membank@localhost"),
+          })
+          .default({}),
+      })
+      .default({}),
+    sessions: z
+      .object({
+        /** OpenClaw agents dir: `<dir>/<agentId>/sessions/*.jsonl`. Unset: no ingestion. */
+        dir: z.string().optional(),
+        /** Session ids / agent ids (glob-free substrings) to skip, e.g. heartbeat and cron sessions. */
+        exclude: z.array(z.string()).default(["heartbeat", "cron"]),
+      })
+      .default({}),
+    schedule: z
+      .object({
+        cron: z.string().default("0 3 * * *"),
+        tz: z.string().optional(),
+      })
+      .default({}),
+  })
+  .strict()
+  .default({});
+
+export type MembankConfig = z.infer<typeof configSchema>;
+
+/** The configuration with every default filled in. */
+export function defaultConfig(): MembankConfig {
+  return configSchema.parse({});
+}
+
+/** Parse a config object, turning zod issues into one readable message naming the file. */
+export function parseConfig(raw: unknown, file: string): MembankConfig {
+  const result = configSchema.safeParse(raw ?? {});
+  if (!result.success) {
+    const problems = result.error.issues
+      .map((issue) => `  - ${issue.path.join(".") || "(root)"}: ${issue.message}`)
+      .join("\n");
+    throw new MembankError(`Invalid config in ${file}:\n${problems}`, { code: "ECONFIG" });
+  }
+  return result.data;
+}
+
+export async function loadConfigFile(file: string): Promise<MembankConfig> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new MembankError(`Cannot read config ${file}: ${(error as Error).message}`, {
+      code: "ECONFIG",
+      cause: error,
+    });
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch (error) {
+    throw new MembankError(`Config ${file} is not valid JSON: ${(error as Error).message}`, {
+      code: "ECONFIG",
+      cause: error,
+    });
+  }
+  return parseConfig(raw, file);
+}

@@ -1,0 +1,5 @@
+export * from "./atomic.js";
+export * from "./config.js";
+export * from "./errors.js";
+export * from "./files.js";
+export * from "./workspace.js";

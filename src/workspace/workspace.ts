@@ -1,0 +1,98 @@
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { CONFIG_FILE, defaultConfig, loadConfigFile, type MembankConfig } from "./config.js";
+import { MembankError } from "./errors.js";
+
+export interface Workspace {
+  /** Absolute, real path of the workspace folder. */
+  root: string;
+  config: MembankConfig;
+  /** The config file that was read, if any. */
+  configPath?: string;
+}
+
+export interface ResolveOptions {
+  /** `--workspace DIR`, highest precedence. */
+  workspace?: string;
+  /** Defaults to process.cwd(). */
+  cwd?: string;
+  /** Defaults to process.env (for MEMBANK_WORKSPACE). */
+  env?: NodeJS.ProcessEnv;
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** What makes a folder a workspace: a config file, a core memory file, or a memory/ folder. */
+export function workspaceMarkers(dir: string): string[] {
+  const found: string[] = [];
+  if (existsSync(path.join(dir, CONFIG_FILE))) found.push(CONFIG_FILE);
+  for (const name of ["MEMORY.md", "memory.md"]) {
+    if (existsSync(path.join(dir, name))) found.push(name);
+  }
+  if (isDir(path.join(dir, "memory"))) found.push("memory/");
+  return found;
+}
+
+function notAWorkspace(dir: string, how: string): MembankError {
+  return new MembankError(
+    `${dir} (${how}) is not a membank workspace: it has no ${CONFIG_FILE}, MEMORY.md, memory.md or memory/ folder.\n` +
+      `Create one with: membank init ${JSON.stringify(dir)}`,
+    { code: "ENOWORKSPACE" },
+  );
+}
+
+/** Open a known workspace folder: read its config (defaults when there is none). */
+export async function openWorkspace(dir: string, how = "given"): Promise<Workspace> {
+  const abs = path.resolve(dir);
+  if (!existsSync(abs)) {
+    throw new MembankError(`Workspace folder ${abs} (${how}) does not exist.`, { code: "ENOWORKSPACE" });
+  }
+  if (!isDir(abs)) {
+    throw new MembankError(`Workspace ${abs} (${how}) is not a folder.`, { code: "ENOWORKSPACE" });
+  }
+  if (workspaceMarkers(abs).length === 0) throw notAWorkspace(abs, how);
+  const configPath = path.join(abs, CONFIG_FILE);
+  if (existsSync(configPath)) {
+    return { root: abs, config: await loadConfigFile(configPath), configPath };
+  }
+  return { root: abs, config: defaultConfig() };
+}
+
+/**
+ * Find the workspace: `--workspace DIR`, then `MEMBANK_WORKSPACE`, then the nearest
+ * folder from cwd upwards that holds a `membank.config.json`.
+ */
+export async function resolveWorkspace(options: ResolveOptions = {}): Promise<Workspace> {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  if (options.workspace) return openWorkspace(path.resolve(cwd, options.workspace), "from --workspace");
+  const fromEnv = env.MEMBANK_WORKSPACE;
+  if (fromEnv) return openWorkspace(path.resolve(cwd, fromEnv), "from MEMBANK_WORKSPACE");
+  let dir = path.resolve(cwd);
+  for (;;) {
+    if (existsSync(path.join(dir, CONFIG_FILE))) return openWorkspace(dir, `found ${CONFIG_FILE}`);
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  throw new MembankError(
+    `No workspace given and none found: pass --workspace DIR, set MEMBANK_WORKSPACE, or run inside a folder with ${CONFIG_FILE} (searched from ${cwd} upwards).`,
+    { code: "ENOWORKSPACE" },
+  );
+}
+
+/** Absolute path of a workspace-relative setting (settings may also be absolute). */
+export function workspacePath(ws: Workspace, p: string): string {
+  return path.resolve(ws.root, p);
+}
+
+/** The derived-data folder (`.memory/`), git-ignored. */
+export function stateDir(ws: Workspace): string {
+  return path.join(ws.root, ".memory");
+}
