@@ -1,6 +1,21 @@
 /** membank's public library API. The CLI and the MCP server are thin layers over these. */
 
 export type { Embedder, EmbedderChoice } from "./embed/types.js";
-export type { Judge, Judgement, LlmServices, Stance } from "./llm/types.js";
+export {
+  type AppendOptions,
+  appendExtractedRetain,
+  type CreateLlmOptions,
+  createLlm,
+  type ExtractedFact,
+  type ExtractPastOptions,
+  type ExtractPastReport,
+  extractFromPastLogs,
+  formatRetainLine,
+  type Judge,
+  type Judgement,
+  type LlmServices,
+  type OpinionRef,
+  type Stance,
+} from "./llm/index.js";
 export * from "./retain/types.js";
 export * from "./workspace/index.js";

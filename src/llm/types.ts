@@ -15,6 +15,11 @@ export interface Judgement {
   strength: number;
   /** One short reason, for the run summary and --explain output. */
   reason?: string;
+  /**
+   * True when the LLM gave no usable answer (invalid twice, or the API failed): the
+   * judgement is a neutral "unrelated" placeholder and the caller may ask another judge.
+   */
+  skipped?: boolean;
 }
 
 /** Decides whether a fact supports, contradicts or is unrelated to an opinion. */
@@ -29,6 +34,11 @@ export interface ExtractedFact {
   entities: string[];
   confidence?: number;
   content: string;
+  /**
+   * Where the fact was said, for facts not taken from the log itself, e.g.
+   * `session abc123#L42`; written as a ` (session abc123#L42)` suffix of the Retain line.
+   */
+  citation?: string;
 }
 
 /** Optional LLM abilities; `none` provides none of them. */
@@ -39,4 +49,9 @@ export interface LlmServices {
   summarizeEntity?(entity: string, facts: Fact[]): Promise<string | null>;
   extractFacts?(date: string, text: string): Promise<ExtractedFact[] | null>;
   close?(): Promise<void>;
+  /**
+   * Problems met while answering (invalid answers skipped, API failures), in order, so
+   * reflect and session ingestion can report them. The API key never appears here.
+   */
+  warnings?: string[];
 }

@@ -1,0 +1,51 @@
+import { type Workspace, workspacePath } from "../workspace/workspace.js";
+import { createAnthropicCompleter } from "./anthropic.js";
+import { createLocalCompleter } from "./local.js";
+import { createServices } from "./services.js";
+import type { LlmServices } from "./types.js";
+
+export interface CreateLlmOptions {
+  /** Override config.llm.provider (e.g. a `--llm none` flag). */
+  provider?: "anthropic" | "local" | "none";
+  /** Where API keys are read from; defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Anthropic SDK transport retries (429/5xx/connection); SDK default 2. */
+  maxRetries?: number;
+  /** Anthropic per-request timeout in ms. */
+  timeoutMs?: number;
+  /** node-llama-cpp context threads (tests use 1); config llm.local.threads otherwise. */
+  threads?: number;
+}
+
+/**
+ * The LLM services the workspace is configured for. `none` offers nothing (reflect then
+ * uses explicit Retain facts and its heuristic judge). Configuration problems (no key, no
+ * model file) throw a MembankError naming the env var or path; nothing is loaded or
+ * contacted until the first request.
+ */
+export async function createLlm(ws: Workspace, opts: CreateLlmOptions = {}): Promise<LlmServices> {
+  const llm = ws.config.llm;
+  const provider = opts.provider ?? llm.provider;
+  if (provider === "none") return { provider: "none", warnings: [] };
+  if (provider === "anthropic") {
+    return createServices(
+      createAnthropicCompleter({
+        model: llm.anthropic.model,
+        maxTokens: llm.anthropic.maxTokens,
+        apiKeyEnv: llm.anthropic.apiKeyEnv,
+        ...(llm.anthropic.baseUrl ? { baseUrl: llm.anthropic.baseUrl } : {}),
+        ...(opts.env ? { env: opts.env } : {}),
+        ...(opts.maxRetries === undefined ? {} : { maxRetries: opts.maxRetries }),
+        ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
+      }),
+    );
+  }
+  const threads = opts.threads ?? llm.local.threads;
+  return createServices(
+    createLocalCompleter({
+      modelPath: workspacePath(ws, llm.local.modelPath),
+      configuredPath: llm.local.modelPath,
+      ...(threads === undefined ? {} : { threads }),
+    }),
+  );
+}

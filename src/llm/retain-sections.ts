@@ -1,0 +1,59 @@
+/**
+ * Finding `## Retain` sections in a daily log with a line scan (headings outside code
+ * fences). Pure. Used to decide whether a log still needs extraction, and to leave
+ * sessions-derived facts out of the text sent for extraction.
+ */
+
+export interface RetainSectionSpan {
+  /** 0-based line index of the heading. */
+  start: number;
+  /** 0-based line index just past the section (next heading of the same or a higher level, or the end). */
+  end: number;
+  /** True when membank wrote it from chat sessions (not from the log's own narrative). */
+  fromSessions: boolean;
+}
+
+const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$/;
+const FENCE = /^ {0,3}(```|~~~)/;
+const RETAIN = /^retain\b/i;
+
+export function findRetainSections(text: string): RetainSectionSpan[] {
+  const lines = text.split(/\r?\n/);
+  const headings: { line: number; level: number; retain: boolean }[] = [];
+  let fence: string | undefined;
+  lines.forEach((line, i) => {
+    const f = FENCE.exec(line);
+    if (f) {
+      if (fence === undefined) fence = f[1];
+      else if (f[1] === fence) fence = undefined;
+      return;
+    }
+    if (fence !== undefined) return;
+    const h = HEADING.exec(line);
+    if (h) headings.push({ line: i, level: h[1]!.length, retain: RETAIN.test(h[2]!) });
+  });
+  const spans: RetainSectionSpan[] = [];
+  headings.forEach((h, k) => {
+    if (!h.retain) return;
+    const next = headings.slice(k + 1).find((o) => o.level <= h.level);
+    const end = next ? next.line : lines.length;
+    const firstBody = lines.slice(h.line + 1, end).find((l) => l.trim() !== "") ?? "";
+    const fromSessions = firstBody.trimStart().startsWith("<!--") && firstBody.includes("from chat sessions");
+    spans.push({ start: h.line, end, fromSessions });
+  });
+  return spans;
+}
+
+/** Does the log already have Retain facts of its own (written by a person, or extracted from it)? */
+export function hasOwnRetain(text: string): boolean {
+  return findRetainSections(text).some((s) => !s.fromSessions);
+}
+
+/** The log's text without its Retain sections (what an extraction should read). */
+export function narrativeText(text: string): string {
+  const spans = findRetainSections(text);
+  if (spans.length === 0) return text;
+  const lines = text.split(/\r?\n/);
+  const keep = lines.filter((_, i) => !spans.some((s) => i >= s.start && i < s.end));
+  return keep.join("\n");
+}
