@@ -33,6 +33,19 @@ const embeddingSchema = z
         baseUrl: z.string().default("https://generativelanguage.googleapis.com/v1beta"),
         model: z.string().default("text-embedding-004"),
         apiKeyEnv: z.string().default("GEMINI_API_KEY"),
+        /** outputDimensionality; unset: the model's own size. */
+        dims: z.number().int().positive().optional(),
+      })
+      .default({}),
+    /** Remote providers (openai, gemini): bounded exponential backoff on 408/429/5xx and network errors. */
+    retry: z
+      .object({
+        /** Retries after the first attempt (default 4). */
+        retries: z.number().int().min(0).max(10).default(4),
+        /** First delay, doubled per retry (default 500 ms). */
+        baseDelayMs: z.number().int().min(0).default(500),
+        /** Cap of one delay, also of a server's Retry-After (default 8000 ms). */
+        maxDelayMs: z.number().int().min(0).default(8_000),
       })
       .default({}),
   })
