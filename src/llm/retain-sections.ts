@@ -1,6 +1,9 @@
+import { scanHeadings } from "../markdown/scan.js";
+
 /**
- * Finding `## Retain` sections in a daily log with a line scan (headings outside code
- * fences). Pure. Used to decide whether a log still needs extraction, and to leave
+ * Finding `## Retain` sections in a daily log with the markdown module's line scanner
+ * (ATX headings outside code fences; no full parse, so thousands of logs stay fast).
+ * Pure. Used to decide whether a log still needs extraction, and to leave
  * sessions-derived facts out of the text sent for extraction.
  */
 
@@ -13,25 +16,12 @@ export interface RetainSectionSpan {
   fromSessions: boolean;
 }
 
-const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$/;
-const FENCE = /^ {0,3}(```|~~~)/;
 const RETAIN = /^retain\b/i;
 
 export function findRetainSections(text: string): RetainSectionSpan[] {
-  const lines = text.split(/\r?\n/);
-  const headings: { line: number; level: number; retain: boolean }[] = [];
-  let fence: string | undefined;
-  lines.forEach((line, i) => {
-    const f = FENCE.exec(line);
-    if (f) {
-      if (fence === undefined) fence = f[1];
-      else if (f[1] === fence) fence = undefined;
-      return;
-    }
-    if (fence !== undefined) return;
-    const h = HEADING.exec(line);
-    if (h) headings.push({ line: i, level: h[1]!.length, retain: RETAIN.test(h[2]!) });
-  });
+  const lines = text.split(/\r\n|\r|\n/);
+  // scanHeadings: ATX headings outside fenced code, 1-based lines.
+  const headings = scanHeadings(lines).map((h) => ({ line: h.line - 1, level: h.depth, retain: RETAIN.test(h.text) }));
   const spans: RetainSectionSpan[] = [];
   headings.forEach((h, k) => {
     if (!h.retain) return;
@@ -53,7 +43,7 @@ export function hasOwnRetain(text: string): boolean {
 export function narrativeText(text: string): string {
   const spans = findRetainSections(text);
   if (spans.length === 0) return text;
-  const lines = text.split(/\r?\n/);
+  const lines = text.split(/\r\n|\r|\n/);
   const keep = lines.filter((_, i) => !spans.some((s) => i >= s.start && i < s.end));
   return keep.join("\n");
 }
