@@ -1,9 +1,11 @@
 import type { Command } from "commander";
+import { registerInit } from "./commands/init.js";
 
 /**
  * Every subcommand, in help order. Each command module imports its heavy library code
  * lazily inside its action so `membank --help` starts fast.
  */
 export function registerCommands(program: Command): void {
+  registerInit(program);
   void program;
 }

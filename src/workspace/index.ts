@@ -2,4 +2,5 @@ export * from "./atomic.js";
 export * from "./config.js";
 export * from "./errors.js";
 export * from "./files.js";
+export * from "./init.js";
 export * from "./workspace.js";
