@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// `pnpm demo`: run membank's main job on a fresh copy of bank.example, step by step.
+// The copy lives in .demo/workspace (git-ignored) so the example itself is never changed.
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const example = path.join(repo, "bank.example");
+const workspace = path.join(repo, ".demo", "workspace");
+const cli = path.join(repo, "dist", "src", "cli", "main.js");
+const rel = (p) => path.relative(repo, p) || ".";
+
+// The main job, as `membank` argument lists run in order on the copy. Switch this to
+// [["run", "nightly", ...]] once the nightly pipeline exists.
+const COMMANDS = [["facts", "--workspace", rel(workspace)]];
+
+let step = 0;
+function say(text) {
+  step += 1;
+  process.stdout.write(`\n[${step}] ${text}\n`);
+}
+
+if (!existsSync(cli)) {
+  process.stderr.write(`demo: ${rel(cli)} is missing; build first (pnpm build, or run: pnpm demo)\n`);
+  process.exit(1);
+}
+
+say(`Fresh copy of ${rel(example)} -> ${rel(workspace)}`);
+rmSync(workspace, { recursive: true, force: true });
+mkdirSync(path.dirname(workspace), { recursive: true });
+cpSync(example, workspace, { recursive: true });
+
+say(`git init + initial commit in ${rel(workspace)} (reflect commits its pages on top of it)`);
+// A fixed identity, so the demo works on a machine where git has no user configured.
+const git = (...args) =>
+  execFileSync("git", ["-c", "user.name=membank demo", "-c", "user.email=demo@localhost", ...args], {
+    cwd: workspace,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+git("init", "-q");
+git("add", "-A");
+git("commit", "-q", "-m", "bank.example: initial logs");
+process.stdout.write(`    ${git("log", "--oneline", "-1").toString().trim()}\n`);
+
+for (const args of COMMANDS) {
+  say(`membank ${args.join(" ")}`);
+  const result = spawnSync(process.execPath, [cli, ...args], { cwd: repo, stdio: "inherit" });
+  if (result.status !== 0) {
+    process.stderr.write(`demo: \`membank ${args.join(" ")}\` failed (exit ${result.status ?? result.signal})\n`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+process.stdout.write(`\nDone. The workspace is in ${rel(workspace)}; try: node ${rel(cli)} --help\n`);
