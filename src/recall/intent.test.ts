@@ -1,0 +1,135 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { lexicalTerms, matchEntities, understandQuery } from "./intent.js";
+import { overlapsWindow, parseTimeWindow } from "./timewindow.js";
+
+const asOf = new Date("2026-03-20T12:00:00Z"); // a Friday
+const entities = [
+  { slug: "Priya" },
+  { slug: "Jonas", names: ["Jo"] },
+  { slug: "Zoë" },
+  { slug: "ledger-sync" },
+  { slug: "The-Castle", names: ["Castle"] },
+  { slug: "Mara" },
+];
+
+describe("entity matching", () => {
+  it("is case-, slug- and @-insensitive and accepts possessives", () => {
+    expect(matchEntities("what do we know about ledger-sync?", entities)).toEqual(["ledger-sync"]);
+    expect(matchEntities("what do we know about Ledger Sync", entities)).toEqual(["ledger-sync"]);
+    expect(matchEntities("status of @ledger-sync", entities)).toEqual(["ledger-sync"]);
+    expect(matchEntities("LEDGER_SYNC outage", entities)).toEqual(["ledger-sync"]);
+    expect(matchEntities("Tell me about Priya's plans", entities)).toEqual(["Priya"]);
+    expect(matchEntities("what did zoe say", entities)).toEqual(["Zoë"]);
+  });
+
+  it("matches aliases and multi-word names, whole words only, in query order", () => {
+    expect(matchEntities("did Jo and Priya meet at the castle?", entities)).toEqual(["Jonas", "Priya", "The-Castle"]);
+    expect(matchEntities("dinner at The Castle", entities)).toEqual(["The-Castle"]);
+    expect(matchEntities("a joke about priyanka", entities)).toEqual([]);
+  });
+
+  it("finds every entity name embedded in random text (property)", () => {
+    const filler = fc.constantFrom("what", "about", "the", "plan", "for", "and", "status");
+    fc.assert(
+      fc.property(
+        fc.array(filler, { maxLength: 5 }),
+        fc.array(filler, { maxLength: 5 }),
+        fc.constantFrom(...entities),
+        (a, b, e) => {
+          const spelled = e.slug.replace(/-/g, " ");
+          expect(matchEntities([...a, `@${spelled}`, ...b].join(" "), entities)).toContain(e.slug);
+        },
+      ),
+    );
+  });
+});
+
+describe("time windows relative to asOf", () => {
+  const w = (q: string) => {
+    const win = parseTimeWindow(q, asOf);
+    return win ? { from: win.from, to: win.to } : undefined;
+  };
+
+  it("widens 'around' to a few days", () => {
+    expect(w("what happened around March 12?")).toEqual({ from: "2026-03-09", to: "2026-03-15" });
+  });
+  it("takes a single day as that day", () => {
+    expect(w("what happened on March 12?")).toEqual({ from: "2026-03-12", to: "2026-03-12" });
+    expect(w("yesterday")).toEqual({ from: "2026-03-19", to: "2026-03-19" });
+    expect(w("notes from 2026-03-04")).toEqual({ from: "2026-03-04", to: "2026-03-20" });
+  });
+  it("handles weeks", () => {
+    expect(w("the week of March 16")).toEqual({ from: "2026-03-16", to: "2026-03-22" });
+    expect(w("since last week")).toEqual({ from: "2026-03-09", to: "2026-03-20" });
+    expect(w("what did we do last week")).toEqual({ from: "2026-03-09", to: "2026-03-15" });
+  });
+  it("handles months and years", () => {
+    expect(w("in November 2025")).toEqual({ from: "2025-11-01", to: "2025-11-30" });
+    expect(w("last month")).toEqual({ from: "2026-02-01", to: "2026-02-28" });
+    expect(w("what did Priya decide in March?")).toEqual({ from: "2026-03-01", to: "2026-03-31" });
+    expect(w("everything in 2025")).toEqual({ from: "2025-01-01", to: "2025-12-31" });
+  });
+  it("handles open and counted ranges", () => {
+    expect(w("since March 2")).toEqual({ from: "2026-03-02", to: "2026-03-20" });
+    expect(w("before March 2")).toEqual({ from: undefined, to: "2026-03-02" });
+    expect(w("the last 3 days")).toEqual({ from: "2026-03-17", to: "2026-03-20" });
+    expect(w("between March 2 and March 5")).toEqual({ from: "2026-03-02", to: "2026-03-05" });
+  });
+  it("ignores numbers that are not dates", () => {
+    expect(w("LEDGER_SYNC_BATCH=500")).toBeUndefined();
+    expect(w("ticket FJD-482 and commit a91f3c2")).toBeUndefined();
+    expect(w("who is Priya")).toBeUndefined();
+  });
+  it("overlaps facts by date or validity range", () => {
+    const win = { from: "2026-03-09", to: "2026-03-15" };
+    expect(overlapsWindow(win, "2026-03-10")).toBe(true);
+    expect(overlapsWindow(win, "2026-03-01")).toBe(false);
+    expect(overlapsWindow(win, "2026-03-01", "2026-03-01", "2026-03-09")).toBe(true);
+    expect(overlapsWindow({ to: "2026-03-01" }, "2026-02-01")).toBe(true);
+  });
+});
+
+describe("lexical terms", () => {
+  it("drops stop words and keeps exact tokens whole", () => {
+    expect(lexicalTerms("what was the fix for FJD-482 in a91f3c2?")).toEqual([
+      { text: "fix", exact: false },
+      { text: "FJD-482", exact: true },
+      { text: "a91f3c2", exact: true },
+    ]);
+    expect(lexicalTerms("why LEDGER_SYNC_BATCH=500?").map((t) => t.text)).toEqual(["LEDGER_SYNC_BATCH=500"]);
+  });
+});
+
+describe("understandQuery", () => {
+  it("detects an entity question", () => {
+    const i = understandQuery("Tell me about Priya", { asOf, entities });
+    expect(i.entities).toEqual(["Priya"]);
+    expect(i.kinds).toEqual(["entity"]);
+    expect(i.window).toBeUndefined();
+  });
+  it("detects opinion cues", () => {
+    for (const q of [
+      "what does Mara prefer for status updates?",
+      "does Jonas still think the migration is safe?",
+      "what is Priya's opinion on ledger-sync",
+      "how does Zoë feel about standups",
+      "do we believe the castle is ready",
+    ]) {
+      expect(understandQuery(q, { asOf, entities }).kinds, q).toContain("opinion");
+    }
+    expect(understandQuery("does Jonas still think so", { asOf, entities }).opinionCue).toBe("still think");
+    expect(understandQuery("what broke on ledger-sync", { asOf, entities }).kinds).not.toContain("opinion");
+  });
+  it("detects mixes and removes the time phrase from the words", () => {
+    const i = understandQuery("what did Priya decide in March?", { asOf, entities });
+    expect(i.entities).toEqual(["Priya"]);
+    expect(i.kinds).toEqual(["entity", "time", "lexical"]);
+    expect(i.window).toMatchObject({ from: "2026-03-01", to: "2026-03-31" });
+    expect(i.terms.map((t) => t.text)).toEqual(["priya", "decide"]);
+  });
+  it("is a pure lexical question without names or dates", () => {
+    const i = understandQuery("FJD-482", { asOf, entities });
+    expect(i).toEqual({ entities: [], kinds: ["lexical"], terms: [{ text: "FJD-482", exact: true }] });
+  });
+});

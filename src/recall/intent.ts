@@ -1,0 +1,145 @@
+import { isExactToken, nameKey, nameWords, rawTokens, STOP_WORDS } from "./text.js";
+import { parseTimeWindow, type TimeWindow } from "./timewindow.js";
+
+/** An entity recall can recognise: its slug (`The-Castle`) and any other names or aliases. */
+export interface EntityName {
+  slug: string;
+  names?: string[];
+}
+
+/** The kinds of question of DESIGN.md 3; a query may be several at once. */
+export type QuestionKind = "lexical" | "entity" | "time" | "opinion";
+
+export interface LexicalTerm {
+  /** Lower-cased word, or an exact token as written (FJD-482, LEDGER_SYNC_BATCH=500). */
+  text: string;
+  exact: boolean;
+}
+
+export interface Intent {
+  /** Entity slugs named in the query, in order of appearance. */
+  entities: string[];
+  window?: TimeWindow;
+  kinds: QuestionKind[];
+  /** Retrieval words: stop words, time phrases and entity-only filler removed. */
+  terms: LexicalTerm[];
+  /** The opinion cue that matched ("prefer", "still think"), when any. */
+  opinionCue?: string;
+}
+
+/** Words that mark a question about opinions, preferences and beliefs. */
+const OPINION_CUE =
+  /\b(still (?:think|thinks|believe|believes|prefer|prefers|like|likes)|prefers?|preferred|preferences?|thinks?|thought|believes?|beliefs?|opinions?|feels? about|views? on|stance|likes?|dislikes?|favou?rite|rather|confiden(?:t|ce)|trusts?|recommends?)\b/i;
+
+interface NameEntry {
+  slug: string;
+  words: string[];
+}
+
+/** Entity names as word sequences, longest first, so "ledger sync" wins over "ledger". */
+export function entityMatcher(entities: readonly EntityName[]): NameEntry[] {
+  const entries: NameEntry[] = [];
+  const seen = new Set<string>();
+  for (const e of entities) {
+    for (const name of [e.slug, ...(e.names ?? [])]) {
+      const words = nameWords(name);
+      const key = `${e.slug}\u0000${words.join(" ")}`;
+      if (words.length === 0 || seen.has(key)) continue;
+      seen.add(key);
+      entries.push({ slug: e.slug, words });
+    }
+  }
+  entries.sort((a, b) => b.words.length - a.words.length || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+  return entries;
+}
+
+/**
+ * Entities named in the query: case-, accent- and slug-insensitive (`ledger-sync` =
+ * `Ledger Sync` = `@ledger-sync`), possessives allowed (`Priya's`), whole words only.
+ */
+export function matchEntities(query: string, entities: readonly EntityName[] | NameEntry[]): string[] {
+  return findEntities(query, entities).slugs;
+}
+
+function findEntities(
+  query: string,
+  entities: readonly EntityName[] | NameEntry[],
+): { slugs: string[]; words: Set<string> } {
+  const entries =
+    entities.length > 0 && "words" in (entities[0] as object)
+      ? (entities as NameEntry[])
+      : entityMatcher(entities as EntityName[]);
+  const words = nameWords(query);
+  const taken = new Array<boolean>(words.length).fill(false);
+  const found: { slug: string; at: number }[] = [];
+  for (const entry of entries) {
+    const n = entry.words.length;
+    for (let i = 0; i + n <= words.length; i++) {
+      let ok = true;
+      for (let j = 0; j < n; j++) {
+        if (taken[i + j] || words[i + j] !== entry.words[j]) {
+          ok = false;
+          break;
+        }
+      }
+      if (!ok) continue;
+      for (let j = 0; j < n; j++) taken[i + j] = true;
+      found.push({ slug: entry.slug, at: i });
+    }
+  }
+  found.sort((a, b) => a.at - b.at);
+  const slugs: string[] = [];
+  for (const f of found) if (!slugs.includes(f.slug)) slugs.push(f.slug);
+  const matched = new Set<string>();
+  words.forEach((w, i) => {
+    if (taken[i]) matched.add(w);
+  });
+  return { slugs, words: matched };
+}
+
+/** Retrieval terms: exact tokens kept whole, other words lower-cased, stop words dropped. */
+export function lexicalTerms(query: string): LexicalTerm[] {
+  const out: LexicalTerm[] = [];
+  const seen = new Set<string>();
+  for (const raw of rawTokens(query)) {
+    const token = raw.replace(/^@+/, "").replace(/['’]s$/i, "");
+    if (token.length === 0) continue;
+    if (isExactToken(token)) {
+      if (!seen.has(token)) out.push({ text: token, exact: true });
+      seen.add(token);
+      continue;
+    }
+    for (const w of nameWords(token)) {
+      if (STOP_WORDS.has(w) || seen.has(w)) continue;
+      seen.add(w);
+      out.push({ text: w, exact: false });
+    }
+  }
+  return out;
+}
+
+export interface IntentOptions {
+  asOf: Date;
+  /** Known entities (slugs with names and aliases) to match in the query. */
+  entities?: readonly EntityName[];
+}
+
+/** Understand a recall query: which entities, which time window, which kinds of question, which words. */
+export function understandQuery(query: string, opts: IntentOptions): Intent {
+  const window = parseTimeWindow(query, opts.asOf);
+  const { slugs: entities, words: entityWords } = findEntities(query, opts.entities ?? []);
+  // The time phrase is structure, not words to search for.
+  const rest = window ? query.replace(window.text, " ") : query;
+  const terms = lexicalTerms(rest);
+  const cue = OPINION_CUE.exec(query);
+  const kinds: QuestionKind[] = [];
+  if (entities.length > 0) kinds.push("entity");
+  if (window) kinds.push("time");
+  if (cue) kinds.push("opinion");
+  // "Tell me about Priya" is an entity question; it is lexical too when other words remain.
+  if (terms.some((t) => t.exact || !entityWords.has(nameKey(t.text)))) kinds.push("lexical");
+  const intent: Intent = { entities, kinds, terms };
+  if (window) intent.window = window;
+  if (cue) intent.opinionCue = cue[1]!.toLowerCase();
+  return intent;
+}

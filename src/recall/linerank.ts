@@ -1,0 +1,67 @@
+import type { LineHit } from "./lines.js";
+import { nameWords } from "./text.js";
+
+export interface LineRankOptions {
+  /** Multiplier bonus when the line's speaker or leading entity is named in the query. */
+  speakerBoost: number;
+  /** Bonus for lines of a file (a day, a session) where the query matches many lines. */
+  fileWeight: number;
+}
+
+export const DEFAULT_LINE_RANK: LineRankOptions = { speakerBoost: 0.5, fileWeight: 0.3 };
+
+/**
+ * Who a line is by or about, from its head: a chat turn `- **Melanie** (1:56 pm): ...`
+ * or a Retain fact `- W @Priya @Jonas: ...` (entities before the colon).
+ */
+export function lineSpeakers(text: string): string[] {
+  const bold = /^\s*(?:[-*+]|\d+\.)\s+\*\*([^*]{1,60})\*\*/.exec(text);
+  if (bold) return [bold[1]!];
+  const retain = /^\s*[-*+]\s+(?:[WBOS](?:\([^)]*\))?\s+)?((?:@[^\s:]+\s*)+):/.exec(text);
+  if (retain)
+    return retain[1]!
+      .trim()
+      .split(/\s+/)
+      .map((s) => s.replace(/^@/, ""));
+  return [];
+}
+
+/**
+ * Re-score BM25 line hits with two kinds of structure BM25 cannot see: who speaks the
+ * line (a question about Melanie wants Melanie's turns, not someone asking her), and
+ * how strongly the rest of that file matches (the conversation that was about it).
+ */
+export function rescoreLines(
+  hits: readonly LineHit[],
+  query: string,
+  opts: LineRankOptions = DEFAULT_LINE_RANK,
+): LineHit[] {
+  if (hits.length === 0) return [];
+  const qWords = new Set(nameWords(query));
+  const perFile = new Map<string, number[]>();
+  for (const h of hits) {
+    const list = perFile.get(h.path) ?? [];
+    list.push(h.score);
+    perFile.set(h.path, list);
+  }
+  const fileScore = new Map<string, number>();
+  let maxFile = 0;
+  for (const [p, scores] of perFile) {
+    scores.sort((a, b) => b - a);
+    const s = scores.slice(0, 3).reduce((a, b) => a + b, 0);
+    fileScore.set(p, s);
+    if (s > maxFile) maxFile = s;
+  }
+  return hits.map((h) => {
+    let s = h.score;
+    if (opts.speakerBoost > 0) {
+      const named = lineSpeakers(h.text).some((sp) => {
+        const w = nameWords(sp);
+        return w.length > 0 && w.every((x) => qWords.has(x));
+      });
+      if (named) s *= 1 + opts.speakerBoost;
+    }
+    if (opts.fileWeight > 0 && maxFile > 0) s *= 1 + (opts.fileWeight * (fileScore.get(h.path) ?? 0)) / maxFile;
+    return { ...h, score: s };
+  });
+}

@@ -1,0 +1,196 @@
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import type { MemoryFile } from "../workspace/files.js";
+import type { LexicalTerm } from "./intent.js";
+import { dateOfPath, ftsWords } from "./text.js";
+
+/**
+ * Recall's line store: every non-blank line of the memory files in an FTS5 table with
+ * the porter stemmer, so the lexical arm ranks single lines (a log turn, a Retain fact)
+ * instead of 400-token chunks and answers with a few cited lines around the best ones.
+ * Derived data like the index: `<workspace>/.memory/recall-lines.sqlite`, safe to delete.
+ */
+export interface LineStore {
+  readonly db: Database.Database;
+  close(): void;
+}
+
+/** Bump when the table layout or tokenizer changes: the store is then rebuilt. */
+const LINE_STORE_VERSION = "1";
+
+export interface LineHit {
+  path: string;
+  line: number;
+  /** Higher is better (negated FTS5 bm25). */
+  score: number;
+  date?: string;
+  text: string;
+}
+
+export function openLineStore(file: string): LineStore {
+  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+  let db = new Database(file);
+  try {
+    ensureSchema(db);
+  } catch {
+    // A corrupt or foreign file is derived data: start over rather than fail recall.
+    db.close();
+    if (file === ":memory:") throw new Error("cannot create the in-memory line store");
+    for (const suffix of ["", "-wal", "-shm"]) {
+      rmSync(file + suffix, { force: true });
+    }
+    db = new Database(file);
+    ensureSchema(db);
+  }
+  return { db, close: () => db.close() };
+}
+
+function ensureSchema(db: Database.Database): void {
+  db.pragma("journal_mode = WAL");
+  db.pragma("busy_timeout = 5000");
+  db.pragma("synchronous = NORMAL");
+  db.exec("CREATE TABLE IF NOT EXISTS rl_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+  const version = db.prepare("SELECT value FROM rl_meta WHERE key = 'version'").pluck().get() as string | undefined;
+  if (version === LINE_STORE_VERSION) return;
+  db.exec(`
+    DROP TABLE IF EXISTS rl_fts;
+    DROP TABLE IF EXISTS rl_lines;
+    DROP TABLE IF EXISTS rl_files;
+    CREATE TABLE rl_files(path TEXT PRIMARY KEY, mtime REAL NOT NULL, size INTEGER NOT NULL);
+    CREATE TABLE rl_lines(id INTEGER PRIMARY KEY, path TEXT NOT NULL, line INTEGER NOT NULL, date TEXT, text TEXT NOT NULL);
+    CREATE INDEX rl_lines_path ON rl_lines(path, line);
+    CREATE INDEX rl_lines_date ON rl_lines(date);
+    CREATE VIRTUAL TABLE rl_fts USING fts5(text, content='rl_lines', content_rowid='id',
+      tokenize='porter unicode61 remove_diacritics 2');
+  `);
+  db.prepare("INSERT OR REPLACE INTO rl_meta(key, value) VALUES ('version', ?)").run(LINE_STORE_VERSION);
+}
+
+export interface LineSyncReport {
+  changed: string[];
+  removed: string[];
+}
+
+/**
+ * Bring the store in line with the files: a file whose mtime or size changed is re-read
+ * whole (logs are small); unchanged files cost nothing beyond the caller's stat.
+ */
+export function syncLineStore(store: LineStore, files: readonly MemoryFile[]): LineSyncReport {
+  const db = store.db;
+  const known = new Map<string, { mtime: number; size: number }>();
+  for (const row of db.prepare("SELECT path, mtime, size FROM rl_files").all() as {
+    path: string;
+    mtime: number;
+    size: number;
+  }[]) {
+    known.set(row.path, { mtime: row.mtime, size: row.size });
+  }
+  const changed: MemoryFile[] = [];
+  const present = new Set<string>();
+  for (const f of files) {
+    present.add(f.path);
+    const k = known.get(f.path);
+    if (!k || k.mtime !== f.mtimeMs || k.size !== f.size) changed.push(f);
+  }
+  const removed = [...known.keys()].filter((p) => !present.has(p)).sort();
+  if (changed.length === 0 && removed.length === 0) return { changed: [], removed: [] };
+
+  const selectOld = db.prepare("SELECT id, text FROM rl_lines WHERE path = ?");
+  const deleteFts = db.prepare("INSERT INTO rl_fts(rl_fts, rowid, text) VALUES ('delete', ?, ?)");
+  const deleteLines = db.prepare("DELETE FROM rl_lines WHERE path = ?");
+  const deleteFile = db.prepare("DELETE FROM rl_files WHERE path = ?");
+  const insertLine = db.prepare("INSERT INTO rl_lines(path, line, date, text) VALUES (?, ?, ?, ?)");
+  const insertFts = db.prepare("INSERT INTO rl_fts(rowid, text) VALUES (?, ?)");
+  const upsertFile = db.prepare("INSERT OR REPLACE INTO rl_files(path, mtime, size) VALUES (?, ?, ?)");
+  const drop = (p: string) => {
+    for (const row of selectOld.all(p) as { id: number; text: string }[]) deleteFts.run(row.id, row.text);
+    deleteLines.run(p);
+    deleteFile.run(p);
+  };
+  const texts = new Map<string, string>();
+  for (const f of changed) {
+    try {
+      texts.set(f.path, readFileSync(f.absPath, "utf8"));
+    } catch {
+      texts.set(f.path, ""); // vanished between stat and read: index it as empty, the next sync repairs it
+    }
+  }
+  db.transaction(() => {
+    for (const p of removed) drop(p);
+    for (const f of changed) {
+      drop(f.path);
+      const date = dateOfPath(f.path) ?? null;
+      const lines = (texts.get(f.path) ?? "").split(/\r?\n/);
+      lines.forEach((text, i) => {
+        if (text.trim().length === 0) return;
+        const id = insertLine.run(f.path, i + 1, date, text).lastInsertRowid;
+        insertFts.run(id, text);
+      });
+      upsertFile.run(f.path, f.mtimeMs, f.size);
+    }
+  })();
+  return { changed: changed.map((f) => f.path), removed };
+}
+
+/** An FTS5 OR-query of the terms: exact tokens become phrases of their word parts. */
+export function ftsQuery(terms: readonly LexicalTerm[]): string | undefined {
+  const parts: string[] = [];
+  for (const t of terms) {
+    const words = ftsWords(t.text);
+    if (words.length === 0) continue;
+    parts.push(`"${words.join(" ")}"`);
+  }
+  return parts.length > 0 ? parts.join(" OR ") : undefined;
+}
+
+export interface LineSearchOptions {
+  limit?: number;
+  since?: string;
+  until?: string;
+  /** Only these paths (e.g. the logs of a time window). */
+  paths?: readonly string[];
+}
+
+/** Best-matching lines by BM25 (k1 1.2, b 0.75 over single lines). */
+export function searchLines(store: LineStore, terms: readonly LexicalTerm[], opts: LineSearchOptions = {}): LineHit[] {
+  const q = ftsQuery(terms);
+  if (!q) return [];
+  const where: string[] = ["rl_fts MATCH ?"];
+  const params: unknown[] = [q];
+  if (opts.since) {
+    where.push("l.date >= ?");
+    params.push(opts.since);
+  }
+  if (opts.until) {
+    where.push("l.date <= ?");
+    params.push(opts.until);
+  }
+  if (opts.paths) {
+    where.push(`l.path IN (${opts.paths.map(() => "?").join(",") || "NULL"})`);
+    params.push(...opts.paths);
+  }
+  params.push(opts.limit ?? 200);
+  const sql = `SELECT l.path AS path, l.line AS line, l.date AS date, l.text AS text, -bm25(rl_fts) AS score
+    FROM rl_fts JOIN rl_lines l ON l.id = rl_fts.rowid
+    WHERE ${where.join(" AND ")} ORDER BY bm25(rl_fts) LIMIT ?`;
+  const rows = store.db.prepare(sql).all(...params) as (Omit<LineHit, "date"> & { date: string | null })[];
+  return rows.map(({ date, ...rest }) => (date ? { ...rest, date } : rest));
+}
+
+/** The stored non-blank lines of a file between two line numbers (inclusive). */
+export function readLines(store: LineStore, p: string, from: number, to: number): { line: number; text: string }[] {
+  return store.db
+    .prepare("SELECT line, text FROM rl_lines WHERE path = ? AND line BETWEEN ? AND ? ORDER BY line")
+    .all(p, from, to) as { line: number; text: string }[];
+}
+
+/** Paths of the daily logs dated inside a window. */
+export function pathsInWindow(store: LineStore, from?: string, to?: string): string[] {
+  return store.db
+    .prepare(
+      "SELECT DISTINCT path FROM rl_lines WHERE date IS NOT NULL AND date >= ? AND date <= ? ORDER BY date DESC, path",
+    )
+    .pluck()
+    .all(from ?? "0000-00-00", to ?? "9999-99-99") as string[];
+}

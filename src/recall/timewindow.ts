@@ -1,0 +1,193 @@
+import * as chrono from "chrono-node";
+
+/** An inclusive window of days, YYYY-MM-DD. An open end is left out. */
+export interface TimeWindow {
+  from?: string;
+  to?: string;
+  /** The words of the query the window came from ("around March 12", "since last week"). */
+  text: string;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Days are handled as UTC calendar dates so a window never shifts with the machine's zone. */
+function utc(y: number, m: number, d: number): Date {
+  return new Date(Date.UTC(y, m - 1, d));
+}
+
+export function isoDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+function addDays(date: Date, n: number): Date {
+  return new Date(date.getTime() + n * DAY_MS);
+}
+
+function mondayOf(date: Date): Date {
+  const dow = (date.getUTCDay() + 6) % 7; // Monday = 0
+  return addDays(date, -dow);
+}
+
+function endOfMonth(y: number, m: number): Date {
+  return utc(y, m + 1, 0);
+}
+
+/** How far a fuzzy "around X" reaches on each side. */
+export const AROUND_DAYS = 3;
+
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  few: 3,
+  couple: 2,
+};
+
+type Span = { from?: Date; to?: Date; index: number; text: string };
+
+/** "last 3 days", "past two weeks", "the last few months": asOf minus N units .. asOf. */
+function lastN(query: string, asOf: Date): Span | undefined {
+  const m =
+    /\b(?:the\s+)?(?:last|past|previous)\s+(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|few|couple(?:\s+of)?)\s+(days?|weeks?|months?|years?)\b/i.exec(
+      query,
+    );
+  if (!m) return undefined;
+  const raw = m[1]!.toLowerCase().replace(/\s+of$/, "");
+  const n = /^\d+$/.test(raw) ? Number(raw) : (NUMBER_WORDS[raw] ?? 1);
+  const unit = m[2]!.toLowerCase();
+  const days = unit.startsWith("day")
+    ? n
+    : unit.startsWith("week")
+      ? 7 * n
+      : unit.startsWith("month")
+        ? 30 * n
+        : 365 * n;
+  return { from: addDays(asOf, -days), to: asOf, index: m.index, text: m[0] };
+}
+
+/** "recently", "lately", "these days": the last two weeks. */
+function vague(query: string, asOf: Date): Span | undefined {
+  const m = /\b(recently|lately|these days|this past week)\b/i.exec(query);
+  if (!m) return undefined;
+  return { from: addDays(asOf, -14), to: asOf, index: m.index, text: m[0] };
+}
+
+/** Bare years ("in 2025", "during 2024"), which chrono leaves alone. */
+function bareYear(query: string): Span | undefined {
+  const m = /\b(?:in|during|of|for|throughout)\s+((?:19|20)\d{2})\b(?![-/.:]\d)/i.exec(query);
+  if (!m) return undefined;
+  const y = Number(m[1]);
+  return { from: utc(y, 1, 1), to: utc(y, 12, 31), index: m.index, text: m[0] };
+}
+
+/** The span one chrono result covers, at the granularity the words imply (day, week, month). */
+function spanOf(r: chrono.ParsedResult, query: string, asOf: Date): Span | undefined {
+  const text = r.text.toLowerCase();
+  // A bare number or a time of day is not a date ("batch of 500", "at 3pm").
+  const c = r.start;
+  const dateKnown = c.isCertain("day") || c.isCertain("month") || c.isCertain("year") || c.isCertain("weekday");
+  const relative = /\b(yesterday|today|tonight|tomorrow|ago|last|this|next|past|week|month|year)\b/.test(text);
+  if (!dateKnown && !relative) return undefined;
+  if (!/\p{L}/u.test(text) && !/^\d{4}-\d{2}-\d{2}$|^\d{1,2}\/\d{1,2}(?:\/\d{2,4})?$/.test(text)) return undefined;
+
+  const y = c.get("year") ?? asOf.getUTCFullYear();
+  const mo = c.get("month") ?? 1;
+  const d = c.get("day") ?? 1;
+  let from = utc(y, mo, d);
+  let to = from;
+  if (/\bweek\b/.test(text)) {
+    from = mondayOf(from);
+    to = addDays(from, 6);
+  } else if (/\byear\b/.test(text) || (c.isCertain("year") && !c.isCertain("month") && !c.isCertain("day"))) {
+    from = utc(y, 1, 1);
+    to = utc(y, 12, 31);
+  } else if (/\bmonth\b/.test(text) || (c.isCertain("month") && !c.isCertain("day"))) {
+    from = utc(y, mo, 1);
+    to = endOfMonth(y, mo);
+  }
+  if (r.end) {
+    const e = r.end;
+    const ey = e.get("year") ?? y;
+    const em = e.get("month") ?? mo;
+    to = e.isCertain("day") ? utc(ey, em, e.get("day") ?? 1) : endOfMonth(ey, em);
+  }
+  let index = r.index;
+  let spanText = r.text;
+  const before = query.slice(0, r.index).toLowerCase();
+  const prefix =
+    /\b(around|about|near|circa|approximately|roughly|week of|since|after|from|before|until|till|up to|by|on|in|during)\s*(?:the\s+)?$/.exec(
+      before,
+    );
+  const word = prefix?.[1];
+  if (prefix) {
+    index = r.index - prefix[0].length;
+    spanText = query.slice(index, r.index + r.text.length);
+  }
+  if (word === "week of") {
+    to = addDays(from, 6);
+  } else if (word && ["around", "about", "near", "circa", "approximately", "roughly"].includes(word)) {
+    from = addDays(from, -AROUND_DAYS);
+    to = addDays(to, AROUND_DAYS);
+  } else if (word === "since" || word === "after" || word === "from") {
+    return { from, to: asOf > from ? asOf : to, index, text: spanText };
+  } else if (word === "before" || word === "until" || word === "till" || word === "up to" || word === "by") {
+    return { to, index, text: spanText };
+  }
+  return { from, to, index, text: spanText };
+}
+
+/**
+ * The time window a question asks about, relative to `asOf` (chrono-node for the
+ * phrases, a few rules for what it leaves open), or undefined when it names no time.
+ * Several phrases ("between March 2 and March 5") widen to one window covering all.
+ */
+export function parseTimeWindow(query: string, asOf: Date): TimeWindow | undefined {
+  const spans: Span[] = [];
+  const special = lastN(query, asOf) ?? vague(query, asOf);
+  if (special) spans.push(special);
+  else {
+    const results = chrono.parse(query, { instant: asOf, timezone: 0 }, { forwardDate: false });
+    for (const r of results) {
+      const s = spanOf(r, query, asOf);
+      if (s) spans.push(s);
+    }
+    if (spans.length === 0) {
+      const y = bareYear(query);
+      if (y) spans.push(y);
+    }
+  }
+  if (spans.length === 0) return undefined;
+  const froms = spans.map((s) => s.from).filter((d): d is Date => d !== undefined);
+  const tos = spans.map((s) => s.to).filter((d): d is Date => d !== undefined);
+  const open = spans.some((s) => s.from === undefined);
+  const openEnd = spans.some((s) => s.to === undefined);
+  const first = Math.min(...spans.map((s) => s.index));
+  const last = Math.max(...spans.map((s) => s.index + s.text.length));
+  const window: TimeWindow = { text: query.slice(first, last) };
+  if (!open && froms.length > 0) window.from = isoDay(new Date(Math.min(...froms.map((d) => d.getTime()))));
+  if (!openEnd && tos.length > 0) window.to = isoDay(new Date(Math.max(...tos.map((d) => d.getTime()))));
+  return window;
+}
+
+/** Does a fact or log dated `date` (optionally valid `validFrom..validTo`) overlap the window? */
+export function overlapsWindow(
+  window: Pick<TimeWindow, "from" | "to">,
+  date: string,
+  validFrom?: string,
+  validTo?: string,
+): boolean {
+  const start = validFrom && validFrom < date ? validFrom : date;
+  const end = validTo && validTo > date ? validTo : date;
+  if (window.from && end < window.from) return false;
+  if (window.to && start > window.to) return false;
+  return true;
+}

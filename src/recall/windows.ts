@@ -1,0 +1,68 @@
+import type { LineHit } from "./lines.js";
+
+/** A few consecutive lines of one file, scored from the line hits inside it. */
+export interface LineWindow {
+  path: string;
+  startLine: number;
+  endLine: number;
+  score: number;
+  /** The matching line the window was centred on. */
+  line: number;
+  date?: string;
+}
+
+export interface WindowOptions {
+  /** Lines of context before the best line. */
+  before: number;
+  /** Lines of context after it (answers follow questions in a conversation). */
+  after: number;
+  /** How much a matching neighbour line adds to a line's score (a question often spans two turns). */
+  neighborWeight: number;
+  /** At most this many windows. */
+  max: number;
+}
+
+export const DEFAULT_WINDOW: WindowOptions = { before: 1, after: 1, neighborWeight: 0.35, max: 50 };
+
+/**
+ * Turn line hits into non-overlapping windows, best first. A line's score is its own
+ * BM25 plus a share of its matching neighbours'; windows never overlap, so a result
+ * list shows distinct places in the logs. Pure and deterministic (ties by path, line).
+ */
+export function buildWindows(hits: readonly LineHit[], opts: WindowOptions = DEFAULT_WINDOW): LineWindow[] {
+  const byKey = new Map<string, number>();
+  for (const h of hits) byKey.set(`${h.path}\u0000${h.line}`, h.score);
+  const score = (p: string, line: number) => byKey.get(`${p}\u0000${line}`) ?? 0;
+  const scored = hits.map((h) => {
+    let s = h.score;
+    for (let d = 1; d <= Math.max(1, opts.before, opts.after); d++) {
+      s += opts.neighborWeight * (score(h.path, h.line - d) + score(h.path, h.line + d)) * (1 / d);
+    }
+    return { hit: h, s };
+  });
+  scored.sort(
+    (a, b) => b.s - a.s || (a.hit.path < b.hit.path ? -1 : a.hit.path > b.hit.path ? 1 : 0) || a.hit.line - b.hit.line,
+  );
+  const taken = new Map<string, [number, number][]>();
+  const out: LineWindow[] = [];
+  for (const { hit, s } of scored) {
+    if (out.length >= opts.max) break;
+    const start = Math.max(1, hit.line - opts.before);
+    const end = hit.line + opts.after;
+    const ranges = taken.get(hit.path) ?? [];
+    if (ranges.some(([a, b]) => hit.line >= a && hit.line <= b)) continue;
+    // Trim the new window so it does not repeat lines an earlier (better) window shows.
+    let lo = start;
+    let hi = end;
+    for (const [a, b] of ranges) {
+      if (a <= hit.line && b >= lo) lo = b + 1;
+      if (b >= hit.line && a <= hi) hi = a - 1;
+    }
+    ranges.push([lo, hi]);
+    taken.set(hit.path, ranges);
+    const w: LineWindow = { path: hit.path, startLine: lo, endLine: hi, score: s, line: hit.line };
+    if (hit.date) w.date = hit.date;
+    out.push(w);
+  }
+  return out;
+}
