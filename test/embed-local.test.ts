@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -105,5 +105,18 @@ describe("local provider (node-llama-cpp, generated GGUF)", () => {
     const e = createLocalEmbedder({ modelPath: bad, threads: 1 });
     expect(e.dims).toBe(0);
     await expect(e.embed(["x"])).rejects.toThrow(/Cannot load the local embedding model .*bad\.gguf/);
+  });
+
+  test("a truncated model file fails instead of hanging", async () => {
+    const whole = readFileSync(modelPath);
+    for (const [name, bytes] of [
+      ["header-only.gguf", whole.subarray(0, 200)],
+      ["half.gguf", whole.subarray(0, Math.floor(whole.length / 2))],
+    ] as const) {
+      const file = path.join(dir, name);
+      writeFileSync(file, bytes);
+      const e = createLocalEmbedder({ modelPath: file, threads: 1 });
+      await expect(e.embed(["x"])).rejects.toThrow(new RegExp(`Cannot load the local embedding model .*${name}`));
+    }
   });
 });

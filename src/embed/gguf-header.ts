@@ -19,6 +19,9 @@ const CHUNK = 64 * 1024;
 const SCALAR_SIZE: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8 };
 const STRING = 8;
 const ARRAY = 9;
+/** Sanity bounds: a corrupt header must fail fast, not allocate gigabytes or loop for ages. */
+const MAX_STRING = 64 * 1024 * 1024;
+const MAX_COUNT = 1e9;
 
 class Reader {
   private buf = Buffer.alloc(0);
@@ -55,6 +58,7 @@ class Reader {
 
   str(): string {
     const len = this.u64();
+    if (len > MAX_STRING) throw new Error(`GGUF string of ${len} bytes: corrupt header`);
     this.need(len);
     const s = this.buf.toString("utf8", this.pos, this.pos + len);
     this.pos += len;
@@ -105,10 +109,13 @@ class Reader {
 
   skipValue(type: number): void {
     if (type === STRING) {
-      this.skip(this.u64());
+      const len = this.u64();
+      if (len > MAX_STRING) throw new Error(`GGUF string of ${len} bytes: corrupt header`);
+      this.skip(len);
     } else if (type === ARRAY) {
       const itemType = this.u32();
       const count = this.u64();
+      if (count > MAX_COUNT) throw new Error(`GGUF array of ${count} items: corrupt header`);
       if (itemType === STRING || itemType === ARRAY) {
         for (let i = 0; i < count; i++) this.skipValue(itemType);
       } else {
@@ -130,9 +137,10 @@ export function readGgufHeader(file: string): GgufHeaderInfo {
     const magic = r.u32();
     if (magic !== 0x46554747) throw new Error("not a GGUF file (bad magic)");
     const version = r.u32();
-    if (version < 2) throw new Error(`unsupported GGUF version ${version}`);
+    if (version < 2 || version > 3) throw new Error(`unsupported GGUF version ${version}`);
     r.u64(); // tensor count
     const kvCount = r.u64();
+    if (kvCount > 1e6) throw new Error(`${kvCount} metadata entries: corrupt header`);
     const info: GgufHeaderInfo = {};
     for (let i = 0; i < kvCount; i++) {
       const key = r.str();

@@ -52,6 +52,11 @@ export function createLocalEmbedder(options: LocalEmbedderOptions): Embedder {
   const load = (): Promise<Loaded> => {
     loading ??= (async () => {
       try {
+        // Check the header first: llama.cpp can hang on a corrupt file that starts with "GGUF".
+        const header = readGgufHeader(file);
+        if (!header.embeddingLength) {
+          throw new Error(`no ${header.architecture ?? "<arch>"}.embedding_length in the GGUF header`);
+        }
         const llama = await sharedLlama();
         const model = await llama.loadModel({ modelPath: file });
         const contextSize = Math.min(model.trainContextSize, options.maxContextSize ?? 2048);
