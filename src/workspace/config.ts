@@ -140,6 +140,8 @@ export const configSchema = z
         dir: z.string().optional(),
         /** Session ids / agent ids (glob-free substrings) to skip, e.g. heartbeat and cron sessions. */
         exclude: z.array(z.string()).default(["heartbeat", "cron"]),
+        /** IANA time zone that decides which day a message belongs to. Unset: schedule.tz, else the machine's local zone. */
+        tz: z.string().optional(),
       })
       .default({}),
     schedule: z

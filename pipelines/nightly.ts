@@ -1,0 +1,247 @@
+/**
+ * The nightly pipeline as data: ingest sessions -> retain -> reflect -> commit -> index.
+ * Each step calls one library function and hands its typed report to the next through the
+ * pipeline state; the runner (src/pipeline/runner.ts) times, records and stops on failure.
+ * The commit holds exactly the files the steps wrote (digests, extracted Retain sections,
+ * bank pages) -- reflect itself runs with commit: false.
+ */
+import { resolveEmbedder } from "../src/embed/index.js";
+import { type SyncReport, syncIndex } from "../src/index/index.js";
+import { createLlm } from "../src/llm/index.js";
+import type { LlmServices } from "../src/llm/types.js";
+import { dirtySince, gitDir, markCommitEnd, markCommitStart, recoverIndexLock } from "../src/pipeline/git-recovery.js";
+import type { PipelineDefinition, RunRecord, StepContext } from "../src/pipeline/types.js";
+import { commitFiles, type OpinionChange, type ReflectReport, reflect } from "../src/reflect/index.js";
+import { readFacts } from "../src/retain/index.js";
+import { ingestSessions } from "../src/sessions/ingest.js";
+import type { IngestReport } from "../src/sessions/types.js";
+
+export interface NightlyState {
+  llm?: LlmServices;
+  ownsLlm: boolean;
+  ingest?: IngestReport;
+  facts?: { facts: number; diagnostics: number; files: number };
+  reflect?: ReflectReport;
+  commit?: { hash?: string; files: number };
+  index?: SyncReport;
+}
+
+type Ctx = StepContext<NightlyState>;
+
+async function llmOf(ctx: Ctx): Promise<LlmServices> {
+  if (!ctx.state.llm) {
+    ctx.state.llm = ctx.options.llm ?? (await createLlm(ctx.ws));
+    ctx.state.ownsLlm = ctx.options.llm === undefined;
+  }
+  return ctx.state.llm;
+}
+
+const MAX_NOTES = 10;
+
+function diagNotes(diags: { path: string; line: number; reason: string }[]): string[] {
+  const notes = diags.slice(0, MAX_NOTES).map((d) => `${d.path}:${d.line}: ${d.reason}`);
+  if (diags.length > MAX_NOTES) notes.push(`... and ${diags.length - MAX_NOTES} more`);
+  return notes;
+}
+
+/** One confidence change as a line: `@Jonas: ledger-sync ships in March 0.80 -> 0.66`. */
+export function changeLine(c: OpinionChange): string {
+  const who = c.entities.length ? `${c.entities.map((e) => `@${e}`).join(", ")}: ` : "";
+  return `${who}${c.statement} ${c.from.toFixed(2)} -> ${c.to.toFixed(2)}`;
+}
+
+function commitMessage(s: NightlyState, files: string[], day: string): string {
+  const ing = s.ingest;
+  const rep = s.reflect;
+  const head = [
+    `membank nightly ${day}:`,
+    `${rep?.factsRead ?? 0} facts`,
+    `${rep?.pagesWritten.length ?? 0} pages`,
+    `${rep?.opinionsChanged.length ?? 0} confidence changes`,
+    `${ing?.messages ?? 0} session messages`,
+  ];
+  const body: string[] = [];
+  if (ing && ing.days.length > 0)
+    body.push(`Sessions: ${ing.messages} messages from ${ing.sessionsIngested} sessions (${ing.days.join(", ")})`);
+  if (rep && rep.opinionsChanged.length > 0) {
+    body.push("", "Confidence changes:");
+    for (const c of rep.opinionsChanged) body.push(`- ${changeLine(c)}`);
+  }
+  body.push("", "Files:");
+  for (const f of files) body.push(`- ${f}`);
+  return `${head[0]} ${head.slice(1).join(", ")}\n\n${body.join("\n").replace(/^\n+/, "")}\n`;
+}
+
+export const nightly: PipelineDefinition<NightlyState> = {
+  name: "nightly",
+  description: "ingest sessions -> retain -> reflect -> commit -> index",
+  createState: () => ({ ownsLlm: false }),
+  steps: [
+    {
+      name: "sessions",
+      description: "ingest past days of chat session transcripts into memory/YYYY-MM-DD-sessions.md",
+      async run(ctx) {
+        const llm = await llmOf(ctx);
+        const r = await ingestSessions(ctx.ws, {
+          ...(ctx.options.sessionsDir !== undefined ? { dir: ctx.options.sessionsDir } : {}),
+          llm,
+          now: ctx.now,
+        });
+        ctx.state.ingest = r;
+        const notes = r.skipped ? [`sessions: ${r.skipped}`] : [];
+        notes.push(...diagNotes(r.diagnostics));
+        return {
+          counts: {
+            files: r.files,
+            excluded: r.excluded,
+            sessions: r.sessionsIngested,
+            messages: r.messages,
+            deferred: r.deferred,
+            factsExtracted: r.factsExtracted,
+            redactions: r.redactions,
+            diagnostics: r.diagnostics.length,
+          },
+          written: r.written,
+          notes,
+        };
+      },
+    },
+    {
+      name: "retain",
+      description: "parse the Retain sections of the daily logs into facts",
+      async run(ctx) {
+        const r = await readFacts(ctx.ws);
+        ctx.state.facts = { facts: r.facts.length, diagnostics: r.diagnostics.length, files: r.files };
+        return {
+          counts: { files: r.files, facts: r.facts.length, diagnostics: r.diagnostics.length },
+          notes: diagNotes(r.diagnostics),
+        };
+      },
+    },
+    {
+      name: "reflect",
+      description: "update entity pages, opinions and typed bank pages (no commit yet)",
+      async run(ctx) {
+        const llm = await llmOf(ctx);
+        const r = await reflect(ctx.ws, { commit: false, llm, now: ctx.now });
+        ctx.state.reflect = r;
+        return {
+          counts: {
+            factsRead: r.factsRead,
+            pagesWritten: r.pagesWritten.length,
+            opinionsChanged: r.opinionsChanged.length,
+            conflicts: r.conflicts.length,
+            diagnostics: r.diagnostics.length,
+          },
+          written: r.pagesWritten,
+          notes: [
+            ...r.conflicts.slice(0, MAX_NOTES).map((c) => `conflict: ${JSON.stringify(c)}`),
+            ...r.opinionsChanged.map((c) => `confidence: ${changeLine(c)}`),
+          ],
+        };
+      },
+    },
+    {
+      name: "commit",
+      description: "commit exactly the files this pipeline wrote",
+      commits: true,
+      async run(ctx) {
+        const { ws } = ctx;
+        if (!ws.config.reflect.git.commit) return { notes: ["commits are off (reflect.git.commit = false)"] };
+        if ((await gitDir(ws)) === undefined)
+          return { notes: [`${ws.root} is not a git repository: files written, no commit`] };
+        const notes: string[] = [];
+        const recovered = await recoverIndexLock(ws);
+        if (recovered) notes.push(recovered);
+        const files = new Set(ctx.pendingFiles());
+        const since = ctx.interruptedSince();
+        if (since.length > 0) {
+          for (const f of await dirtySince(ws, Math.min(...since))) files.add(f);
+          notes.push(`picked up files written by an interrupted run (${since.length} step(s))`);
+        }
+        const list = [...files].sort();
+        await markCommitStart(ws);
+        const hash = await commitFiles(ws, list, commitMessage(ctx.state, list, ctx.now.toISOString().slice(0, 10)));
+        await markCommitEnd(ws);
+        ctx.state.commit = hash === undefined ? { files: 0 } : { hash, files: list.length };
+        return { counts: { files: hash ? list.length : 0 }, ...(hash ? { commit: hash } : {}), notes };
+      },
+    },
+    {
+      name: "index",
+      description: "sync the search index with the changed files",
+      async run(ctx) {
+        const embedder = await resolveEmbedder(ctx.ws);
+        const r = await syncIndex(ctx.ws, { embedder });
+        ctx.state.index = r;
+        return {
+          counts: {
+            scanned: r.scanned,
+            changed: r.changed,
+            removed: r.removed,
+            chunks: r.chunks,
+            facts: r.facts,
+            embedded: r.embedded,
+          },
+          changed: r.rebuilt || r.changed > 0 || r.removed > 0,
+          notes: r.warnings,
+        };
+      },
+    },
+  ],
+  summarize: summarizeNightly,
+  async dispose(state) {
+    if (state.ownsLlm) await state.llm?.close?.();
+  },
+};
+
+export function summarizeNightly(s: NightlyState, record: RunRecord): string[] {
+  const lines: string[] = [];
+  const ing = s.ingest;
+  if (ing) {
+    if (ing.skipped) lines.push(`sessions: none (${ing.skipped})`);
+    else {
+      const days = ing.days.length ? ` for ${ing.days.join(", ")}` : "";
+      const extra = [
+        ing.deferred ? `${ing.deferred} of today wait for tomorrow` : "",
+        ing.redactions ? `${ing.redactions} secrets redacted` : "",
+        ing.factsExtracted ? `${ing.factsExtracted} facts extracted` : "",
+        ing.diagnostics.length ? `${ing.diagnostics.length} bad lines skipped` : "",
+      ].filter(Boolean);
+      lines.push(
+        `sessions: ${ing.messages} messages from ${ing.sessionsIngested} of ${ing.files} sessions ingested${days}${extra.length ? ` (${extra.join(", ")})` : ""}`,
+      );
+    }
+  }
+  if (s.facts)
+    lines.push(
+      `facts: ${s.facts.facts} in ${s.facts.files} files${s.facts.diagnostics ? ` (${s.facts.diagnostics} lines did not parse)` : ""}`,
+    );
+  if (s.reflect) {
+    lines.push(
+      `pages: ${s.reflect.pagesWritten.length} written${s.reflect.conflicts.length ? `, ${s.reflect.conflicts.length} conflicts kept for you` : ""}`,
+    );
+    lines.push(`confidence changes: ${s.reflect.opinionsChanged.length}`);
+    for (const c of s.reflect.opinionsChanged.slice(0, 20)) lines.push(`  ${changeLine(c)}`);
+  }
+  if (s.commit)
+    lines.push(
+      s.commit.hash
+        ? `commit: ${s.commit.hash.slice(0, 12)} (${s.commit.files} files)`
+        : "commit: none (nothing changed)",
+    );
+  if (s.index)
+    lines.push(
+      `index: ${s.index.changed} files updated, ${s.index.removed} removed, ${s.index.chunks} chunks${s.index.rebuilt ? ` (rebuilt: ${s.index.reason ?? ""})` : ""}`,
+    );
+  const status = {
+    done: "done",
+    nothing: "nothing to do",
+    failed: "FAILED",
+    aborted: "aborted",
+    running: "running",
+    interrupted: "interrupted",
+  }[record.status];
+  lines.push(`run: ${status} in ${record.durationMs ?? 0} ms${record.error ? ` -- ${record.error.message}` : ""}`);
+  return lines;
+}

@@ -1,0 +1,105 @@
+import { execFile } from "node:child_process";
+import { readFile, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { writeFileAtomic } from "../workspace/atomic.js";
+import { MembankError } from "../workspace/errors.js";
+import { stateDir, type Workspace } from "../workspace/workspace.js";
+
+const run = promisify(execFile);
+
+async function git(ws: Workspace, args: string[]): Promise<string> {
+  const { stdout } = await run("git", args, { cwd: ws.root, maxBuffer: 256 * 1024 * 1024 });
+  return stdout;
+}
+
+/** The repository's git dir (absolute), or undefined when the workspace is not in a repository. */
+export async function gitDir(ws: Workspace): Promise<string | undefined> {
+  try {
+    return path.resolve(ws.root, (await git(ws, ["rev-parse", "--git-dir"])).trim());
+  } catch {
+    return undefined;
+  }
+}
+
+function markerPath(ws: Workspace): string {
+  return path.join(stateDir(ws), "commit-in-progress.json");
+}
+
+/** Written just before the pipeline runs git commit, removed after: proof that a leftover index.lock is ours. */
+export async function markCommitStart(ws: Workspace): Promise<void> {
+  await writeFileAtomic(markerPath(ws), `${JSON.stringify({ pid: process.pid, at: Date.now() })}\n`);
+}
+
+export async function markCommitEnd(ws: Workspace): Promise<void> {
+  await rm(markerPath(ws), { force: true });
+}
+
+/**
+ * A run killed inside `git commit` leaves `.git/index.lock`, and every later git command
+ * refuses to run. It is removed only when it is provably ours: our commit marker exists
+ * (the killed run was committing; we hold the workspace lock, so that run is dead) and the
+ * lock file is not older than the marker. Any other index.lock belongs to someone's git: we
+ * stop with a message saying so. Returns a note when a lock was recovered.
+ */
+export async function recoverIndexLock(ws: Workspace): Promise<string | undefined> {
+  const dir = await gitDir(ws);
+  if (!dir) return undefined;
+  const lockFile = path.join(dir, "index.lock");
+  let lockInfo: Awaited<ReturnType<typeof stat>>;
+  try {
+    lockInfo = await stat(lockFile);
+  } catch {
+    await markCommitEnd(ws);
+    return undefined;
+  }
+  let marker: { pid: number; at: number } | undefined;
+  try {
+    marker = JSON.parse(await readFile(markerPath(ws), "utf8")) as { pid: number; at: number };
+  } catch {
+    marker = undefined;
+  }
+  // 2 s of slack for file systems with coarse mtimes.
+  if (marker && marker.pid !== process.pid && lockInfo.mtimeMs >= marker.at - 2000) {
+    await rm(lockFile, { force: true });
+    await markCommitEnd(ws);
+    return `removed ${lockFile} left by an interrupted membank commit (pid ${marker.pid})`;
+  }
+  throw new MembankError(
+    `${lockFile} exists: another git command is running in this repository, or one crashed. ` +
+      "If no git command is running, remove that file and run again.",
+    { code: "EGITLOCK" },
+  );
+}
+
+/**
+ * Files under memory/ and bank/ that differ from HEAD (or are untracked) and were modified at
+ * or after `sinceMs`: what a step killed midway wrote without recording it.
+ */
+export async function dirtySince(ws: Workspace, sinceMs: number): Promise<string[]> {
+  let out: string;
+  try {
+    out = await git(ws, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", "memory", "bank"]);
+  } catch {
+    return [];
+  }
+  const prefix = (await git(ws, ["rev-parse", "--show-prefix"])).trim();
+  const found: string[] = [];
+  const parts = out.split("\0");
+  for (let i = 0; i < parts.length; i++) {
+    const entry = parts[i] as string;
+    if (entry.length < 4) continue;
+    const code = entry.slice(0, 2);
+    let file = entry.slice(3);
+    if (code.startsWith("R") || code.startsWith("C")) i++; // the source path follows
+    if (code.includes("D")) continue;
+    if (prefix && file.startsWith(prefix)) file = file.slice(prefix.length);
+    if (!file.endsWith(".md")) continue;
+    try {
+      if ((await stat(path.join(ws.root, file))).mtimeMs >= sinceMs - 2000) found.push(file);
+    } catch {
+      // gone
+    }
+  }
+  return found.sort();
+}

@@ -1,0 +1,16 @@
+export { dirtySince, gitDir, recoverIndexLock } from "./git-recovery.js";
+export { listRunRecords, runRecordPath, runsDir, writeRunRecord } from "./record.js";
+export { getPipeline, PIPELINES, runPipeline } from "./registry.js";
+export { executePipeline } from "./runner.js";
+export { type Scheduler, type SchedulerOptions, startScheduler } from "./scheduler.js";
+export type {
+  PipelineDefinition,
+  PipelineStep,
+  RunOptions,
+  RunRecord,
+  RunStatus,
+  StepContext,
+  StepOutcome,
+  StepRecord,
+  StepStatus,
+} from "./types.js";

@@ -1,0 +1,61 @@
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { writeFileAtomic } from "../workspace/atomic.js";
+import { stateDir, type Workspace } from "../workspace/workspace.js";
+import type { RunRecord } from "./types.js";
+
+export function runsDir(ws: Workspace): string {
+  return path.join(stateDir(ws), "runs");
+}
+
+/** A file-name-safe, sortable id: the start time in UTC (`2026-11-22T03-00-00-123Z`). */
+export function runId(start: Date): string {
+  return start.toISOString().replace(/[:.]/g, "-");
+}
+
+export function runRecordPath(ws: Workspace, id: string): string {
+  return path.join(runsDir(ws), `${id}.json`);
+}
+
+/** Atomic: a reader (or a crash) sees the previous record or this one, never half. */
+export async function writeRunRecord(ws: Workspace, record: RunRecord): Promise<string> {
+  const file = runRecordPath(ws, record.id);
+  await writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`);
+  return file;
+}
+
+/** Run records, oldest first. Unreadable files are skipped. */
+export async function listRunRecords(ws: Workspace): Promise<RunRecord[]> {
+  let names: string[];
+  try {
+    names = (await readdir(runsDir(ws))).filter((n) => n.endsWith(".json")).sort();
+  } catch {
+    return [];
+  }
+  const out: RunRecord[] = [];
+  for (const name of names) {
+    try {
+      out.push(JSON.parse(await readFile(path.join(runsDir(ws), name), "utf8")) as RunRecord);
+    } catch {
+      // a foreign or damaged file: not ours to judge
+    }
+  }
+  return out;
+}
+
+/**
+ * Records still "running" when we hold the workspace lock belong to a process that died
+ * (killed, power loss): mark them interrupted so the history tells the truth.
+ */
+export async function markInterruptedRuns(ws: Workspace, except: string): Promise<number> {
+  let n = 0;
+  for (const r of await listRunRecords(ws)) {
+    if (r.status !== "running" || r.id === except) continue;
+    r.status = "interrupted";
+    for (const s of r.steps) if (s.status === "running") s.status = "failed";
+    r.error ??= { message: "the process ended before the run finished (killed or crashed)" };
+    await writeRunRecord(ws, r);
+    n++;
+  }
+  return n;
+}

@@ -1,0 +1,25 @@
+import { nightly } from "../../pipelines/nightly.js";
+import { MembankError } from "../workspace/errors.js";
+import type { Workspace } from "../workspace/workspace.js";
+import { executePipeline } from "./runner.js";
+import type { PipelineDefinition, RunOptions, RunRecord } from "./types.js";
+
+/** The pipelines `membank run NAME` knows, by name. */
+// biome-ignore lint/suspicious/noExplicitAny: each pipeline has its own state type.
+export const PIPELINES: Readonly<Record<string, PipelineDefinition<any>>> = { nightly };
+
+export function getPipeline(name: string): PipelineDefinition<unknown> {
+  const def = PIPELINES[name];
+  if (!def) {
+    throw new MembankError(`Unknown pipeline ${JSON.stringify(name)}; known: ${Object.keys(PIPELINES).join(", ")}.`, {
+      code: "EPIPELINE",
+      exitCode: 2,
+    });
+  }
+  return def;
+}
+
+/** Run a named pipeline (e.g. "nightly") on a workspace; see executePipeline. */
+export function runPipeline(ws: Workspace, name: string, opts: RunOptions = {}): Promise<RunRecord> {
+  return executePipeline(ws, getPipeline(name), opts);
+}

@@ -1,0 +1,136 @@
+import { performance } from "node:perf_hooks";
+import { acquireWorkspaceLock } from "../workspace/lock.js";
+import type { Workspace } from "../workspace/workspace.js";
+import { type Journal, loadJournal, saveJournal } from "./journal.js";
+import { markInterruptedRuns, runId, writeRunRecord } from "./record.js";
+import type { PipelineDefinition, RunOptions, RunRecord, StepContext, StepRecord } from "./types.js";
+
+function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+/**
+ * Run a pipeline under the workspace lock: each step in order, timed; the first failure stops
+ * the run (later steps never see half-done input) and is recorded with its message; SIGTERM
+ * (via `signal`) lets the current step finish and skips the rest. The run record in
+ * `.memory/runs/` is rewritten atomically after every step, so even a killed run leaves a
+ * record of how far it got. Throws only when the lock is held (MembankError, exit code 4).
+ */
+export async function executePipeline<S>(
+  ws: Workspace,
+  def: PipelineDefinition<S>,
+  options: RunOptions = {},
+): Promise<RunRecord> {
+  const log = options.log ?? (() => {});
+  const lock = await acquireWorkspaceLock(ws, {
+    waitMs: options.lockWaitMs ?? 0,
+    purpose: options.purpose ?? `run ${def.name}`,
+    onStaleRecovered: (owner) =>
+      log(`recovered a stale workspace lock left by pid ${owner?.pid ?? "?"} (${owner?.purpose ?? "unknown"})`),
+  });
+  const start = new Date();
+  const t0 = performance.now();
+  const record: RunRecord = {
+    version: 1,
+    id: runId(start),
+    pipeline: def.name,
+    workspace: ws.root,
+    pid: process.pid,
+    startedAt: start.toISOString(),
+    status: "running",
+    steps: def.steps.map((s): StepRecord => ({ name: s.name, status: "pending" })),
+    written: [],
+  };
+  let state: S | undefined;
+  try {
+    const interrupted = await markInterruptedRuns(ws, record.id);
+    if (interrupted > 0) log(`marked ${interrupted} earlier run(s) that never finished as interrupted`);
+    const journal: Journal = await loadJournal(ws);
+    await writeRunRecord(ws, record);
+    state = def.createState(ws, options);
+    const signal = options.signal ?? new AbortController().signal;
+    const ctx: StepContext<S> = {
+      ws,
+      state,
+      options,
+      signal,
+      log,
+      now: options.now ?? start,
+      pendingFiles: () => [...new Set(journal.written)].sort(),
+      interruptedSince: () => [...journal.interrupted],
+    };
+    let changed = false;
+    for (const [i, step] of def.steps.entries()) {
+      const rec = record.steps[i] as StepRecord;
+      if (signal.aborted) {
+        record.status = "aborted";
+        record.error = {
+          step: step.name,
+          message: `stopped before step "${step.name}" (${String(signal.reason ?? "aborted")})`,
+        };
+        break;
+      }
+      if (lock.compromised) {
+        record.status = "failed";
+        record.error = {
+          step: step.name,
+          message: "the workspace lock was lost (removed or not refreshed in time); stopping",
+        };
+        break;
+      }
+      rec.status = "running";
+      rec.startedAt = new Date().toISOString();
+      journal.open = Date.now();
+      await saveJournal(ws, journal);
+      await writeRunRecord(ws, record);
+      log(`[${i + 1}/${def.steps.length}] ${step.name}: ${step.description}`);
+      const s0 = performance.now();
+      try {
+        const outcome = (await step.run(ctx)) ?? {};
+        rec.durationMs = Math.round(performance.now() - s0);
+        rec.status = "ok";
+        if (outcome.counts) rec.counts = outcome.counts;
+        if (outcome.notes?.length) rec.notes = outcome.notes;
+        const written = [...new Set(outcome.written ?? [])].sort();
+        if (written.length) rec.written = written;
+        record.written = [...new Set([...record.written, ...written])].sort();
+        journal.written.push(...written);
+        if (outcome.commit) record.commit = outcome.commit;
+        if (outcome.changed || written.length > 0 || outcome.commit) changed = true;
+        if (step.commits) {
+          journal.written = [];
+          journal.interrupted = [];
+        }
+        journal.open = undefined;
+        await saveJournal(ws, journal);
+        const counts = Object.entries(outcome.counts ?? {})
+          .map(([k, v]) => `${k}=${v}`)
+          .join(" ");
+        log(`[${i + 1}/${def.steps.length}] ${step.name} ok in ${rec.durationMs} ms${counts ? ` (${counts})` : ""}`);
+      } catch (error) {
+        rec.durationMs = Math.round(performance.now() - s0);
+        rec.status = "failed";
+        rec.error = errorMessage(error);
+        record.status = "failed";
+        record.error = { step: step.name, message: `step "${step.name}" failed: ${rec.error}` };
+        // The step's partial writes are unrecorded: keep its start time for the next commit.
+        if (journal.open !== undefined) journal.interrupted.push(journal.open);
+        journal.open = undefined;
+        await saveJournal(ws, journal);
+        log(`[${i + 1}/${def.steps.length}] ${step.name} FAILED after ${rec.durationMs} ms: ${rec.error}`);
+        break;
+      }
+    }
+    for (const s of record.steps) if (s.status === "pending") s.status = "skipped";
+    if (record.status === "running") record.status = changed ? "done" : "nothing";
+    record.finishedAt = new Date().toISOString();
+    record.durationMs = Math.round(performance.now() - t0);
+    if (def.summarize) record.summary = def.summarize(state, record);
+    await writeRunRecord(ws, record);
+    return record;
+  } finally {
+    if (state !== undefined && def.dispose) await def.dispose(state).catch(() => undefined);
+    await lock.release();
+  }
+}

@@ -1,0 +1,176 @@
+import type { SessionDiagnostic, SessionMessage } from "./types.js";
+
+/** Where a session file's lines come from and where parsing resumes. */
+export interface ParseContext {
+  /** Session file key (path relative to the sessions folder). */
+  source: string;
+  sessionId: string;
+  agent?: string;
+  /** Path shown in diagnostics. */
+  displayPath: string;
+  /** Line number of the first line given (1-based). */
+  firstLine: number;
+  /** Last timestamp seen before the first line, for messages that carry none. */
+  lastTs?: number;
+}
+
+/** One complete line's outcome. */
+export type LineOutcome =
+  | { kind: "message"; message: SessionMessage }
+  | { kind: "ignored"; ts?: number }
+  | { kind: "diagnostic"; diagnostic: SessionDiagnostic };
+
+/**
+ * A timestamp as OpenClaw and other agents write it: seconds or milliseconds since the epoch
+ * (number or numeric string), or an ISO 8601 string. Undefined when absent or unusable.
+ */
+export function parseTimestamp(value: unknown): number | undefined {
+  if (typeof value === "number") {
+    if (!Number.isFinite(value) || value <= 0) return undefined;
+    // 1e11 s is the year 5138, 1e11 ms is 1973: anything below is seconds.
+    return value < 1e11 ? Math.round(value * 1000) : Math.round(value);
+  }
+  if (typeof value === "string" && value.trim() !== "") {
+    const s = value.trim();
+    if (/^\d+(?:\.\d+)?$/.test(s)) return parseTimestamp(Number(s));
+    const ms = Date.parse(s);
+    return Number.isFinite(ms) ? ms : undefined;
+  }
+  return undefined;
+}
+
+/** The text of a message's content: a string, or the `text` of its `type: "text"` blocks. */
+export function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const block of content) {
+    if (block && typeof block === "object") {
+      const b = block as { type?: unknown; text?: unknown };
+      if (b.type === "text" && typeof b.text === "string") parts.push(b.text);
+    }
+  }
+  return parts.join("\n\n");
+}
+
+/** Normalise text so a digest round-trips exactly: LF, no trailing spaces, no edge blank lines, at most one blank line in a row. */
+export function normalizeText(text: string): string {
+  return text
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .map((l) => l.replace(/[ \t\u00a0]+$/u, ""))
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .replace(/^\n+|\n+$/g, "");
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Parse one line (without its newline). `lastTs` is the fallback timestamp for a message without one. */
+export function parseSessionLine(raw: string, lineNo: number, ctx: ParseContext, lastTs?: number): LineOutcome {
+  const line = raw.replace(/\r$/, "");
+  if (line.trim() === "") return { kind: "ignored" };
+  let rec: unknown;
+  try {
+    rec = JSON.parse(line);
+  } catch (error) {
+    const reason = `not valid JSON (${(error as Error).message.split("\n")[0]})`;
+    return { kind: "diagnostic", diagnostic: { path: ctx.displayPath, line: lineNo, reason } };
+  }
+  if (!isObject(rec)) {
+    return { kind: "diagnostic", diagnostic: { path: ctx.displayPath, line: lineNo, reason: "not a JSON object" } };
+  }
+  const recTs = parseTimestamp(rec.timestamp);
+  if (rec.type !== "message") return recTs === undefined ? { kind: "ignored" } : { kind: "ignored", ts: recTs };
+  const msg = rec.message;
+  if (!isObject(msg)) {
+    return {
+      kind: "diagnostic",
+      diagnostic: { path: ctx.displayPath, line: lineNo, reason: 'message record without a "message" object' },
+    };
+  }
+  const ts = recTs ?? parseTimestamp(msg.timestamp);
+  if (msg.role !== "user" && msg.role !== "assistant")
+    return ts === undefined ? { kind: "ignored" } : { kind: "ignored", ts };
+  const text = normalizeText(contentText(msg.content));
+  if (text === "") return ts === undefined ? { kind: "ignored" } : { kind: "ignored", ts };
+  const when = ts ?? lastTs;
+  if (when === undefined) {
+    return {
+      kind: "diagnostic",
+      diagnostic: { path: ctx.displayPath, line: lineNo, reason: "message has no timestamp and none came before it" },
+    };
+  }
+  const message: SessionMessage = {
+    source: ctx.source,
+    sessionId: ctx.sessionId,
+    line: lineNo,
+    role: msg.role,
+    text,
+    ts: when,
+  };
+  if (ctx.agent !== undefined) message.agent = ctx.agent;
+  return { kind: "message", message };
+}
+
+export interface ParsedChunk {
+  messages: SessionMessage[];
+  diagnostics: SessionDiagnostic[];
+  /** Lines consumed (complete lines only, stopping before a message of `stopDay` or later). */
+  lines: number;
+  /** Bytes consumed, matching `lines`. */
+  bytes: number;
+  /** Messages not consumed because they belong to a day not over yet. */
+  deferred: number;
+  lastTs?: number;
+}
+
+/**
+ * Parse the complete lines of `text` (a trailing line without a newline may still be being
+ * written, so it waits). Stops at the first message whose day (by `dayOf`) is `stopDay` or
+ * later: that day is still going, and the line will be read again by a later run.
+ */
+export function parseSessionChunk(
+  text: string,
+  ctx: ParseContext,
+  dayOf: (ts: number) => string,
+  stopDay?: string,
+): ParsedChunk {
+  const out: ParsedChunk = { messages: [], diagnostics: [], lines: 0, bytes: 0, deferred: 0 };
+  let lastTs = ctx.lastTs;
+  let pos = 0;
+  let lineNo = ctx.firstLine;
+  let stopped = false;
+  let bytes = 0;
+  while (pos < text.length) {
+    const nl = text.indexOf("\n", pos);
+    if (nl < 0) break;
+    const raw = text.slice(pos, nl);
+    const outcome = parseSessionLine(raw, lineNo, ctx, lastTs);
+    if (outcome.kind === "message") {
+      if (stopped || (stopDay !== undefined && dayOf(outcome.message.ts) >= stopDay)) {
+        stopped = true;
+        out.deferred++;
+        pos = nl + 1;
+        lineNo++;
+        continue;
+      }
+      out.messages.push(outcome.message);
+      lastTs = outcome.message.ts;
+    } else if (!stopped) {
+      if (outcome.kind === "diagnostic") out.diagnostics.push(outcome.diagnostic);
+      else if (outcome.ts !== undefined) lastTs = outcome.ts;
+    }
+    pos = nl + 1;
+    lineNo++;
+    bytes += Buffer.byteLength(raw, "utf8") + 1;
+    if (!stopped) {
+      out.lines = lineNo - ctx.firstLine;
+      out.bytes = bytes;
+    }
+  }
+  if (lastTs !== undefined) out.lastTs = lastTs;
+  return out;
+}

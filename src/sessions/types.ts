@@ -1,0 +1,46 @@
+/** A user or assistant message read from a session transcript line. */
+export interface SessionMessage {
+  /** Session file key: its path relative to the sessions folder, `/` separators. */
+  source: string;
+  /** Session id: the file name without `.jsonl`. */
+  sessionId: string;
+  /** OpenClaw agent id (`<agentsDir>/<agentId>/sessions/`), when the layout has one. */
+  agent?: string;
+  /** 1-based line in the session file. */
+  line: number;
+  role: "user" | "assistant";
+  text: string;
+  /** Epoch milliseconds. */
+  ts: number;
+}
+
+/** A line that could not be used, with where it is and why. */
+export interface SessionDiagnostic {
+  path: string;
+  line: number;
+  reason: string;
+}
+
+export interface IngestReport {
+  /** Session files found (after exclusion). */
+  files: number;
+  /** Session files skipped by `sessions.exclude`. */
+  excluded: number;
+  /** Session files with newly ingested messages. */
+  sessionsIngested: number;
+  /** Messages newly ingested (written to digests). */
+  messages: number;
+  /** Messages of today (or later) left for a later run: the day is still going. */
+  deferred: number;
+  /** Days whose digest got new messages, sorted. */
+  days: string[];
+  /** Workspace-relative files written (digests, daily logs with extracted facts), sorted. */
+  written: string[];
+  /** Facts extracted by the LLM and appended to daily logs. */
+  factsExtracted: number;
+  /** Secrets replaced by `[REDACTED:...]` in the new messages. */
+  redactions: number;
+  diagnostics: SessionDiagnostic[];
+  /** Why nothing was read, when no sessions folder is configured. */
+  skipped?: string;
+}

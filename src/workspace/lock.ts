@@ -1,0 +1,200 @@
+import fs from "node:fs";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import lockfile from "proper-lockfile";
+import { MembankError } from "./errors.js";
+import { stateDir, type Workspace } from "./workspace.js";
+
+/** Exit code of a command that could not take the workspace lock (another run holds it). */
+export const LOCKED_EXIT_CODE = 4;
+
+/** Who holds the lock: written into the lock directory right after it is taken. */
+export interface LockOwner {
+  pid: number;
+  hostname: string;
+  /** ISO time the lock was taken. */
+  since: string;
+  /** What the holder is doing, e.g. `run nightly`. */
+  purpose: string;
+}
+
+export interface WorkspaceLock {
+  /** The lock directory (`.memory/lock`). */
+  readonly path: string;
+  readonly owner: LockOwner;
+  /** True once the lock was lost (its directory removed or not refreshed in time): stop writing. */
+  readonly compromised: boolean;
+  release(): Promise<void>;
+}
+
+export interface LockOptions {
+  /** How long to wait for a held lock before giving up, in ms. Default 0: fail at once. */
+  waitMs?: number;
+  /** What the holder is doing, shown to whoever finds the lock held. */
+  purpose?: string;
+  /** A lock not refreshed for this long (ms) is stale even if its pid looks alive (other host, hung). Default 30 s. */
+  staleMs?: number;
+  /** Called once when a lock left by a dead process is removed. */
+  onStaleRecovered?: (owner: LockOwner | undefined) => void;
+}
+
+const OWNER_FILE = "owner.json";
+
+/** Path of the workspace lock directory. */
+export function lockPath(ws: Workspace): string {
+  return path.join(stateDir(ws), "lock");
+}
+
+/**
+ * proper-lockfile locks with `mkdir` and removes with `rmdir`; our owner file lives inside the
+ * lock directory (so it can never describe a previous holder), so removal must be recursive.
+ */
+const lockFs = {
+  ...fs,
+  rmdir: (p: string, cb: (err: NodeJS.ErrnoException | null) => void) =>
+    fs.rm(p, { recursive: true, force: false }, (err) => cb(err)),
+  rmdirSync: (p: string) => fs.rmSync(p, { recursive: true, force: false }),
+};
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** The current holder of the workspace lock, if any (undefined also when the owner file is not written yet). */
+export function readLockOwner(ws: Workspace): Promise<LockOwner | undefined> {
+  return readOwnerFile(lockPath(ws));
+}
+
+async function readOwnerFile(dir: string): Promise<LockOwner | undefined> {
+  try {
+    const raw = JSON.parse(await readFile(path.join(dir, OWNER_FILE), "utf8")) as LockOwner;
+    return typeof raw.pid === "number" ? raw : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A lock whose owner is a dead process on this host is stale. A lock directory without an
+ * owner file is being taken right now (or its taker died in that instant): only the mtime rule
+ * of proper-lockfile can declare it stale.
+ */
+async function removeIfDead(ws: Workspace, onStale?: (owner: LockOwner | undefined) => void): Promise<boolean> {
+  const owner = await readLockOwner(ws);
+  if (!owner || owner.hostname !== os.hostname() || isAlive(owner.pid)) return false;
+  // Rename first so that two waiters cannot both remove: only one rename succeeds.
+  const grave = `${lockPath(ws)}.stale-${process.pid}-${Date.now()}`;
+  try {
+    await rename(lockPath(ws), grave);
+  } catch {
+    return false;
+  }
+  // Between reading the owner and the rename another waiter may have recovered the lock and a
+  // live process taken it: if the directory we moved is not the dead one, put it back.
+  const moved = await readOwnerFile(grave);
+  if (!moved || moved.pid !== owner.pid || moved.since !== owner.since) {
+    await rename(grave, lockPath(ws)).catch(() => undefined);
+    return false;
+  }
+  await rm(grave, { recursive: true, force: true });
+  onStale?.(owner);
+  return true;
+}
+
+function describe(owner: LockOwner | undefined, dir: string): string {
+  if (!owner) return `another membank process is taking the lock ${dir}`;
+  const where = owner.hostname === os.hostname() ? "" : ` on host ${owner.hostname}`;
+  return `locked by pid ${owner.pid}${where} (${owner.purpose}, since ${owner.since}); lock ${dir}`;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Take the cross-process lock of a workspace (`.memory/lock`), so a cron run, a manual run and
+ * a second scheduler never work on the same workspace at once. A lock left by a killed process
+ * is recovered: at once when its pid is dead on this host, otherwise once it has not been
+ * refreshed for `staleMs`. Throws a MembankError (exit code 4) naming the holder when the lock
+ * stays held past `waitMs`.
+ */
+export async function acquireWorkspaceLock(ws: Workspace, opts: LockOptions = {}): Promise<WorkspaceLock> {
+  const dir = stateDir(ws);
+  await mkdir(dir, { recursive: true });
+  const lockDir = lockPath(ws);
+  const deadline = Date.now() + Math.max(0, opts.waitMs ?? 0);
+  const staleMs = Math.max(2000, opts.staleMs ?? 30_000);
+  let compromised = false;
+  for (;;) {
+    let release: (() => Promise<void>) | undefined;
+    try {
+      release = await lockfile.lock(dir, {
+        lockfilePath: lockDir,
+        realpath: false,
+        stale: staleMs,
+        update: Math.min(5000, staleMs / 2),
+        retries: 0,
+        fs: lockFs,
+        onCompromised: () => {
+          compromised = true;
+        },
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw error;
+      if (await removeIfDead(ws, opts.onStaleRecovered)) continue;
+      if (Date.now() >= deadline) {
+        throw new MembankError(`Workspace ${ws.root} is busy: ${describe(await readLockOwner(ws), lockDir)}.`, {
+          code: "ELOCKED",
+          exitCode: LOCKED_EXIT_CODE,
+        });
+      }
+      await sleep(Math.min(250, Math.max(10, deadline - Date.now())));
+      continue;
+    }
+    const owner: LockOwner = {
+      pid: process.pid,
+      hostname: os.hostname(),
+      since: new Date().toISOString(),
+      purpose: opts.purpose ?? "membank",
+    };
+    await writeFile(path.join(lockDir, OWNER_FILE), `${JSON.stringify(owner)}\n`);
+    const doRelease = release;
+    let released = false;
+    return {
+      path: lockDir,
+      owner,
+      get compromised() {
+        return compromised;
+      },
+      async release() {
+        if (released) return;
+        released = true;
+        try {
+          await doRelease();
+        } catch (error) {
+          // Already released or taken over as stale: nothing of ours to remove.
+          if (!["ERELEASED", "ENOTACQUIRED", "ENOENT"].includes((error as NodeJS.ErrnoException).code ?? "")) {
+            throw error;
+          }
+        }
+      },
+    };
+  }
+}
+
+/** Is the workspace locked right now (by a live holder)? */
+export async function isWorkspaceLocked(ws: Workspace): Promise<boolean> {
+  try {
+    await stat(lockPath(ws));
+  } catch {
+    return false;
+  }
+  const owner = await readLockOwner(ws);
+  if (owner && owner.hostname === os.hostname() && !isAlive(owner.pid)) return false;
+  return true;
+}
