@@ -17,5 +17,6 @@ export {
   type OpinionRef,
   type Stance,
 } from "./llm/index.js";
-export * from "./retain/types.js";
+export * from "./markdown/index.js";
+export * from "./retain/index.js";
 export * from "./workspace/index.js";

@@ -1,0 +1,4 @@
+export * from "./parse.js";
+export * from "./regions.js";
+export * from "./scan.js";
+export * from "./sections.js";

@@ -1,0 +1,15 @@
+export { dateFromPath, extractValidity, isIsoDate, parseSinceDate, shiftDate, type Validity } from "./dates.js";
+export { entitySlug, findMentions } from "./entities.js";
+export { factId, normaliseContent } from "./id.js";
+export { type LineResult, type ParsedLine, parseFactLine } from "./line.js";
+export {
+  parseRetain,
+  type RetainOptions,
+  type RetainOutcome,
+  type RetainScan,
+  type RetainSectionInfo,
+  retainHeading,
+  scanRetain,
+} from "./parse.js";
+export { type ReadFactsOptions, readFacts } from "./read.js";
+export * from "./types.js";

@@ -1,0 +1,82 @@
+import { entitySlug } from "./entities.js";
+import { KIND_BY_LETTER } from "./types.js";
+
+/** A fact line's parts, before dates, ids and sources are attached. */
+export interface ParsedLine {
+  letter: string;
+  /** Explicit `O(c=...)`, if written. */
+  confidence?: number;
+  /** Entities before the colon, in order. */
+  prefixEntities: string[];
+  /** Text after the colon, trimmed, markup kept as written. */
+  content: string;
+}
+
+export type LineResult = { ok: true; value: ParsedLine } | { ok: false; reason: string };
+
+const USAGE = '"W|B|O|S [@Entity ...]: text" (opinions: "O(c=0.8) ...")';
+
+function fail(reason: string): LineResult {
+  return { ok: false, reason };
+}
+
+function parseConfidence(inner: string, letter: string): { value: number } | { reason: string } {
+  const m = /^\s*c\s*=\s*(.*?)\s*$/.exec(inner);
+  if (!m) return { reason: `unknown option "(${inner})" after ${letter}: only O(c=0..1) is allowed` };
+  if (letter !== "O") return { reason: `confidence is only for opinions (O), not for ${letter}` };
+  const raw = m[1]!;
+  if (!/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/.test(raw)) return { reason: `confidence "${raw}" is not a number` };
+  const value = Number(raw);
+  if (value < 0 || value > 1) return { reason: `confidence ${raw} is outside 0..1` };
+  return { value };
+}
+
+/**
+ * The Retain grammar of one item (DESIGN.md 1.1): a type letter W/B/O/S, for opinions an
+ * optional `(c=0..1)`, zero or more `@Entity` tokens (commas allowed), a colon, the text.
+ * Never throws: every problem comes back as a reason.
+ */
+export function parseFactLine(text: string): LineResult {
+  const s = text.trim();
+  if (s === "") return fail("empty list item");
+  const head = /^([A-Za-z])(?=[\s(:]|$)/.exec(s);
+  if (!head) {
+    const word = /^[^\s:(]*/.exec(s)![0];
+    return fail(
+      word.length === 0
+        ? `missing type letter: expected ${USAGE}`
+        : `missing type letter (found "${word.slice(0, 24)}"): expected ${USAGE}`,
+    );
+  }
+  const letter = head[1]!;
+  if (!(letter in KIND_BY_LETTER)) return fail(`unknown type letter "${letter}" (expected W, B, O or S)`);
+  let rest = s.slice(1);
+  let confidence: number | undefined;
+  if (rest.startsWith("(")) {
+    const close = rest.indexOf(")");
+    if (close < 0) return fail(`unclosed "(" after ${letter}: expected ${letter}(c=0.8)`);
+    const parsed = parseConfidence(rest.slice(1, close), letter);
+    if ("reason" in parsed) return fail(parsed.reason);
+    confidence = parsed.value;
+    rest = rest.slice(close + 1);
+  }
+  const prefixEntities: string[] = [];
+  for (;;) {
+    rest = rest.replace(/^[\s,]+/, "");
+    if (!rest.startsWith("@")) break;
+    const token = /^@[^\s,:]*/.exec(rest)![0];
+    const slug = entitySlug(token);
+    if (slug === "") return fail(`invalid entity "${token}" before the colon`);
+    if (!prefixEntities.includes(slug)) prefixEntities.push(slug);
+    rest = rest.slice(token.length);
+  }
+  if (!rest.startsWith(":")) {
+    const where = prefixEntities.length > 0 ? "after the entities" : `after "${letter}"`;
+    return fail(`missing colon ${where}: expected ${USAGE}`);
+  }
+  const content = rest.slice(1).trim();
+  if (content === "") return fail("empty fact: no text after the colon");
+  const value: ParsedLine = { letter, prefixEntities, content };
+  if (confidence !== undefined) value.confidence = confidence;
+  return { ok: true, value };
+}

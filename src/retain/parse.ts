@@ -1,0 +1,283 @@
+import type { List, ListItem, RootContent } from "mdast";
+import { parseMarkdown, splitLines, stripBom } from "../markdown/parse.js";
+import { scanHeadings } from "../markdown/scan.js";
+import { dateFromPath, extractValidity } from "./dates.js";
+import { findMentions } from "./entities.js";
+import { factId } from "./id.js";
+import { type ParsedLine, parseFactLine } from "./line.js";
+import { type Diagnostic, type Fact, KIND_BY_LETTER, type RetainResult } from "./types.js";
+
+export interface RetainOptions {
+  /** Confidence of an `O` fact without `(c=...)`; config `retain.defaultConfidence` (0.7). */
+  defaultConfidence?: number;
+  /**
+   * Parse blocks made only of plain one-line bullets without remark (the common case,
+   * ~20x faster). Output is identical either way (a property test checks it); off is for that test.
+   */
+  fastPath?: boolean;
+}
+
+/** What became of one item or stray line: exactly one fact or one diagnostic, over lines line..endLine. */
+export interface RetainOutcome {
+  line: number;
+  endLine: number;
+  fact?: Fact;
+  diagnostic?: Diagnostic;
+}
+
+export interface RetainSectionInfo {
+  /** Line of the heading. */
+  line: number;
+  /** Last line that belongs to the section. */
+  endLine: number;
+  depth: number;
+  extracted: boolean;
+}
+
+export interface RetainScan extends RetainResult {
+  outcomes: RetainOutcome[];
+  /** Non-blank lines inside Retain sections that carry no content: HTML comments, `---` rules, sub-headings. */
+  ignoredLines: number[];
+  sections: RetainSectionInfo[];
+}
+
+const RETAIN_HEADING = /^retain(\s*\(extracted\))?$/i;
+const USAGE = '"- W|B|O|S [@Entity ...]: text"';
+const NOT_AN_ITEM = `not a list item: a Retain section holds only list items like ${USAGE}`;
+const EXTRA_IN_ITEM = "extra content in a list item: one fact per item, start a new item for another fact";
+const NO_FACT_IN_ITEM = `list item does not start with a fact: expected ${USAGE}`;
+// One plain bullet whose text starts with a letter: always exactly one list item holding
+// a one-line paragraph, whatever surrounds it (given no fences or HTML blocks nearby).
+const SIMPLE_ITEM = /^[-*+] [A-Za-z]/;
+const COMPLEX_LINE = /^\s*(?:```|~~~|<)/;
+const BLANK = /^\s*$/;
+
+/** Is this heading text a Retain heading? `extracted` for "Retain (extracted)". */
+export function retainHeading(text: string): { extracted: boolean } | undefined {
+  const m = RETAIN_HEADING.exec(text.replace(/\s+/g, " ").trim());
+  return m ? { extracted: m[1] !== undefined } : undefined;
+}
+
+interface Ctx {
+  path: string;
+  date: string;
+  extracted: boolean;
+  defaultConfidence: number;
+  outcomes: RetainOutcome[];
+  ignored: number[];
+  seen: Map<string, number>;
+}
+
+function diagnose(ctx: Ctx, line: number, endLine: number, reason: string): void {
+  ctx.outcomes.push({ line, endLine, diagnostic: { path: ctx.path, line, reason } });
+}
+
+function buildFact(ctx: Ctx, line: number, v: ParsedLine): Fact {
+  const kind = KIND_BY_LETTER[v.letter]!;
+  const entities = [...v.prefixEntities];
+  for (const e of findMentions(v.content)) if (!entities.includes(e)) entities.push(e);
+  const key = `${v.letter}${v.prefixEntities.map((e) => ` @${e}`).join("")}: ${v.content}`;
+  const { validFrom, validTo } = extractValidity(v.content, ctx.date);
+  // Key order is the JSON order; absent optional fields are left out, not undefined.
+  return {
+    id: factId(ctx.date, key),
+    kind,
+    entities,
+    ...(kind === "opinion" ? { confidence: v.confidence ?? ctx.defaultConfidence } : {}),
+    content: v.content,
+    date: ctx.date,
+    ...(validFrom !== undefined ? { validFrom } : {}),
+    ...(validTo !== undefined ? { validTo } : {}),
+    source: { path: ctx.path, line },
+    ...(ctx.extracted ? { extracted: true } : {}),
+  };
+}
+
+function addItem(ctx: Ctx, line: number, endLine: number, text: string): void {
+  const parsed = parseFactLine(text);
+  if (!parsed.ok) {
+    diagnose(ctx, line, endLine, parsed.reason);
+    return;
+  }
+  const fact = buildFact(ctx, line, parsed.value);
+  const first = ctx.seen.get(fact.id);
+  if (first !== undefined) {
+    diagnose(ctx, line, endLine, `duplicate of the fact at line ${first} (same date, type, entities and text)`);
+    return;
+  }
+  ctx.seen.set(fact.id, line);
+  ctx.outcomes.push({ line, endLine, fact });
+}
+
+/** Remark-parse one block of a section. Returns the line of a heading that ends the section, if any. */
+function parseBlock(ctx: Ctx, lines: string[], first: number, last: number, depth: number): number | undefined {
+  const text = lines.slice(first - 1, last).join("\n");
+  const off = first - 1;
+  const tree = parseMarkdown(text);
+  const start = (n: RootContent) => n.position!.start.line + off;
+  const end = (n: RootContent) => n.position!.end.line + off;
+  const perLine = (n: RootContent, reason: string) => {
+    for (let l = start(n); l <= end(n); l++) if (!BLANK.test(lines[l - 1]!)) diagnose(ctx, l, l, reason);
+  };
+  const ignore = (n: RootContent) => {
+    for (let l = start(n); l <= end(n); l++) if (!BLANK.test(lines[l - 1]!)) ctx.ignored.push(l);
+  };
+  const isComment = (n: RootContent) => n.type === "html" && /^<!--[\s\S]*-->$/.test(n.value.trim());
+
+  const item = (it: ListItem) => {
+    const kids = it.children;
+    if (kids.length === 0) {
+      diagnose(ctx, start(it), end(it), "empty list item");
+      return;
+    }
+    let rest = kids;
+    const head = kids[0]!;
+    if (head.type === "paragraph") {
+      const raw = text.slice(head.position!.start.offset, head.position!.end.offset);
+      addItem(
+        ctx,
+        start(it),
+        end(head),
+        splitLines(raw)
+          .map((s) => s.trim())
+          .join(" "),
+      );
+      rest = kids.slice(1);
+    } else if (head.type !== "list") {
+      perLine(head, NO_FACT_IN_ITEM);
+      rest = kids.slice(1);
+    }
+    for (const n of rest) {
+      if (n.type === "list") list(n);
+      else if (isComment(n)) ignore(n);
+      else perLine(n, EXTRA_IN_ITEM);
+    }
+  };
+  const list = (l: List) => {
+    for (const it of l.children) item(it);
+  };
+
+  for (const n of tree.children) {
+    if (n.type === "heading") {
+      if (n.depth <= depth) return start(n);
+      ignore(n); // a sub-heading groups facts; it is not content
+    } else if (n.type === "list") list(n);
+    else if (n.type === "thematicBreak" || isComment(n)) ignore(n);
+    else perLine(n, NOT_AN_ITEM);
+  }
+  return undefined;
+}
+
+/** Process the body lines first..last of one section; returns the section's real last line. */
+function parseSectionBody(
+  ctx: Ctx,
+  lines: string[],
+  first: number,
+  last: number,
+  depth: number,
+  fast: boolean,
+): number {
+  const body = lines.slice(first - 1, last);
+  // Fenced code and HTML blocks may span blank lines: then only remark knows the structure.
+  const whole = !fast || body.some((l) => COMPLEX_LINE.test(l));
+  const blocks: Array<[number, number]> = [];
+  let blockStart = first;
+  for (let l = first + 1; l <= last && !whole; l++) {
+    // A blank line followed by an unindented line closes every open block but fences/HTML.
+    if (BLANK.test(lines[l - 2]!) && !BLANK.test(lines[l - 1]!) && /^\S/.test(lines[l - 1]!)) {
+      blocks.push([blockStart, l - 1]);
+      blockStart = l;
+    }
+  }
+  blocks.push([blockStart, last]);
+  for (const [a, bRaw] of blocks) {
+    let b = bRaw;
+    while (b >= a && BLANK.test(lines[b - 1]!)) b--;
+    if (b < a) continue;
+    let simple = fast;
+    for (let l = a; l <= b && simple; l++) simple = SIMPLE_ITEM.test(lines[l - 1]!);
+    if (simple) {
+      for (let l = a; l <= b; l++) addItem(ctx, l, l, lines[l - 1]!.slice(2));
+      continue;
+    }
+    const stop = parseBlock(ctx, lines, a, b, depth);
+    if (stop !== undefined) return stop - 1;
+  }
+  return last;
+}
+
+/**
+ * Everything parseRetain knows about a file: its facts and diagnostics plus, for tests
+ * and tools, which lines each came from and which lines were deliberately ignored.
+ */
+export function scanRetain(path: string, text: string, opts: RetainOptions = {}): RetainScan {
+  const out: RetainScan = { facts: [], diagnostics: [], outcomes: [], ignoredLines: [], sections: [] };
+  const lines = splitLines(stripBom(text));
+  const headings = scanHeadings(lines);
+  const date = dateFromPath(path);
+  const ctx: Ctx = {
+    path,
+    date: date ?? "",
+    extracted: false,
+    defaultConfidence: opts.defaultConfidence ?? 0.7,
+    outcomes: out.outcomes,
+    ignored: out.ignoredLines,
+    seen: new Map(),
+  };
+  for (let k = 0; k < headings.length; k++) {
+    const h = headings[k]!;
+    const kind = retainHeading(h.text);
+    if (!kind) continue;
+    if (date === undefined) {
+      diagnose(
+        ctx,
+        h.line,
+        h.line,
+        "Retain section in a file without a date in its name (memory/YYYY-MM-DD.md): not read",
+      );
+      continue;
+    }
+    // A section ends at the next heading of the same or a higher level, or at another Retain heading.
+    let last = lines.length;
+    for (let j = k + 1; j < headings.length; j++) {
+      const next = headings[j]!;
+      if (next.depth <= h.depth || retainHeading(next.text)) {
+        last = next.line - 1;
+        break;
+      }
+    }
+    ctx.extracted = kind.extracted;
+    const before = out.outcomes.length;
+    const end = h.line < last ? parseSectionBody(ctx, lines, h.line + 1, last, h.depth, opts.fastPath ?? true) : h.line;
+    out.sections.push({ line: h.line, endLine: end, depth: h.depth, extracted: kind.extracted });
+    // Safety net for structures the walk above does not name (e.g. a bare "-" marker line
+    // before a nested list): such a line still gets a diagnostic, never silence.
+    const covered = new Set<number>(out.ignoredLines);
+    for (const o of out.outcomes.slice(before)) for (let l = o.line; l <= o.endLine; l++) covered.add(l);
+    for (let l = h.line + 1; l <= end; l++) {
+      if (!covered.has(l) && !BLANK.test(lines[l - 1]!)) diagnose(ctx, l, l, "not part of any fact");
+    }
+  }
+  out.outcomes.sort((a, b) => a.line - b.line);
+  for (const o of out.outcomes) {
+    if (o.fact) out.facts.push(o.fact);
+    else if (o.diagnostic) out.diagnostics.push(o.diagnostic);
+  }
+  return out;
+}
+
+/**
+ * Parse the Retain sections of one file (DESIGN.md 1.1). `path` is workspace-relative with
+ * `/`; its file name gives the facts' date. Never throws: every non-blank line of a Retain
+ * section becomes exactly one fact or one diagnostic (HTML comments, `---` rules and
+ * sub-headings excepted: they carry no content).
+ */
+export function parseRetain(path: string, text: string, opts: RetainOptions = {}): RetainResult {
+  try {
+    const { facts, diagnostics } = scanRetain(path, text, opts);
+    return { facts, diagnostics };
+  } catch (error) {
+    // Last resort: a parser bug must surface as a diagnostic, not crash a nightly run.
+    return { facts: [], diagnostics: [{ path, line: 1, reason: `internal parser error: ${String(error)}` }] };
+  }
+}
