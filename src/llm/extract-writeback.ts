@@ -26,14 +26,28 @@ export function extractedComment(opts: AppendOptions = {}): string {
   return `<!-- Extracted by ${by} ${from}. Correct or delete lines freely; they are not extracted again. -->`;
 }
 
+/** A Retain line without its confidence: the retain parser treats two such lines of one day as duplicates. */
+function factKey(line: string): string {
+  return line.trim().replace(/^([-*+] [A-Za-z])\([^)]*\)/, "$1");
+}
+
 /**
  * The text to append: a blank line, the heading, the marker comment and one Retain line
- * per fact, in the file's own line ending; empty when there are no facts. Pure.
+ * per fact, in the file's own line ending. Facts already in the file (or repeated) are
+ * left out, as they would only be reported as duplicates; empty when none is left. Pure.
  */
 export function extractedSection(current: string, facts: ExtractedFact[], opts: AppendOptions = {}): string {
-  if (facts.length === 0) return "";
+  const seen = new Set(current.split(/\r\n|\r|\n/).map(factKey));
+  const factLines: string[] = [];
+  for (const fact of facts) {
+    const line = formatRetainLine(fact);
+    if (seen.has(factKey(line))) continue;
+    seen.add(factKey(line));
+    factLines.push(line);
+  }
+  if (factLines.length === 0) return "";
   const eol = current.includes("\r\n") ? "\r\n" : "\n";
-  const lines = [EXTRACTED_HEADING, extractedComment(opts), ...facts.map(formatRetainLine)];
+  const lines = [EXTRACTED_HEADING, extractedComment(opts), ...factLines];
   // Never touch existing bytes: a missing final newline is added, then one blank line.
   let lead = "";
   if (current !== "") {
@@ -67,7 +81,7 @@ function resolveLog(ws: Workspace, file: string): [string, string] {
  * Append an extracted Retain section to a daily log, but only if the file still holds
  * exactly `expectedContent` (what the facts were extracted from): a person or agent who
  * wrote to the log meanwhile wins, and the extraction is simply redone another night.
- * Returns true when written; false when the file changed (or vanished) or there are no facts.
+ * Returns true when written; false when the file changed (or vanished) or there are no new facts.
  * Existing bytes are never changed; the write is atomic.
  */
 export async function appendExtractedRetain(
@@ -86,6 +100,8 @@ export async function appendExtractedRetain(
     return false;
   }
   if (current !== expectedContent) return false;
-  await writeFileAtomic(abs, current + extractedSection(current, facts, opts));
+  const section = extractedSection(current, facts, opts);
+  if (section === "") return false;
+  await writeFileAtomic(abs, current + section);
   return true;
 }

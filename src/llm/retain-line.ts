@@ -2,19 +2,18 @@ import { LETTER_BY_KIND } from "../retain/types.js";
 import type { ExtractedFact } from "./types.js";
 
 /**
- * An entity name as a Retain `@Name` token: spaces become dashes ("Priya Sharma" ->
- * "Priya-Sharma", the slug convention of DESIGN.md 1.1), characters that cannot be part
- * of a token are dropped, and dashes/dots never start or end it. Empty when nothing is left.
+ * An entity name as a Retain `@Name` token the retain parser reads back whole: letters,
+ * digits, marks and underscores with single inner dashes. Spaces and other characters
+ * become dashes ("Priya Sharma" -> "Priya-Sharma", "Node.js" -> "Node-js"), as in the slug
+ * convention of DESIGN.md 1.1. Empty when nothing is left.
  */
 export function entityToken(name: string): string {
   return name
     .normalize("NFC")
-    .replace(/^@+/, "")
     .trim()
-    .replace(/\s+/g, "-")
-    .replace(/[^\p{L}\p{N}_.-]/gu, "")
-    .replace(/-{2,}/g, "-")
-    .replace(/^[-.]+|[-.]+$/g, "");
+    .replace(/^@+/, "")
+    .replace(/[^\p{L}\p{N}\p{M}_]+/gu, "-")
+    .replace(/^-+|-+$/g, "");
 }
 
 /** Text on one line: newlines and runs of whitespace become single spaces. */

@@ -1,4 +1,5 @@
 import { scanHeadings } from "../markdown/scan.js";
+import { retainHeading } from "../retain/parse.js";
 
 /**
  * Finding `## Retain` sections in a daily log with the markdown module's line scanner
@@ -10,22 +11,25 @@ import { scanHeadings } from "../markdown/scan.js";
 export interface RetainSectionSpan {
   /** 0-based line index of the heading. */
   start: number;
-  /** 0-based line index just past the section (next heading of the same or a higher level, or the end). */
+  /** 0-based line index just past the section. */
   end: number;
   /** True when membank wrote it from chat sessions (not from the log's own narrative). */
   fromSessions: boolean;
 }
 
-const RETAIN = /^retain\b/i;
-
 export function findRetainSections(text: string): RetainSectionSpan[] {
   const lines = text.split(/\r\n|\r|\n/);
-  // scanHeadings: ATX headings outside fenced code, 1-based lines.
-  const headings = scanHeadings(lines).map((h) => ({ line: h.line - 1, level: h.depth, retain: RETAIN.test(h.text) }));
+  // The retain parser's own notion of a Retain heading, found by the same scanner (outside fenced code).
+  const headings = scanHeadings(lines).map((h) => ({
+    line: h.line - 1,
+    level: h.depth,
+    retain: retainHeading(h.text) !== undefined,
+  }));
   const spans: RetainSectionSpan[] = [];
   headings.forEach((h, k) => {
     if (!h.retain) return;
-    const next = headings.slice(k + 1).find((o) => o.level <= h.level);
+    // As in the retain parser: a section ends at a heading of the same or a higher level, or another Retain heading.
+    const next = headings.slice(k + 1).find((o) => o.level <= h.level || o.retain);
     const end = next ? next.line : lines.length;
     const firstBody = lines.slice(h.line + 1, end).find((l) => l.trim() !== "") ?? "";
     const fromSessions = firstBody.trimStart().startsWith("<!--") && firstBody.includes("from chat sessions");
