@@ -1,0 +1,161 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parseRetain } from "../retain/parse.js";
+import { isDailyLog, type MemoryFile } from "../workspace/files.js";
+import { type ChunkOptions, chunkMarkdown } from "./chunk.js";
+import type { IndexDb } from "./db.js";
+import { entitySlugFromPagePath, parseEntityPage } from "./entity-page.js";
+import { deleteVectors } from "./vectors.js";
+
+export interface ApplyOptions {
+  chunk: ChunkOptions;
+  defaultConfidence: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ApplyResult {
+  scanned: number;
+  changed: number;
+  removed: number;
+  /** Retain lines that did not parse, in changed files (the retain module reports them in full). */
+  diagnostics: number;
+}
+
+export function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** The date of a daily log (`memory/2025-11-27.md`, `memory/2025-11-27-sessions.md`), else null. */
+export function fileDate(rel: string): string | null {
+  if (!isDailyLog(rel)) return null;
+  return /^(\d{4}-\d{2}-\d{2})/.exec(path.posix.basename(rel))?.[1] ?? null;
+}
+
+/**
+ * Bring the index's file-derived tables in line with `files`, in one transaction (a
+ * reader sees the old or the new state, never a mix). Unchanged files cost a comparison
+ * of size and mtime; when those differ the file is hashed, and re-indexed only if the
+ * hash changed. Files no longer listed are removed with everything derived from them.
+ */
+export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions): ApplyResult {
+  const db = idx.db;
+  const known = new Map<string, { hash: string; mtime_ms: number; size: number }>();
+  for (const row of db.prepare("SELECT path, hash, mtime_ms, size FROM files").iterate() as Iterable<{
+    path: string;
+    hash: string;
+    mtime_ms: number;
+    size: number;
+  }>) {
+    known.set(row.path, row);
+  }
+
+  const touchFile = db.prepare("UPDATE files SET mtime_ms = ?, size = ? WHERE path = ?");
+  const insertFile = db.prepare(
+    "INSERT OR REPLACE INTO files(path, hash, mtime_ms, size, date) VALUES (?, ?, ?, ?, ?)",
+  );
+  const insertChunk = db.prepare(
+    "INSERT INTO chunks(path, start_line, end_line, text, hash, date) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  const insertFact = db.prepare(
+    "INSERT INTO facts(id, kind, content, date, valid_from, valid_to, confidence, path, line, extracted) " +
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const insertFactEntity = db.prepare("INSERT OR IGNORE INTO fact_entities(fact, entity) VALUES (?, ?)");
+  const upsertPage = db.prepare(
+    "INSERT INTO entities(slug, name, aliases, page, facts) VALUES (?, ?, ?, ?, 0) " +
+      "ON CONFLICT(slug) DO UPDATE SET name = excluded.name, aliases = excluded.aliases, page = excluded.page",
+  );
+
+  function removePath(rel: string): void {
+    const ids = (db.prepare("SELECT id FROM chunks WHERE path = ?").all(rel) as { id: number }[]).map((r) => r.id);
+    deleteVectors(idx, ids);
+    db.prepare("DELETE FROM chunks WHERE path = ?").run(rel);
+    db.prepare("DELETE FROM fact_entities WHERE fact IN (SELECT rid FROM facts WHERE path = ?)").run(rel);
+    db.prepare("DELETE FROM facts WHERE path = ?").run(rel);
+    db.prepare("UPDATE entities SET page = NULL, aliases = '[]', name = slug WHERE page = ?").run(rel);
+    db.prepare("DELETE FROM files WHERE path = ?").run(rel);
+  }
+
+  let diagnostics = 0;
+  function addFile(f: MemoryFile, text: string, hash: string): void {
+    const date = fileDate(f.path);
+    insertFile.run(f.path, hash, f.mtimeMs, f.size, date);
+    for (const c of chunkMarkdown(text, opts.chunk)) {
+      insertChunk.run(f.path, c.startLine, c.endLine, c.text, sha256(c.text).slice(0, 16), date);
+    }
+    if (date !== null) {
+      const retained = parseRetain(f.path, text, { defaultConfidence: opts.defaultConfidence });
+      diagnostics += retained.diagnostics.length;
+      for (const fact of retained.facts) {
+        const { lastInsertRowid } = insertFact.run(
+          fact.id,
+          fact.kind,
+          fact.content,
+          fact.date,
+          fact.validFrom ?? null,
+          fact.validTo ?? null,
+          fact.confidence ?? null,
+          fact.source.path,
+          fact.source.line,
+          fact.extracted ? 1 : 0,
+        );
+        for (const e of fact.entities) insertFactEntity.run(lastInsertRowid, e);
+      }
+    }
+    const slug = entitySlugFromPagePath(f.path);
+    if (slug !== undefined) {
+      const page = parseEntityPage(slug, text);
+      upsertPage.run(page.slug, page.name, JSON.stringify(page.aliases), f.path);
+    }
+  }
+
+  let changed = 0;
+  let removed = 0;
+  db.transaction(() => {
+    files.forEach((f, i) => {
+      opts.onProgress?.(i, files.length);
+      const prev = known.get(f.path);
+      known.delete(f.path);
+      if (prev && prev.size === f.size && prev.mtime_ms === f.mtimeMs) return;
+      let text: string;
+      try {
+        text = readFileSync(f.absPath, "utf8");
+      } catch {
+        // Vanished between listing and reading: treat as deleted.
+        if (prev) {
+          removePath(f.path);
+          removed++;
+        }
+        return;
+      }
+      const hash = sha256(text);
+      if (prev && prev.hash === hash) {
+        touchFile.run(f.mtimeMs, f.size, f.path);
+        return;
+      }
+      if (prev) removePath(f.path);
+      addFile(f, text, hash);
+      changed++;
+    });
+    for (const rel of known.keys()) {
+      removePath(rel);
+      removed++;
+    }
+    if (changed > 0 || removed > 0) refreshEntities(idx);
+  })();
+  opts.onProgress?.(files.length, files.length);
+  return { scanned: files.length, changed, removed, diagnostics };
+}
+
+/** Recount facts per entity; drop entities with neither facts nor a page. */
+function refreshEntities(idx: IndexDb): void {
+  const db = idx.db;
+  db.exec("UPDATE entities SET facts = 0");
+  db.exec(
+    "INSERT INTO entities(slug, name, aliases, page, facts) " +
+      "SELECT entity, entity, '[]', NULL, count(*) FROM fact_entities WHERE true GROUP BY entity " +
+      "ON CONFLICT(slug) DO UPDATE SET facts = excluded.facts",
+  );
+  db.exec("DELETE FROM entities WHERE facts = 0 AND page IS NULL");
+}

@@ -1,0 +1,225 @@
+import type { FactKind } from "../retain/types.js";
+import type { IndexDb } from "./db.js";
+import { bm25ToScores } from "./fts.js";
+import { vectorKnn as knn, type VectorHit } from "./vectors.js";
+
+/**
+ * Typed read queries over the index, for search and recall. Each takes an open IndexDb
+ * (see openIndex / syncIndex) and returns plain objects. MATCH arguments are FTS5
+ * expressions built by fts.ts (buildMatchQuery / cjkTerms), never raw user text.
+ * Every list has a deterministic order (ties broken by id).
+ */
+
+export interface ChunkRow {
+  id: number;
+  path: string;
+  startLine: number;
+  endLine: number;
+  text: string;
+  /** Date of the daily log the chunk is from (YYYY-MM-DD), null for other files. */
+  date: string | null;
+}
+
+export interface FactRow {
+  /** Row id in the index (stable only within one index build). */
+  rid: number;
+  /** Stable Retain fact id. */
+  id: string;
+  kind: FactKind;
+  content: string;
+  date: string;
+  validFrom: string | null;
+  validTo: string | null;
+  confidence: number | null;
+  path: string;
+  line: number;
+  extracted: boolean;
+  entities: string[];
+}
+
+export interface EntityRow {
+  slug: string;
+  /** Display name: page front matter `name`/`title`, the page's H1, else the slug. */
+  name: string;
+  aliases: string[];
+  /** `bank/entities/<slug>.md` when the page exists. */
+  page: string | null;
+  /** Number of facts that mention the entity. */
+  facts: number;
+}
+
+/** A lexical hit: raw FTS5 bm25() (lower is better) and its 0..1 score relative to the best hit of the query. */
+export interface Bm25Hit<T> {
+  row: T;
+  bm25: number;
+  score: number;
+}
+
+const CHUNK_COLS = "c.id, c.path, c.start_line AS startLine, c.end_line AS endLine, c.text, c.date";
+const FACT_COLS =
+  "f.rid, f.id, f.kind, f.content, f.date, f.valid_from AS validFrom, f.valid_to AS validTo, " +
+  "f.confidence, f.path, f.line, f.extracted";
+
+type RawFact = Omit<FactRow, "entities" | "extracted"> & { extracted: number };
+
+function withEntities(idx: IndexDb, rows: RawFact[]): FactRow[] {
+  if (rows.length === 0) return [];
+  const byFact = new Map<number, string[]>();
+  const stmt = idx.db.prepare("SELECT fact, entity FROM fact_entities WHERE fact = ?");
+  // Per-fact lookups use the fact index; entity order within a fact follows insertion (rowid-free table: sorted).
+  for (const r of rows) {
+    const list = (stmt.all(r.rid) as { fact: number; entity: string }[]).map((e) => e.entity);
+    byFact.set(r.rid, list);
+  }
+  return rows.map((r) => ({ ...r, extracted: r.extracted === 1, entities: byFact.get(r.rid) ?? [] }));
+}
+
+function scored<T>(rows: (T & { bm25: number })[]): Bm25Hit<T>[] {
+  const scores = bm25ToScores(rows.map((r) => r.bm25));
+  return rows.map((r, i) => {
+    const { bm25, ...row } = r;
+    return { row: row as unknown as T, bm25, score: scores[i]! };
+  });
+}
+
+/** BM25 over chunk text (unicode61). `match`: an FTS5 expression, e.g. from buildMatchQuery. */
+export function bm25Chunks(idx: IndexDb, match: string | null, limit: number): Bm25Hit<ChunkRow>[] {
+  if (!idx.fts || !match || limit <= 0) return [];
+  const rows = idx.db
+    .prepare(
+      `SELECT ${CHUNK_COLS}, bm25(chunks_fts) AS bm25 FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid ` +
+        "WHERE chunks_fts MATCH ? ORDER BY bm25, c.id LIMIT ?",
+    )
+    .all(match, limit) as (ChunkRow & { bm25: number })[];
+  return scored(rows);
+}
+
+/** BM25 over fact content (unicode61). */
+export function bm25Facts(idx: IndexDb, match: string | null, limit: number): Bm25Hit<FactRow>[] {
+  if (!idx.fts || !match || limit <= 0) return [];
+  const rows = idx.db
+    .prepare(
+      `SELECT ${FACT_COLS}, bm25(facts_fts) AS bm25 FROM facts_fts JOIN facts f ON f.rid = facts_fts.rowid ` +
+        "WHERE facts_fts MATCH ? ORDER BY bm25, f.rid LIMIT ?",
+    )
+    .all(match, limit) as (RawFact & { bm25: number })[];
+  const hits = scored(rows);
+  const facts = withEntities(
+    idx,
+    hits.map((h) => h.row),
+  );
+  return hits.map((h, i) => ({ ...h, row: facts[i]! }));
+}
+
+/**
+ * Substring search over chunks with the trigram table (CJK text, where unicode61 sees a
+ * whole run of characters as one token). `match` from cjkTerms().trigram; terms must be
+ * 3+ characters. `short` terms (1-2 characters) are matched with LIKE (a scan, capped).
+ */
+export function trigramChunks(
+  idx: IndexDb,
+  terms: { trigram: string | null; short?: string[] },
+  limit: number,
+): Bm25Hit<ChunkRow>[] {
+  if (!idx.fts || limit <= 0) return [];
+  const out: Bm25Hit<ChunkRow>[] = [];
+  if (terms.trigram) {
+    const rows = idx.db
+      .prepare(
+        `SELECT ${CHUNK_COLS}, bm25(chunks_tri) AS bm25 FROM chunks_tri JOIN chunks c ON c.id = chunks_tri.rowid ` +
+          "WHERE chunks_tri MATCH ? ORDER BY bm25, c.id LIMIT ?",
+      )
+      .all(terms.trigram, limit) as (ChunkRow & { bm25: number })[];
+    out.push(...scored(rows));
+  }
+  const seen = new Set(out.map((h) => h.row.id));
+  for (const s of terms.short ?? []) {
+    if (out.length >= limit) break;
+    const like = `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const rows = idx.db
+      .prepare(`SELECT ${CHUNK_COLS} FROM chunks c WHERE c.text LIKE ? ESCAPE '\\' ORDER BY c.id LIMIT ?`)
+      .all(like, limit) as ChunkRow[];
+    for (const row of rows) {
+      if (seen.has(row.id) || out.length >= limit) continue;
+      seen.add(row.id);
+      // A short substring match is weaker evidence than a trigram hit.
+      out.push({ row, bm25: 0, score: 0.5 });
+    }
+  }
+  return out;
+}
+
+/** Nearest chunks to a query vector (vec0 when loaded, else the JS cosine scan): ids and 0..1 cosine scores. */
+export function vectorKnn(idx: IndexDb, queryVec: Float32Array, limit: number): VectorHit[] {
+  return knn(idx, queryVec, limit);
+}
+
+/** Chunks by id, in the order of `ids` (missing ids skipped). Use after vectorKnn. */
+export function chunksByIds(idx: IndexDb, ids: number[]): ChunkRow[] {
+  const stmt = idx.db.prepare(`SELECT ${CHUNK_COLS} FROM chunks c WHERE c.id = ?`);
+  return ids.map((id) => stmt.get(id) as ChunkRow | undefined).filter((r): r is ChunkRow => r !== undefined);
+}
+
+/** Chunks of daily logs of the given dates (YYYY-MM-DD), by path then line. */
+export function chunksByDates(idx: IndexDb, dates: string[]): ChunkRow[] {
+  if (dates.length === 0) return [];
+  const placeholders = dates.map(() => "?").join(",");
+  return idx.db
+    .prepare(`SELECT ${CHUNK_COLS} FROM chunks c WHERE c.date IN (${placeholders}) ORDER BY c.path, c.start_line`)
+    .all(...dates) as ChunkRow[];
+}
+
+/** Facts mentioning any of the entity slugs (case-insensitive), newest first. */
+export function factsByEntity(idx: IndexDb, slugs: string[], limit = 1000): FactRow[] {
+  if (slugs.length === 0) return [];
+  const placeholders = slugs.map(() => "?").join(",");
+  const rows = idx.db
+    .prepare(
+      `SELECT DISTINCT ${FACT_COLS} FROM fact_entities fe JOIN facts f ON f.rid = fe.fact ` +
+        `WHERE fe.entity COLLATE NOCASE IN (${placeholders}) ORDER BY f.date DESC, f.path, f.line, f.rid LIMIT ?`,
+    )
+    .all(...slugs, limit) as RawFact[];
+  return withEntities(idx, rows);
+}
+
+/**
+ * Facts whose date is in [from, to] or whose validity range overlaps it (both inclusive,
+ * YYYY-MM-DD; an open-ended range counts from validFrom on, or up to validTo), by date.
+ */
+export function factsInWindow(idx: IndexDb, from: string, to: string, limit = 1000): FactRow[] {
+  const rows = idx.db
+    .prepare(
+      `SELECT ${FACT_COLS} FROM facts f WHERE (f.date BETWEEN @from AND @to) OR ` +
+        "((f.valid_from IS NOT NULL OR f.valid_to IS NOT NULL) AND " +
+        "coalesce(f.valid_from, '0000-00-00') <= @to AND coalesce(f.valid_to, '9999-99-99') >= @from) " +
+        "ORDER BY f.date, f.path, f.line, f.rid LIMIT @limit",
+    )
+    .all({ from, to, limit }) as RawFact[];
+  return withEntities(idx, rows);
+}
+
+/** One fact by its stable id (the first occurrence when the same fact is in two files). */
+export function factById(idx: IndexDb, id: string): FactRow | undefined {
+  const row = idx.db
+    .prepare(`SELECT ${FACT_COLS} FROM facts f WHERE f.id = ? ORDER BY f.path, f.line LIMIT 1`)
+    .get(id) as RawFact | undefined;
+  return row ? withEntities(idx, [row])[0] : undefined;
+}
+
+/** Every entity (from facts and from bank/entities pages) with its aliases, by slug. */
+export function listEntities(idx: IndexDb): EntityRow[] {
+  const rows = idx.db.prepare("SELECT slug, name, aliases, page, facts FROM entities ORDER BY slug").all() as (Omit<
+    EntityRow,
+    "aliases"
+  > & { aliases: string })[];
+  return rows.map((r) => ({ ...r, aliases: safeList(r.aliases) }));
+}
+
+function safeList(json: string): string[] {
+  try {
+    const v = JSON.parse(json) as unknown;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+}

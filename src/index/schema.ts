@@ -1,0 +1,136 @@
+import type Database from "better-sqlite3";
+
+/**
+ * Index schema. The index is derived data: a version bump that cannot be migrated in
+ * place simply makes sync rebuild the file (the fingerprint includes the version).
+ *
+ * Tables
+ *   meta(key PRIMARY KEY, value)                      schema_version, fingerprint, built_at, synced_at
+ *   files(path PRIMARY KEY, hash, mtime_ms, size, date)
+ *   chunks(id INTEGER PRIMARY KEY, path, start_line, end_line, text, hash, date)
+ *   facts(rid INTEGER PRIMARY KEY, id, kind, content, date, valid_from, valid_to,
+ *         confidence, path, line, extracted)          `id` is the stable Retain id (not unique:
+ *                                                      the same fact may appear in two files)
+ *   fact_entities(fact -> facts.rid, entity slug)
+ *   entities(slug PRIMARY KEY, name, aliases JSON array, page path or NULL, facts count)
+ *   chunk_vectors(id -> chunks.id, vec BLOB float32)  always kept: the JS fallback reads it,
+ *                                                      and vec0 is rebuilt from it
+ *   chunks_fts, facts_fts   FTS5 unicode61 remove_diacritics 2 (external content)
+ *   chunks_tri              FTS5 trigram over chunks (CJK and substring search)
+ *   chunk_vec               sqlite-vec vec0 (created by vectors.ts once dims are known)
+ */
+export const SCHEMA_VERSION = 1;
+
+const BASE = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS files (
+  path TEXT PRIMARY KEY,
+  hash TEXT NOT NULL,
+  mtime_ms REAL NOT NULL,
+  size INTEGER NOT NULL,
+  date TEXT
+);
+CREATE TABLE IF NOT EXISTS chunks (
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL,
+  start_line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL,
+  text TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  date TEXT
+);
+CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
+CREATE INDEX IF NOT EXISTS chunks_date ON chunks(date);
+CREATE TABLE IF NOT EXISTS facts (
+  rid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  content TEXT NOT NULL,
+  date TEXT NOT NULL,
+  valid_from TEXT,
+  valid_to TEXT,
+  confidence REAL,
+  path TEXT NOT NULL,
+  line INTEGER NOT NULL,
+  extracted INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS facts_id ON facts(id);
+CREATE INDEX IF NOT EXISTS facts_path ON facts(path);
+CREATE INDEX IF NOT EXISTS facts_date ON facts(date);
+CREATE TABLE IF NOT EXISTS fact_entities (
+  fact INTEGER NOT NULL,
+  entity TEXT NOT NULL,
+  PRIMARY KEY (entity, fact)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS fact_entities_fact ON fact_entities(fact);
+CREATE TABLE IF NOT EXISTS entities (
+  slug TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  aliases TEXT NOT NULL DEFAULT '[]',
+  page TEXT,
+  facts INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS chunk_vectors (id INTEGER PRIMARY KEY, vec BLOB NOT NULL);
+`;
+
+// External-content FTS tables kept in step by triggers, so sync code only touches the base tables.
+const FTS = `
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+  text, content='chunks', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS facts_fts USING fts5(
+  content, content='facts', content_rowid='rid', tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_tri USING fts5(
+  text, content='chunks', content_rowid='id', tokenize='trigram');
+CREATE TRIGGER IF NOT EXISTS chunks_ai AFTER INSERT ON chunks BEGIN
+  INSERT INTO chunks_fts(rowid, text) VALUES (new.id, new.text);
+  INSERT INTO chunks_tri(rowid, text) VALUES (new.id, new.text);
+END;
+CREATE TRIGGER IF NOT EXISTS chunks_ad AFTER DELETE ON chunks BEGIN
+  INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', old.id, old.text);
+  INSERT INTO chunks_tri(chunks_tri, rowid, text) VALUES ('delete', old.id, old.text);
+END;
+CREATE TRIGGER IF NOT EXISTS facts_ai AFTER INSERT ON facts BEGIN
+  INSERT INTO facts_fts(rowid, content) VALUES (new.rid, new.content);
+END;
+CREATE TRIGGER IF NOT EXISTS facts_ad AFTER DELETE ON facts BEGIN
+  INSERT INTO facts_fts(facts_fts, rowid, content) VALUES ('delete', old.rid, old.content);
+END;
+`;
+
+/** Migrations by target version; each runs once, in order, inside a transaction. */
+const MIGRATIONS: Record<number, (db: Database.Database, fts: boolean) => void> = {
+  1: (db, fts) => {
+    db.exec(BASE);
+    if (fts) db.exec(FTS);
+  },
+};
+
+export function readMeta(db: Database.Database, key: string): string | undefined {
+  const row = db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined;
+  return row?.value;
+}
+
+export function writeMeta(db: Database.Database, key: string, value: string): void {
+  db.prepare("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(
+    key,
+    value,
+  );
+}
+
+/**
+ * Bring a fresh or older index up to SCHEMA_VERSION. Returns false when the file holds a
+ * newer (unknown) version, which the caller treats as foreign and rebuilds.
+ */
+export function migrate(db: Database.Database, fts: boolean): boolean {
+  db.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID");
+  const current = Number(readMeta(db, "schema_version") ?? "0");
+  if (!Number.isInteger(current) || current > SCHEMA_VERSION) return false;
+  for (let v = current + 1; v <= SCHEMA_VERSION; v++) {
+    db.transaction(() => {
+      MIGRATIONS[v]!(db, fts);
+      writeMeta(db, "schema_version", String(v));
+      writeMeta(db, "fts", fts ? "1" : "0");
+    })();
+  }
+  return true;
+}

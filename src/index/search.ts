@@ -1,0 +1,149 @@
+import type { EmbedderChoice } from "../embed/types.js";
+import { MembankError } from "../workspace/errors.js";
+import type { Workspace } from "../workspace/workspace.js";
+import { indexFile } from "./db.js";
+import { buildMatchQuery, cjkTerms, hasCjk } from "./fts.js";
+import { acquireIndex } from "./handles.js";
+import { bm25Chunks, type ChunkRow, chunksByIds, trigramChunks, vectorKnn } from "./queries.js";
+import { syncIndex } from "./sync.js";
+
+/** One `memory_search` result (OpenClaw contract). */
+export interface SearchResult {
+  path: string;
+  startLine: number;
+  endLine: number;
+  score: number;
+  snippet: string;
+  /** Which corpus the hit is from; every indexed file is a memory file, as in OpenClaw. */
+  source: "memory";
+}
+
+export interface SearchResponse {
+  results: SearchResult[];
+  /** The embedding provider used for the vector arm, or "none" (BM25 only). */
+  provider: string;
+  model?: string;
+  /** Why the preferred provider (or arm) was not used, when it was not. */
+  fallback?: string;
+}
+
+export interface SearchOptions {
+  maxResults?: number;
+  minScore?: number;
+  embedder?: EmbedderChoice;
+  /** Sync changed files before searching (default true: a stat per file, re-index only what changed). */
+  sync?: boolean;
+  /** Test/diagnostic switches, as for syncIndex. */
+  fts?: boolean;
+  vec?: boolean;
+}
+
+/** Cut a chunk's text to at most `max` characters, preferring a line boundary. Pure. */
+export function makeSnippet(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const room = max - 1;
+  const nl = text.lastIndexOf("\n", room);
+  const cut = nl >= room / 2 ? nl : room;
+  return `${text.slice(0, cut).trimEnd()}…`;
+}
+
+interface Candidate {
+  id: number;
+  text: number;
+  vector: number;
+}
+
+/**
+ * Hybrid memory search: score = (vectorWeight * cosine + textWeight * bm25score) /
+ * (vectorWeight + textWeight), over a candidate pool of maxResults * candidateMultiplier
+ * from each arm. BM25 scores are relative to the query's best lexical hit (0..1); CJK
+ * runs also search the trigram table. With no embedder the score is the text score;
+ * without FTS5 it is the vector score. Results below minScore are dropped.
+ */
+export async function search(ws: Workspace, query: string, opts: SearchOptions = {}): Promise<SearchResponse> {
+  const cfg = ws.config.search;
+  const maxResults = opts.maxResults ?? cfg.maxResults;
+  const minScore = opts.minScore ?? cfg.minScore;
+  const choice: EmbedderChoice = opts.embedder ?? { embedder: null, provider: "none" };
+  if (query.trim() === "") throw new MembankError("search query is empty", { code: "EARGS", exitCode: 2 });
+
+  const fallbacks: string[] = [];
+  if (choice.fallback) fallbacks.push(choice.fallback);
+  if (opts.sync !== false) {
+    const report = await syncIndex(ws, { embedder: choice, fts: opts.fts, vec: opts.vec });
+    if (report.fallback && report.fallback !== choice.fallback) fallbacks.push(report.fallback);
+  }
+  const idx = acquireIndex(indexFile(ws), { fts: opts.fts, vec: opts.vec });
+  const pool = maxResults * cfg.candidateMultiplier;
+  const candidates = new Map<number, Candidate>();
+  const rows = new Map<number, ChunkRow>();
+  const candidate = (id: number): Candidate => {
+    let c = candidates.get(id);
+    if (!c) {
+      c = { id, text: 0, vector: 0 };
+      candidates.set(id, c);
+    }
+    return c;
+  };
+
+  if (idx.fts) {
+    const lexical = [...bm25Chunks(idx, buildMatchQuery(query), pool)];
+    if (hasCjk(query)) lexical.push(...trigramChunks(idx, cjkTerms(query), pool));
+    for (const hit of lexical) {
+      const c = candidate(hit.row.id);
+      c.text = Math.max(c.text, hit.score);
+      rows.set(hit.row.id, hit.row);
+    }
+  }
+
+  let vectorArm = false;
+  if (choice.embedder) {
+    try {
+      const [qv] = await choice.embedder.embed([query]);
+      if (qv) {
+        for (const hit of vectorKnn(idx, qv, pool)) candidate(hit.id).vector = hit.score;
+        vectorArm = true;
+      }
+    } catch (error) {
+      const message = `embedding the query with ${choice.provider} failed: ${(error as Error).message}`;
+      if (ws.config.embedding.fallback === "error") throw new MembankError(message, { code: "EEMBED", cause: error });
+      fallbacks.push(`${message}; BM25 only`);
+    }
+  }
+
+  const vw = vectorArm ? cfg.vectorWeight : 0;
+  const tw = idx.fts ? cfg.textWeight : 0;
+  const total = vw + tw;
+  if (!idx.fts && !vectorArm) fallbacks.push("no FTS5 and no embedder: nothing to search with");
+  const ranked =
+    total === 0
+      ? []
+      : [...candidates.values()]
+          .map((c) => ({ id: c.id, score: (vw * c.vector + tw * c.text) / total }))
+          .filter((c) => c.score >= minScore)
+          .sort((a, b) => b.score - a.score || a.id - b.id)
+          .slice(0, maxResults);
+
+  const missing = ranked.filter((r) => !rows.has(r.id)).map((r) => r.id);
+  for (const row of chunksByIds(idx, missing)) rows.set(row.id, row);
+  const results: SearchResult[] = [];
+  for (const r of ranked) {
+    const row = rows.get(r.id);
+    if (!row) continue;
+    results.push({
+      path: row.path,
+      startLine: row.startLine,
+      endLine: row.endLine,
+      score: Math.round(r.score * 10_000) / 10_000,
+      snippet: makeSnippet(row.text, cfg.snippetChars),
+      source: "memory",
+    });
+  }
+  const fallback = [...new Set(fallbacks)].join("; ");
+  return {
+    results,
+    provider: vectorArm ? choice.provider : "none",
+    ...(vectorArm && choice.model !== undefined ? { model: choice.model } : {}),
+    ...(fallback ? { fallback } : {}),
+  };
+}

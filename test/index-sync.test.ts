@@ -1,0 +1,242 @@
+import { appendFileSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { rename, rm, utimes, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  closeIndexes,
+  factById,
+  factsByEntity,
+  factsInWindow,
+  indexFile,
+  listEntities,
+  openIndex,
+  syncIndex,
+} from "../src/index/index.js";
+import type { Workspace } from "../src/workspace/workspace.js";
+import { hashEmbedder, makeWorkspace } from "./index-support.js";
+
+const DAY1 = `# 2025-11-27
+
+## Notes
+
+Went to Marrakech. The LEDGER_SYNC_BATCH=500 setting fixed the backlog.
+
+## Retain
+
+- W @Peter: Currently in Marrakech (Nov 27–Dec 1, 2025) for Andy's birthday.
+- O(c=0.9) @Peter: Prefers concise replies on WhatsApp.
+- S: Busy travel week.
+`;
+
+const DAY2 = `# 2025-11-28
+
+## Retain
+
+- B @warelay: I fixed the Baileys WS crash by wrapping handlers in try/catch.
+- W @Peter @Andy: Andy turned 40.
+`;
+
+let workspaces: Workspace[] = [];
+afterEach(() => {
+  closeIndexes();
+  for (const ws of workspaces) rmSync(ws.root, { recursive: true, force: true });
+  workspaces = [];
+});
+
+async function ws(files: Record<string, string>, cfg?: Parameters<typeof makeWorkspace>[1]): Promise<Workspace> {
+  const w = await makeWorkspace(files, cfg);
+  workspaces.push(w);
+  return w;
+}
+
+function paths(w: Workspace): string[] {
+  const idx = openIndex(w);
+  try {
+    return (idx.db.prepare("SELECT DISTINCT path FROM chunks ORDER BY path").all() as { path: string }[]).map(
+      (r) => r.path,
+    );
+  } finally {
+    idx.close();
+  }
+}
+
+describe("syncIndex", () => {
+  it("indexes files, chunks, facts and entities; a second sync changes nothing", async () => {
+    const w = await ws({
+      "MEMORY.md": "# Core\n\nPeter lives in Vienna.\n",
+      "memory/2025-11-27.md": DAY1,
+      "memory/2025-11-28.md": DAY2,
+      "bank/entities/Peter.md": "---\nname: Peter Steinberger\naliases: [Pete, steipete]\n---\n# Peter\n",
+      "notes.md": "not a memory file\n",
+    });
+    const first = await syncIndex(w);
+    expect(first).toMatchObject({ rebuilt: true, reason: "new index", scanned: 4, changed: 4, removed: 0, facts: 5 });
+    expect(first.chunks).toBeGreaterThanOrEqual(4);
+    expect(paths(w)).toEqual(["MEMORY.md", "bank/entities/Peter.md", "memory/2025-11-27.md", "memory/2025-11-28.md"]);
+
+    const idx = openIndex(w);
+    try {
+      const peter = factsByEntity(idx, ["peter"]);
+      expect(peter.map((f) => f.content)).toEqual([
+        "Andy turned 40.",
+        "Currently in Marrakech (Nov 27–Dec 1, 2025) for Andy's birthday.",
+        "Prefers concise replies on WhatsApp.",
+      ]);
+      const opinion = peter.find((f) => f.kind === "opinion")!;
+      expect(opinion).toMatchObject({ confidence: 0.9, path: "memory/2025-11-27.md", line: 10, date: "2025-11-27" });
+      expect(factById(idx, opinion.id)?.content).toBe("Prefers concise replies on WhatsApp.");
+      // The Marrakech fact's validity (Nov 27 – Dec 1) overlaps a window that starts after its log date.
+      const window = factsInWindow(idx, "2025-11-30", "2025-12-05");
+      expect(window.map((f) => f.content)).toEqual([
+        "Currently in Marrakech (Nov 27–Dec 1, 2025) for Andy's birthday.",
+      ]);
+      const entities = listEntities(idx);
+      expect(entities.find((e) => e.slug === "Peter")).toEqual({
+        slug: "Peter",
+        name: "Peter Steinberger",
+        aliases: ["Pete", "steipete"],
+        page: "bank/entities/Peter.md",
+        facts: 3,
+      });
+      expect(entities.map((e) => e.slug)).toEqual(["Andy", "Peter", "warelay"]);
+    } finally {
+      idx.close();
+    }
+
+    closeIndexes();
+    const bytes = readFileSync(indexFile(w));
+    const second = await syncIndex(w);
+    expect(second).toMatchObject({ rebuilt: false, scanned: 4, changed: 0, removed: 0, embedded: 0 });
+    closeIndexes();
+    expect(readFileSync(indexFile(w)).equals(bytes)).toBe(true);
+  });
+
+  it("re-indexes an edited file, drops a deleted one, follows a rename", async () => {
+    const w = await ws({ "memory/2025-11-27.md": DAY1, "memory/2025-11-28.md": DAY2 });
+    await syncIndex(w);
+
+    appendFileSync(path.join(w.root, "memory/2025-11-28.md"), "- W @Mara: Mara joined the platform team.\n");
+    const edited = await syncIndex(w);
+    expect(edited).toMatchObject({ changed: 1, removed: 0, facts: 6 });
+    const idx = openIndex(w);
+    expect(factsByEntity(idx, ["Mara"]).map((f) => f.line)).toEqual([7]);
+    idx.close();
+
+    await rm(path.join(w.root, "memory/2025-11-27.md"));
+    const deleted = await syncIndex(w);
+    expect(deleted).toMatchObject({ changed: 0, removed: 1, facts: 3 });
+    expect(paths(w)).toEqual(["memory/2025-11-28.md"]);
+
+    await rename(path.join(w.root, "memory/2025-11-28.md"), path.join(w.root, "memory/2025-11-29.md"));
+    const renamed = await syncIndex(w);
+    expect(renamed).toMatchObject({ changed: 1, removed: 1, facts: 3 });
+    expect(paths(w)).toEqual(["memory/2025-11-29.md"]);
+    const after = openIndex(w);
+    // The date comes from the new name.
+    expect(factsByEntity(after, ["warelay"])[0]?.date).toBe("2025-11-29");
+    expect(listEntities(after).map((e) => e.slug)).toEqual(["Andy", "Mara", "Peter", "warelay"]);
+    after.close();
+  });
+
+  it("hashes only files whose size or mtime changed, and skips those whose content did not", async () => {
+    const w = await ws({ "memory/2025-11-27.md": DAY1 });
+    await syncIndex(w);
+    const file = path.join(w.root, "memory/2025-11-27.md");
+    const later = new Date(statSync(file).mtimeMs + 10_000);
+    await utimes(file, later, later);
+    const touched = await syncIndex(w);
+    expect(touched).toMatchObject({ changed: 0, removed: 0 });
+    const again = await syncIndex(w);
+    expect(again).toMatchObject({ changed: 0 });
+  });
+
+  it("rebuilds into a new file and swaps it in when the chunk size changes", async () => {
+    const long = Array.from({ length: 120 }, (_, i) => `- line ${i} about the ledger sync backlog and retries`).join(
+      "\n",
+    );
+    const w = await ws({ "memory/2025-11-27.md": `# Day\n\n${long}\n` });
+    const first = await syncIndex(w);
+    const before = statSync(indexFile(w)).ino;
+    w.config.index.chunkTokens = 100;
+    w.config.index.chunkOverlap = 10;
+    const second = await syncIndex(w);
+    expect(second).toMatchObject({ rebuilt: true, reason: "schema or chunk parameters changed" });
+    expect(second.chunks).toBeGreaterThan(first.chunks);
+    // A rename over the old file: a new inode, no temp file left behind.
+    expect(statSync(indexFile(w)).ino).not.toBe(before);
+    const { readdirSync } = await import("node:fs");
+    expect(readdirSync(path.dirname(indexFile(w))).filter((n) => n.includes(".build-"))).toEqual([]);
+    const third = await syncIndex(w);
+    expect(third).toMatchObject({ rebuilt: false, changed: 0 });
+  });
+
+  it("rebuilds a truncated index file instead of crashing", async () => {
+    const w = await ws({ "memory/2025-11-27.md": DAY1, "memory/2025-11-28.md": DAY2 });
+    const first = await syncIndex(w);
+    closeIndexes();
+    const file = indexFile(w);
+    truncateSync(file, Math.floor(statSync(file).size / 2));
+    const report = await syncIndex(w);
+    expect(report.rebuilt).toBe(true);
+    expect(report.warnings.join(" ")).toMatch(/unusable|damaged/);
+    expect(report).toMatchObject({ chunks: first.chunks, facts: first.facts });
+  });
+
+  it("replaces a foreign SQLite file and a non-SQLite file", async () => {
+    const w = await ws({ "memory/2025-11-27.md": DAY1 });
+    const file = indexFile(w);
+    const { default: Database } = await import("better-sqlite3");
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(path.dirname(file), { recursive: true });
+    const foreign = new Database(file);
+    foreign.exec("CREATE TABLE people(name TEXT); INSERT INTO people VALUES ('x')");
+    foreign.close();
+    const a = await syncIndex(w);
+    expect(a.warnings.join(" ")).toMatch(/not a membank index/);
+    expect(a.facts).toBe(3);
+    closeIndexes();
+    writeFileSync(file, "this is not a database, just text ".repeat(200));
+    const b = await syncIndex(w);
+    expect(b.warnings.join(" ")).toMatch(/unusable/);
+    expect(b.facts).toBe(3);
+  });
+
+  it("embeds chunks once (cache) and rebuilds when the embedder changes", async () => {
+    const w = await ws({ "memory/2025-11-27.md": DAY1, "memory/2025-11-28.md": DAY2 });
+    const e1 = hashEmbedder(32);
+    const a = await syncIndex(w, { embedder: { embedder: e1, provider: e1.id, model: e1.model } });
+    expect(a.embedded).toBe(a.chunks);
+    const b = await syncIndex(w, { embedder: { embedder: e1, provider: e1.id, model: e1.model } });
+    expect(b).toMatchObject({ rebuilt: false, embedded: 0 });
+    // BM25-only syncs keep the vectors; a new chunk added meanwhile is embedded by the next embedder sync.
+    await writeFile(path.join(w.root, "memory/2025-11-29.md"), "# 2025-11-29\n\nQuiet day.\n");
+    const c = await syncIndex(w);
+    expect(c).toMatchObject({ rebuilt: false, changed: 1, embedded: 0 });
+    const d = await syncIndex(w, { embedder: { embedder: e1, provider: e1.id, model: e1.model } });
+    expect(d).toMatchObject({ rebuilt: false, embedded: 1 });
+    const e2 = hashEmbedder(48);
+    const e = await syncIndex(w, { embedder: { embedder: e2, provider: e2.id, model: e2.model } });
+    expect(e).toMatchObject({ rebuilt: true, reason: "embedding provider, model or dims changed" });
+    expect(e.embedded).toBe(e.chunks);
+  });
+
+  it("keeps going without vectors when the provider fails (fallback none), and fails with fallback error", async () => {
+    const w = await ws({ "memory/2025-11-27.md": DAY1 });
+    const broken = {
+      id: "broken",
+      model: "m",
+      dims: 8,
+      embed: async () => {
+        throw new Error("connection refused");
+      },
+    };
+    const report = await syncIndex(w, { embedder: { embedder: broken, provider: "broken" } });
+    expect(report.fallback).toMatch(/connection refused/);
+    expect(report.chunks).toBeGreaterThan(0);
+    w.config.embedding.fallback = "error";
+    await writeFile(path.join(w.root, "memory/2025-11-28.md"), DAY2);
+    await expect(syncIndex(w, { embedder: { embedder: broken, provider: "broken" } })).rejects.toThrow(
+      /embedding with broken failed/,
+    );
+  });
+});
