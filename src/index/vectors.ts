@@ -103,7 +103,7 @@ function dot(a: Float32Array, b: Float32Array): number {
 }
 
 function clamp01(x: number): number {
-  return x < 0 ? 0 : x > 1 ? 1 : x;
+  return Math.max(0, Math.min(1, x));
 }
 
 /**
