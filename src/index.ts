@@ -18,5 +18,7 @@ export {
   type Stance,
 } from "./llm/index.js";
 export * from "./markdown/index.js";
+export * from "./pipeline/index.js";
 export * from "./retain/index.js";
+export * from "./sessions/index.js";
 export * from "./workspace/index.js";

@@ -1,5 +1,7 @@
 import type { Command } from "commander";
 import { registerInit } from "./commands/init.js";
+import { registerRun } from "./commands/run.js";
+import { registerSchedule } from "./commands/schedule.js";
 
 /**
  * Every subcommand, in help order. Each command module imports its heavy library code
@@ -7,5 +9,7 @@ import { registerInit } from "./commands/init.js";
  */
 export function registerCommands(program: Command): void {
   registerInit(program);
+  registerRun(program);
+  registerSchedule(program);
   void program;
 }
