@@ -96,7 +96,8 @@ export async function extractFromPastLogs(
   for (const [i, log] of candidates.entries()) {
     report.examined++;
     const narrative = narrativeText(log.text).trim();
-    if (narrative === "") {
+    // Headings alone (e.g. a log that session ingestion started with "# <day>") say nothing to extract.
+    if (narrative.split(/\r\n|\r|\n/).every((l) => l.trim() === "" || /^ {0,3}#{1,6}(?:\s|$)/.test(l))) {
       report.skipped.push({ path: log.rel, reason: "no narrative text" });
     } else if (narrative.length > maxChars) {
       const reason = `narrative of ${narrative.length} characters exceeds ${maxChars}; not extracted`;
