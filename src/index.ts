@@ -1,6 +1,22 @@
 /** membank's public library API. The CLI and the MCP server are thin layers over these. */
 
-export type { Embedder, EmbedderChoice } from "./embed/types.js";
+export {
+  type CachedEmbedderOptions,
+  createCachedEmbedder,
+  createGeminiEmbedder,
+  createLocalEmbedder,
+  createOpenAiEmbedder,
+  createUseEmbedder,
+  EMBEDDING_PROVIDERS,
+  type Embedder,
+  type EmbedderChoice,
+  type EmbeddingProvider,
+  type GeminiEmbedderOptions,
+  type LocalEmbedderOptions,
+  type OpenAiEmbedderOptions,
+  type ResolveEmbedderOptions,
+  resolveEmbedder,
+} from "./embed/index.js";
 export {
   type AppendOptions,
   appendExtractedRetain,
