@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { registerInit } from "./commands/init.js";
+import { registerModels } from "./commands/models.js";
 import { registerRun } from "./commands/run.js";
 import { registerSchedule } from "./commands/schedule.js";
 
@@ -11,5 +12,6 @@ export function registerCommands(program: Command): void {
   registerInit(program);
   registerRun(program);
   registerSchedule(program);
+  registerModels(program);
   void program;
 }
