@@ -1,8 +1,15 @@
 import type { Command } from "commander";
+import { registerDoctor } from "./commands/doctor.js";
+import { registerFacts } from "./commands/facts.js";
+import { registerGet } from "./commands/get.js";
+import { registerIndex } from "./commands/index.js";
 import { registerInit } from "./commands/init.js";
 import { registerModels } from "./commands/models.js";
+import { registerReflect } from "./commands/reflect.js";
 import { registerRun } from "./commands/run.js";
 import { registerSchedule } from "./commands/schedule.js";
+import { registerSearch } from "./commands/search.js";
+import { registerWatch } from "./commands/watch.js";
 
 /**
  * Every subcommand, in help order. Each command module imports its heavy library code
@@ -10,8 +17,15 @@ import { registerSchedule } from "./commands/schedule.js";
  */
 export function registerCommands(program: Command): void {
   registerInit(program);
+  registerFacts(program);
+  registerIndex(program);
+  registerSearch(program);
+  registerGet(program);
+  registerReflect(program);
   registerRun(program);
   registerSchedule(program);
   registerModels(program);
+  registerWatch(program);
+  registerDoctor(program);
   void program;
 }

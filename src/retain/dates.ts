@@ -84,6 +84,17 @@ function bound(c: Component, edge: "start" | "end"): string | undefined {
   return undefined;
 }
 
+const MONTH = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?";
+const MONTH_FIRST = new RegExp(`\\b(${MONTH})\\s+(\\d{1,2})\\s*[-–—]\\s*(\\d{1,2})\\b(?!\\s*[:.]\\d)`, "gi");
+const DAY_FIRST = new RegExp(`\\b(\\d{1,2})\\s*[-–—]\\s*(\\d{1,2})\\s+(${MONTH})`, "gi");
+
+/** chrono reads "Nov 27–Dec 1" but not "Mar 20–22": spell the month on both ends. */
+function expandDayRanges(text: string): string {
+  return text
+    .replace(MONTH_FIRST, (_all, mon: string, a: string, b: string) => `${mon} ${a} - ${mon} ${b}`)
+    .replace(DAY_FIRST, (_all, a: string, b: string, mon: string) => `${a} ${mon} - ${b} ${mon}`);
+}
+
 /**
  * Dates written in a fact's text, relative to the log's date (read at noon UTC so no time
  * zone moves it across midnight). A range or a single date sets validFrom and validTo
@@ -98,7 +109,9 @@ export function extractValidity(text: string, logDate: string): Validity {
   };
   for (const [a, b] of mentionSpans(text)) blank(a, b);
   // Code spans, paths and URLs (`memory/2025-11-27.md`) cite things; they do not date the fact.
-  for (const m of text.matchAll(/`[^`]*`|\S*[\p{L}][^\s/]*\/\S*|\S*\/\S*\p{L}\S*/gu)) blank(m.index, m.index + m[0].length);
+  for (const m of text.matchAll(/`[^`]*`|\S*[\p{L}][^\s/]*\/\S*|\S*\/\S*\p{L}\S*/gu))
+    blank(m.index, m.index + m[0].length);
+  masked = expandDayRanges(masked);
   const [y, m, d] = logDate.split("-").map(Number) as [number, number, number];
   const instant = new Date(Date.UTC(y, m - 1, d, 12));
   let results: chrono.ParsedResult[];
