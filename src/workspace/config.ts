@@ -116,6 +116,8 @@ export const configSchema = z
             /** Bounds that confidence never leaves through automatic updates. */
             floor: z.number().min(0).max(1).default(0.02),
             ceiling: z.number().min(0).max(1).default(0.98),
+            /** Cap of the day multiplier: repeated evidence moves at most this many times one step (default 2). */
+            maxDayFactor: z.number().min(1).max(10).default(2),
           })
           .default({}),
         proposals: z
@@ -123,6 +125,15 @@ export const configSchema = z
             minConfidence: z.number().min(0).max(1).default(0.85),
             minDays: z.number().int().min(1).default(3),
             entityMinDays: z.number().int().min(1).default(5),
+          })
+          .default({}),
+        /** Fact-to-opinion matching (src/reflect/text.ts similarity: mean of token Jaccard and opinion-word coverage). */
+        matching: z
+          .object({
+            /** Below this similarity a fact is not even shown to the judge (default 0.3). */
+            minSimilarity: z.number().min(0).max(1).default(0.3),
+            /** An O fact this similar to an opinion restates it: evidence, not a new opinion (default 0.45). */
+            restateSimilarity: z.number().min(0).max(1).default(0.45),
           })
           .default({}),
         git: z

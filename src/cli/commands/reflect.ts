@@ -1,0 +1,86 @@
+import type { Command } from "commander";
+import type { ReflectReport } from "../../reflect/index.js";
+import { MembankError } from "../../workspace/errors.js";
+import { loadWorkspace, printJson, workspaceOption } from "../shared.js";
+
+interface ReflectFlags {
+  workspace?: string;
+  since?: string;
+  all?: boolean;
+  dryRun?: boolean;
+  commit?: boolean;
+  gitInit?: boolean;
+  json?: boolean;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** The human summary of a run. */
+export function formatReflectReport(r: ReflectReport): string {
+  const out: string[] = [];
+  const scope = r.mode === "incremental" ? `logs since ${r.since}` : "all logs";
+  out.push(
+    `${plural(r.factsRead, "fact")} read (${scope}), ${r.factsTotal} in the bank, ${r.factsAdded} new; ` +
+      `${plural(r.pagesWritten.length, "page")} ${r.diff !== undefined ? "would change" : "written"}`,
+  );
+  for (const p of r.pagesWritten) out.push(`  ${p}`);
+  for (const o of r.opinionsCreated)
+    out.push(`new opinion ${o.entities.map((e) => `@${e}`).join(", ")}: ${o.statement} (${o.confidence.toFixed(2)})`);
+  for (const c of r.opinionsChanged) {
+    out.push(
+      `confidence ${c.entities.map((e) => `@${e}`).join(", ")}: ${c.statement} ${c.from.toFixed(2)} -> ${c.to.toFixed(2)}`,
+    );
+  }
+  for (const a of r.adoptedEdits) out.push(`took your hand edit of ${a} in bank/opinions.md as the new state`);
+  for (const c of r.conflicts) out.push(`conflict ${c.path} [${c.region}]: ${c.reason}`);
+  for (const w of r.warnings) out.push(`warning: ${w}`);
+  if (r.commit) out.push(`committed ${r.commit.slice(0, 12)}`);
+  else if (r.commitsOff) out.push(`no commit: ${r.commitsOff}`);
+  else if (r.pagesWritten.length === 0) out.push("nothing changed, no commit");
+  return `${out.join("\n")}\n`;
+}
+
+export function registerReflect(program: Command): void {
+  const cmd = program
+    .command("reflect")
+    .description(
+      "turn facts into bank pages (entities, opinions with gradual confidence, world/experience/observations, proposals) and commit them",
+    );
+  workspaceOption(cmd)
+    .option(
+      "--since <date>",
+      "read only logs dated on or after DATE (YYYY-MM-DD, or an age like 7d); older facts come from the last run",
+    )
+    .option("--all", "read every log (the default)")
+    .option("--dry-run", "print the diff it would make and write nothing")
+    .option("--no-commit", "write the pages but do not commit")
+    .option("--git-init", "run git init when the workspace is not a repository")
+    .option("--json", "print the run summary as JSON")
+    .action(async (flags: ReflectFlags) => {
+      if (flags.since !== undefined && flags.all) {
+        throw new MembankError("--since and --all exclude each other", { exitCode: 2 });
+      }
+      const { reflect } = await import("../../reflect/index.js");
+      const { createLlm } = await import("../../llm/index.js");
+      const ws = await loadWorkspace(flags);
+      const llm = await createLlm(ws);
+      try {
+        const report = await reflect(ws, {
+          ...(flags.since === undefined ? {} : { since: flags.since }),
+          ...(flags.all ? { all: true } : {}),
+          ...(flags.dryRun ? { dryRun: true } : {}),
+          ...(flags.commit === false ? { commit: false } : {}),
+          ...(flags.gitInit ? { gitInit: true } : {}),
+          ...(llm.provider === "none" ? {} : { llm }),
+        });
+        if (flags.json) printJson(report);
+        else {
+          if (report.diff) process.stdout.write(report.diff);
+          process.stdout.write(formatReflectReport(report));
+          for (const d of report.diagnostics) process.stderr.write(`${d.path}:${d.line}: ${d.reason} (skipped)\n`);
+        }
+      } finally {
+        await llm.close?.();
+      }
+    });
+}

@@ -1,0 +1,63 @@
+import path from "node:path";
+import type { Fact, FactKind, SourceRef } from "../retain/types.js";
+
+/**
+ * A relative Markdown link from a bank page to a fact's source line, e.g.
+ * `../../memory/2026-03-04.md#L12` from bank/entities/X.md (works on GitHub and in Obsidian).
+ */
+export function relLink(fromPage: string, source: SourceRef): string {
+  const rel = path.posix.relative(path.posix.dirname(fromPage), source.path);
+  return `${encodeURI(rel)}#L${source.line}`;
+}
+
+export function sourceLabel(source: SourceRef): string {
+  return `${source.path}#L${source.line}`;
+}
+
+/** One fact as a bullet: date, text, link to its line. */
+export function factBullet(fromPage: string, fact: Fact, withEntities = false): string {
+  const ents = withEntities && fact.entities.length ? `${fact.entities.map((e) => `@${e}`).join(", ")}: ` : "";
+  const conf = fact.kind === "opinion" && fact.confidence !== undefined ? ` (c=${fact.confidence.toFixed(2)})` : "";
+  const text = fact.content.replace(/\s+/g, " ").trim();
+  return `- ${fact.date} — ${ents}${text}${conf} ([${sourceLabel(fact.source)}](${relLink(fromPage, fact.source)}))`;
+}
+
+/** Newest first; ties by source path and line so the order is total and stable. */
+export function newestFirst(a: Fact, b: Fact): number {
+  return (
+    b.date.localeCompare(a.date) ||
+    a.source.path.localeCompare(b.source.path) ||
+    a.source.line - b.source.line ||
+    a.id.localeCompare(b.id)
+  );
+}
+
+export const KIND_TITLES: Readonly<Record<FactKind, string>> = {
+  world: "World",
+  experience: "Experience",
+  opinion: "Opinions stated",
+  observation: "Observations",
+};
+
+export const KIND_ORDER: readonly FactKind[] = ["world", "experience", "opinion", "observation"];
+
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
+/** "2026-03" -> "March 2026". */
+export function monthTitle(month: string): string {
+  const [y, m] = month.split("-");
+  return `${MONTHS[Number(m) - 1] ?? m} ${y}`;
+}

@@ -1,0 +1,219 @@
+/**
+ * reflect: facts -> bank pages -> one git commit (DESIGN.md 1.2, 1.3).
+ *
+ * STATE AND IDEMPOTENCE. bank/opinions.md is the opinion state: each opinion's region
+ * holds its statement, entities, confidence, previous confidence, first-stated and
+ * last-updated dates, and the ids of every fact already applied as supporting or
+ * contradicting evidence. A run parses it back, then applies only facts not yet listed
+ * as evidence of an opinion (and only facts of days after the opinion was first stated),
+ * oldest day first. So:
+ *  - a second run finds nothing new to apply and writes the same bytes (no commit);
+ *  - a full run and an incremental run (`since`) end in the same state, because the
+ *    facts before `since` are already listed as evidence (or were judged unrelated,
+ *    which is deterministic and judged the same again);
+ *  - a hand-changed confidence is read back and is the next update's starting point.
+ * All other pages (entity pages, world/experience/observations, proposals) are a pure
+ * function of all facts plus the opinion state, so they need no state of their own. An
+ * incremental run gets the facts older than `since` from the snapshot in
+ * .memory/reflect/facts.json (derived; missing -> it reads all logs), see load.ts.
+ */
+import type { LlmServices } from "../llm/types.js";
+import { parseSinceDate } from "../retain/dates.js";
+import type { Diagnostic, Fact } from "../retain/types.js";
+import { LETTER_BY_KIND } from "../retain/types.js";
+import { writeFileAtomic } from "../workspace/atomic.js";
+import type { Workspace } from "../workspace/workspace.js";
+import { evolveOpinions, type OpinionChange } from "./evolve.js";
+import { commitFiles, gitInit, isGitRepo, unifiedDiff } from "./git.js";
+import { applyAliases, loadEntityPages, loadFacts, loadOpinions, saveSnapshot } from "./load.js";
+import { fmt2 } from "./opinions.js";
+import { type Conflict, OPINIONS_PAGE, renderBank } from "./render.js";
+
+export { combineDay, evidenceWeight, nextConfidence } from "./confidence.js";
+export type { OpinionChange } from "./evolve.js";
+export { commitFiles, gitInit, isGitRepo, unifiedDiff } from "./git.js";
+export { heuristicJudge } from "./judge.js";
+export type { Evidence, Opinion } from "./opinions.js";
+export { parseOpinion, renderOpinion } from "./opinions.js";
+export { applyRegions, bodyHash, readRegions as readManagedRegions } from "./regions.js";
+export type { Conflict } from "./render.js";
+
+export interface ReflectOptions {
+  /** Only logs dated on or after this (YYYY-MM-DD, or an age like `7d`) are read; older facts come from the snapshot. */
+  since?: string;
+  /** Read every log (the default when `since` is not given). */
+  all?: boolean;
+  /** Compute the diff, write nothing. */
+  dryRun?: boolean;
+  /** false: write the pages but do not commit (also config.reflect.git.commit). */
+  commit?: boolean;
+  /** `git init` the workspace when it is not a repository. */
+  gitInit?: boolean;
+  llm?: LlmServices;
+  now?: Date;
+}
+
+export interface ReflectReport {
+  mode: "full" | "incremental";
+  since?: string;
+  /** Facts parsed from logs in this run. */
+  factsRead: number;
+  /** Facts the bank holds after the run. */
+  factsTotal: number;
+  /** Facts that no bank page linked before this run. */
+  factsAdded: number;
+  pagesWritten: string[];
+  opinionsCreated: { id: string; statement: string; entities: string[]; confidence: number }[];
+  opinionsChanged: OpinionChange[];
+  conflicts: Conflict[];
+  /** Opinion regions edited by hand whose values were taken as the new state. */
+  adoptedEdits: string[];
+  diagnostics: Diagnostic[];
+  warnings: string[];
+  judge: string;
+  commit?: string;
+  /** Why nothing was committed although pages changed (not a repository, --no-commit, dry run). */
+  commitsOff?: string;
+  diff?: string;
+}
+
+const LINK_LABEL = /\[([^\]\s]+#L\d+)\]/g;
+
+export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise<ReflectReport> {
+  const now = opts.now ?? new Date();
+  const since = opts.all || opts.since === undefined ? undefined : parseSinceDate(opts.since, now);
+  const loaded = await loadFacts(ws, since);
+  const entityPages = await loadEntityPages(ws);
+  const facts = applyAliases(loaded.facts, entityPages.aliases);
+  const state = await loadOpinions(ws, OPINIONS_PAGE);
+
+  // Keep evidence links pointing at the line where each fact lives now.
+  const byId = new Map(facts.map((f) => [f.id, f]));
+  for (const op of state.opinions) {
+    op.evidence = op.evidence.map((ev) => {
+      const f = byId.get(ev.factId);
+      return f ? { ...ev, source: { ...f.source }, content: f.content.replace(/\s+/g, " ").trim() } : ev;
+    });
+  }
+
+  const cfg = ws.config.reflect;
+  const evolved = await evolveOpinions({
+    opinions: state.opinions,
+    facts: since === undefined ? facts : facts.filter((f) => f.date >= since),
+    ...(opts.llm?.judge ? { judge: opts.llm.judge } : {}),
+    constants: cfg.confidence,
+    matching: cfg.matching,
+    defaultConfidence: ws.config.retain.defaultConfidence,
+    reserved: state.broken.map((b) => b.region),
+  });
+
+  const rendered = await renderBank({
+    ws,
+    facts,
+    opinions: evolved.opinions,
+    ...(state.text === undefined ? {} : { opinionsText: state.text }),
+    adopted: new Set(state.adopted),
+    entityTexts: entityPages.texts,
+    ...(opts.llm ? { llm: opts.llm } : {}),
+  });
+  const conflicts: Conflict[] = [
+    ...state.broken.map((b) => ({ path: OPINIONS_PAGE, region: b.region, reason: b.reason })),
+    ...rendered.conflicts.filter((c) => !state.broken.some((b) => b.region === c.region && c.path === OPINIONS_PAGE)),
+  ];
+
+  const linked = new Set<string>();
+  const oldTexts = [...entityPages.texts.values(), ...rendered.pages.map((p) => p.before ?? ""), state.text ?? ""];
+  for (const text of oldTexts) for (const m of text.matchAll(LINK_LABEL)) linked.add(m[1]!);
+  const added = facts.filter((f) => !linked.has(`${f.source.path}#L${f.source.line}`));
+
+  const createdSet = new Set(evolved.created);
+  const report: ReflectReport = {
+    mode: since === undefined || loaded.fellBackToFull ? "full" : "incremental",
+    ...(since === undefined ? {} : { since }),
+    factsRead: loaded.read,
+    factsTotal: facts.length,
+    factsAdded: rendered.pages.length === 0 ? 0 : added.length,
+    pagesWritten: rendered.pages.map((p) => p.path).sort(),
+    opinionsCreated: evolved.opinions
+      .filter((op) => createdSet.has(op.id))
+      .map((op) => ({ id: op.id, statement: op.statement, entities: op.entities, confidence: op.confidence })),
+    opinionsChanged: evolved.changed,
+    conflicts,
+    adoptedEdits: state.adopted,
+    diagnostics: loaded.diagnostics,
+    warnings: [...evolved.warnings, ...rendered.warnings, ...(opts.llm?.warnings ?? [])],
+    judge: opts.llm?.judge?.id ?? "heuristic-v1",
+  };
+
+  if (opts.dryRun) {
+    report.diff = await unifiedDiff(rendered.pages);
+    if (rendered.pages.length > 0) report.commitsOff = "dry run";
+    return report;
+  }
+
+  for (const page of rendered.pages) await writeFileAtomic(`${ws.root}/${page.path}`, page.after);
+  await saveSnapshot(ws, loaded.facts, loaded.diagnostics);
+
+  if (rendered.pages.length === 0) return report;
+  if (opts.commit === false || !cfg.git.commit) {
+    report.commitsOff = opts.commit === false ? "--no-commit" : "config reflect.git.commit is false";
+    return report;
+  }
+  if (!(await isGitRepo(ws))) {
+    if (!opts.gitInit) {
+      report.commitsOff = "not a git repository (run `git init`, or reflect --git-init)";
+      return report;
+    }
+    await gitInit(ws);
+  }
+  const commit = await commitFiles(ws, report.pagesWritten, commitMessage(report, added));
+  if (commit) report.commit = commit;
+  return report;
+}
+
+const MAX_LISTED_FACTS = 100;
+
+/** One-line summary, then facts added, pages changed, confidence changes, conflicts. */
+export function commitMessage(report: ReflectReport, added: Fact[]): string {
+  const n = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
+  const head = [
+    n(added.length, "new fact"),
+    n(report.pagesWritten.length, "page"),
+    n(report.opinionsChanged.length, "confidence change"),
+  ];
+  if (report.opinionsCreated.length) head.push(n(report.opinionsCreated.length, "new opinion"));
+  const lines = [`reflect: ${head.join(", ")}`, ""];
+  const who = (entities: string[]) => (entities.length ? `${entities.map((e) => `@${e}`).join(", ")}: ` : "");
+  if (report.opinionsChanged.length) {
+    lines.push("Confidence changes:");
+    for (const c of report.opinionsChanged)
+      lines.push(`- ${who(c.entities)}${c.statement} ${fmt2(c.from)} -> ${fmt2(c.to)}`);
+    lines.push("");
+  }
+  if (report.opinionsCreated.length) {
+    lines.push("New opinions:");
+    for (const o of report.opinionsCreated) lines.push(`- ${who(o.entities)}${o.statement} (${fmt2(o.confidence)})`);
+    lines.push("");
+  }
+  if (added.length) {
+    lines.push("Facts added:");
+    const sorted = [...added].sort(
+      (a, b) =>
+        a.date.localeCompare(b.date) || a.source.path.localeCompare(b.source.path) || a.source.line - b.source.line,
+    );
+    for (const f of sorted.slice(0, MAX_LISTED_FACTS)) {
+      lines.push(
+        `- ${f.date} ${LETTER_BY_KIND[f.kind]} ${who(f.entities)}${f.content} (${f.source.path}#L${f.source.line})`,
+      );
+    }
+    if (sorted.length > MAX_LISTED_FACTS) lines.push(`- ... and ${sorted.length - MAX_LISTED_FACTS} more`);
+    lines.push("");
+  }
+  lines.push("Pages changed:");
+  for (const p of report.pagesWritten) lines.push(`- ${p}`);
+  if (report.conflicts.length) {
+    lines.push("", "Conflicts (human edits kept, not overwritten):");
+    for (const c of report.conflicts) lines.push(`- ${c.path} [${c.region}]: ${c.reason}`);
+  }
+  return `${lines.join("\n").trimEnd()}\n`;
+}

@@ -1,0 +1,180 @@
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { dateFromPath } from "../retain/dates.js";
+import { entitySlug } from "../retain/entities.js";
+import { readFacts } from "../retain/index.js";
+import type { Diagnostic, Fact } from "../retain/types.js";
+import { writeFileAtomic } from "../workspace/atomic.js";
+import { MembankError } from "../workspace/errors.js";
+import { stateDir, type Workspace } from "../workspace/workspace.js";
+import { parseAliases } from "./frontmatter.js";
+import { type Opinion, parseOpinion } from "./opinions.js";
+import { bodyHash, RegionError, readRegions } from "./regions.js";
+
+/** Read a file, or undefined when it does not exist. */
+export async function readIfExists(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+const SNAPSHOT_VERSION = 1;
+export const snapshotPath = (ws: Workspace) => path.join(stateDir(ws), "reflect", "facts.json");
+
+interface Snapshot {
+  version: number;
+  facts: Fact[];
+  diagnostics: Diagnostic[];
+}
+
+export interface LoadedFacts {
+  facts: Fact[];
+  diagnostics: Diagnostic[];
+  /** Facts parsed from the logs in this run (all of them in a full run). */
+  read: number;
+  files: number;
+  /** True when an incremental run had no snapshot and read everything. */
+  fellBackToFull: boolean;
+}
+
+/**
+ * All facts, for rendering the pages. A full run parses every log. An incremental run
+ * (`since`) parses only logs dated `since` or later and takes the older facts from the
+ * snapshot the previous run left in .memory/reflect/facts.json (derived data: without
+ * it, the run reads everything). This is what keeps the nightly run fast on years of
+ * logs while giving the same pages as a full run, as long as older logs did not change.
+ */
+export async function loadFacts(ws: Workspace, since: string | undefined): Promise<LoadedFacts> {
+  let snapshot: Snapshot | undefined;
+  if (since !== undefined) {
+    const raw = await readIfExists(snapshotPath(ws));
+    if (raw !== undefined) {
+      try {
+        const parsed = JSON.parse(raw) as Snapshot;
+        if (parsed.version === SNAPSHOT_VERSION && Array.isArray(parsed.facts)) snapshot = parsed;
+      } catch {
+        snapshot = undefined; // corrupt derived data: rebuild it from the logs
+      }
+    }
+  }
+  if (since === undefined || snapshot === undefined) {
+    const res = await readFacts(ws);
+    return {
+      facts: dedupe(res.facts),
+      diagnostics: res.diagnostics,
+      read: res.facts.length,
+      files: res.files,
+      fellBackToFull: since !== undefined,
+    };
+  }
+  const fresh = await readFacts(ws, { since });
+  const isOld = (p: string, date?: string) => (date ?? dateFromPath(p) ?? "9999") < since;
+  return {
+    facts: dedupe([...snapshot.facts.filter((f) => isOld(f.source.path, f.date)), ...fresh.facts]),
+    diagnostics: [...snapshot.diagnostics.filter((d) => isOld(d.path)), ...fresh.diagnostics],
+    read: fresh.facts.length,
+    files: fresh.files,
+    fellBackToFull: false,
+  };
+}
+
+export async function saveSnapshot(ws: Workspace, facts: Fact[], diagnostics: Diagnostic[]): Promise<void> {
+  const snap: Snapshot = { version: SNAPSHOT_VERSION, facts, diagnostics };
+  await writeFileAtomic(snapshotPath(ws), JSON.stringify(snap));
+}
+
+/** One fact per id (the same line written twice on a day is one fact), first source wins. */
+function dedupe(facts: Fact[]): Fact[] {
+  const seen = new Set<string>();
+  const out: Fact[] = [];
+  const sorted = [...facts].sort((a, b) => a.source.path.localeCompare(b.source.path) || a.source.line - b.source.line);
+  for (const f of sorted) {
+    if (seen.has(f.id)) continue;
+    seen.add(f.id);
+    out.push(f);
+  }
+  return out;
+}
+
+export interface EntityPages {
+  /** Existing page texts by slug. */
+  texts: Map<string, string>;
+  /** Lower-cased alias (or slug) -> page slug. */
+  aliases: Map<string, string>;
+}
+
+/** Existing entity pages and the aliases their front matter declares. */
+export async function loadEntityPages(ws: Workspace): Promise<EntityPages> {
+  const dir = path.join(ws.root, "bank", "entities");
+  let names: string[] = [];
+  try {
+    names = (await readdir(dir)).filter((n) => n.endsWith(".md") && !n.startsWith(".")).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  const texts = new Map<string, string>();
+  const aliases = new Map<string, string>();
+  for (const name of names) {
+    const slug = name.slice(0, -3);
+    const text = await readFile(path.join(dir, name), "utf8");
+    texts.set(slug, text);
+    for (const alias of parseAliases(text)) {
+      const key = (entitySlug(alias) || alias).toLowerCase();
+      if (key !== slug.toLowerCase() && !aliases.has(key)) aliases.set(key, slug);
+    }
+  }
+  return { texts, aliases };
+}
+
+/** Map every fact's entities through the alias table (deduplicated, order kept). */
+export function applyAliases(facts: Fact[], aliases: Map<string, string>): Fact[] {
+  if (aliases.size === 0) return facts;
+  return facts.map((f) => {
+    const mapped = [...new Set(f.entities.map((e) => aliases.get(e.toLowerCase()) ?? e))];
+    return mapped.length === f.entities.length && mapped.every((e, i) => e === f.entities[i])
+      ? f
+      : { ...f, entities: mapped };
+  });
+}
+
+export interface LoadedOpinions {
+  text?: string;
+  opinions: Opinion[];
+  /** Regions a person edited that parse: their values are taken as the new state. */
+  adopted: string[];
+  /** Regions that do not parse: kept as they are, never re-created. */
+  broken: { region: string; reason: string }[];
+}
+
+export async function loadOpinions(ws: Workspace, rel: string): Promise<LoadedOpinions> {
+  const text = await readIfExists(path.join(ws.root, rel));
+  const out: LoadedOpinions = { opinions: [], adopted: [], broken: [] };
+  if (text === undefined) return out;
+  out.text = text;
+  let regions: ReturnType<typeof readRegions>;
+  try {
+    regions = readRegions(text);
+  } catch (error) {
+    if (error instanceof RegionError) {
+      throw new MembankError(`${rel}:${error.line}: ${error.message}; fix the membank markers and run again`, {
+        code: "EREGION",
+      });
+    }
+    throw error;
+  }
+  for (const region of regions) {
+    if (!region.name.startsWith("op-")) continue;
+    const parsed = parseOpinion(region.name, region.body);
+    if (typeof parsed === "string") {
+      out.broken.push({ region: region.name, reason: parsed });
+      continue;
+    }
+    parsed.id = region.name; // the region name is the identity; an edited id line cannot fork it
+    out.opinions.push(parsed);
+    if (region.sha !== undefined && bodyHash(region.body) !== region.sha) out.adopted.push(region.name);
+  }
+  return out;
+}

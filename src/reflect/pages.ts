@@ -1,0 +1,144 @@
+import type { Fact, FactKind } from "../retain/types.js";
+import { factBullet, KIND_ORDER, KIND_TITLES, monthTitle, newestFirst } from "./format.js";
+import { fmt2, type Opinion } from "./opinions.js";
+
+/** Pure renderers of region bodies. Every order here is total, so the bytes are stable. */
+
+export const ENTITY_DIR = "bank/entities";
+export const TYPED_PAGES: Readonly<Partial<Record<FactKind, string>>> = {
+  world: "bank/world.md",
+  experience: "bank/experience.md",
+  observation: "bank/observations.md",
+};
+
+export function entityPagePath(slug: string): string {
+  return `${ENTITY_DIR}/${slug}.md`;
+}
+
+/** How many of the newest facts the deterministic summary quotes. */
+const SUMMARY_RECENT = 3;
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+export function entitySummary(slug: string, facts: Fact[]): string {
+  const page = entityPagePath(slug);
+  const sorted = [...facts].sort(newestFirst);
+  const days = new Set(facts.map((f) => f.date));
+  const counts = KIND_ORDER.map((k) => [k, facts.filter((f) => f.kind === k).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${n} ${k}`);
+  const first = sorted[sorted.length - 1]?.date ?? "-";
+  const last = sorted[0]?.date ?? "-";
+  const lines = [
+    `@${slug}: ${plural(facts.length, "fact")} on ${plural(days.size, "day")} (${counts.join(", ")}), first seen ${first}, last seen ${last}.`,
+  ];
+  const world = sorted.filter((f) => f.kind === "world").slice(0, SUMMARY_RECENT);
+  const recent = world.length > 0 ? world : sorted.slice(0, SUMMARY_RECENT);
+  if (recent.length > 0) {
+    lines.push("", world.length > 0 ? "Latest world facts:" : "Latest facts:", "");
+    for (const f of recent) lines.push(factBullet(page, f));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+export function entityFacts(slug: string, facts: Fact[]): string {
+  const page = entityPagePath(slug);
+  const parts: string[] = [];
+  for (const kind of KIND_ORDER) {
+    const list = facts.filter((f) => f.kind === kind).sort(newestFirst);
+    if (list.length === 0) continue;
+    parts.push(`### ${KIND_TITLES[kind]}\n\n${list.map((f) => factBullet(page, f)).join("\n")}\n`);
+  }
+  return parts.length ? parts.join("\n") : "No facts yet.\n";
+}
+
+export function entityOpinions(opinions: Opinion[]): string {
+  if (opinions.length === 0) return "No opinions yet.\n";
+  const sorted = [...opinions].sort((a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
+  return `${sorted
+    .map((op) => {
+      const prev = op.previous === undefined ? "" : `, previous ${fmt2(op.previous)}`;
+      return `- ${fmt2(op.confidence)} — ${op.statement} (updated ${op.lastUpdated}${prev}; \`${op.id}\` in [opinions](../opinions.md))`;
+    })
+    .join("\n")}\n`;
+}
+
+/** Co-mentioned entities with the number of facts they share, most shared first. */
+export function entityRelated(slug: string, facts: Fact[], limit = 20): string {
+  const counts = new Map<string, number>();
+  for (const f of facts) for (const e of new Set(f.entities)) if (e !== slug) counts.set(e, (counts.get(e) ?? 0) + 1);
+  const list = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit);
+  if (list.length === 0) return "None yet.\n";
+  return `${list.map(([e, n]) => `- [${e}](${encodeURI(e)}.md) — ${plural(n, "shared fact")}`).join("\n")}\n`;
+}
+
+/** Typed page bodies: one region per month (`YYYY-MM`), newest month first. */
+export function typedRegions(page: string, facts: Fact[]): { bodies: Map<string, string>; order: string[] } {
+  const months = new Map<string, Fact[]>();
+  for (const f of facts) {
+    const m = f.date.slice(0, 7);
+    const list = months.get(m) ?? [];
+    list.push(f);
+    months.set(m, list);
+  }
+  const order = [...months.keys()].sort().reverse();
+  const bodies = new Map<string, string>();
+  for (const m of order) {
+    const list = months.get(m)!.sort(newestFirst);
+    bodies.set(m, `## ${monthTitle(m)}\n\n${list.map((f) => factBullet(page, f, true)).join("\n")}\n`);
+  }
+  return { bodies, order };
+}
+
+export interface ProposalRules {
+  minConfidence: number;
+  minDays: number;
+  entityMinDays: number;
+}
+
+/**
+ * Durable knowledge proposed for MEMORY.md (never edited by membank): opinions with high
+ * confidence supported on several days, and entities mentioned on many days, minus what
+ * MEMORY.md already says.
+ */
+export function proposalsBody(
+  opinions: Opinion[],
+  factsByEntity: Map<string, Fact[]>,
+  rules: ProposalRules,
+  coreText: string,
+): string {
+  const core = coreText.toLowerCase();
+  const ops = opinions
+    .filter((op) => op.confidence >= rules.minConfidence)
+    .map((op) => {
+      const days = [...new Set(op.evidence.filter((e) => e.stance === "support").map((e) => e.date))].sort();
+      return { op, days };
+    })
+    .filter(({ op, days }) => days.length >= rules.minDays && !core.includes(op.statement.toLowerCase()))
+    .sort((a, b) => b.op.confidence - a.op.confidence || a.op.id.localeCompare(b.op.id));
+  const ents = [...factsByEntity]
+    .map(([slug, facts]) => ({ slug, days: [...new Set(facts.map((f) => f.date))].sort() }))
+    .filter(({ slug, days }) => days.length >= rules.entityMinDays && !mentions(core, slug))
+    .sort((a, b) => b.days.length - a.days.length || a.slug.localeCompare(b.slug));
+  const lines = ["### Opinions", ""];
+  if (ops.length === 0) lines.push("None yet.");
+  for (const { op, days } of ops) {
+    const who = op.entities.length ? `${op.entities.map((e) => `@${e}`).join(", ")}: ` : "";
+    lines.push(
+      `- ${who}${op.statement} — confidence ${fmt2(op.confidence)}, supported on ${plural(days.length, "day")} (${days[0]} … ${days[days.length - 1]}), \`${op.id}\``,
+    );
+  }
+  lines.push("", "### Entities", "");
+  if (ents.length === 0) lines.push("None yet.");
+  for (const { slug, days } of ents) {
+    lines.push(
+      `- @${slug} — mentioned on ${plural(days.length, "day")} (${days[0]} … ${days[days.length - 1]}): [${slug}](entities/${encodeURI(slug)}.md)`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function mentions(core: string, slug: string): boolean {
+  const s = slug.toLowerCase();
+  return core.includes(`@${s}`) || new RegExp(`\\b${s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`).test(core);
+}

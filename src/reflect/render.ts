@@ -1,0 +1,194 @@
+import path from "node:path";
+import type { LlmServices } from "../llm/types.js";
+import type { Fact } from "../retain/types.js";
+import { MembankError } from "../workspace/errors.js";
+import type { Workspace } from "../workspace/workspace.js";
+import { readIfExists } from "./load.js";
+import type { Opinion } from "./opinions.js";
+import { renderOpinion } from "./opinions.js";
+import {
+  entityFacts,
+  entityOpinions,
+  entityPagePath,
+  entityRelated,
+  entitySummary,
+  proposalsBody,
+  TYPED_PAGES,
+  typedRegions,
+} from "./pages.js";
+import { applyRegions, bodyHash, RegionError, readRegions } from "./regions.js";
+import { loadTemplate, type TemplateName } from "./templates.js";
+
+export const OPINIONS_PAGE = "bank/opinions.md";
+export const PROPOSALS_PAGE = "bank/proposals.md";
+
+export interface PageChange {
+  path: string;
+  before?: string;
+  after: string;
+}
+
+export interface Conflict {
+  path: string;
+  region: string;
+  reason: string;
+}
+
+export interface RenderInput {
+  ws: Workspace;
+  facts: Fact[];
+  opinions: Opinion[];
+  /** Existing opinions.md text, if any. */
+  opinionsText?: string;
+  adopted: Set<string>;
+  entityTexts: Map<string, string>;
+  llm?: LlmServices;
+}
+
+export interface RenderResult {
+  pages: PageChange[];
+  conflicts: Conflict[];
+  warnings: string[];
+}
+
+/** Render every bank page; returns only the pages whose bytes change. */
+export async function renderBank(input: RenderInput): Promise<RenderResult> {
+  const { ws } = input;
+  const templates = new Map<string, string>();
+  const pages: PageChange[] = [];
+  const conflicts: Conflict[] = [];
+  const warnings: string[] = [];
+
+  const put = async (
+    rel: string,
+    template: TemplateName,
+    before: string | undefined,
+    bodies: Map<string, string>,
+    order?: string[],
+    force?: Set<string>,
+    name?: string,
+  ) => {
+    const base = before ?? (await loadTemplate(ws, template, templates, name === undefined ? {} : { name }));
+    let res: ReturnType<typeof applyRegions>;
+    try {
+      res = applyRegions(base, bodies, order, force);
+    } catch (error) {
+      if (error instanceof RegionError) {
+        throw new MembankError(`${rel}:${error.line}: ${error.message}; fix the membank markers and run again`, {
+          code: "EREGION",
+        });
+      }
+      throw error;
+    }
+    for (const region of res.conflicts) {
+      conflicts.push({ path: rel, region, reason: "edited by hand since membank wrote it; kept" });
+    }
+    if (res.text !== before)
+      pages.push(before === undefined ? { path: rel, after: res.text } : { path: rel, before, after: res.text });
+  };
+
+  // Opinions, in file order then creation order.
+  const opBodies = new Map<string, string>();
+  for (const op of input.opinions) opBodies.set(op.id, renderOpinion(op));
+  await put(OPINIONS_PAGE, "opinions", input.opinionsText, opBodies, [...opBodies.keys()], input.adopted);
+
+  // Entity pages.
+  const factsByEntity = new Map<string, Fact[]>();
+  for (const f of input.facts) {
+    for (const e of f.entities) {
+      const list = factsByEntity.get(e) ?? [];
+      list.push(f);
+      factsByEntity.set(e, list);
+    }
+  }
+  const opinionsByEntity = new Map<string, Opinion[]>();
+  for (const op of input.opinions) {
+    for (const e of op.entities) {
+      const list = opinionsByEntity.get(e) ?? [];
+      list.push(op);
+      opinionsByEntity.set(e, list);
+    }
+  }
+  const slugs = [...new Set([...factsByEntity.keys(), ...opinionsByEntity.keys()])].sort();
+  for (const slug of slugs) {
+    const facts = factsByEntity.get(slug) ?? [];
+    const before = input.entityTexts.get(slug);
+    const bodies = new Map<string, string>();
+    const factsBody = entityFacts(slug, facts);
+    bodies.set("summary", await summary(input, slug, facts, factsBody, before, warnings));
+    bodies.set("facts", factsBody);
+    bodies.set("opinions", entityOpinions(opinionsByEntity.get(slug) ?? []));
+    bodies.set("related", entityRelated(slug, facts));
+    await put(
+      entityPagePath(slug),
+      "entity",
+      before,
+      bodies,
+      ["summary", "facts", "opinions", "related"],
+      undefined,
+      slug,
+    );
+  }
+
+  // Typed pages.
+  for (const [kind, rel] of Object.entries(TYPED_PAGES) as [Fact["kind"], string][]) {
+    const { bodies, order } = typedRegions(
+      rel,
+      input.facts.filter((f) => f.kind === kind),
+    );
+    const template = path.posix.basename(rel, ".md") as TemplateName;
+    const before = await readIfExists(path.join(ws.root, rel));
+    if (before === undefined && bodies.size === 0) continue;
+    await put(rel, template, before, bodies, order);
+  }
+
+  // Proposals for MEMORY.md.
+  const core =
+    (await readIfExists(path.join(ws.root, "MEMORY.md"))) ??
+    (await readIfExists(path.join(ws.root, "memory.md"))) ??
+    "";
+  const proposals = proposalsBody(input.opinions, factsByEntity, ws.config.reflect.proposals, core);
+  await put(
+    PROPOSALS_PAGE,
+    "proposals",
+    await readIfExists(path.join(ws.root, PROPOSALS_PAGE)),
+    new Map([["proposals", proposals]]),
+  );
+
+  return { pages, conflicts, warnings };
+}
+
+/**
+ * The summary region: deterministic without an LLM. With llm.summarizeEntity, the LLM
+ * is asked only when the entity's facts changed (or there is no summary yet), so a
+ * second run makes no new call and changes no byte.
+ */
+async function summary(
+  input: RenderInput,
+  slug: string,
+  facts: Fact[],
+  factsBody: string,
+  before: string | undefined,
+  warnings: string[],
+): Promise<string> {
+  const fallback = entitySummary(slug, facts);
+  const summarize = input.llm?.summarizeEntity;
+  if (!summarize) return fallback;
+  let regions: ReturnType<typeof readRegions> = [];
+  try {
+    regions = before === undefined ? [] : readRegions(before);
+  } catch {
+    regions = [];
+  }
+  const old = regions.find((r) => r.name === "summary");
+  const oldFacts = regions.find((r) => r.name === "facts");
+  const untouched = (r: typeof old) => r !== undefined && (r.sha === undefined || bodyHash(r.body) === r.sha);
+  if (old && oldFacts && untouched(old) && old.body.trim() !== "" && oldFacts.body === factsBody) return old.body;
+  try {
+    const text = await summarize.call(input.llm, slug, facts);
+    if (text?.trim()) return `${text.trim()}\n`;
+  } catch (error) {
+    warnings.push(`entity summary of @${slug} failed: ${(error as Error).message}; used the deterministic summary`);
+  }
+  return fallback;
+}
