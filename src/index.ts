@@ -35,6 +35,7 @@ export {
 } from "./llm/index.js";
 export * from "./markdown/index.js";
 export * from "./pipeline/index.js";
+export * from "./reflect/index.js";
 export * from "./retain/index.js";
 export * from "./sessions/index.js";
 export * from "./workspace/index.js";
