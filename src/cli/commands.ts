@@ -3,6 +3,7 @@ import { registerDoctor } from "./commands/doctor.js";
 import { registerFacts } from "./commands/facts.js";
 import { registerGet } from "./commands/get.js";
 import { registerIndex } from "./commands/index.js";
+import { registerFacts } from "./commands/facts.js";
 import { registerInit } from "./commands/init.js";
 import { registerModels } from "./commands/models.js";
 import { registerReflect } from "./commands/reflect.js";
@@ -17,6 +18,7 @@ import { registerWatch } from "./commands/watch.js";
  */
 export function registerCommands(program: Command): void {
   registerInit(program);
+  registerFacts(program);
   registerFacts(program);
   registerIndex(program);
   registerSearch(program);
