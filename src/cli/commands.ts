@@ -3,7 +3,6 @@ import { registerDoctor } from "./commands/doctor.js";
 import { registerFacts } from "./commands/facts.js";
 import { registerGet } from "./commands/get.js";
 import { registerIndex } from "./commands/index.js";
-import { registerFacts } from "./commands/facts.js";
 import { registerInit } from "./commands/init.js";
 import { registerModels } from "./commands/models.js";
 import { registerReflect } from "./commands/reflect.js";
@@ -18,7 +17,6 @@ import { registerWatch } from "./commands/watch.js";
  */
 export function registerCommands(program: Command): void {
   registerInit(program);
-  registerFacts(program);
   registerFacts(program);
   registerIndex(program);
   registerSearch(program);
