@@ -3,8 +3,22 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLlm } from "../src/llm/index.js";
+import { createLocalCompleter } from "../src/llm/local.js";
+import { judgePrompt } from "../src/llm/prompts.js";
+import type { Fact } from "../src/retain/types.js";
 import { MembankError } from "../src/workspace/errors.js";
 import { openWorkspace } from "../src/workspace/workspace.js";
+import { writeTinyLlamaGguf } from "./llm-tiny-llama.js";
+
+const opinion = { statement: "Priya prefers async stand-ups", entities: ["Priya"], confidence: 0.7 };
+const fact: Fact = {
+  id: "f1",
+  kind: "world",
+  entities: ["Priya"],
+  content: "Priya asked to cancel the daily meeting.",
+  date: "2026-03-04",
+  source: { path: "memory/2026-03-04.md", line: 3 },
+};
 
 let dir: string;
 
@@ -37,5 +51,48 @@ describe("local provider", () => {
     await expect(createLlm(await localWs({ modelPath: "models/folder.gguf" }))).rejects.toThrow(
       path.join(dir, "models", "folder.gguf"),
     );
+  });
+});
+
+/**
+ * The real node-llama-cpp path with a generated, untrained Llama model: it proves the
+ * plumbing (lazy load, chat session, JSON-schema grammar, validation, retry, skip), not
+ * answer quality — no trained chat model can be generated cheaply inside a test.
+ */
+describe("local provider with a generated tiny Llama model", () => {
+  it("constrains the output to the answer's JSON shape, and validates it like any answer", async () => {
+    const modelPath = writeTinyLlamaGguf(path.join(dir, "tiny-chat.gguf"));
+    const completer = createLocalCompleter({ modelPath, configuredPath: "tiny-chat.gguf", threads: 1 });
+    try {
+      const request = judgePrompt(opinion, fact);
+      const raw = await completer.complete({ ...request, maxTokens: 60 });
+      // The grammar forces the schema's first key and one of its enum values, whatever the weights.
+      expect(raw).toMatch(/^\{\s*"stance"\s*:\s*"(support|contradict|unrelated)"\s*,\s*"strength"\s*:\s*-?\d/);
+      // Greedy decoding of seeded weights: the same request gives the same text.
+      expect(await completer.complete({ ...request, maxTokens: 60 })).toBe(raw);
+    } finally {
+      await completer.close?.();
+    }
+  });
+
+  it("runs judging through createLlm: a valid judgement, or a skip with a warning after one retry", async () => {
+    writeTinyLlamaGguf(path.join(dir, "tiny-chat.gguf"));
+    const llm = await createLlm(await localWs({ modelPath: "tiny-chat.gguf" }), { threads: 1 });
+    try {
+      expect(llm.provider).toBe("local");
+      expect(llm.model).toBe("tiny-chat.gguf");
+      const judgement = await llm.judge!.judge(opinion, fact);
+      expect(["support", "contradict", "unrelated"]).toContain(judgement.stance);
+      expect(judgement.strength).toBeGreaterThanOrEqual(0);
+      expect(judgement.strength).toBeLessThanOrEqual(1);
+      if (judgement.skipped) {
+        expect(llm.warnings).toHaveLength(1);
+        expect(llm.warnings![0]).toMatch(/^judge memory\/2026-03-04\.md#L3: invalid LLM answer twice \(/);
+      } else {
+        expect(llm.warnings).toEqual([]);
+      }
+    } finally {
+      await llm.close?.();
+    }
   });
 });

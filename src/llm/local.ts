@@ -53,7 +53,13 @@ export function createLocalCompleter(settings: LocalSettings): Completer {
 
   async function load(): Promise<Loaded> {
     const lib = await import("node-llama-cpp");
-    const llama = await lib.getLlama({ gpu: false, logLevel: lib.LlamaLogLevel.error });
+    // Prebuilt CPU binaries only: never compile llama.cpp or download anything at run time.
+    const llama = await lib.getLlama({
+      gpu: false,
+      build: "never",
+      skipDownload: true,
+      logLevel: lib.LlamaLogLevel.error,
+    });
     let model: import("node-llama-cpp").LlamaModel;
     try {
       model = await llama.loadModel({ modelPath: settings.modelPath });
@@ -64,7 +70,8 @@ export function createLocalCompleter(settings: LocalSettings): Completer {
       });
     }
     const context = await model.createContext({
-      contextSize: settings.contextSize ?? 8192,
+      // Up to 8k tokens, less when the model was trained on less or memory is short.
+      contextSize: { max: settings.contextSize ?? 8192 },
       ...(settings.threads === undefined ? {} : { threads: settings.threads }),
     });
     return { llama, model, context, lib };

@@ -89,6 +89,8 @@ export function extractionPrompt(date: string, text: string): ChatRequest {
     ].join("\n"),
     user: `Memory log of ${date}:\n\n${text}`,
     jsonSchema: extractionJsonSchema,
+    // Bounds a local model that will not stop; remote providers also cap it by config.
+    maxTokens: 4096,
   };
 }
 
