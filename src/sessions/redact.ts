@@ -31,7 +31,7 @@ const RULES: readonly Rule[] = [
     kind: "password",
     // key=value / key: value with a credential-ish key; the key stays so the sentence still reads.
     pattern:
-      /\b((?:password|passwd|pwd|passphrase|secret|client[_-]?secret|api[_-]?key|access[_-]?token|auth[_-]?token|token)\s*[:=]\s*)(?!\[REDACTED)("[^"\s]+"|'[^'\s]+'|[^\s,;]+)/gi,
+      /\b((?:password|passwd|pwd|passphrase|secret|client[_-]?secret|api[_-]?key|access[_-]?token|auth[_-]?token|token)["']?\s*[:=]\s*)(?!\[REDACTED)("[^"\s]+"|'[^'\s]+'|[^\s,;]+)/gi,
     replace: "$1[REDACTED:secret]",
   },
   {

@@ -66,7 +66,10 @@ export function registerRun(program: Command): void {
         "Takes the workspace lock; writes a run record to .memory/runs/<time>.json.",
     )
     .argument("<pipeline>", "pipeline name (nightly)")
-    .option("--sessions <dir>", "session transcripts folder (*.jsonl or <agent>/sessions/*.jsonl); default config sessions.dir")
+    .option(
+      "--sessions <dir>",
+      "session transcripts folder (*.jsonl or <agent>/sessions/*.jsonl); default config sessions.dir",
+    )
     .option("--wait <seconds>", "wait this long for another run's lock before giving up (default 0)")
     .option("--json", "print the run record as JSON (progress goes to stderr)")
     .addHelpText("after", RUN_EXIT_HELP);

@@ -27,7 +27,10 @@ export function registerSchedule(program: Command): void {
     .option("--sessions <dir>", "session transcripts folder; default config sessions.dir")
     .option("--pipeline <name>", "pipeline to run", "nightly")
     .option("--json", "with --once: print the run record as JSON; otherwise one JSON line per run")
-    .addHelpText("after", `${RUN_EXIT_HELP}\n  (a long-lived scheduler exits 0 on SIGTERM, 2 on a bad cron expression)`);
+    .addHelpText(
+      "after",
+      `${RUN_EXIT_HELP}\n  (a long-lived scheduler exits 0 on SIGTERM, 2 on a bad cron expression)`,
+    );
   workspaceOption(cmd);
   cmd.action(async (flags: ScheduleFlags) => {
     const name = flags.pipeline ?? "nightly";

@@ -1,0 +1,153 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { listRunRecords, runsDir } from "../src/pipeline/record.js";
+import { executePipeline } from "../src/pipeline/runner.js";
+import type { PipelineDefinition, RunRecord } from "../src/pipeline/types.js";
+import { lockPath } from "../src/workspace/lock.js";
+import { openWorkspace, type Workspace } from "../src/workspace/workspace.js";
+
+let tmp: string;
+let ws: Workspace;
+
+beforeEach(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), "membank-runner-"));
+  await writeFile(path.join(tmp, "MEMORY.md"), "# Core\n");
+  ws = await openWorkspace(tmp);
+});
+afterEach(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+interface S {
+  calls: string[];
+  produced?: number;
+}
+
+/** A pipeline whose steps write real files; `fail` names a step that throws. */
+function pipeline(opts: { fail?: string; writes?: boolean } = {}): PipelineDefinition<S> {
+  const step = (name: string, body: (s: S) => Promise<Record<string, number>>) => ({
+    name,
+    description: `the ${name} step`,
+    async run(ctx: { state: S; ws: Workspace }) {
+      ctx.state.calls.push(name);
+      if (opts.fail === name) throw new Error(`${name} could not read memory/2026-01-01.md:3`);
+      const counts = await body(ctx.state);
+      const written = opts.writes === false ? [] : [`memory/${name}.md`];
+      for (const f of written) await writeFile(path.join(ctx.ws.root, f.replace("memory/", "")), `${name}\n`);
+      return { counts, written };
+    },
+  });
+  return {
+    name: "test",
+    description: "a -> b -> c",
+    createState: () => ({ calls: [] }),
+    steps: [
+      step("a", async (s) => {
+        s.produced = 3;
+        return { items: 3 };
+      }),
+      step("b", async (s) => ({ doubled: (s.produced ?? 0) * 2 })),
+      step("c", async () => ({})),
+    ],
+    summarize: (s, r) => [`calls: ${s.calls.join(",")}`, `status: ${r.status}`],
+  };
+}
+
+async function onlyRecord(): Promise<RunRecord> {
+  const records = await listRunRecords(ws);
+  expect(records).toHaveLength(1);
+  return records[0] as RunRecord;
+}
+
+describe("pipeline runner", () => {
+  it("runs steps in order, passes typed state, times each step and writes a run record", async () => {
+    const lines: string[] = [];
+    const record = await executePipeline(ws, pipeline(), { log: (l) => lines.push(l) });
+    expect(record.status).toBe("done");
+    expect(record.steps.map((s) => [s.name, s.status])).toEqual([
+      ["a", "ok"],
+      ["b", "ok"],
+      ["c", "ok"],
+    ]);
+    expect(record.steps[1]?.counts).toEqual({ doubled: 6 });
+    for (const s of record.steps) expect(s.durationMs).toBeGreaterThanOrEqual(0);
+    expect(record.written).toEqual(["memory/a.md", "memory/b.md", "memory/c.md"]);
+    expect(record.summary).toEqual(["calls: a,b,c", "status: done"]);
+    expect(lines.some((l) => l.startsWith("[2/3] b ok in"))).toBe(true);
+    expect(await onlyRecord()).toEqual(record);
+    const files = await readdir(runsDir(ws));
+    expect(files).toEqual([`${record.id}.json`]);
+    // The lock is released.
+    await expect(readdir(lockPath(ws))).rejects.toThrow();
+  });
+
+  it("a failing step stops the run: later steps do not run, the error is recorded", async () => {
+    const record = await executePipeline(ws, pipeline({ fail: "b" }));
+    expect(record.status).toBe("failed");
+    expect(record.steps.map((s) => s.status)).toEqual(["ok", "failed", "skipped"]);
+    expect(record.steps[1]?.error).toBe("b could not read memory/2026-01-01.md:3");
+    expect(record.error).toEqual({ step: "b", message: 'step "b" failed: b could not read memory/2026-01-01.md:3' });
+    expect(record.summary).toEqual(["calls: a,b", "status: failed"]);
+    const onDisk = JSON.parse(await readFile(path.join(runsDir(ws), `${record.id}.json`), "utf8"));
+    expect(onDisk.status).toBe("failed");
+    expect(onDisk.steps[2].status).toBe("skipped");
+  });
+
+  it("a run where no step changed anything is 'nothing'", async () => {
+    const record = await executePipeline(ws, pipeline({ writes: false }));
+    expect(record.status).toBe("nothing");
+  });
+
+  it("an abort signal lets the current step finish and skips the rest", async () => {
+    const abort = new AbortController();
+    const def = pipeline();
+    const first = def.steps[0];
+    if (!first) throw new Error("no step");
+    const inner = first.run.bind(first);
+    first.run = async (ctx) => {
+      const out = await inner(ctx);
+      abort.abort("SIGTERM");
+      return out;
+    };
+    const record = await executePipeline(ws, def, { signal: abort.signal });
+    expect(record.status).toBe("aborted");
+    expect(record.steps.map((s) => s.status)).toEqual(["ok", "skipped", "skipped"]);
+    expect(record.error?.message).toMatch(/stopped before step "b" \(SIGTERM\)/);
+  });
+
+  it("files written by a run that failed before its commit step are committed by the next run", async () => {
+    const committed: string[][] = [];
+    const withCommit = (fail?: string): PipelineDefinition<S> => {
+      const def = pipeline(fail ? { fail } : {});
+      def.steps.splice(2, 0, {
+        name: "commit",
+        description: "record what would be committed",
+        commits: true,
+        async run(ctx) {
+          committed.push(ctx.pendingFiles());
+          return { changed: true };
+        },
+      });
+      return def;
+    };
+    const failed = await executePipeline(ws, withCommit("b"));
+    expect(failed.steps.map((s) => s.status)).toEqual(["ok", "failed", "skipped", "skipped"]);
+    expect(committed).toEqual([]);
+    await executePipeline(ws, withCommit());
+    expect(committed).toEqual([["memory/a.md", "memory/b.md"]]);
+    await executePipeline(ws, withCommit());
+    // Once committed, the journal holds only what came after the commit (c, written by the last step).
+    expect(committed[1]).toEqual(["memory/a.md", "memory/b.md", "memory/c.md"]);
+  });
+
+  it("a run record left 'running' by a dead process is marked interrupted", async () => {
+    const first = await executePipeline(ws, pipeline());
+    const stale = { ...first, id: "2000-01-01T00-00-00-000Z", status: "running", pid: 999999 };
+    await writeFile(path.join(runsDir(ws), `${stale.id}.json`), JSON.stringify(stale));
+    await executePipeline(ws, pipeline());
+    const records = await listRunRecords(ws);
+    expect(records.map((r) => r.status)).toEqual(["interrupted", "done", "done"]);
+  });
+});
