@@ -69,7 +69,12 @@ function findEntities(
     entities.length > 0 && "words" in (entities[0] as object)
       ? (entities as NameEntry[])
       : entityMatcher(entities as EntityName[]);
-  const words = nameWords(query);
+  // An exact token with digits or `=` (LEDGER_SYNC_BATCH=500, a91f3c2) names a value, not an entity.
+  const words = nameWords(
+    rawTokens(query)
+      .filter((t) => !(isExactToken(t) && /[\p{N}=]/u.test(t)))
+      .join(" "),
+  );
   const taken = new Array<boolean>(words.length).fill(false);
   const found: { slug: string; at: number }[] = [];
   for (const entry of entries) {

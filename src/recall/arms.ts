@@ -1,0 +1,219 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Embedder } from "../embed/types.js";
+import { dot } from "../embed/vector.js";
+import type { IndexDb } from "../index/db.js";
+import { buildMatchQuery } from "../index/fts.js";
+import {
+  bm25Facts,
+  chunksByDates,
+  chunksByIds,
+  type EntityRow,
+  factsByEntity,
+  factsInWindow,
+  vectorKnn,
+} from "../index/queries.js";
+import { factCandidate, linesCandidate } from "./candidates.js";
+import type { Intent } from "./intent.js";
+import { DEFAULT_LINE_RANK, rescoreLines } from "./linerank.js";
+import { type LineHit, type LineStore, readLines, searchLines } from "./lines.js";
+import { isoDay, overlapsWindow } from "./timewindow.js";
+import type { ArmList, Candidate } from "./types.js";
+import { buildWindows, DEFAULT_WINDOW, type WindowOptions } from "./windows.js";
+
+/** Everything an arm may look at. */
+export interface ArmContext {
+  root: string;
+  idx: IndexDb;
+  store: LineStore;
+  query: string;
+  intent: Intent;
+  /** Candidates each arm returns at most. */
+  pool: number;
+  window: WindowOptions;
+  since?: string;
+  until?: string;
+}
+
+function termsQuery(intent: Intent): string | null {
+  return buildMatchQuery(intent.terms.map((t) => t.text).join(" "));
+}
+
+function windowsToItems(ctx: ArmContext, hits: LineHit[], max: number): ArmList["items"] {
+  const items: ArmList["items"] = [];
+  for (const w of buildWindows(hits, { ...ctx.window, max })) {
+    const cand = linesCandidate(ctx.idx, ctx.store, w.path, w.startLine, w.endLine, w.line);
+    if (cand) items.push({ cand, score: w.score });
+  }
+  return items;
+}
+
+/** Lexical: BM25 over single lines (porter-stemmed), re-scored, grouped into small windows. */
+export function linesArm(ctx: ArmContext, weight: number): ArmList {
+  const range: { since?: string; until?: string } = {};
+  if (ctx.since) range.since = ctx.since;
+  if (ctx.until) range.until = ctx.until;
+  const hits = searchLines(ctx.store, ctx.intent.terms, { limit: Math.max(300, ctx.pool * 10), ...range });
+  const rescored = rescoreLines(hits, ctx.query, DEFAULT_LINE_RANK);
+  return { arm: "lexical", weight, items: windowsToItems(ctx, rescored, ctx.pool) };
+}
+
+/** Lexical over Retain facts (the index's facts_fts). */
+export function factsArm(ctx: ArmContext, weight: number): ArmList {
+  const hits = bm25Facts(ctx.idx, termsQuery(ctx.intent), ctx.pool);
+  return { arm: "facts", weight, items: hits.map((h) => ({ cand: factCandidate(h.row), score: h.score })) };
+}
+
+/** The summary of an entity page: the first paragraph of prose after the title (and front matter). */
+export function entityPageSummary(root: string, row: EntityRow): Candidate | undefined {
+  if (!row.page) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(path.join(root, row.page), "utf8");
+  } catch {
+    return undefined;
+  }
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  let i = 0;
+  if (lines[0]?.trim() === "---") {
+    const close = lines.findIndex((l, j) => j > 0 && l.trim() === "---");
+    i = close > 0 ? close + 1 : 0;
+  }
+  // Skip the title, blank lines and region markers to the first block of prose or list.
+  while (i < lines.length && (/^\s*(#|<!--)/.test(lines[i]!) || lines[i]!.trim() === "")) i++;
+  const start = i;
+  while (i < lines.length && lines[i]!.trim() !== "" && !/^\s*(#|<!--)/.test(lines[i]!) && i - start < 8) i++;
+  if (i === start) return undefined;
+  return {
+    key: `lines:${row.page}#${start + 1}-${i}`,
+    kind: "note",
+    path: row.page,
+    startLine: start + 1,
+    endLine: i,
+    entities: [row.slug],
+    content: lines.slice(start, i).join("\n"),
+  };
+}
+
+/** Entity: the page summary, then the entity's facts newest first. */
+export function entityArm(ctx: ArmContext, entities: EntityRow[], weight: number): ArmList {
+  const items: ArmList["items"] = [];
+  const wanted = ctx.intent.entities;
+  for (const slug of wanted) {
+    const row = entities.find((e) => e.slug.toLowerCase() === slug.toLowerCase());
+    const page = row && entityPageSummary(ctx.root, row);
+    if (page) items.push({ cand: page, score: 1 });
+  }
+  const facts = factsByEntity(ctx.idx, wanted, ctx.pool);
+  facts.forEach((f, i) => {
+    items.push({ cand: factCandidate(f), score: 1 - i / (facts.length + 1) });
+  });
+  return { arm: "entity", weight, items };
+}
+
+/** Time: facts overlapping the window, newest first (lexical matches ahead), and the matching lines of those days. */
+export function timeArm(ctx: ArmContext, weight: number): ArmList {
+  const w = ctx.intent.window;
+  if (!w) return { arm: "time", weight, items: [] };
+  const from = w.from ?? "0000-01-01";
+  const to = w.to ?? "9999-12-31";
+  const words = ctx.intent.terms.map((t) => t.text.toLowerCase());
+  const facts = factsInWindow(ctx.idx, from, to, 500).map((f) => {
+    const text = f.content.toLowerCase();
+    const overlap = words.filter((x) => text.includes(x)).length;
+    return { f, overlap };
+  });
+  // A bounded window ranks by closeness to its middle ("around March 12"), an open one by recency.
+  const mid = w.from && w.to ? (Date.parse(w.from) + Date.parse(w.to)) / 2 : undefined;
+  const distance = (d: string) => (mid === undefined ? -Date.parse(d) : Math.abs(Date.parse(d) - mid));
+  facts.sort(
+    (a, b) =>
+      b.overlap - a.overlap ||
+      distance(a.f.date) - distance(b.f.date) ||
+      (a.f.date < b.f.date ? 1 : a.f.date > b.f.date ? -1 : a.f.line - b.f.line),
+  );
+  const items: ArmList["items"] = facts
+    .slice(0, ctx.pool)
+    .map(({ f, overlap }, i) => ({ cand: factCandidate(f), score: overlap + 1 - i / (facts.length + 1) }));
+  if (ctx.intent.terms.length > 0) {
+    const hits = searchLines(ctx.store, ctx.intent.terms, { limit: 200, since: from, until: to });
+    items.push(...windowsToItems(ctx, hits, ctx.pool));
+  } else {
+    // "What happened yesterday?": the days' notes themselves, newest day first.
+    const dates: string[] = [];
+    for (let d = new Date(`${to > isoDay(new Date()) ? isoDay(new Date()) : to}T00:00:00Z`); dates.length < 7; ) {
+      const day = isoDay(d);
+      if (day < from) break;
+      dates.push(day);
+      d = new Date(d.getTime() - 86_400_000);
+    }
+    for (const c of chunksByDates(ctx.idx, dates).sort((a, b) => (a.date! < b.date! ? 1 : -1))) {
+      const cand = linesCandidate(ctx.idx, ctx.store, c.path, c.startLine, c.endLine, -1);
+      if (cand) items.push({ cand, score: 0.5 });
+    }
+  }
+  return { arm: "time", weight, items };
+}
+
+/** Opinion: opinion facts of the named entities and lexical opinion matches, with confidence and evidence. */
+export function opinionArm(ctx: ArmContext, weight: number): ArmList {
+  const seen = new Set<string>();
+  const scored: { cand: Candidate; score: number }[] = [];
+  const add = (cand: Candidate, score: number) => {
+    if (seen.has(cand.key)) return;
+    seen.add(cand.key);
+    scored.push({ cand, score });
+  };
+  const lexical = bm25Facts(ctx.idx, termsQuery(ctx.intent), ctx.pool * 4).filter((h) => h.row.kind === "opinion");
+  for (const h of lexical)
+    add(factCandidate(h.row), h.score + (ctx.intent.entities.some((e) => h.row.entities.includes(e)) ? 1 : 0));
+  if (ctx.intent.entities.length > 0) {
+    for (const f of factsByEntity(ctx.idx, ctx.intent.entities, 200)) {
+      if (f.kind === "opinion") add(factCandidate(f), 0.5);
+    }
+  }
+  // Reflect's judged opinions page, when it exists.
+  const page = searchLines(ctx.store, ctx.intent.terms, { limit: 20, paths: ["bank/opinions.md"] });
+  const items = scored.sort((a, b) => b.score - a.score).slice(0, ctx.pool);
+  items.push(...windowsToItems(ctx, page, 5));
+  return { arm: "opinion", weight, items };
+}
+
+/**
+ * Vector: nearest chunks by embedding, then the best lines inside the top chunks (their
+ * lines embedded, through the cache), so a semantic hit is also a few cited lines.
+ */
+export async function vectorArm(ctx: ArmContext, embedder: Embedder, weight: number, lineChunks = 4): Promise<ArmList> {
+  const [qv] = await embedder.embed([ctx.query]);
+  if (!qv) return { arm: "vector", weight, items: [] };
+  const hits = vectorKnn(ctx.idx, qv, ctx.pool);
+  const chunks = chunksByIds(
+    ctx.idx,
+    hits.map((h) => h.id),
+  );
+  const lineHits: LineHit[] = [];
+  const top = chunks.slice(0, lineChunks);
+  const lines = top.flatMap((c) =>
+    readLines(ctx.store, c.path, c.startLine, c.endLine).map((l) => ({ ...l, path: c.path })),
+  );
+  const vecs = lines.length > 0 ? await embedder.embed(lines.map((l) => l.text)) : [];
+  lines.forEach((l, i) => {
+    const v = vecs[i];
+    if (v) lineHits.push({ path: l.path, line: l.line, score: Math.max(0, dot(qv, v)), text: l.text });
+  });
+  lineHits.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1) || a.line - b.line);
+  const items = windowsToItems(ctx, lineHits.slice(0, ctx.pool), ctx.pool);
+  return { arm: "vector", weight, items };
+}
+
+/** Should a candidate pass the hard filters (explicit since/until)? */
+export function inRange(c: Candidate, since?: string, until?: string): boolean {
+  if (!since && !until) return true;
+  if (!c.date) return false;
+  const w: { from?: string; to?: string } = {};
+  if (since) w.from = since;
+  if (until) w.to = until;
+  return overlapsWindow(w, c.date);
+}
+
+export { DEFAULT_WINDOW };

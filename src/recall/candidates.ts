@@ -1,0 +1,125 @@
+import type { IndexDb } from "../index/db.js";
+import { type FactRow, factsByEntity } from "../index/queries.js";
+import type { LineStore } from "./lines.js";
+import { readLines } from "./lines.js";
+import { dateOfPath, fold, STOP_WORDS } from "./text.js";
+import type { Candidate, EvidenceRef } from "./types.js";
+
+/**
+ * Building result candidates from index rows and line ranges, plus the one extra index
+ * query recall needs (facts on given lines), kept here so src/index stays untouched.
+ */
+
+const FACT_COLS =
+  "f.rid, f.id, f.kind, f.content, f.date, f.valid_from AS validFrom, f.valid_to AS validTo, " +
+  "f.confidence, f.path, f.line, f.extracted";
+
+/** Facts whose Retain line lies in `path` lines from..to, by line. */
+export function factsAtLines(idx: IndexDb, path: string, from: number, to: number): FactRow[] {
+  const rows = idx.db
+    .prepare(`SELECT ${FACT_COLS} FROM facts f WHERE f.path = ? AND f.line BETWEEN ? AND ? ORDER BY f.line, f.rid`)
+    .all(path, from, to) as (Omit<FactRow, "entities" | "extracted"> & { extracted: number })[];
+  const ents = idx.db.prepare("SELECT entity FROM fact_entities WHERE fact = ?").pluck();
+  return rows.map((r) => ({ ...r, extracted: r.extracted === 1, entities: ents.all(r.rid) as string[] }));
+}
+
+export function factCandidate(f: FactRow): Candidate {
+  const c: Candidate = {
+    key: `fact:${f.path}#${f.line}`,
+    kind: f.kind,
+    path: f.path,
+    startLine: f.line,
+    endLine: f.line,
+    date: f.date,
+    entities: f.entities,
+    content: f.content,
+    factId: f.id,
+  };
+  if (f.confidence !== null && f.kind === "opinion") c.confidence = f.confidence;
+  return c;
+}
+
+/** `@Name` mentions in text (not inside words such as e-mail addresses), as slugs. */
+export function mentionedEntities(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?<![\p{L}\p{N}_.])@([\p{L}\p{N}][\p{L}\p{N}_-]*[\p{L}\p{N}]|[\p{L}\p{N}])/gu)) {
+    if (!out.includes(m[1]!)) out.push(m[1]!);
+  }
+  return out;
+}
+
+/**
+ * A candidate for lines `from..to` of a file: the fact on `focus` when that line is a
+ * Retain fact (a fact and its line are one result), else a note with the lines
+ * (blank lines inside kept, blank edges trimmed so the citation is tight).
+ */
+export function linesCandidate(
+  idx: IndexDb | undefined,
+  store: LineStore,
+  path: string,
+  from: number,
+  to: number,
+  focus: number,
+): Candidate | undefined {
+  if (idx) {
+    const fact = factsAtLines(idx, path, focus, focus)[0];
+    if (fact) return factCandidate(fact);
+  }
+  const rows = readLines(store, path, from, to);
+  if (rows.length === 0) return undefined;
+  const start = rows[0]!.line;
+  const end = rows[rows.length - 1]!.line;
+  const byLine = new Map(rows.map((r) => [r.line, r.text]));
+  const lines: string[] = [];
+  for (let l = start; l <= end; l++) lines.push(byLine.get(l) ?? "");
+  const content = lines.join("\n");
+  const c: Candidate = {
+    key: `lines:${path}#${start}-${end}`,
+    kind: "note",
+    path,
+    startLine: start,
+    endLine: end,
+    entities: mentionedEntities(content),
+    content,
+  };
+  const date = dateOfPath(path);
+  if (date) c.date = date;
+  return c;
+}
+
+function contentWords(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of fold(text).split(/[^\p{L}\p{N}]+/u)) {
+    if (w.length < 3 || STOP_WORDS.has(w)) continue;
+    out.add(w.length > 5 ? w.slice(0, 5) : w); // a crude stem: "ships"/"shipping" agree
+  }
+  return out;
+}
+
+const NEGATION = /\b(not|no longer|never|n't|won't|isn't|doesn't|stopped|dropped|off the table|no)\b/i;
+
+/**
+ * Evidence for an opinion from the index: other opinion facts about the same entities
+ * that say nearly the same thing. A heuristic stance: one side negated -> contradict,
+ * else support. Reflect's bank/opinions.md carries judged evidence when it exists.
+ */
+export function opinionEvidence(idx: IndexDb, opinion: Candidate, limit = 5): EvidenceRef[] {
+  if (opinion.entities.length === 0) return [];
+  const mine = contentWords(opinion.content);
+  const negated = NEGATION.test(opinion.content);
+  const out: EvidenceRef[] = [];
+  for (const f of factsByEntity(idx, opinion.entities, 200)) {
+    if (f.id === opinion.factId || f.kind !== "opinion") continue;
+    const theirs = contentWords(f.content);
+    let shared = 0;
+    for (const w of theirs) if (mine.has(w)) shared++;
+    const jaccard = shared / Math.max(1, mine.size + theirs.size - shared);
+    if (jaccard < 0.15 || shared < 2) continue;
+    out.push({
+      source: `${f.path}#L${f.line}`,
+      stance: NEGATION.test(f.content) !== negated ? "contradict" : "support",
+    });
+    if (out.length >= limit) break;
+  }
+  return out;
+}

@@ -1,0 +1,230 @@
+import path from "node:path";
+import { createCachedEmbedder } from "../embed/cache.js";
+import type { Embedder, EmbedderChoice } from "../embed/types.js";
+import { indexFile } from "../index/db.js";
+import { acquireIndex } from "../index/handles.js";
+import { listEntities } from "../index/queries.js";
+import { syncIndex } from "../index/sync.js";
+import type { FactKind } from "../retain/types.js";
+import { MembankError } from "../workspace/errors.js";
+import { listMemoryFiles } from "../workspace/files.js";
+import type { Workspace } from "../workspace/workspace.js";
+import { type ArmContext, entityArm, factsArm, inRange, linesArm, opinionArm, timeArm, vectorArm } from "./arms.js";
+import { opinionEvidence } from "./candidates.js";
+import { DEFAULT_FUSE, dedupe, type FusionMethod, fuse, sortFused } from "./fuse.js";
+import { understandQuery } from "./intent.js";
+import { type LineStore, openLineStore, syncLineStore } from "./lines.js";
+import { fitBudget, toResult } from "./shape.js";
+import { nameWords } from "./text.js";
+import { overlapsWindow } from "./timewindow.js";
+import type { ArmList, RecallResponse, ResultKind } from "./types.js";
+import { DEFAULT_WINDOW, type WindowOptions } from "./windows.js";
+
+export interface RecallOptions {
+  /** Results wanted (default config recall.k). */
+  k?: number;
+  /** Hard date filters, YYYY-MM-DD (undated files are then left out). */
+  since?: string;
+  until?: string;
+  /** Only results about this entity (also treated as named in the query). */
+  entity?: string;
+  /** Only these result kinds. */
+  kinds?: ResultKind[];
+  /** Token budget of all results together (default config recall.budgetTokens). */
+  budgetTokens?: number;
+  /** "Today" for relative time phrases (default now). */
+  asOf?: Date;
+  /** Add to each result the arms that found it, with ranks and scores. */
+  explain?: boolean;
+  /** The vector arm's embedder; without one recall is BM25 + structure. */
+  embedder?: EmbedderChoice;
+  /** Sync changed files first (default true; a stat per file). */
+  sync?: boolean;
+  /** Fusion of the arms (default rrf). */
+  fusion?: FusionMethod;
+  /** Arm weights by name (lexical, facts, entity, time, opinion, vector). */
+  weights?: Partial<Record<string, number>>;
+  /** Line window around a match (default 1 line before, 1 after). */
+  window?: Partial<WindowOptions>;
+}
+
+/** Arm weights: structure (entity, time, opinion) leads when the question asks for it. */
+export const DEFAULT_WEIGHTS: Record<string, number> = {
+  lexical: 1,
+  facts: 0.8,
+  entity: 1.2,
+  time: 1.3,
+  opinion: 1.3,
+  vector: 0.8,
+};
+
+/** How much a result outside a time window the query names is worth (soft: the window may be off). */
+const OUTSIDE_WINDOW = 0.5;
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const KINDS: readonly ResultKind[] = ["world", "experience", "opinion", "observation", "note"];
+
+const stores = new Map<string, LineStore>();
+
+/** The workspace's line store (one handle per process, like the index's). */
+export function lineStoreFor(ws: Workspace): LineStore {
+  const file = path.join(path.dirname(indexFile(ws)), "recall-lines.sqlite");
+  let s = stores.get(file);
+  if (!s || !s.db.open) {
+    s = openLineStore(file);
+    stores.set(file, s);
+  }
+  return s;
+}
+
+/** Close the line stores this process opened (tests, shutdown). */
+export function closeLineStores(): void {
+  for (const s of stores.values()) s.close();
+  stores.clear();
+}
+
+const cachedEmbedders = new WeakMap<Embedder, Embedder>();
+
+function validate(query: string, opts: RecallOptions): void {
+  if (query.trim() === "") throw new MembankError("recall query is empty", { code: "EARGS", exitCode: 2 });
+  for (const [name, v] of [
+    ["since", opts.since],
+    ["until", opts.until],
+  ] as const) {
+    if (v !== undefined && !DATE.test(v)) {
+      throw new MembankError(`--${name} must be a date YYYY-MM-DD, got ${JSON.stringify(v)}`, {
+        code: "EARGS",
+        exitCode: 2,
+      });
+    }
+  }
+  for (const k of opts.kinds ?? []) {
+    if (!KINDS.includes(k)) {
+      throw new MembankError(`unknown kind ${JSON.stringify(k)}: use ${KINDS.join(", ")}`, {
+        code: "EARGS",
+        exitCode: 2,
+      });
+    }
+  }
+}
+
+/**
+ * Answer a question from the memory: understand it (entities, time window, opinion cue,
+ * words), run the arms that apply, fuse, deduplicate, keep k results within the token
+ * budget. Every result cites `path#Lstart-Lend`.
+ */
+export async function recall(ws: Workspace, query: string, opts: RecallOptions = {}): Promise<RecallResponse> {
+  validate(query, opts);
+  const cfg = ws.config.recall;
+  const k = opts.k ?? cfg.k;
+  const budget = opts.budgetTokens ?? cfg.budgetTokens;
+  const choice: EmbedderChoice = opts.embedder ?? { embedder: null, provider: "none" };
+  const fallbacks: string[] = choice.fallback ? [choice.fallback] : [];
+
+  const store = lineStoreFor(ws);
+  if (opts.sync !== false) {
+    // Only changed files are re-read (a stat per file); vectors are filled for changed chunks.
+    const report = await syncIndex(ws, { embedder: choice });
+    if (report.fallback && report.fallback !== choice.fallback) fallbacks.push(report.fallback);
+    syncLineStore(store, await listMemoryFiles(ws));
+  }
+  const idx = acquireIndex(indexFile(ws));
+  const entities = listEntities(idx);
+  const intent = understandQuery(query, {
+    asOf: opts.asOf ?? new Date(),
+    entities: entities.map((e) => ({ slug: e.slug, names: [e.name, ...e.aliases] })),
+  });
+  if (opts.entity) {
+    const wanted = nameWords(opts.entity).join(" ");
+    const row = entities.find((e) => [e.slug, e.name, ...e.aliases].some((n) => nameWords(n).join(" ") === wanted));
+    const slug = row?.slug ?? opts.entity.replace(/^@/, "");
+    if (!intent.entities.includes(slug)) intent.entities.unshift(slug);
+    if (!intent.kinds.includes("entity")) intent.kinds.unshift("entity");
+  }
+
+  const weights = { ...DEFAULT_WEIGHTS, ...opts.weights } as Record<string, number>;
+  const ctx: ArmContext = {
+    root: ws.root,
+    idx,
+    store,
+    query,
+    intent,
+    pool: Math.max(20, k * 4),
+    window: { ...DEFAULT_WINDOW, ...opts.window },
+    ...(opts.since ? { since: opts.since } : {}),
+    ...(opts.until ? { until: opts.until } : {}),
+  };
+  const arms: ArmList[] = [];
+  if (intent.terms.length > 0) {
+    arms.push(linesArm(ctx, weights.lexical!));
+    if (idx.fts) arms.push(factsArm(ctx, weights.facts!));
+  }
+  if (intent.entities.length > 0) arms.push(entityArm(ctx, entities, weights.entity!));
+  if (intent.window) arms.push(timeArm(ctx, weights.time!));
+  if (intent.kinds.includes("opinion")) arms.push(opinionArm(ctx, weights.opinion!));
+  if (choice.embedder) {
+    let e = cachedEmbedders.get(choice.embedder);
+    if (!e) {
+      e = createCachedEmbedder(choice.embedder, idx.db);
+      cachedEmbedders.set(choice.embedder, e);
+    }
+    try {
+      arms.push(await vectorArm(ctx, e, weights.vector!));
+    } catch (error) {
+      const message = `embedding the query with ${choice.provider} failed: ${(error as Error).message}`;
+      if (ws.config.embedding.fallback === "error") throw new MembankError(message, { code: "EEMBED", cause: error });
+      fallbacks.push(`${message}; BM25 only`);
+    }
+  }
+
+  const method = opts.fusion ?? DEFAULT_FUSE.method;
+  let fused = fuse(arms, { ...DEFAULT_FUSE, method });
+  const win = intent.window;
+  if (win) {
+    for (const f of fused) if (!f.cand.date || !overlapsWindow(win, f.cand.date)) f.score *= OUTSIDE_WINDOW;
+    fused = sortFused(fused);
+  }
+  fused = dedupe(fused).filter((f) => {
+    const c = f.cand;
+    if (!inRange(c, opts.since, opts.until)) return false;
+    if (opts.kinds && opts.kinds.length > 0 && !opts.kinds.includes(c.kind)) return false;
+    if (opts.entity) {
+      const slug = intent.entities[0]!.toLowerCase();
+      const words = nameWords(slug).join(" ");
+      const mentions =
+        c.entities.some((e) => e.toLowerCase() === slug) || nameWords(c.content).join(" ").includes(words);
+      if (!mentions) return false;
+    }
+    return true;
+  });
+  const top = fused.slice(0, k);
+  for (const f of top) {
+    if (f.cand.kind === "opinion" && !f.cand.evidence) f.cand.evidence = opinionEvidence(idx, f.cand);
+  }
+  const results = fitBudget(
+    top.map((f) => toResult(f, opts.explain ?? false)),
+    budget,
+  );
+  const response: RecallResponse = {
+    query,
+    intent: {
+      entities: intent.entities,
+      ...(intent.window ? { window: intent.window } : {}),
+      kinds: intent.kinds,
+    },
+    results,
+    provider: choice.embedder ? choice.provider : "none",
+  };
+  if (choice.embedder && choice.model) response.model = choice.model;
+  if (fallbacks.length > 0) response.fallback = fallbacks.join("; ");
+  if (opts.explain) {
+    response.explain = {
+      fusion: method,
+      terms: intent.terms.map((t) => t.text),
+      arms: arms.map((a) => ({ arm: a.arm, weight: a.weight, hits: a.items.length })),
+    };
+  }
+  return response;
+}
+
+export type { FactKind };
