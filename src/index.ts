@@ -33,6 +33,7 @@ export {
   type OpinionRef,
   type Stance,
 } from "./llm/index.js";
+export * from "./index/index.js";
 export * from "./markdown/index.js";
 export * from "./pipeline/index.js";
 export * from "./reflect/index.js";

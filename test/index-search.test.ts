@@ -206,10 +206,29 @@ describe("search with vectors", () => {
         throw new Error("provider down");
       },
     };
-    const res = await search(w, "a91f3c2", { embedder: { embedder: failing, provider: "hash-test" }, sync: false });
+    const res = await search(w, "deployed to staging", {
+      embedder: { embedder: failing, provider: "hash-test" },
+      sync: false,
+    });
     expect(res.provider).toBe("none");
     expect(res.fallback).toMatch(/provider down/);
     expect(res.results[0]?.path).toBe("memory/2026-03-10.md");
+  });
+
+  it("skips the vector arm when an exact-token query is answered by BM25", async () => {
+    const w = await ws();
+    const c = choice(16);
+    await syncIndex(w, { embedder: c });
+    const e = c.embedder as ReturnType<typeof hashEmbedder>;
+    const calls = e.calls;
+    for (const q of ["a91f3c2", "FJD-482", "LEDGER_SYNC_BATCH=500", "数据库"]) {
+      const res = await search(w, q, { embedder: c });
+      expect(res.results[0]).toMatchObject({ score: 1 });
+      expect(res.fallback).toMatch(/vector arm skipped/);
+    }
+    expect(e.calls).toBe(calls);
+    await search(w, "database replica", { embedder: c });
+    expect(e.calls).toBe(calls + 1);
   });
 });
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { parseRetain } from "../retain/parse.js";
+import { parseRetain } from "../retain/index.js";
 import { isDailyLog, type MemoryFile } from "../workspace/files.js";
 import { type ChunkOptions, chunkMarkdown } from "./chunk.js";
 import type { IndexDb } from "./db.js";

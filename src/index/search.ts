@@ -2,7 +2,7 @@ import type { EmbedderChoice } from "../embed/types.js";
 import { MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { indexFile } from "./db.js";
-import { buildMatchQuery, cjkTerms, hasCjk } from "./fts.js";
+import { buildMatchQuery, cjkTerms, hasCjk, queryTerms } from "./fts.js";
 import { acquireIndex } from "./handles.js";
 import { bm25Chunks, type ChunkRow, chunksByIds, trigramChunks, vectorKnn } from "./queries.js";
 import { syncIndex } from "./sync.js";
@@ -45,6 +45,18 @@ export function makeSnippet(text: string, max: number): string {
   const nl = text.lastIndexOf("\n", room);
   const cut = nl >= room / 2 ? nl : room;
   return `${text.slice(0, cut).trimEnd()}…`;
+}
+
+/**
+ * Is the lexical arm enough on its own? When every term is an exact token (an id, a
+ * ticket, a key=value, a path, CJK text: something with a digit, inner punctuation or
+ * CJK characters) and BM25 found it, semantic similarity adds nothing but cost (an
+ * embedding model load on every CLI call) and would dilute an exact hit's score.
+ */
+export function lexicalIsDecisive(query: string, lexicalHits: number): boolean {
+  if (lexicalHits === 0) return false;
+  const terms = queryTerms(query);
+  return terms.length > 0 && terms.every((t) => /\p{N}|[\p{L}\p{N}][-_=./:#@][\p{L}\p{N}]/u.test(t) || hasCjk(t));
 }
 
 interface Candidate {
@@ -97,7 +109,9 @@ export async function search(ws: Workspace, query: string, opts: SearchOptions =
   }
 
   let vectorArm = false;
-  if (choice.embedder) {
+  if (choice.embedder && lexicalIsDecisive(query, candidates.size)) {
+    fallbacks.push("exact-token query answered by BM25; vector arm skipped");
+  } else if (choice.embedder) {
     try {
       const [qv] = await choice.embedder.embed([query]);
       if (qv) {

@@ -1,0 +1,97 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import type { Command } from "commander";
+import type { IndexStatus } from "../../index/status.js";
+import { loadWorkspace, printJson, workspaceOption } from "../shared.js";
+
+interface DoctorFlags {
+  workspace?: string;
+  json?: boolean;
+}
+
+export interface DoctorReport {
+  workspace: string;
+  configFile: string | null;
+  node: string;
+  git: { present: boolean; version?: string };
+  embedding: { configured: string; provider: string; model?: string; fallback?: string };
+  llm: { configured: string };
+  sqlite: IndexStatus["sqlite"];
+  sqliteVec: IndexStatus["sqliteVec"];
+  index: IndexStatus["index"];
+}
+
+async function gitVersion(): Promise<{ present: boolean; version?: string }> {
+  try {
+    const { stdout } = await promisify(execFile)("git", ["--version"], { timeout: 5000 });
+    return { present: true, version: stdout.trim().replace(/^git version /, "") };
+  } catch {
+    return { present: false };
+  }
+}
+
+function formatDoctor(r: DoctorReport): string {
+  const ok = (b: boolean | undefined) => (b ? "ok " : "-- ");
+  const idx = r.index;
+  const lines = [
+    `workspace   ${r.workspace}`,
+    `config      ${r.configFile ?? "(none: defaults)"}`,
+    `node        ${r.node}`,
+    `${ok(r.git.present)}git         ${r.git.present ? r.git.version : "not found (reflect cannot commit)"}`,
+    `${ok(true)}sqlite      ${r.sqlite.version}`,
+    `${ok(r.sqlite.fts5)}fts5        ${r.sqlite.fts5 ? "available (unicode61 + trigram)" : "missing: vector-only search"}`,
+    `${ok(r.sqliteVec.loaded)}sqlite-vec  ${r.sqliteVec.loaded ? r.sqliteVec.version : `not loaded (${r.sqliteVec.error}); in-process cosine fallback`}`,
+    `${ok(r.embedding.provider !== "none")}embedding   ${r.embedding.configured} -> ${r.embedding.provider}${r.embedding.model ? ` (${r.embedding.model})` : ""}${r.embedding.fallback ? `; ${r.embedding.fallback}` : ""}`,
+    `    llm         ${r.llm.configured}`,
+  ];
+  if (!idx.present) {
+    lines.push(`-- index       ${idx.file} not built yet (run: membank index)`);
+  } else if (idx.problem) {
+    lines.push(`-- index       ${idx.file} unusable: ${idx.problem} (the next membank index rebuilds it)`);
+  } else {
+    lines.push(
+      `${ok(idx.fresh)}index       ${idx.file}: ${idx.files} files, ${idx.chunks} chunks, ${idx.facts} facts, ${idx.vectors} vectors; ` +
+        (idx.fresh ? "fresh" : `${idx.stale} files changed since the last sync`),
+    );
+  }
+  return lines.join("\n");
+}
+
+export function registerDoctor(program: Command): void {
+  const cmd = program
+    .command("doctor")
+    .description("check the environment: SQLite, FTS5, sqlite-vec, embedding provider, index freshness, git");
+  workspaceOption(cmd)
+    .option("--json", "print the report as JSON")
+    .action(async (flags: DoctorFlags) => {
+      const ws = await loadWorkspace(flags);
+      const { resolveEmbedder } = await import("../../embed/index.js");
+      const { indexStatus } = await import("../../index/status.js");
+      const [status, git] = await Promise.all([indexStatus(ws), gitVersion()]);
+      let embedding: DoctorReport["embedding"];
+      try {
+        const choice = await resolveEmbedder(ws);
+        embedding = {
+          configured: ws.config.embedding.provider,
+          provider: choice.provider,
+          ...(choice.model !== undefined ? { model: choice.model } : {}),
+          ...(choice.fallback !== undefined ? { fallback: choice.fallback } : {}),
+        };
+      } catch (error) {
+        embedding = { configured: ws.config.embedding.provider, provider: "none", fallback: (error as Error).message };
+      }
+      const report: DoctorReport = {
+        workspace: ws.root,
+        configFile: ws.configPath ?? null,
+        node: process.version,
+        git,
+        embedding,
+        llm: { configured: ws.config.llm.provider },
+        sqlite: status.sqlite,
+        sqliteVec: status.sqliteVec,
+        index: status.index,
+      };
+      if (flags.json) printJson(report);
+      else process.stdout.write(`${formatDoctor(report)}\n`);
+    });
+}

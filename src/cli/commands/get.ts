@@ -1,0 +1,30 @@
+import type { Command } from "commander";
+import { intFlag, loadWorkspace, printJson, workspaceOption } from "../shared.js";
+
+interface GetFlags {
+  workspace?: string;
+  from?: number;
+  lines?: number;
+  json?: boolean;
+}
+
+export function registerGet(program: Command): void {
+  const cmd = program
+    .command("get")
+    .description("print lines of a memory file (memory_get: MEMORY.md, memory/**.md, bank/**.md only)")
+    .argument("<path>", "workspace-relative path, e.g. memory/2026-03-12.md");
+  workspaceOption(cmd)
+    .option("--from <n>", "first line, 1-based", intFlag("--from"))
+    .option("--lines <m>", "number of lines", intFlag("--lines"))
+    .option("--json", "print {path, text} as JSON")
+    .action(async (file: string, flags: GetFlags) => {
+      const ws = await loadWorkspace(flags);
+      const { getMemoryLines } = await import("../../index/get.js");
+      const res = await getMemoryLines(ws, file, {
+        ...(flags.from !== undefined ? { from: flags.from } : {}),
+        ...(flags.lines !== undefined ? { lines: flags.lines } : {}),
+      });
+      if (flags.json) printJson(res);
+      else process.stdout.write(res.text === "" ? "" : `${res.text}\n`);
+    });
+}

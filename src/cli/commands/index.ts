@@ -1,0 +1,81 @@
+import type { Command } from "commander";
+import type { SyncPhase, SyncReport } from "../../index/sync.js";
+import { loadWorkspace, printJson, workspaceOption } from "../shared.js";
+
+interface IndexFlags {
+  workspace?: string;
+  full?: boolean;
+  json?: boolean;
+  provider?: string;
+}
+
+/** A progress bar on stderr, shown only on a terminal and only once a run has lasted a while. */
+async function progressReporter(): Promise<{ update: (d: number, t: number, p: SyncPhase) => void; stop: () => void }> {
+  if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
+  const { SingleBar, Presets } = await import("cli-progress");
+  const started = Date.now();
+  let bar: InstanceType<typeof SingleBar> | undefined;
+  let phase: SyncPhase | undefined;
+  return {
+    update(done, total, p) {
+      if (!bar && Date.now() - started < 750) return;
+      if (!bar || phase !== p) {
+        bar?.stop();
+        bar = new SingleBar(
+          {
+            stream: process.stderr,
+            format: `${p === "files" ? "files " : "embed "} [{bar}] {value}/{total} {eta_formatted}`,
+          },
+          Presets.shades_classic,
+        );
+        bar.start(total, done);
+        phase = p;
+      }
+      bar.setTotal(total);
+      bar.update(done);
+    },
+    stop() {
+      bar?.stop();
+    },
+  };
+}
+
+export function formatSyncReport(r: SyncReport): string {
+  const lines = [
+    `${r.rebuilt ? `rebuilt (${r.reason})` : "synced"} ${r.index}`,
+    `  files: ${r.scanned} scanned, ${r.changed} changed, ${r.removed} removed`,
+    `  index: ${r.chunks} chunks, ${r.facts} facts, ${r.embedded} embedded (provider: ${r.provider}${r.model ? ` ${r.model}` : ""})`,
+    `  ${r.ms} ms`,
+  ];
+  if (r.diagnostics > 0) lines.push(`  ${r.diagnostics} Retain lines did not parse (see: membank facts)`);
+  for (const w of r.warnings) lines.push(`  warning: ${w}`);
+  if (r.fallback && !r.warnings.includes(r.fallback)) lines.push(`  fallback: ${r.fallback}`);
+  return lines.join("\n");
+}
+
+export function registerIndex(program: Command): void {
+  const cmd = program
+    .command("index")
+    .description("bring the search index (.memory/index.sqlite) up to date with the memory files");
+  workspaceOption(cmd)
+    .option("--full", "rebuild from scratch (into a new file, swapped in when complete)")
+    .option("--provider <name>", "embedding provider for this run: auto, local, openai, gemini, use, none")
+    .option("--json", "print the sync report as JSON")
+    .action(async (flags: IndexFlags) => {
+      const ws = await loadWorkspace(flags);
+      const { resolveEmbedder } = await import("../../embed/index.js");
+      const { syncIndex, closeIndexes } = await import("../../index/index.js");
+      const embedder = await resolveEmbedder(ws, flags.provider === undefined ? {} : { provider: flags.provider });
+      const progress = await progressReporter();
+      try {
+        const report = await syncIndex(ws, { full: flags.full ?? false, embedder, onProgress: progress.update });
+        progress.stop();
+        if (flags.json) printJson(report);
+        else process.stdout.write(`${formatSyncReport(report)}\n`);
+      } finally {
+        progress.stop();
+        closeIndexes();
+        await embedder.embedder?.close?.();
+      }
+    });
+}
