@@ -32,5 +32,9 @@ describe("use provider (Universal Sentence Encoder lite)", () => {
   test("keeps one vector per text, also for empty text", async () => {
     const vectors = await embedder.embed(["", "hello", "   "]);
     expect(vectors.map((v) => v.length)).toEqual([512, 512, 512]);
+    // Empty texts do not shift the others: "hello" keeps its own vector.
+    const [hello] = await embedder.embed(["hello"]);
+    expect(dot(vectors[1]!, hello!)).toBeGreaterThan(0.999);
+    expect(dot(vectors[0]!, hello!)).toBeLessThan(0.999);
   });
 });
