@@ -199,7 +199,18 @@ export function generateDayLog(date, { seed = 1 } = {}) {
   }
   out.push("", "## Retain", "");
   const facts = g.int(3, 8);
-  for (let i = 0; i < facts; i++) out.push(factLine(g, day, dayNumber, focus));
+  // No repeats within a day: the parser reports a repeated fact as a duplicate.
+  const seen = new Set();
+  for (let i = 0; i < facts; i++) {
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const line = factLine(g, day, dayNumber, focus);
+      const key = line.replace(/^- O(\(c=[^)]*\))?/, "- O"); // the same opinion at another confidence is a repeat too
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(line);
+      break;
+    }
+  }
   // About one day in sixty carries a malformed line, as real hand-written logs do.
   if (g.chance(1 / 60)) out.push(g.pick(MALFORMED)(focus));
   return `${out.join("\n")}\n`;
