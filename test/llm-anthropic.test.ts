@@ -166,6 +166,26 @@ describe("anthropic provider with the real SDK against a local Messages API", ()
     expect(server.requests).toHaveLength(0);
   });
 
+  it("answers a question asked before from the workspace's answer cache, without a call", async () => {
+    server.fallback = { text: '{"stance":"support","strength":0.5,"reason":"Same."}' };
+    const ws = await anthropicWs();
+    const first = await createLlm(ws, { env: ENV, maxRetries: 0 });
+    const a = await first.judge!.judge(opinion, fact);
+    expect(await first.judge!.judge(opinion, fact)).toEqual(a);
+    await first.close!();
+    const second = await createLlm(ws, { env: ENV, maxRetries: 0 });
+    expect(await second.judge!.judge(opinion, fact)).toEqual(a);
+    await second.close!();
+    expect(server.requests).toHaveLength(1);
+    // Another question, or the cache turned off, does call.
+    const other = await createLlm(ws, { env: ENV, maxRetries: 0 });
+    await other.judge!.judge({ ...opinion, confidence: 0.5 }, fact);
+    await other.close!();
+    const uncached = await createLlm(ws, { env: ENV, maxRetries: 0, cache: false });
+    await uncached.judge!.judge(opinion, fact);
+    expect(server.requests).toHaveLength(3);
+  });
+
   it("provider none offers no LLM abilities and contacts nothing", async () => {
     const llm = await createLlm(await workspace({ provider: "none" }));
     expect(llm.provider).toBe("none");

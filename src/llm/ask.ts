@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { type AnswerCache, cacheKey } from "./cache.js";
 import { type ChatRequest, retryNote } from "./prompts.js";
 import { validateAnswer } from "./schemas.js";
 
@@ -6,6 +7,8 @@ import { validateAnswer } from "./schemas.js";
 export interface Completer {
   readonly provider: "anthropic" | "local";
   readonly model: string;
+  /** Identity of the model for the answer cache, when the name alone is ambiguous (a local file). */
+  readonly cacheId?: string;
   complete(request: ChatRequest): Promise<string>;
   close?(): Promise<void>;
   /** Removes secrets (the API key) from any text before it is shown or stored. */
@@ -21,12 +24,15 @@ export interface AskState {
   warnings: string[];
   /** Set after a fatal error: no more calls are made. */
   disabled?: string;
+  /** Validated answers of earlier runs, reused instead of asking again. */
+  cache?: AnswerCache;
 }
 
 /**
  * Ask for a JSON answer of the given shape. An invalid answer is retried once (telling the
  * model what was wrong); a second invalid answer, or a transport failure, is skipped:
- * null, with a warning. Never throws for model or network trouble.
+ * null, with a warning. Never throws for model or network trouble. With a cache, a
+ * question answered validly before is answered from it without a call.
  */
 export async function askValidated<T>(
   completer: Completer,
@@ -36,6 +42,11 @@ export async function askValidated<T>(
   label: string,
 ): Promise<T | null> {
   const clean = (text: string) => (completer.redact ? completer.redact(text) : text);
+  const key = state.cache ? cacheKey(completer.provider, completer.cacheId ?? completer.model, request) : "";
+  if (state.cache) {
+    const hit = schema.safeParse(state.cache.get(key));
+    if (hit.success) return hit.data;
+  }
   if (state.disabled) return null;
   let reason = "";
   for (let attempt = 1; attempt <= 2; attempt++) {
@@ -54,7 +65,10 @@ export async function askValidated<T>(
       return null;
     }
     const result = validateAnswer(schema, text);
-    if (result.ok) return result.value;
+    if (result.ok) {
+      state.cache?.set(key, request.task, result.value);
+      return result.value;
+    }
     reason = clean(result.reason);
   }
   state.warnings.push(`${label}: invalid LLM answer twice (${reason}), skipped`);

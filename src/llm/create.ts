@@ -1,5 +1,7 @@
-import { type Workspace, workspacePath } from "../workspace/workspace.js";
+import path from "node:path";
+import { stateDir, type Workspace, workspacePath } from "../workspace/workspace.js";
 import { createAnthropicCompleter } from "./anthropic.js";
+import { type AnswerCache, openAnswerCache } from "./cache.js";
 import { createLocalCompleter } from "./local.js";
 import { createServices } from "./services.js";
 import type { LlmServices } from "./types.js";
@@ -15,6 +17,11 @@ export interface CreateLlmOptions {
   timeoutMs?: number;
   /** node-llama-cpp context threads (tests use 1); config llm.local.threads otherwise. */
   threads?: number;
+  /**
+   * Reuse validated answers from `.memory/llm-cache.sqlite` (default true): the same
+   * question to the same model is not asked twice, so repeated runs give the same bytes.
+   */
+  cache?: boolean;
 }
 
 /**
@@ -27,6 +34,8 @@ export async function createLlm(ws: Workspace, opts: CreateLlmOptions = {}): Pro
   const llm = ws.config.llm;
   const provider = opts.provider ?? llm.provider;
   if (provider === "none") return { provider: "none", warnings: [] };
+  const cache = (): AnswerCache | undefined =>
+    opts.cache === false ? undefined : openAnswerCache(path.join(stateDir(ws), "llm-cache.sqlite"));
   if (provider === "anthropic") {
     return createServices(
       createAnthropicCompleter({
@@ -38,6 +47,7 @@ export async function createLlm(ws: Workspace, opts: CreateLlmOptions = {}): Pro
         ...(opts.maxRetries === undefined ? {} : { maxRetries: opts.maxRetries }),
         ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
       }),
+      cache(),
     );
   }
   const threads = opts.threads ?? llm.local.threads;
@@ -47,5 +57,6 @@ export async function createLlm(ws: Workspace, opts: CreateLlmOptions = {}): Pro
       configuredPath: llm.local.modelPath,
       ...(threads === undefined ? {} : { threads }),
     }),
+    cache(),
   );
 }

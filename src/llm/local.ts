@@ -99,9 +99,12 @@ export function createLocalCompleter(settings: LocalSettings): Completer {
     }
   }
 
+  const info = statSync(settings.modelPath);
   return {
     provider: "local",
     model: path.basename(settings.modelPath),
+    // A replaced model file must not answer from the old one's cache.
+    cacheId: `${settings.modelPath}:${info.size}:${Math.round(info.mtimeMs)}`,
     complete(request) {
       // One sequence at a time keeps memory flat; callers may still fire requests concurrently.
       const next = queue.then(() => run(request));

@@ -1,5 +1,6 @@
 import { KIND_BY_LETTER } from "../retain/types.js";
 import { type AskState, askValidated, type Completer } from "./ask.js";
+import type { AnswerCache } from "./cache.js";
 import { extractionPrompt, judgePrompt, summaryPrompt } from "./prompts.js";
 import { extractionAnswer, judgementAnswer, summaryAnswer } from "./schemas.js";
 import type { ExtractedFact, Judge, Judgement, LlmServices } from "./types.js";
@@ -21,8 +22,8 @@ function toExtractedFact(answer: {
 const SKIPPED: Judgement = { stance: "unrelated", strength: 0, reason: "no valid LLM answer", skipped: true };
 
 /** LLM services (judge, summaries, extraction) over any provider that can complete a request. */
-export function createServices(completer: Completer): LlmServices & { warnings: string[] } {
-  const state: AskState = { warnings: [] };
+export function createServices(completer: Completer, cache?: AnswerCache): LlmServices & { warnings: string[] } {
+  const state: AskState = { warnings: [], ...(cache ? { cache } : {}) };
   const judge: Judge = {
     id: `llm:${completer.provider}:${completer.model}`,
     async judge(opinion, fact) {
@@ -66,6 +67,7 @@ export function createServices(completer: Completer): LlmServices & { warnings: 
       return answer ? answer.facts.map(toExtractedFact) : null;
     },
     async close() {
+      cache?.close();
       await completer.close?.();
     },
   };
