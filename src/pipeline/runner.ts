@@ -108,6 +108,7 @@ export async function executePipeline<S>(
           .map(([k, v]) => `${k}=${v}`)
           .join(" ");
         log(`[${i + 1}/${def.steps.length}] ${step.name} ok in ${rec.durationMs} ms${counts ? ` (${counts})` : ""}`);
+        for (const note of rec.notes ?? []) log(`    ${note}`);
       } catch (error) {
         rec.durationMs = Math.round(performance.now() - s0);
         rec.status = "failed";
