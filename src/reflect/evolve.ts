@@ -85,6 +85,9 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
     }
   };
   for (const op of opinions) index(op);
+  // Facts already evidence before this run: an O fact among them restated an opinion
+  // (had it not, it would be an opinion's origin), so it must not become a new one now.
+  const earlierEvidence = new Set(opinions.flatMap((op) => op.evidence.map((e) => e.factId)));
   for (const id of input.reserved ?? []) origins.add(id);
 
   const changes = new Map<string, OpinionChange>();
@@ -152,6 +155,7 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
     // opinion first stated today join it as support without moving c (not independent).
     for (const fact of facts) {
       if (fact.kind !== "opinion" || restated.has(fact.id) || origins.has(opinionIdFor(fact.id))) continue;
+      if (earlierEvidence.has(fact.id)) continue;
       const factTokens = contentTokens(fact.content);
       const sameDay = [...unscoped, ...fact.entities.flatMap((e) => byEntity.get(e) ?? [])].find(
         (op) =>

@@ -13,7 +13,7 @@ const PLAIN_FACT_STRENGTH = 0.7;
  * they share an entity (or the opinion has none) and enough content words; it then
  * contradicts when exactly one of the two carries negation/reversal cues ("no longer",
  * "not", "stopped", "instead of", "slipped", "delayed", ...), otherwise it supports.
- * Strength: an O fact weighs its own confidence, other facts a fixed 0.7, scaled by
+ * Strength: an O fact weighs max(c, 1-c), other facts a fixed 0.7, scaled by
  * how closely the words match (so a loose match moves confidence less).
  */
 export const heuristicJudge: Judge = {
@@ -32,7 +32,10 @@ export function judgeSync(opinion: OpinionRef, fact: Fact): Judgement {
     return { stance: "unrelated", strength: 0, reason: `similarity ${sim.toFixed(2)} too low` };
   }
   const flipped = negationCount(opinion.statement) > 0 !== negationCount(fact.content) > 0;
-  const base = fact.kind === "opinion" ? (fact.confidence ?? PLAIN_FACT_STRENGTH) : PLAIN_FACT_STRENGTH;
+  // An O fact weighs as much as it is decided: c=0.9 and c=0.1 are both firm statements
+  // (c is read either as confidence in what it says or in the opinion it revisits).
+  const c = fact.confidence ?? PLAIN_FACT_STRENGTH;
+  const base = fact.kind === "opinion" ? Math.max(c, 1 - c) : PLAIN_FACT_STRENGTH;
   // Similarity 0.3 -> 60 % of base, >= 0.6 -> full base.
   const strength = Math.round(base * Math.min(1, 0.6 + (sim - HEURISTIC_MIN_SIMILARITY) * (4 / 3)) * 100) / 100;
   return flipped

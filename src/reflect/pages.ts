@@ -26,7 +26,7 @@ export function entitySummary(slug: string, facts: Fact[]): string {
   const days = new Set(facts.map((f) => f.date));
   const counts = KIND_ORDER.map((k) => [k, facts.filter((f) => f.kind === k).length] as const)
     .filter(([, n]) => n > 0)
-    .map(([k, n]) => `${n} ${k}`);
+    .map(([k, n]) => (k === "opinion" || k === "observation" ? plural(n, k) : `${n} ${k}`));
   const first = sorted[sorted.length - 1]?.date ?? "-";
   const last = sorted[0]?.date ?? "-";
   const lines = [

@@ -1,0 +1,88 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { applyRegions, bodyHash, RegionError, readRegions, renderRegion } from "./regions.js";
+
+const page = (facts: string, extra = "") =>
+  `# Title\n\nintro by hand\n\n${renderRegion("facts", facts)}\n\n## Notes\n\nmine${extra}\n`;
+
+describe("managed regions", () => {
+  it("writes the body and records its hash in the end marker", () => {
+    const text = "# T\n\n<!-- membank:begin facts -->\n<!-- membank:end facts -->\n";
+    const out = applyRegions(text, new Map([["facts", "- one\n"]]));
+    expect(out.text).toBe(
+      `# T\n\n<!-- membank:begin facts -->\n- one\n<!-- membank:end facts sha=${bodyHash("- one\n")} -->\n`,
+    );
+    expect(out.written).toEqual(["facts"]);
+    expect(out.conflicts).toEqual([]);
+  });
+
+  it("never changes text outside the markers (property)", () => {
+    const outside = fc.string().filter((s) => !s.includes("<!--") && !s.includes("-->"));
+    fc.assert(
+      fc.property(outside, outside, fc.string(), fc.string(), (before, after, oldBody, newBody) => {
+        const safe = (s: string) => s.replace(/<!--|-->/g, "");
+        const text = `${before}\n${renderRegion("r", safe(oldBody))}\n${after}`;
+        const out = applyRegions(text, new Map([["r", safe(newBody)]])).text;
+        expect(out.startsWith(`${before}\n<!-- membank:begin r -->\n`)).toBe(true);
+        expect(out.endsWith(` -->\n${after}`)).toBe(true);
+        expect(readRegions(out)[0]!.body).toBe(
+          safe(newBody) === "" || safe(newBody).endsWith("\n") ? safe(newBody) : `${safe(newBody)}\n`,
+        );
+      }),
+    );
+  });
+
+  it("keeps a human edit inside a region and reports a conflict", () => {
+    const edited = page("- one\n").replace("- one\n", "- one (corrected by hand)\n");
+    const out = applyRegions(edited, new Map([["facts", "- one\n- two\n"]]));
+    expect(out.text).toBe(edited);
+    expect(out.conflicts).toEqual(["facts"]);
+  });
+
+  it("is not a conflict when the human text already equals the new body", () => {
+    const edited = page("- one\n").replace("- one\n", "- one\n- two\n");
+    const out = applyRegions(edited, new Map([["facts", "- one\n- two\n"]]));
+    expect(out.conflicts).toEqual([]);
+    expect(out.text).toBe(page("- one\n- two\n"));
+  });
+
+  it("writes a region whose hash a person removed (handing it back)", () => {
+    const edited = page("- one\n")
+      .replace("- one\n", "- mine\n")
+      .replace(/ sha=[0-9a-f]+/, "");
+    const out = applyRegions(edited, new Map([["facts", "- one\n"]]));
+    expect(out.conflicts).toEqual([]);
+    expect(out.text).toBe(page("- one\n"));
+  });
+
+  it("inserts missing regions in the given order without touching existing text", () => {
+    const text = `# P\n\n${renderRegion("2026-01", "jan\n")}\n\nfooter\n`;
+    const bodies = new Map([
+      ["2026-03", "mar\n"],
+      ["2026-02", "feb\n"],
+      ["2026-01", "jan\n"],
+      ["2025-12", "dec\n"],
+    ]);
+    const out = applyRegions(text, bodies, ["2026-03", "2026-02", "2026-01", "2025-12"]);
+    expect(readRegions(out.text).map((r) => r.name)).toEqual(["2026-03", "2026-02", "2026-01", "2025-12"]);
+    expect(out.text.startsWith("# P\n\n<!-- membank:begin 2026-03 -->")).toBe(true);
+    expect(out.text.endsWith("\n\nfooter\n")).toBe(true);
+    // Stable: applying again changes nothing.
+    expect(applyRegions(out.text, bodies, ["2026-03", "2026-02", "2026-01", "2025-12"]).text).toBe(out.text);
+  });
+
+  it("appends regions to a page that has none", () => {
+    const out = applyRegions("# Opinions\n\nHello.\n", new Map([["op-a", "A\n"]]));
+    expect(out.text).toBe(`# Opinions\n\nHello.\n\n${renderRegion("op-a", "A\n")}\n`);
+  });
+
+  it("reports unbalanced markers with their line", () => {
+    expect(() => readRegions("a\n<!-- membank:begin x -->\nb\n")).toThrow(RegionError);
+    try {
+      readRegions("a\nb\n<!-- membank:end x -->\n");
+    } catch (error) {
+      expect((error as RegionError).line).toBe(3);
+    }
+    expect(() => readRegions("<!-- membank:begin x -->\n<!-- membank:begin y -->\n")).toThrow(/not closed/);
+  });
+});
