@@ -167,6 +167,7 @@ describe("anthropic provider with the real SDK against a local Messages API", ()
   });
 
   it("answers a question asked before from the workspace's answer cache, without a call", async () => {
+    // (The opinion's confidence is not part of the question: same stance whatever c is now.)
     server.fallback = { text: '{"stance":"support","strength":0.5,"reason":"Same."}' };
     const ws = await anthropicWs();
     const first = await createLlm(ws, { env: ENV, maxRetries: 0 });
@@ -175,11 +176,12 @@ describe("anthropic provider with the real SDK against a local Messages API", ()
     await first.close!();
     const second = await createLlm(ws, { env: ENV, maxRetries: 0 });
     expect(await second.judge!.judge(opinion, fact)).toEqual(a);
+    expect(await second.judge!.judge({ ...opinion, confidence: 0.3 }, fact)).toEqual(a);
     await second.close!();
     expect(server.requests).toHaveLength(1);
     // Another question, or the cache turned off, does call.
     const other = await createLlm(ws, { env: ENV, maxRetries: 0 });
-    await other.judge!.judge({ ...opinion, confidence: 0.5 }, fact);
+    await other.judge!.judge({ ...opinion, statement: "ledger-sync ships in April" }, fact);
     await other.close!();
     const uncached = await createLlm(ws, { env: ENV, maxRetries: 0, cache: false });
     await uncached.judge!.judge(opinion, fact);

@@ -36,7 +36,10 @@ export function judgePrompt(opinion: OpinionRef, fact: Fact): ChatRequest {
       schemaLine(judgementJsonSchema),
     ].join("\n"),
     user: [
-      `Opinion (confidence ${opinion.confidence.toFixed(2)}; entities: ${opinion.entities.map((e) => `@${e}`).join(" ") || "none"}):`,
+      // The opinion's current confidence is left out on purpose: the stance of a fact does not
+      // depend on it, and leaving it out keeps the answer (and its cache entry) the same
+      // whether reflect runs incrementally or over all days.
+      `Opinion (entities: ${opinion.entities.map((e) => `@${e}`).join(" ") || "none"}):`,
       opinion.statement,
       "",
       "New fact:",
