@@ -36,6 +36,7 @@ export {
 export * from "./index/index.js";
 export * from "./markdown/index.js";
 export * from "./pipeline/index.js";
+export * from "./recall/index.js";
 export * from "./reflect/index.js";
 export * from "./retain/index.js";
 export * from "./sessions/index.js";

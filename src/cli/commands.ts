@@ -4,7 +4,9 @@ import { registerFacts } from "./commands/facts.js";
 import { registerGet } from "./commands/get.js";
 import { registerIndex } from "./commands/index.js";
 import { registerInit } from "./commands/init.js";
+import { registerMcp } from "./commands/mcp.js";
 import { registerModels } from "./commands/models.js";
+import { registerRecall } from "./commands/recall.js";
 import { registerReflect } from "./commands/reflect.js";
 import { registerRun } from "./commands/run.js";
 import { registerSchedule } from "./commands/schedule.js";
@@ -21,11 +23,13 @@ export function registerCommands(program: Command): void {
   registerIndex(program);
   registerSearch(program);
   registerGet(program);
+  registerRecall(program);
   registerReflect(program);
   registerRun(program);
   registerSchedule(program);
   registerModels(program);
   registerWatch(program);
+  registerMcp(program);
   registerDoctor(program);
   void program;
 }

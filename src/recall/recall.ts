@@ -11,7 +11,7 @@ import { listMemoryFiles } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { type ArmContext, entityArm, factsArm, inRange, linesArm, opinionArm, timeArm, vectorArm } from "./arms.js";
 import { opinionEvidence } from "./candidates.js";
-import { DEFAULT_FUSE, dedupe, type FusionMethod, fuse, sortFused } from "./fuse.js";
+import { DEFAULT_FUSE, dedupe, type Fused, type FusionMethod, fuse, sortFused } from "./fuse.js";
 import { understandQuery } from "./intent.js";
 import { type LineStore, openLineStore, syncLineStore } from "./lines.js";
 import { fitBudget, toResult } from "./shape.js";
@@ -197,10 +197,10 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
     }
     return true;
   });
-  const top = fused.slice(0, k);
-  for (const f of top) {
+  for (const f of fused.slice(0, k * 2)) {
     if (f.cand.kind === "opinion" && !f.cand.evidence) f.cand.evidence = opinionEvidence(idx, f.cand);
   }
+  const top = collapseOpinions(fused).slice(0, k);
   const results = fitBudget(
     top.map((f) => toResult(f, opts.explain ?? false)),
     budget,
@@ -225,6 +225,46 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
     };
   }
   return response;
+}
+
+/**
+ * Restatements of one opinion on several days are one result: the newest statement
+ * (its confidence is the current one) at the best rank of the group, the older ones as
+ * its evidence. Opinions are linked when one lists the other as evidence.
+ */
+export function collapseOpinions(items: Fused[]): Fused[] {
+  const out: Fused[] = [];
+  const bySource = new Map<string, Fused>();
+  for (const f of items) {
+    const c = f.cand;
+    if (c.kind !== "opinion" || !c.evidence) {
+      out.push(f);
+      continue;
+    }
+    const self = `${c.path}#L${c.startLine}`;
+    const linked = c.evidence.map((e) => bySource.get(e.source)).find((x) => x !== undefined);
+    if (!linked) {
+      out.push(f);
+      bySource.set(self, f);
+      continue;
+    }
+    bySource.set(self, linked);
+    const head = linked.cand;
+    const newer = (c.date ?? "") > (head.date ?? "") ? c : head;
+    const older = newer === c ? head : c;
+    const evidence = new Map((newer.evidence ?? []).map((e) => [e.source, e]));
+    const olderRef = `${older.path}#L${older.startLine}`;
+    if (!evidence.has(olderRef)) {
+      const stance = older.evidence?.find((e) => e.source === `${newer.path}#L${newer.startLine}`)?.stance ?? "support";
+      evidence.set(olderRef, { source: olderRef, stance });
+    }
+    linked.cand = {
+      ...newer,
+      evidence: [...evidence.values()].filter((e) => e.source !== `${newer.path}#L${newer.startLine}`),
+    };
+    linked.arms = [...linked.arms, ...f.arms.filter((a) => !linked.arms.some((b) => b.arm === a.arm))];
+  }
+  return out;
 }
 
 export type { FactKind };

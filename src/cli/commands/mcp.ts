@@ -1,0 +1,24 @@
+import type { Command } from "commander";
+import { loadWorkspace, workspaceOption } from "../shared.js";
+
+interface McpFlags {
+  workspace?: string;
+  provider?: string;
+}
+
+export function registerMcp(program: Command): void {
+  const cmd = program
+    .command("mcp")
+    .description(
+      "serve memory_recall, memory_search, memory_get and memory_entity to an MCP client over stdio\n" +
+        'client config: {"mcpServers": {"membank": {"command": "membank", "args": ["mcp", "--workspace", "/path/to/workspace"]}}}',
+    );
+  workspaceOption(cmd)
+    .option("--provider <name>", "embedding provider: auto, local, openai, gemini, use, none")
+    .action(async (flags: McpFlags) => {
+      const ws = await loadWorkspace(flags);
+      const { runMcpStdio } = await import("../../mcp/index.js");
+      // stdout carries the protocol: nothing else may be printed there.
+      await runMcpStdio(ws, flags.provider ? { provider: flags.provider } : {});
+    });
+}
