@@ -240,3 +240,31 @@ describe("syncIndex", () => {
     );
   });
 });
+
+describe("scanMemoryFiles", () => {
+  it("lists the same files as workspace listMemoryFiles, symlinks included", async () => {
+    const { symlinkSync, mkdirSync, mkdtempSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { listMemoryFiles } = await import("../src/workspace/files.js");
+    const { scanMemoryFiles } = await import("../src/index/scan.js");
+    const w = await ws({
+      "MEMORY.md": "m\n",
+      "memory/2025-11-27.md": DAY1,
+      "memory/sub/b.md": "b\n",
+      "memory/.hidden/x.md": "h\n",
+      "memory/notes.txt": "t\n",
+      "bank/entities/Peter.md": "# Peter\n",
+      "README.md": "r\n",
+    });
+    const outside = mkdtempSync(path.join(tmpdir(), "membank-out-"));
+    writeFileSync(path.join(outside, "o.md"), "o\n");
+    symlinkSync(path.join(outside, "o.md"), path.join(w.root, "memory", "out.md"));
+    symlinkSync(path.join(w.root, "bank"), path.join(w.root, "memory", "bank-link"));
+    symlinkSync(path.join(w.root, "memory", "missing.md"), path.join(w.root, "memory", "dangling.md"));
+    mkdirSync(path.join(w.root, "memory", "empty"));
+    const expected = await listMemoryFiles(w);
+    expect(scanMemoryFiles(w)).toEqual(expected);
+    expect(expected.map((f) => f.path)).toContain("memory/2025-11-27.md");
+    rmSync(outside, { recursive: true, force: true });
+  });
+});

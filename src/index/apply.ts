@@ -1,15 +1,20 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { parseRetain } from "../retain/index.js";
+import type { RetainResult } from "../retain/types.js";
 import { isDailyLog, type MemoryFile } from "../workspace/files.js";
 import { type ChunkOptions, chunkMarkdown } from "./chunk.js";
 import type { IndexDb } from "./db.js";
 import { entitySlugFromPagePath, parseEntityPage } from "./entity-page.js";
 import { deleteVectors } from "./vectors.js";
 
+/** The Retain parser (src/retain parseRetain), passed in so it is loaded only when a daily log changed. */
+export type RetainParser = (path: string, text: string, opts: { defaultConfidence?: number }) => RetainResult;
+
 export interface ApplyOptions {
   chunk: ChunkOptions;
+  /** Required when any daily log may have changed (see dailyLogsMayHaveChanged). */
+  parseRetain?: RetainParser;
   defaultConfidence: number;
   onProgress?: (done: number, total: number) => void;
 }
@@ -32,6 +37,29 @@ export function fileDate(rel: string): string | null {
   return /^(\d{4}-\d{2}-\d{2})/.exec(path.posix.basename(rel))?.[1] ?? null;
 }
 
+function knownFiles(idx: IndexDb): Map<string, { hash: string; mtime_ms: number; size: number }> {
+  const known = new Map<string, { hash: string; mtime_ms: number; size: number }>();
+  for (const row of idx.db.prepare("SELECT path, hash, mtime_ms, size FROM files").iterate() as Iterable<{
+    path: string;
+    hash: string;
+    mtime_ms: number;
+    size: number;
+  }>) {
+    known.set(row.path, row);
+  }
+  return known;
+}
+
+/** Could applyFiles need the Retain parser? (A daily log is new or its size/mtime changed.) */
+export function dailyLogsMayHaveChanged(idx: IndexDb, files: MemoryFile[]): boolean {
+  const known = knownFiles(idx);
+  return files.some((f) => {
+    if (fileDate(f.path) === null) return false;
+    const k = known.get(f.path);
+    return !k || k.size !== f.size || k.mtime_ms !== f.mtimeMs;
+  });
+}
+
 /**
  * Bring the index's file-derived tables in line with `files`, in one transaction (a
  * reader sees the old or the new state, never a mix). Unchanged files cost a comparison
@@ -40,15 +68,7 @@ export function fileDate(rel: string): string | null {
  */
 export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions): ApplyResult {
   const db = idx.db;
-  const known = new Map<string, { hash: string; mtime_ms: number; size: number }>();
-  for (const row of db.prepare("SELECT path, hash, mtime_ms, size FROM files").iterate() as Iterable<{
-    path: string;
-    hash: string;
-    mtime_ms: number;
-    size: number;
-  }>) {
-    known.set(row.path, row);
-  }
+  const known = knownFiles(idx);
 
   const touchFile = db.prepare("UPDATE files SET mtime_ms = ?, size = ? WHERE path = ?");
   const insertFile = db.prepare(
@@ -85,7 +105,8 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
       insertChunk.run(f.path, c.startLine, c.endLine, c.text, sha256(c.text).slice(0, 16), date);
     }
     if (date !== null) {
-      const retained = parseRetain(f.path, text, { defaultConfidence: opts.defaultConfidence });
+      if (!opts.parseRetain) throw new Error("applyFiles: a daily log changed but no Retain parser was given");
+      const retained = opts.parseRetain(f.path, text, { defaultConfidence: opts.defaultConfidence });
       diagnostics += retained.diagnostics.length;
       for (const fact of retained.facts) {
         const { lastInsertRowid } = insertFact.run(

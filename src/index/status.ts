@@ -1,8 +1,8 @@
 import { existsSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
-import { listMemoryFiles } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { hasFts5, indexFile, loadVec } from "./db.js";
+import { scanMemoryFiles } from "./scan.js";
 import { SCHEMA_VERSION } from "./schema.js";
 
 export interface IndexStatus {
@@ -76,7 +76,7 @@ export async function indexStatus(ws: Workspace): Promise<IndexStatus> {
       ).map((r) => [r.path, r]),
     );
     let stale = 0;
-    for (const f of await listMemoryFiles(ws)) {
+    for (const f of scanMemoryFiles(ws)) {
       const k = known.get(f.path);
       known.delete(f.path);
       if (!k || k.size !== f.size || k.mtime_ms !== f.mtimeMs) stale++;

@@ -2,12 +2,13 @@ import { existsSync, renameSync, rmSync } from "node:fs";
 import { createCachedEmbedder, ensureEmbeddingCache } from "../embed/cache.js";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
 import { MembankError } from "../workspace/errors.js";
-import { listMemoryFiles, type MemoryFile } from "../workspace/files.js";
+import type { MemoryFile } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { applyFiles } from "./apply.js";
+import { applyFiles, dailyLogsMayHaveChanged } from "./apply.js";
 import { type IndexDb, indexFile, openIndexFile, removeIndexFile } from "./db.js";
 import { embedMissing } from "./embedpass.js";
 import { acquireIndex, releaseIndex } from "./handles.js";
+import { scanMemoryFiles } from "./scan.js";
 import { readMeta, SCHEMA_VERSION, writeMeta } from "./schema.js";
 import { storedDims } from "./vectors.js";
 
@@ -106,7 +107,12 @@ async function fill(
   opts: SyncOptions,
   warnings: string[],
 ): Promise<Counts & { fallback?: string }> {
+  // The Retain parser pulls in remark; load it only when a daily log needs parsing.
+  const parseRetain = dailyLogsMayHaveChanged(idx, files)
+    ? (await import("../retain/index.js")).parseRetain
+    : undefined;
   const applied = applyFiles(idx, files, {
+    parseRetain,
     chunk: { tokens: ws.config.index.chunkTokens, overlap: ws.config.index.chunkOverlap },
     defaultConfidence: ws.config.retain.defaultConfidence,
     onProgress: opts.onProgress ? (d, t) => opts.onProgress!(d, t, "files") : undefined,
@@ -199,7 +205,7 @@ export async function syncIndex(ws: Workspace, opts: SyncOptions = {}): Promise<
   const choice = opts.embedder ?? NO_EMBEDDER;
   const warnings: string[] = [];
   const openOpts = { fts: opts.fts, vec: opts.vec };
-  const files = await listMemoryFiles(ws);
+  const files = scanMemoryFiles(ws);
 
   let idx = acquireIndex(file, openOpts);
   if (idx.replaced) warnings.push(`index ${file} was unusable (${idx.replaced}) and was rebuilt`);
