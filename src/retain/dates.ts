@@ -63,7 +63,7 @@ export interface Validity {
 
 // Cheap gate: chrono costs ~20µs a line, and most facts mention no date at all.
 const MAYBE_DATE =
-  /\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|today|tomorrow|yesterday|tonight|week|month|year|ago|now/i;
+  /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|today|tomorrow|yesterday|tonight|week|month|year|ago\b|\b(?:1[89]|2\d)\d\d\b|\d[-/.]\d|\d(?:st|nd|rd|th)\b/i;
 const SINCE = /\b(?:since|from|starting(?:\s+(?:on|from))?|as\s+of|beginning)\s*$/i;
 const UNTIL = /\b(?:until|till|til|through|thru|up\s+to)\s*$/i;
 
@@ -122,6 +122,7 @@ export function extractValidity(text: string, logDate: string): Validity {
   }
   const out: Validity = {};
   for (const r of results) {
+    if (/^(?:right\s+)?now$/i.test(r.text.trim())) continue; // "now" is the log date: it adds nothing
     const before = masked.slice(0, r.index);
     const from = bound(r.start, "start");
     if (r.end) {

@@ -25,7 +25,8 @@ function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
  * Facts of every daily log of the workspace (`memory/**​/YYYY-MM-DD[-slug].md`), sorted by
  * (date, path, line), with their diagnostics sorted by (path, line). Files without a date
  * in their name (MEMORY.md, bank pages) are not Retain sources. A fact repeated on the
- * same day in another file (same id) is reported as a duplicate, so ids stay unique.
+ * same day in another file (same id) is reported as a duplicate, so ids stay unique; a
+ * hand-written fact wins over an extracted copy.
  */
 export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Promise<RetainResult & { files: number }> {
   const since = opts.since === undefined ? undefined : parseSinceDate(opts.since, new Date(), "since");
@@ -46,26 +47,31 @@ export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Pro
       }
     }),
   );
-  const facts: Fact[] = [];
+  const all: Fact[] = [];
   const diagnostics: Diagnostic[] = [];
-  const seen = new Map<string, Fact>();
   logs.forEach((file, i) => {
     const result = parseRetain(file.path, texts[i]!, { defaultConfidence });
     diagnostics.push(...result.diagnostics);
-    for (const fact of result.facts) {
-      const first = seen.get(fact.id);
-      if (first) {
-        diagnostics.push({
-          path: fact.source.path,
-          line: fact.source.line,
-          reason: `duplicate of the fact at ${first.source.path}:${first.source.line} (same date, type, entities and text)`,
-        });
-        continue;
-      }
-      seen.set(fact.id, fact);
-      facts.push(fact);
-    }
+    all.push(...result.facts);
   });
+  // Of facts with the same id (same day, same text, another file), keep the one a person
+  // wrote over an extracted one, then the first by path and line; report the others.
+  all.sort((a, b) => Number(a.extracted ?? false) - Number(b.extracted ?? false) || compareFacts(a, b));
+  const facts: Fact[] = [];
+  const seen = new Map<string, Fact>();
+  for (const fact of all) {
+    const first = seen.get(fact.id);
+    if (first) {
+      diagnostics.push({
+        path: fact.source.path,
+        line: fact.source.line,
+        reason: `duplicate of the fact at ${first.source.path}:${first.source.line} (same date, type, entities and text)`,
+      });
+      continue;
+    }
+    seen.set(fact.id, fact);
+    facts.push(fact);
+  }
   facts.sort(compareFacts);
   diagnostics.sort(compareDiagnostics);
   return { facts, diagnostics, files: logs.length };
