@@ -41,6 +41,8 @@ export interface EvolveResult {
   opinions: Opinion[];
   changed: OpinionChange[];
   created: string[];
+  /** Confidence each created opinion started with (its origin fact's c). */
+  initial: Map<string, number>;
   /** Opinions that received new evidence (whether or not c moved). */
   touched: string[];
   judged: number;
@@ -92,6 +94,7 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
 
   const changes = new Map<string, OpinionChange>();
   const created: string[] = [];
+  const initial = new Map<string, number>();
   const touched = new Set<string>();
   const warnings: string[] = [];
   let judged = 0;
@@ -183,6 +186,7 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
       opinions.push(op);
       index(op);
       created.push(op.id);
+      initial.set(op.id, op.confidence);
       touched.add(op.id);
     }
   }
@@ -191,6 +195,7 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
     opinions,
     changed: [...changes.values()].filter((c) => c.from !== c.to && !createdSet.has(c.id)),
     created,
+    initial,
     touched: [...touched].sort(),
     judged,
     warnings,

@@ -63,7 +63,8 @@ export interface ReflectReport {
   /** Facts that no bank page linked before this run. */
   factsAdded: number;
   pagesWritten: string[];
-  opinionsCreated: { id: string; statement: string; entities: string[]; confidence: number }[];
+  /** New opinions: `initial` is the origin fact's c, `confidence` the value after this run's later evidence. */
+  opinionsCreated: { id: string; statement: string; entities: string[]; initial: number; confidence: number }[];
   opinionsChanged: OpinionChange[];
   conflicts: Conflict[];
   /** Opinion regions edited by hand whose values were taken as the new state. */
@@ -136,7 +137,13 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     pagesWritten: rendered.pages.map((p) => p.path).sort(),
     opinionsCreated: evolved.opinions
       .filter((op) => createdSet.has(op.id))
-      .map((op) => ({ id: op.id, statement: op.statement, entities: op.entities, confidence: op.confidence })),
+      .map((op) => ({
+        id: op.id,
+        statement: op.statement,
+        entities: op.entities,
+        initial: evolved.initial.get(op.id) ?? op.confidence,
+        confidence: op.confidence,
+      })),
     opinionsChanged: evolved.changed,
     conflicts,
     adoptedEdits: state.adopted,
@@ -192,7 +199,10 @@ export function commitMessage(report: ReflectReport, added: Fact[]): string {
   }
   if (report.opinionsCreated.length) {
     lines.push("New opinions:");
-    for (const o of report.opinionsCreated) lines.push(`- ${who(o.entities)}${o.statement} (${fmt2(o.confidence)})`);
+    for (const o of report.opinionsCreated) {
+      const moved = o.initial === o.confidence ? fmt2(o.confidence) : `${fmt2(o.initial)} -> ${fmt2(o.confidence)}`;
+      lines.push(`- ${who(o.entities)}${o.statement} (${moved})`);
+    }
     lines.push("");
   }
   if (added.length) {
