@@ -1,6 +1,16 @@
 #!/usr/bin/env node
-// LoCoMo retrieval benchmark (issue 4). Prototype retriever: recall's line store + windows.
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+// LoCoMo retrieval benchmark for `recall` (issue 4).
+//
+//   pnpm build && node bench/locomo.bench.mjs [--mode bm25|hybrid|both] [--fusion rrf|weighted]
+//        [--before N --after N] [--k 10] [--conv conv-26]
+//
+// For each of the 10 conversations: copy the (read-only) workspace into a temp folder,
+// ask every question of queries.jsonl with recall(), and count a hit at k when a result's
+// cited line range contains a gold evidence line. Prints R@1/5/10 and MRR@10 per category
+// and overall, and the mean lines per result (bigger snippets make hits easier).
+// "Today" (asOf) is the day after the conversation's last session, as for an agent asked
+// at the end of it.
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,82 +18,109 @@ import { fileURLToPath } from "node:url";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
 const evalDir = path.resolve(root, "../shared/eval/locomo");
-const { openLineStore, syncLineStore, searchLines } = await import(path.join(root, "dist/src/recall/lines.js"));
-const { buildWindows } = await import(path.join(root, "dist/src/recall/windows.js"));
-const { understandQuery } = await import(path.join(root, "dist/src/recall/intent.js"));
-const { openWorkspace } = await import(path.join(root, "dist/src/workspace/workspace.js"));
-const { listMemoryFiles } = await import(path.join(root, "dist/src/workspace/files.js"));
+const lib = await import(path.join(root, "dist/src/index.js"));
 
 const args = process.argv.slice(2);
 const flag = (name, def) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : def;
 };
+const modes = flag("mode", "both") === "both" ? ["bm25", "hybrid"] : [flag("mode", "bm25")];
+const fusion = flag("fusion", "rrf");
 const before = Number(flag("before", "1"));
 const after = Number(flag("after", "1"));
-const sb = Number(flag("sb", "0.5"));
-const fw = Number(flag("fw", "0.3"));
-const { rescoreLines } = await import(path.join(root, "dist/src/recall/linerank.js"));
-const nw = Number(flag("nw", "0.35"));
+const K = Number(flag("k", "10"));
+const only = flag("conv", undefined);
 
 const queries = readFileSync(path.join(evalDir, "queries.jsonl"), "utf8")
   .trim()
   .split("\n")
-  .map((l) => JSON.parse(l));
+  .map((l) => JSON.parse(l))
+  .filter((q) => !only || q.workspace.endsWith(only));
 const byWs = new Map();
 for (const q of queries) {
   if (!byWs.has(q.workspace)) byWs.set(q.workspace, []);
   byWs.get(q.workspace).push(q);
 }
-const stats = new Map();
-const add = (cat, rank, lines) => {
-  for (const key of [cat, "overall"]) {
-    const s = stats.get(key) ?? { n: 0, r1: 0, r5: 0, r10: 0, mrr: 0 };
-    s.n++;
-    if (rank && rank <= 1) s.r1++;
-    if (rank && rank <= 5) s.r5++;
-    if (rank && rank <= 10) s.r10++;
-    if (rank && rank <= 10) s.mrr += 1 / rank;
-    stats.set(key, s);
-  }
-};
-let linesTotal = 0;
-let resultsTotal = 0;
-const tmp = mkdtempSync(path.join(os.tmpdir(), "membank-locomo-"));
-try {
-  for (const [wsRel, qs] of byWs) {
-    const dir = path.join(tmp, path.basename(wsRel));
-    cpSync(path.join(evalDir, wsRel), dir, { recursive: true });
-    const ws = await openWorkspace(dir);
-    const store = openLineStore(path.join(dir, ".memory/recall-lines.sqlite"));
-    syncLineStore(store, await listMemoryFiles(ws));
-    for (const q of qs) {
-      const intent = understandQuery(q.question, { asOf: new Date("2030-01-01") });
-      const hits = rescoreLines(searchLines(store, intent.terms, { limit: 300 }), q.question, {
-        speakerBoost: sb,
-        fileWeight: fw,
-      });
-      const wins = buildWindows(hits, { before, after, neighborWeight: nw, max: 10 });
-      let rank;
-      wins.forEach((w, i) => {
-        linesTotal += w.endLine - w.startLine + 1;
-        resultsTotal++;
-        if (rank) return;
-        if (q.evidence.some((e) => e.path === w.path && e.line >= w.startLine && e.line <= w.endLine)) rank = i + 1;
-      });
-      add(q.category_name, rank);
+
+function parseSource(s) {
+  const m = /^(.*)#L(\d+)-L(\d+)$/.exec(s);
+  return m ? { path: m[1], start: Number(m[2]), end: Number(m[3]) } : undefined;
+}
+
+async function run(mode) {
+  const stats = new Map();
+  const add = (cat, rank) => {
+    for (const key of [cat, "overall"]) {
+      const s = stats.get(key) ?? { n: 0, r1: 0, r5: 0, r10: 0, mrr: 0 };
+      s.n++;
+      if (rank && rank <= 1) s.r1++;
+      if (rank && rank <= 5) s.r5++;
+      if (rank && rank <= 10) s.r10++;
+      if (rank && rank <= 10) s.mrr += 1 / rank;
+      stats.set(key, s);
     }
-    store.close();
+  };
+  let lines = 0;
+  let results = 0;
+  const times = [];
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "membank-locomo-"));
+  try {
+    for (const [wsRel, qs] of byWs) {
+      const dir = path.join(tmp, path.basename(wsRel));
+      cpSync(path.join(evalDir, wsRel), dir, { recursive: true });
+      const ws = await lib.openWorkspace(dir);
+      const days = readdirSync(path.join(dir, "memory")).sort();
+      const last = days[days.length - 1].slice(0, 10);
+      const asOf = new Date(Date.parse(`${last}T12:00:00Z`) + 86_400_000);
+      const embedder =
+        mode === "hybrid" ? await lib.resolveEmbedder(ws, { provider: "use" }) : { embedder: null, provider: "none" };
+      if (mode === "hybrid" && !embedder.embedder) throw new Error(`use embedder unavailable: ${embedder.fallback}`);
+      await lib.syncIndex(ws, { embedder });
+      let first = true;
+      for (const q of qs) {
+        const t = performance.now();
+        const res = await lib.recall(ws, q.question, {
+          k: K,
+          asOf,
+          embedder,
+          budgetTokens: 1_000_000,
+          fusion,
+          window: { before, after },
+          sync: first,
+        });
+        first = false;
+        times.push(performance.now() - t);
+        let rank;
+        res.results.forEach((r, i) => {
+          const src = parseSource(r.source);
+          if (!src) return;
+          lines += src.end - src.start + 1;
+          results++;
+          if (rank) return;
+          if (q.evidence.some((e) => e.path === src.path && e.line >= src.start && e.line <= src.end)) rank = i + 1;
+        });
+        add(q.category_name, rank);
+      }
+      lib.closeLineStores();
+      lib.closeIndexes();
+      await embedder.embedder?.close?.();
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
   }
-} finally {
-  rmSync(tmp, { recursive: true, force: true });
-}
-const f = (x) => x.toFixed(3);
-console.log(
-  `before ${before} after ${after} nw ${nw} sb ${sb} fw ${fw}  mean lines/result ${(linesTotal / resultsTotal).toFixed(2)}`,
-);
-for (const [k, s] of [...stats].sort()) {
+  times.sort((a, b) => a - b);
+  const f = (x) => x.toFixed(3);
   console.log(
-    `${k.padEnd(12)} n=${String(s.n).padStart(4)} R@1 ${f(s.r1 / s.n)} R@5 ${f(s.r5 / s.n)} R@10 ${f(s.r10 / s.n)} MRR@10 ${f(s.mrr / s.n)}`,
+    `\n## ${mode} (fusion ${fusion}, window -${before}/+${after}, k ${K}): mean lines/result ${(lines / results).toFixed(2)}, ` +
+      `recall p50 ${times[Math.floor(times.length / 2)].toFixed(1)} ms, p95 ${times[Math.floor(times.length * 0.95)].toFixed(1)} ms`,
   );
+  console.log("| category | n | R@1 | R@5 | R@10 | MRR@10 |\n|---|---|---|---|---|---|");
+  for (const [k, s] of [...stats].sort((a, b) =>
+    a[0] === "overall" ? 1 : b[0] === "overall" ? -1 : a[0] < b[0] ? -1 : 1,
+  )) {
+    console.log(`| ${k} | ${s.n} | ${f(s.r1 / s.n)} | ${f(s.r5 / s.n)} | ${f(s.r10 / s.n)} | ${f(s.mrr / s.n)} |`);
+  }
 }
+
+for (const mode of modes) await run(mode);
