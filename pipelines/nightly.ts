@@ -99,6 +99,7 @@ export const nightly: PipelineDefinition<NightlyState> = {
             deferred: r.deferred,
             factsExtracted: r.factsExtracted,
             redactions: r.redactions,
+            heartbeats: r.heartbeats,
             diagnostics: r.diagnostics.length,
           },
           written: r.written,

@@ -149,3 +149,29 @@ describe("ingestSessions", () => {
     await expect(readFile(sessionsStatePath(ws))).rejects.toThrow();
   });
 });
+
+describe("heartbeat messages", () => {
+  it("drops heartbeat polls and HEARTBEAT_OK acks inside ordinary sessions", async () => {
+    const dir = path.join(tmp, "hb");
+    await cp(path.join(FIX, "flat"), dir, { recursive: true });
+    const rec = (role: string, content: string, t: string) =>
+      JSON.stringify({ type: "message", timestamp: t, message: { role, content } });
+    await writeFile(
+      path.join(dir, "main-chat.jsonl"),
+      `${[
+        rec(
+          "user",
+          "Read HEARTBEAT.md if it exists (workspace context). If nothing needs attention, reply HEARTBEAT_OK.",
+          "2026-03-04T05:00:00Z",
+        ),
+        rec("assistant", "HEARTBEAT_OK", "2026-03-04T05:00:01Z"),
+        rec("user", "Is the heartbeat monitor of the API green?", "2026-03-04T05:10:00Z"),
+      ].join("\n")}\n`,
+    );
+    const r = await ingestSessions(ws, { dir, now: NOW });
+    expect(r.heartbeats).toBe(2);
+    const day4 = (await digests())["2026-03-04-sessions.md"] as string;
+    expect(day4).not.toContain("HEARTBEAT");
+    expect(day4).toContain("heartbeat monitor of the API");
+  });
+});

@@ -71,3 +71,12 @@ export function isExcluded(file: SessionFile, exclude: readonly string[]): boole
   const hay = `${file.agent ?? ""}/${file.sessionId}`.toLowerCase();
   return exclude.some((word) => word !== "" && hay.includes(word.toLowerCase()));
 }
+
+/**
+ * OpenClaw heartbeat polls ("... reply HEARTBEAT_OK") and their acks carry no memory; when
+ * "heartbeat" is in sessions.exclude they are dropped even inside ordinary sessions.
+ */
+export function isHeartbeatMessage(text: string): boolean {
+  const t = text.trim();
+  return t === "HEARTBEAT_OK" || (t.includes("HEARTBEAT.md") && t.includes("HEARTBEAT_OK"));
+}

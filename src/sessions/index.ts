@@ -1,6 +1,6 @@
 export { type Clock, createClock } from "./clock.js";
 export { type DigestEntry, digestPath, mergeEntries, parseDigest, renderDigest } from "./digest.js";
-export { findSessionFiles, isExcluded, resolveSessionsDir, type SessionFile } from "./discover.js";
+export { findSessionFiles, isExcluded, isHeartbeatMessage, resolveSessionsDir, type SessionFile } from "./discover.js";
 export { bestSourceLine, citation } from "./extract.js";
 export { type IngestOptions, ingestSessions, sessionsClock } from "./ingest.js";
 export { contentText, normalizeText, parseSessionChunk, parseSessionLine, parseTimestamp } from "./parse.js";

@@ -6,7 +6,7 @@ import { MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { type Clock, createClock } from "./clock.js";
 import { digestPath, entryFromMessage, mergeEntries, parseDigest, renderDigest } from "./digest.js";
-import { findSessionFiles, isExcluded, resolveSessionsDir, type SessionFile } from "./discover.js";
+import { findSessionFiles, isExcluded, isHeartbeatMessage, resolveSessionsDir, type SessionFile } from "./discover.js";
 import { extractSessionFacts } from "./extract.js";
 import { parseSessionChunk } from "./parse.js";
 import { redactSecrets } from "./redact.js";
@@ -64,6 +64,7 @@ function emptyReport(): IngestReport {
     written: [],
     factsExtracted: 0,
     redactions: 0,
+    heartbeats: 0,
     diagnostics: [],
   };
 }
@@ -124,8 +125,11 @@ export async function ingestSessions(ws: Workspace, opts: IngestOptions = {}): P
     );
     report.diagnostics.push(...chunk.diagnostics);
     report.deferred += chunk.deferred;
-    if (chunk.messages.length > 0) report.sessionsIngested++;
-    for (const m of chunk.messages) {
+    const dropHeartbeats = ws.config.sessions.exclude.some((w) => w.toLowerCase() === "heartbeat");
+    const kept = dropHeartbeats ? chunk.messages.filter((m) => !isHeartbeatMessage(m.text)) : chunk.messages;
+    report.heartbeats += chunk.messages.length - kept.length;
+    if (kept.length > 0) report.sessionsIngested++;
+    for (const m of kept) {
       const r = redactSecrets(m.text);
       report.redactions += r.count;
       const day = clock.day(m.ts);
@@ -134,7 +138,7 @@ export async function ingestSessions(ws: Workspace, opts: IngestOptions = {}): P
       if (list) list.push(msg);
       else byDay.set(day, [msg]);
     }
-    report.messages += chunk.messages.length;
+    report.messages += kept.length;
     if (chunk.lines > 0) {
       state.files[f.key] = {
         lines: prev.lines + chunk.lines,

@@ -40,6 +40,8 @@ export interface IngestReport {
   factsExtracted: number;
   /** Secrets replaced by `[REDACTED:...]` in the new messages. */
   redactions: number;
+  /** Heartbeat polls and acks dropped (when "heartbeat" is in sessions.exclude). */
+  heartbeats: number;
   diagnostics: SessionDiagnostic[];
   /** Why nothing was read, when no sessions folder is configured. */
   skipped?: string;
