@@ -96,3 +96,32 @@ describe("local provider with a generated tiny Llama model", () => {
     }
   });
 });
+
+describe("local provider with a file that is not a model", () => {
+  it("refuses a file without a GGUF header, naming it", async () => {
+    await writeFile(path.join(dir, "notes.gguf"), "just some notes, not a model");
+    await expect(createLlm(await localWs({ modelPath: "notes.gguf" }))).rejects.toThrow(
+      `${path.join(dir, "notes.gguf")} (config llm.local.modelPath = "notes.gguf") is not a GGUF v2/v3 model file (no GGUF header).`,
+    );
+    await writeFile(path.join(dir, "v9.gguf"), Buffer.from("GGUF\x09\x00\x00\x00", "latin1"));
+    await expect(createLlm(await localWs({ modelPath: "v9.gguf" }))).rejects.toThrow(/\(GGUF version 9\)/);
+  });
+
+  it("reports a load failure once, naming the file, and stops asking", async () => {
+    // A well-formed GGUF header with no tensors and no metadata: llama.cpp refuses it quickly.
+    const empty = Buffer.alloc(24);
+    empty.write("GGUF", 0, "latin1");
+    empty.writeUInt32LE(3, 4);
+    await writeFile(path.join(dir, "empty.gguf"), empty);
+    const llm = await createLlm(await localWs({ modelPath: "empty.gguf" }), { threads: 1 });
+    try {
+      expect(await llm.judge!.judge(opinion, fact)).toMatchObject({ skipped: true });
+      expect(await llm.summarizeEntity!("Priya", [fact])).toBeNull();
+      expect(llm.warnings).toHaveLength(1);
+      expect(llm.warnings![0]).toContain(`Cannot load the local chat model ${path.join(dir, "empty.gguf")}`);
+      expect(llm.warnings![0]).toContain("no further LLM calls this run");
+    } finally {
+      await llm.close?.();
+    }
+  }, 20_000);
+});

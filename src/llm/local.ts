@@ -1,4 +1,4 @@
-import { existsSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import path from "node:path";
 import { MembankError } from "../workspace/errors.js";
 import type { Completer } from "./ask.js";
@@ -22,7 +22,22 @@ type Loaded = {
   lib: NodeLlama;
 };
 
-/** Fails early, with the path, when the configured chat model file is missing. */
+/** The first 8 bytes of a GGUF file: magic and version (llama.cpp reads v2 and v3). */
+function ggufVersion(file: string): number | undefined {
+  const head = Buffer.alloc(8);
+  const fd = openSync(file, "r");
+  try {
+    if (readSync(fd, head, 0, 8, 0) < 8) return undefined;
+  } finally {
+    closeSync(fd);
+  }
+  return head.toString("latin1", 0, 4) === "GGUF" ? head.readUInt32LE(4) : undefined;
+}
+
+/**
+ * Fails early, with the path, when the configured chat model file is missing or is not a
+ * GGUF file (llama.cpp can spend minutes on a file that only looks like one).
+ */
 export function assertLocalModel(settings: LocalSettings): void {
   let ok = false;
   try {
@@ -30,11 +45,19 @@ export function assertLocalModel(settings: LocalSettings): void {
   } catch {
     ok = false;
   }
+  const where = `(config llm.local.modelPath = ${JSON.stringify(settings.configuredPath)})`;
   if (!ok) {
     throw new MembankError(
-      `The local LLM provider needs a GGUF chat model file, but ${settings.modelPath} does not exist ` +
-        `(config llm.local.modelPath = ${JSON.stringify(settings.configuredPath)}). ` +
+      `The local LLM provider needs a GGUF chat model file, but ${settings.modelPath} does not exist ${where}. ` +
         `Download a small instruct model (e.g. with \`npx node-llama-cpp pull\`) to that path, or set llm.provider to "none".`,
+      { code: "ELLMMODEL" },
+    );
+  }
+  const version = ggufVersion(settings.modelPath);
+  if (version !== 2 && version !== 3) {
+    throw new MembankError(
+      `${settings.modelPath} ${where} is not a GGUF v2/v3 model file` +
+        (version === undefined ? " (no GGUF header)." : ` (GGUF version ${version}).`),
       { code: "ELLMMODEL" },
     );
   }
@@ -52,29 +75,29 @@ export function createLocalCompleter(settings: LocalSettings): Completer {
   const grammars = new Map<object, Promise<import("node-llama-cpp").LlamaJsonSchemaGrammar<never>>>();
 
   async function load(): Promise<Loaded> {
-    const lib = await import("node-llama-cpp");
-    // Prebuilt CPU binaries only: never compile llama.cpp or download anything at run time.
-    const llama = await lib.getLlama({
-      gpu: false,
-      build: "never",
-      skipDownload: true,
-      logLevel: lib.LlamaLogLevel.error,
-    });
-    let model: import("node-llama-cpp").LlamaModel;
     try {
-      model = await llama.loadModel({ modelPath: settings.modelPath });
+      const lib = await import("node-llama-cpp");
+      // Prebuilt CPU binaries only: never compile llama.cpp or download anything at run time.
+      const llama = await lib.getLlama({
+        gpu: false,
+        build: "never",
+        skipDownload: true,
+        logLevel: lib.LlamaLogLevel.error,
+      });
+      const model = await llama.loadModel({ modelPath: settings.modelPath });
+      const context = await model.createContext({
+        // Up to 8k tokens, less when the model was trained on less or memory is short.
+        contextSize: { max: settings.contextSize ?? 8192 },
+        ...(settings.threads === undefined ? {} : { threads: settings.threads }),
+      });
+      return { llama, model, context, lib };
     } catch (error) {
+      // Any load failure is fatal for the run (isFatal below): no retrying per question.
       throw new MembankError(`Cannot load the local chat model ${settings.modelPath}: ${(error as Error).message}`, {
         code: "ELLMMODEL",
         cause: error,
       });
     }
-    const context = await model.createContext({
-      // Up to 8k tokens, less when the model was trained on less or memory is short.
-      contextSize: { max: settings.contextSize ?? 8192 },
-      ...(settings.threads === undefined ? {} : { threads: settings.threads }),
-    });
-    return { llama, model, context, lib };
   }
 
   async function run(request: ChatRequest): Promise<string> {
