@@ -135,3 +135,17 @@ describe("workspace lock", () => {
     expect(reflected).toHaveLength(1);
   });
 });
+
+describe("a long hold", () => {
+  it("stays valid across refreshes even while the event loop is blocked for a while", async () => {
+    const lock = await acquireWorkspaceLock(ws, { staleMs: 2000 });
+    const until = Date.now() + 1500;
+    while (Date.now() < until) {
+      // busy: a long synchronous parse
+    }
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(lock.compromised).toBe(false);
+    await lock.release();
+    expect(await isWorkspaceLocked(ws)).toBe(false);
+  });
+});

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import lockfile from "proper-lockfile";
@@ -162,7 +162,11 @@ export async function acquireWorkspaceLock(ws: Workspace, opts: LockOptions = {}
       since: new Date().toISOString(),
       purpose: opts.purpose ?? "membank",
     };
+    // Adding the owner file changes the directory's mtime, which proper-lockfile checks on each
+    // refresh to detect a takeover: put the mtime it set back.
+    const before = await stat(lockDir);
     await writeFile(path.join(lockDir, OWNER_FILE), `${JSON.stringify(owner)}\n`);
+    await utimes(lockDir, before.atime, before.mtime);
     const doRelease = release;
     let released = false;
     return {
@@ -177,9 +181,13 @@ export async function acquireWorkspaceLock(ws: Workspace, opts: LockOptions = {}
         try {
           await doRelease();
         } catch (error) {
-          // Already released or taken over as stale: nothing of ours to remove.
           if (!["ERELEASED", "ENOTACQUIRED", "ENOENT"].includes((error as NodeJS.ErrnoException).code ?? "")) {
             throw error;
+          }
+          // A compromised lock is forgotten by proper-lockfile; if the directory is still ours, remove it.
+          const still = await readOwnerFile(lockDir);
+          if (still && still.pid === owner.pid && still.since === owner.since) {
+            await rm(lockDir, { recursive: true, force: true });
           }
         }
       },
