@@ -77,7 +77,7 @@ describe("extractFromPastLogs", () => {
     const text = await readFile(path.join(dir, "memory/2026-03-01.md"), "utf8");
     expect(text).toBe(
       `${LOGS["memory/2026-03-01.md"]}\n## Retain (extracted)\n` +
-        "<!-- Extracted by membank (claude-test) from this log. Correct or delete lines freely; they are not extracted again. -->\n" +
+        "<!-- Extracted by membank (claude-test) from this log. Correct or delete lines freely; while this heading stays, the log is not extracted again. -->\n" +
         "- O(c=0.75) @Priya: Priya dislikes long meetings.\n" +
         "- B: I had lunch with Priya on 2026-03-01.\n",
     );

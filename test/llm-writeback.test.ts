@@ -122,7 +122,7 @@ describe("appendExtractedRetain", () => {
         "",
         "",
         "## Retain (extracted)",
-        "<!-- Extracted by membank (claude-test) from this log. Correct or delete lines freely; they are not extracted again. -->",
+        "<!-- Extracted by membank (claude-test) from this log. Correct or delete lines freely; while this heading stays, the log is not extracted again. -->",
         "- O(c=0.70) @Priya: Prefers async stand-ups over meetings.",
         "- W @Jonas @ledger-sync: Jonas owns the ledger-sync rollout.",
         "",

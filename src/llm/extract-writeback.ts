@@ -23,7 +23,7 @@ export interface AppendOptions {
 export function extractedComment(opts: AppendOptions = {}): string {
   const by = opts.model ? `membank (${opts.model.replace(/--/g, "-")})` : "membank";
   const from = opts.source === "sessions" ? "from chat sessions" : "from this log";
-  return `<!-- Extracted by ${by} ${from}. Correct or delete lines freely; they are not extracted again. -->`;
+  return `<!-- Extracted by ${by} ${from}. Correct or delete lines freely; while this heading stays, the log is not extracted again. -->`;
 }
 
 /** A Retain line without its confidence: the retain parser treats two such lines of one day as duplicates. */
