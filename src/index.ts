@@ -17,6 +17,7 @@ export {
   type ResolveEmbedderOptions,
   resolveEmbedder,
 } from "./embed/index.js";
+export * from "./index/index.js";
 export {
   type AppendOptions,
   appendExtractedRetain,
@@ -33,7 +34,6 @@ export {
   type OpinionRef,
   type Stance,
 } from "./llm/index.js";
-export * from "./index/index.js";
 export * from "./markdown/index.js";
 export * from "./pipeline/index.js";
 export * from "./recall/index.js";
