@@ -6,6 +6,7 @@ import { isDailyLog, type MemoryFile } from "../workspace/files.js";
 import { type ChunkOptions, chunkMarkdown } from "./chunk.js";
 import type { IndexDb } from "./db.js";
 import { entitySlugFromPagePath, parseEntityPage } from "./entity-page.js";
+import { hasCjk } from "./fts.js";
 import { deleteVectors } from "./vectors.js";
 
 /** The Retain parser (src/retain parseRetain), passed in so it is loaded only when a daily log changed. */
@@ -75,7 +76,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
     "INSERT OR REPLACE INTO files(path, hash, mtime_ms, size, date) VALUES (?, ?, ?, ?, ?)",
   );
   const insertChunk = db.prepare(
-    "INSERT INTO chunks(path, start_line, end_line, text, hash, date) VALUES (?, ?, ?, ?, ?, ?)",
+    "INSERT INTO chunks(path, start_line, end_line, text, hash, date, cjk) VALUES (?, ?, ?, ?, ?, ?, ?)",
   );
   const insertFact = db.prepare(
     "INSERT INTO facts(id, kind, content, date, valid_from, valid_to, confidence, path, line, extracted) " +
@@ -102,7 +103,15 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
     const date = fileDate(f.path);
     insertFile.run(f.path, hash, f.mtimeMs, f.size, date);
     for (const c of chunkMarkdown(text, opts.chunk)) {
-      insertChunk.run(f.path, c.startLine, c.endLine, c.text, sha256(c.text).slice(0, 16), date);
+      insertChunk.run(
+        f.path,
+        c.startLine,
+        c.endLine,
+        c.text,
+        sha256(c.text).slice(0, 16),
+        date,
+        hasCjk(c.text) ? 1 : 0,
+      );
     }
     if (date !== null) {
       if (!opts.parseRetain) throw new Error("applyFiles: a daily log changed but no Retain parser was given");

@@ -137,7 +137,7 @@ export function trigramChunks(
     if (out.length >= limit) break;
     const like = `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const rows = idx.db
-      .prepare(`SELECT ${CHUNK_COLS} FROM chunks c WHERE c.text LIKE ? ESCAPE '\\' ORDER BY c.id LIMIT ?`)
+      .prepare(`SELECT ${CHUNK_COLS} FROM chunks c WHERE c.cjk = 1 AND c.text LIKE ? ESCAPE '\\' ORDER BY c.id LIMIT ?`)
       .all(like, limit) as ChunkRow[];
     for (const row of rows) {
       if (seen.has(row.id) || out.length >= limit) continue;

@@ -9,7 +9,7 @@ import { type IndexDb, indexFile, openIndexFile, removeIndexFile } from "./db.js
 import { embedMissing } from "./embedpass.js";
 import { acquireIndex, releaseIndex } from "./handles.js";
 import { scanMemoryFiles } from "./scan.js";
-import { readMeta, SCHEMA_VERSION, writeMeta } from "./schema.js";
+import { beginBulkLoad, endBulkLoad, readMeta, SCHEMA_VERSION, writeMeta } from "./schema.js";
 import { storedDims } from "./vectors.js";
 
 export type SyncPhase = "files" | "embed";
@@ -106,17 +106,20 @@ async function fill(
   choice: EmbedderChoice,
   opts: SyncOptions,
   warnings: string[],
+  bulk = false,
 ): Promise<Counts & { fallback?: string }> {
   // The Retain parser pulls in remark; load it only when a daily log needs parsing.
   const parseRetain = dailyLogsMayHaveChanged(idx, files)
     ? (await import("../retain/index.js")).parseRetain
     : undefined;
+  if (bulk && idx.fts) beginBulkLoad(idx.db);
   const applied = applyFiles(idx, files, {
     parseRetain,
     chunk: { tokens: ws.config.index.chunkTokens, overlap: ws.config.index.chunkOverlap },
     defaultConfidence: ws.config.retain.defaultConfidence,
     onProgress: opts.onProgress ? (d, t) => opts.onProgress!(d, t, "files") : undefined,
   });
+  if (bulk && idx.fts) endBulkLoad(idx.db);
   let embedded = 0;
   let fallback: string | undefined;
   if (choice.embedder) {
@@ -180,7 +183,7 @@ async function rebuild(
     writeMeta(fresh.db, "fingerprint", contentFingerprint(ws, fresh.fts));
     writeMeta(fresh.db, "built_at", new Date().toISOString());
     if (choice.embedder) carryEmbeddingCache(fresh, file);
-    counts = await fill(fresh, ws, files, choice, opts, warnings);
+    counts = await fill(fresh, ws, files, choice, opts, warnings, true);
     fresh.close();
   } catch (error) {
     fresh.close();

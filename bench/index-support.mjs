@@ -1,0 +1,91 @@
+// Shared helpers for bench/index.bench.mjs and bench/search.bench.mjs.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+
+export const repoRoot = path.resolve(import.meta.dirname, "..");
+
+/** Parse `--name value` flags with defaults. */
+export function flags(defaults) {
+  const out = { ...defaults };
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i++) {
+    const key = argv[i].replace(/^--/, "").replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+    if (!(key in defaults)) throw new Error(`unknown flag ${argv[i]}; known: ${Object.keys(defaults).join(", ")}`);
+    out[key] = typeof defaults[key] === "number" ? Number(argv[++i]) : argv[++i];
+  }
+  return out;
+}
+
+/**
+ * A private copy of a generated corpus under bench/.out/ (the benchmark writes its index
+ * into the workspace's .memory/, and must not disturb other benchmarks' corpora).
+ * Generates the corpus with bench/generate.mjs when it is missing.
+ */
+export function corpusCopy(name, tag) {
+  const years = Number(name.replace(/y$/, ""));
+  const src = path.join(repoRoot, "bench/.corpus", name);
+  if (!existsSync(path.join(src, "memory"))) {
+    execFileSync(
+      process.execPath,
+      [path.join(repoRoot, "bench/generate.mjs"), "--years", String(years), "--out", src],
+      {
+        stdio: "inherit",
+      },
+    );
+  }
+  const dir = path.join(repoRoot, "bench/.out", `${tag}-${name}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(path.dirname(dir), { recursive: true });
+  cpSync(src, dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * A fixed-dimension synthetic embedder: each text's SHA-256 seeds a xorshift generator
+ * that fills `dims` floats, L2-normalised. Nearly free to compute, so a build with it
+ * times the vector storage (chunk_vectors + sqlite-vec vec0) rather than a model.
+ */
+export function syntheticEmbedder(dims = 384) {
+  const e = {
+    id: "synthetic",
+    model: `xorshift-${dims}`,
+    dims,
+    ms: 0,
+    async embed(texts) {
+      const t = performance.now();
+      const out = texts.map((text) => {
+        const seed = createHash("sha256").update(text).digest();
+        let x = seed.readUInt32LE(0) || 1;
+        const v = new Float32Array(dims);
+        let norm = 0;
+        for (let i = 0; i < dims; i++) {
+          x ^= x << 13;
+          x ^= x >>> 17;
+          x ^= x << 5;
+          x >>>= 0;
+          v[i] = x / 0xffffffff - 0.5;
+          norm += v[i] * v[i];
+        }
+        norm = Math.sqrt(norm);
+        for (let i = 0; i < dims; i++) v[i] /= norm;
+        return v;
+      });
+      e.ms += performance.now() - t;
+      return out;
+    },
+  };
+  return e;
+}
+
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i];
+}
+
+export function fmt(ms) {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`;
+}
