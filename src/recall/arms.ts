@@ -16,7 +16,7 @@ import {
 import { factCandidate, linesCandidate } from "./candidates.js";
 import type { Intent } from "./intent.js";
 import { DEFAULT_LINE_RANK, rescoreLines } from "./linerank.js";
-import { type LineHit, type LineStore, readLines, searchLines } from "./lines.js";
+import { type LineHit, type LineStore, readLines, searchCjkLines, searchLines } from "./lines.js";
 import { isoDay, overlapsWindow } from "./timewindow.js";
 import type { ArmList, Candidate } from "./types.js";
 import { buildWindows, DEFAULT_WINDOW, type WindowOptions } from "./windows.js";
@@ -54,6 +54,9 @@ export function linesArm(ctx: ArmContext, weight: number): ArmList {
   if (ctx.since) range.since = ctx.since;
   if (ctx.until) range.until = ctx.until;
   const hits = searchLines(ctx.store, ctx.intent.terms, { limit: Math.max(300, ctx.pool * 10), ...range });
+  hits.push(
+    ...searchCjkLines(ctx.store, ctx.query).filter((h) => !hits.some((x) => x.path === h.path && x.line === h.line)),
+  );
   const rescored = rescoreLines(hits, ctx.query, DEFAULT_LINE_RANK);
   return { arm: "lexical", weight, items: windowsToItems(ctx, rescored, ctx.pool) };
 }

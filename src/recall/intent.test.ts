@@ -127,9 +127,15 @@ describe("understandQuery", () => {
     expect(i.kinds).toEqual(["entity", "time", "lexical"]);
     expect(i.window).toMatchObject({ from: "2026-03-01", to: "2026-03-31" });
     expect(i.terms.map((t) => t.text)).toEqual(["priya", "decide"]);
+    expect(i.contentTerms.map((t) => t.text)).toEqual(["decide"]);
   });
   it("is a pure lexical question without names or dates", () => {
     const i = understandQuery("FJD-482", { asOf, entities });
-    expect(i).toEqual({ entities: [], kinds: ["lexical"], terms: [{ text: "FJD-482", exact: true }] });
+    expect(i).toEqual({
+      entities: [],
+      kinds: ["lexical"],
+      terms: [{ text: "FJD-482", exact: true }],
+      contentTerms: [{ text: "FJD-482", exact: true }],
+    });
   });
 });

@@ -21,8 +21,10 @@ export interface Intent {
   entities: string[];
   window?: TimeWindow;
   kinds: QuestionKind[];
-  /** Retrieval words: stop words, time phrases and entity-only filler removed. */
+  /** Retrieval words: stop words and time phrases removed. */
   terms: LexicalTerm[];
+  /** The terms that are not part of a named entity ("ramp" in "will Noor ramp up?"). */
+  contentTerms: LexicalTerm[];
   /** The opinion cue that matched ("prefer", "still think"), when any. */
   opinionCue?: string;
 }
@@ -142,8 +144,9 @@ export function understandQuery(query: string, opts: IntentOptions): Intent {
   if (window) kinds.push("time");
   if (cue) kinds.push("opinion");
   // "Tell me about Priya" is an entity question; it is lexical too when other words remain.
-  if (terms.some((t) => t.exact || !entityWords.has(nameKey(t.text)))) kinds.push("lexical");
-  const intent: Intent = { entities, kinds, terms };
+  const contentTerms = terms.filter((t) => t.exact || !entityWords.has(nameKey(t.text)));
+  if (contentTerms.length > 0) kinds.push("lexical");
+  const intent: Intent = { entities, kinds, terms, contentTerms };
   if (window) intent.window = window;
   if (cue) intent.opinionCue = cue[1]!.toLowerCase();
   return intent;

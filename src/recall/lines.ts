@@ -178,6 +178,35 @@ export function searchLines(store: LineStore, terms: readonly LexicalTerm[], opt
   return rows.map(({ date, ...rest }) => (date ? { ...rest, date } : rest));
 }
 
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]{2,}/gu;
+
+/**
+ * Lines containing the query's CJK runs (unicode61 sees a CJK run as one token, so a
+ * word inside a sentence is only found as a substring). A scan: used only for CJK queries.
+ */
+export function searchCjkLines(store: LineStore, query: string, limit = 50): LineHit[] {
+  const runs = [...new Set(query.match(CJK_RUN) ?? [])];
+  if (runs.length === 0) return [];
+  const stmt = store.db.prepare(
+    "SELECT path, line, date, text FROM rl_lines WHERE instr(text, ?) > 0 ORDER BY date DESC, path, line LIMIT ?",
+  );
+  const hits = new Map<string, LineHit>();
+  for (const run of runs) {
+    for (const r of stmt.all(run, limit) as (Omit<LineHit, "date" | "score"> & { date: string | null })[]) {
+      const key = `${r.path}#${r.line}`;
+      const prev = hits.get(key);
+      const score = (prev?.score ?? 0) + [...run].length;
+      hits.set(
+        key,
+        r.date
+          ? { path: r.path, line: r.line, text: r.text, date: r.date, score }
+          : { path: r.path, line: r.line, text: r.text, score },
+      );
+    }
+  }
+  return [...hits.values()].sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1) || a.line - b.line);
+}
+
 /** The stored non-blank lines of a file between two line numbers (inclusive). */
 export function readLines(store: LineStore, p: string, from: number, to: number): { line: number; text: string }[] {
   return store.db

@@ -42,6 +42,8 @@ export interface RecallOptions {
   sync?: boolean;
   /** Fusion of the arms (default rrf). */
   fusion?: FusionMethod;
+  /** RRF constant (default 60). */
+  rrfK?: number;
   /** Arm weights by name (lexical, facts, entity, time, opinion, vector). */
   weights?: Partial<Record<string, number>>;
   /** Line window around a match (default 1 line before, 1 after). */
@@ -51,7 +53,7 @@ export interface RecallOptions {
 /** Arm weights: structure (entity, time, opinion) leads when the question asks for it. */
 export const DEFAULT_WEIGHTS: Record<string, number> = {
   lexical: 1,
-  facts: 0.8,
+  facts: 0.4,
   entity: 1.2,
   time: 1.3,
   opinion: 1.3,
@@ -155,11 +157,17 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
     ...(opts.until ? { until: opts.until } : {}),
   };
   const arms: ArmList[] = [];
-  if (intent.terms.length > 0) {
+  if (
+    intent.terms.length > 0 ||
+    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(query)
+  ) {
     arms.push(linesArm(ctx, weights.lexical!));
     if (idx.fts) arms.push(factsArm(ctx, weights.facts!));
   }
-  if (intent.entities.length > 0) arms.push(entityArm(ctx, entities, weights.entity!));
+  // The entity arm ranks by recency, not by the question's other words: a strong lead for
+  // "tell me about Priya", a weaker prior when the question also asks about something.
+  const entityWeight = intent.kinds.includes("lexical") ? weights.entity! / 2 : weights.entity!;
+  if (intent.entities.length > 0) arms.push(entityArm(ctx, entities, entityWeight));
   if (intent.window) arms.push(timeArm(ctx, weights.time!));
   if (intent.kinds.includes("opinion")) arms.push(opinionArm(ctx, weights.opinion!));
   if (choice.embedder) {
@@ -178,7 +186,7 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
   }
 
   const method = opts.fusion ?? DEFAULT_FUSE.method;
-  let fused = fuse(arms, { ...DEFAULT_FUSE, method });
+  let fused = fuse(arms, { method, rrfK: opts.rrfK ?? DEFAULT_FUSE.rrfK });
   const win = intent.window;
   if (win) {
     for (const f of fused) if (!f.cand.date || !overlapsWindow(win, f.cand.date)) f.score *= OUTSIDE_WINDOW;
