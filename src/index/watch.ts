@@ -1,5 +1,5 @@
 import path from "node:path";
-import { watch as chokidarWatch } from "chokidar";
+import type { FSWatcher } from "chokidar";
 import type { EmbedderChoice } from "../embed/types.js";
 import { toPosixRelative } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
@@ -74,19 +74,26 @@ export function watchIndex(ws: Workspace, opts: WatchOptions = {}): IndexWatcher
     }, debounceMs);
   };
 
-  const watcher = chokidarWatch(ws.root, {
-    ignoreInitial: true,
-    ignored: (p: string) => !relevant(toPosixRelative(ws.root, path.resolve(p))),
-    awaitWriteFinish: false,
-  });
-  watcher.on("all", (_event, p) => {
-    if (p.toLowerCase().endsWith(".md") || !path.extname(p)) schedule();
-  });
-  watcher.on("error", (error) => opts.onError?.(error));
   const interval = setInterval(() => void run("reconcile"), reconcileMs);
   interval.unref();
 
-  const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve())).then(() => run("start"));
+  // chokidar is loaded here, not at import time, so the library barrel stays cheap for the CLI.
+  let watcher: FSWatcher | undefined;
+  const ready = (async () => {
+    const { watch } = await import("chokidar");
+    if (closed) return;
+    const w = watch(ws.root, {
+      ignoreInitial: true,
+      ignored: (p: string) => !relevant(toPosixRelative(ws.root, path.resolve(p))),
+    });
+    watcher = w;
+    w.on("all", (_event, p) => {
+      if (p.toLowerCase().endsWith(".md") || !path.extname(p)) schedule();
+    });
+    w.on("error", (error) => opts.onError?.(error));
+    await new Promise<void>((resolve) => w.once("ready", () => resolve()));
+    await run("start");
+  })();
 
   return {
     ready,
@@ -94,7 +101,8 @@ export function watchIndex(ws: Workspace, opts: WatchOptions = {}): IndexWatcher
       closed = true;
       if (timer) clearTimeout(timer);
       clearInterval(interval);
-      await watcher.close();
+      await ready.catch(() => {});
+      await watcher?.close();
       if (running) await running;
     },
   };
