@@ -62,8 +62,15 @@ export interface Validity {
 }
 
 // Cheap gate: chrono costs ~20µs a line, and most facts mention no date at all.
-const MAYBE_DATE =
-  /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|today|tomorrow|yesterday|tonight|week|month|year|ago\b|\b(?:1[89]|2\d)\d\d\b|\d[-/.]\d|\d(?:st|nd|rd|th)\b/i;
+const MAYBE_DATE = new RegExp(
+  [
+    String.raw`\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b`,
+    String.raw`\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\b|\b(?:tues|wednes|satur)day\b`,
+    String.raw`\b(?:today|tomorrow|yesterday|tonight|weekend|fortnight)\b|\b(?:weeks?|months?|years?|days?)\b`,
+    String.raw`\b(?:1[89]|2\d)\d\d\b|\d[-/.]\d|\d(?:st|nd|rd|th)\b`,
+  ].join("|"),
+  "i",
+);
 const SINCE = /\b(?:since|from|starting(?:\s+(?:on|from))?|as\s+of|beginning)\s*$/i;
 const UNTIL = /\b(?:until|till|til|through|thru|up\s+to)\s*$/i;
 

@@ -194,14 +194,23 @@ function parseSectionBody(
     let b = bRaw;
     while (b >= a && BLANK.test(lines[b - 1]!)) b--;
     if (b < a) continue;
-    let simple = fast;
-    for (let l = a; l <= b && simple; l++) simple = SIMPLE_ITEM.test(lines[l - 1]!);
-    if (simple) {
-      for (let l = a; l <= b; l++) addItem(ctx, l, l, lines[l - 1]!.slice(2));
-      continue;
+    // A plain bullet always starts its own item here; it is a whole one-line item when the
+    // next line starts another plain bullet (anything else might be a lazy continuation).
+    const simple = (l: number) => !whole && SIMPLE_ITEM.test(lines[l - 1]!);
+    let run = a; // first line of the pending run that needs remark
+    for (let l = a; l <= b; l++) {
+      if (!(simple(l) && (l === b || simple(l + 1)))) continue;
+      if (run < l) {
+        const stop = parseBlock(ctx, lines, run, l - 1, depth);
+        if (stop !== undefined) return stop - 1;
+      }
+      addItem(ctx, l, l, lines[l - 1]!.slice(2));
+      run = l + 1;
     }
-    const stop = parseBlock(ctx, lines, a, b, depth);
-    if (stop !== undefined) return stop - 1;
+    if (run <= b) {
+      const stop = parseBlock(ctx, lines, run, b, depth);
+      if (stop !== undefined) return stop - 1;
+    }
   }
   return last;
 }
