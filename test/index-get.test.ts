@@ -84,5 +84,8 @@ describe("getMemoryLines", () => {
     const error = await getMemoryLines(w, "memory/2099-01-01.md").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MembankError);
     expect((error as MembankError).message).toMatch(/memory\/2099-01-01.md does not exist/);
+    expect((error as MembankError).exitCode).toBe(2);
+    const folder = await getMemoryLines(w, "bank/nowhere/x.md").catch((e: unknown) => e);
+    expect((folder as MembankError).message).toMatch(/bank\/nowhere does not exist/);
   });
 });

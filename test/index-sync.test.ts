@@ -82,6 +82,7 @@ describe("syncIndex", () => {
         "Currently in Marrakech (Nov 27–Dec 1, 2025) for Andy's birthday.",
         "Prefers concise replies on WhatsApp.",
       ]);
+      expect(peter[0]!.entities).toEqual(["Peter", "Andy"]);
       const opinion = peter.find((f) => f.kind === "opinion")!;
       expect(opinion).toMatchObject({ confidence: 0.9, path: "memory/2025-11-27.md", line: 10, date: "2025-11-27" });
       expect(factById(idx, opinion.id)?.content).toBe("Prefers concise replies on WhatsApp.");
@@ -180,6 +181,23 @@ describe("syncIndex", () => {
     expect(report.rebuilt).toBe(true);
     expect(report.warnings.join(" ")).toMatch(/unusable|damaged/);
     expect(report).toMatchObject({ chunks: first.chunks, facts: first.facts });
+  });
+
+  it("migrates an older index in place and then rebuilds it (the fingerprint includes the schema version)", async () => {
+    const w = await ws({ "memory/2025-11-28.md": DAY2 });
+    await syncIndex(w);
+    closeIndexes();
+    const { default: Database } = await import("better-sqlite3");
+    const old = new Database(indexFile(w));
+    old.exec("ALTER TABLE fact_entities DROP COLUMN pos; UPDATE meta SET value = '2' WHERE key = 'schema_version'");
+    old.exec(`UPDATE meta SET value = replace(value, '"schema":3', '"schema":2') WHERE key = 'fingerprint'`);
+    old.close();
+    const report = await syncIndex(w);
+    expect(report).toMatchObject({ rebuilt: true, reason: "schema or chunk parameters changed", facts: 2 });
+    expect(report.warnings).toEqual([]);
+    const idx = openIndex(w);
+    expect(factsByEntity(idx, ["Andy"])[0]!.entities).toEqual(["Peter", "Andy"]);
+    idx.close();
   });
 
   it("replaces a foreign SQLite file and a non-SQLite file", async () => {

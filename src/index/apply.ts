@@ -82,7 +82,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
     "INSERT INTO facts(id, kind, content, date, valid_from, valid_to, confidence, path, line, extracted) " +
       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
-  const insertFactEntity = db.prepare("INSERT OR IGNORE INTO fact_entities(fact, entity) VALUES (?, ?)");
+  const insertFactEntity = db.prepare("INSERT OR IGNORE INTO fact_entities(fact, entity, pos) VALUES (?, ?, ?)");
   const upsertPage = db.prepare(
     "INSERT INTO entities(slug, name, aliases, page, facts) VALUES (?, ?, ?, ?, 0) " +
       "ON CONFLICT(slug) DO UPDATE SET name = excluded.name, aliases = excluded.aliases, page = excluded.page",
@@ -130,7 +130,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
           fact.source.line,
           fact.extracted ? 1 : 0,
         );
-        for (const e of fact.entities) insertFactEntity.run(lastInsertRowid, e);
+        fact.entities.forEach((e, pos) => insertFactEntity.run(lastInsertRowid, e, pos));
       }
     }
     const slug = entitySlugFromPagePath(f.path);

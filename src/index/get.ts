@@ -78,7 +78,7 @@ export async function getMemoryLines(ws: Workspace, requested: string, opts: Get
     try {
       info = await lstat(current);
     } catch {
-      throw new MembankError(`memory_get: ${rel} does not exist in ${ws.root}`, { code: "ENOTFOUND", exitCode: 1 });
+      throw new MembankError(`memory_get: ${shown} does not exist in ${ws.root}`, { code: "ENOTFOUND", exitCode: 2 });
     }
     if (info.isSymbolicLink()) throw refuse(`memory_get: ${shown} is a symbolic link; membank reads only real files`);
     const last = i === segments.length - 1;

@@ -65,8 +65,8 @@ type RawFact = Omit<FactRow, "entities" | "extracted"> & { extracted: number };
 function withEntities(idx: IndexDb, rows: RawFact[]): FactRow[] {
   if (rows.length === 0) return [];
   const byFact = new Map<number, string[]>();
-  const stmt = idx.db.prepare("SELECT fact, entity FROM fact_entities WHERE fact = ?");
-  // Per-fact lookups use the fact index; entity order within a fact follows insertion (rowid-free table: sorted).
+  // Per-fact lookups use the fact index; entities in the order the fact names them.
+  const stmt = idx.db.prepare("SELECT fact, entity FROM fact_entities WHERE fact = ? ORDER BY pos");
   for (const r of rows) {
     const list = (stmt.all(r.rid) as { fact: number; entity: string }[]).map((e) => e.entity);
     byFact.set(r.rid, list);

@@ -12,7 +12,7 @@ import type Database from "better-sqlite3";
  *   facts(rid INTEGER PRIMARY KEY, id, kind, content, date, valid_from, valid_to,
  *         confidence, path, line, extracted)          `id` is the stable Retain id (not unique:
  *                                                      the same fact may appear in two files)
- *   fact_entities(fact -> facts.rid, entity slug)
+ *   fact_entities(fact -> facts.rid, entity slug, pos)  pos: order of first appearance in the fact
  *   entities(slug PRIMARY KEY, name, aliases JSON array, page path or NULL, facts count)
  *   chunk_vectors(id -> chunks.id, vec BLOB float32)  always kept: the JS fallback reads it,
  *                                                      and vec0 is rebuilt from it
@@ -22,7 +22,7 @@ import type Database from "better-sqlite3";
  *                           would cost most of the build time)
  *   chunk_vec               sqlite-vec vec0 (created by vectors.ts once dims are known)
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const BASE = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -159,6 +159,10 @@ const MIGRATIONS: Record<number, (db: Database.Database, fts: boolean) => void> 
   2: (db, fts) => {
     db.exec("ALTER TABLE chunks ADD COLUMN cjk INTEGER NOT NULL DEFAULT 0");
     if (fts) db.exec(`${DROP_TRIGGERS} INSERT INTO chunks_tri(chunks_tri) VALUES ('delete-all'); ${TRIGGERS}`);
+  },
+  // v3: fact_entities keeps the order in which a fact names its entities.
+  3: (db) => {
+    db.exec("ALTER TABLE fact_entities ADD COLUMN pos INTEGER NOT NULL DEFAULT 0");
   },
 };
 

@@ -129,30 +129,32 @@ export async function search(ws: Workspace, query: string, opts: SearchOptions =
   const tw = idx.fts ? cfg.textWeight : 0;
   const total = vw + tw;
   if (!idx.fts && !vectorArm) fallbacks.push("no FTS5 and no embedder: nothing to search with");
+  // Rows for every candidate, so ties break by path and line (stable across rebuilds, unlike chunk ids).
+  const missing = [...candidates.keys()].filter((id) => !rows.has(id));
+  for (const row of chunksByIds(idx, missing)) rows.set(row.id, row);
   const ranked =
     total === 0
       ? []
       : [...candidates.values()]
-          .map((c) => ({ id: c.id, score: (vw * c.vector + tw * c.text) / total }))
+          .filter((c) => rows.has(c.id))
+          .map((c) => ({ row: rows.get(c.id)!, score: (vw * c.vector + tw * c.text) / total }))
           .filter((c) => c.score >= minScore)
-          .sort((a, b) => b.score - a.score || a.id - b.id)
+          .sort(
+            (a, b) =>
+              b.score - a.score ||
+              (a.row.path < b.row.path ? -1 : a.row.path > b.row.path ? 1 : 0) ||
+              a.row.startLine - b.row.startLine,
+          )
           .slice(0, maxResults);
 
-  const missing = ranked.filter((r) => !rows.has(r.id)).map((r) => r.id);
-  for (const row of chunksByIds(idx, missing)) rows.set(row.id, row);
-  const results: SearchResult[] = [];
-  for (const r of ranked) {
-    const row = rows.get(r.id);
-    if (!row) continue;
-    results.push({
-      path: row.path,
-      startLine: row.startLine,
-      endLine: row.endLine,
-      score: Math.round(r.score * 10_000) / 10_000,
-      snippet: makeSnippet(row.text, cfg.snippetChars),
-      source: "memory",
-    });
-  }
+  const results: SearchResult[] = ranked.map(({ row, score }) => ({
+    path: row.path,
+    startLine: row.startLine,
+    endLine: row.endLine,
+    score: Math.round(score * 10_000) / 10_000,
+    snippet: makeSnippet(row.text, cfg.snippetChars),
+    source: "memory",
+  }));
   const fallback = [...new Set(fallbacks)].join("; ");
   return {
     results,
