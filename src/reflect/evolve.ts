@@ -7,6 +7,7 @@ import {
   nextConfidence,
   roundConfidence,
 } from "./confidence.js";
+import { cmp } from "./format.js";
 import { heuristicJudge } from "./judge.js";
 import { type Evidence, type Opinion, opinionIdFor } from "./opinions.js";
 import { contentTokens, similarity } from "./text.js";
@@ -50,10 +51,7 @@ export interface EvolveResult {
 }
 
 const byDateThenSource = (a: Fact, b: Fact) =>
-  a.date.localeCompare(b.date) ||
-  a.source.path.localeCompare(b.source.path) ||
-  a.source.line - b.source.line ||
-  a.id.localeCompare(b.id);
+  cmp(a.date, b.date) || cmp(a.source.path, b.source.path) || a.source.line - b.source.line || cmp(a.id, b.id);
 
 /**
  * Apply facts to opinions day by day, oldest day first (DESIGN.md 1.3).

@@ -24,10 +24,11 @@ import { LETTER_BY_KIND } from "../retain/types.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { evolveOpinions, type OpinionChange } from "./evolve.js";
+import { cmp } from "./format.js";
 import { commitFiles, gitInit, isGitRepo, unifiedDiff } from "./git.js";
-import { applyAliases, loadEntityPages, loadFacts, loadOpinions, saveSnapshot } from "./load.js";
+import { aliasKey, applyAliases, loadEntityPages, loadFacts, loadOpinions, saveSnapshot } from "./load.js";
 import { fmt2 } from "./opinions.js";
-import { type Conflict, OPINIONS_PAGE, renderBank } from "./render.js";
+import { type Conflict, OPINIONS_PAGE, type RenderScope, renderBank } from "./render.js";
 
 export { combineDay, evidenceWeight, nextConfidence } from "./confidence.js";
 export type { OpinionChange } from "./evolve.js";
@@ -76,15 +77,25 @@ export interface ReflectReport {
   /** Why nothing was committed although pages changed (not a repository, --no-commit, dry run). */
   commitsOff?: string;
   diff?: string;
+  /** Milliseconds per phase (load, opinions, render, write, commit), for benchmarks. */
+  timings: Record<string, number>;
 }
 
 const LINK_LABEL = /\[([^\]\s]+#L\d+)\]/g;
 
 export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise<ReflectReport> {
   const now = opts.now ?? new Date();
+  const timings: Record<string, number> = {};
+  let mark = performance.now();
+  const lap = (phase: string) => {
+    const t = performance.now();
+    timings[phase] = Math.round(t - mark);
+    mark = t;
+  };
   const since = opts.all || opts.since === undefined ? undefined : parseSinceDate(opts.since, now);
-  const loaded = await loadFacts(ws, since);
   const entityPages = await loadEntityPages(ws);
+  const aliases = aliasKey(entityPages.aliases);
+  const loaded = await loadFacts(ws, since, aliases);
   const facts = applyAliases(loaded.facts, entityPages.aliases);
   const state = await loadOpinions(ws, OPINIONS_PAGE);
 
@@ -97,6 +108,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     });
   }
 
+  lap("load");
   const cfg = ws.config.reflect;
   const evolved = await evolveOpinions({
     opinions: state.opinions,
@@ -108,7 +120,25 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     reserved: state.broken.map((b) => b.region),
   });
 
+  lap("opinions");
+  // An incremental run re-renders only what the window can have changed: pages of
+  // entities with facts in the window (now or in the previous run), of opinions that
+  // moved or were edited, and the months of the typed pages the window touches. Every
+  // other page would render to the bytes it already has.
+  let scope: RenderScope | undefined;
+  if (since !== undefined && !loaded.renderAll) {
+    const windowFacts = applyAliases(
+      [...loaded.windowBefore, ...loaded.facts.filter((f) => f.date >= since)],
+      entityPages.aliases,
+    );
+    const entities = new Set(windowFacts.flatMap((f) => f.entities));
+    const moved = new Set([...evolved.touched, ...state.adopted]);
+    for (const op of evolved.opinions) if (moved.has(op.id)) for (const e of op.entities) entities.add(e);
+    scope = { entities, months: new Set(windowFacts.map((f) => `${f.kind}:${f.date.slice(0, 7)}`)) };
+  }
+
   const rendered = await renderBank({
+    ...(scope ? { scope } : {}),
     ws,
     facts,
     opinions: evolved.opinions,
@@ -117,6 +147,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     entityTexts: entityPages.texts,
     ...(opts.llm ? { llm: opts.llm } : {}),
   });
+  lap("render");
   const conflicts: Conflict[] = [
     ...state.broken.map((b) => ({ path: OPINIONS_PAGE, region: b.region, reason: b.reason })),
     ...rendered.conflicts.filter((c) => !state.broken.some((b) => b.region === c.region && c.path === OPINIONS_PAGE)),
@@ -150,6 +181,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     diagnostics: loaded.diagnostics,
     warnings: [...evolved.warnings, ...rendered.warnings, ...(opts.llm?.warnings ?? [])],
     judge: opts.llm?.judge?.id ?? "heuristic-v1",
+    timings,
   };
 
   if (opts.dryRun) {
@@ -159,7 +191,8 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   }
 
   for (const page of rendered.pages) await writeFileAtomic(`${ws.root}/${page.path}`, page.after);
-  await saveSnapshot(ws, loaded.facts, loaded.diagnostics);
+  await saveSnapshot(ws, loaded.facts, loaded.diagnostics, aliases);
+  lap("write");
 
   if (rendered.pages.length === 0) return report;
   if (opts.commit === false || !cfg.git.commit) {
@@ -174,6 +207,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     await gitInit(ws);
   }
   const commit = await commitFiles(ws, report.pagesWritten, commitMessage(report, added));
+  lap("commit");
   if (commit) report.commit = commit;
   return report;
 }
@@ -208,8 +242,7 @@ export function commitMessage(report: ReflectReport, added: Fact[]): string {
   if (added.length) {
     lines.push("Facts added:");
     const sorted = [...added].sort(
-      (a, b) =>
-        a.date.localeCompare(b.date) || a.source.path.localeCompare(b.source.path) || a.source.line - b.source.line,
+      (a, b) => cmp(a.date, b.date) || cmp(a.source.path, b.source.path) || a.source.line - b.source.line,
     );
     for (const f of sorted.slice(0, MAX_LISTED_FACTS)) {
       lines.push(

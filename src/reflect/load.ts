@@ -7,9 +7,11 @@ import type { Diagnostic, Fact } from "../retain/types.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { MembankError } from "../workspace/errors.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
+import { cmp } from "./format.js";
 import { parseAliases } from "./frontmatter.js";
 import { type Opinion, parseOpinion } from "./opinions.js";
 import { bodyHash, RegionError, readRegions } from "./regions.js";
+import { readWindowFacts } from "./window.js";
 
 /** Read a file, or undefined when it does not exist. */
 export async function readIfExists(file: string): Promise<string | undefined> {
@@ -26,6 +28,8 @@ export const snapshotPath = (ws: Workspace) => path.join(stateDir(ws), "reflect"
 
 interface Snapshot {
   version: number;
+  /** The alias table the pages were rendered with (a change means every page must be redone). */
+  aliases?: string;
   facts: Fact[];
   diagnostics: Diagnostic[];
 }
@@ -38,6 +42,10 @@ export interface LoadedFacts {
   files: number;
   /** True when an incremental run had no snapshot and read everything. */
   fellBackToFull: boolean;
+  /** Incremental only: the previous run's facts dated `since` or later (lines may have gone since). */
+  windowBefore: Fact[];
+  /** Every page must be rendered (full run, no snapshot, or the aliases changed). */
+  renderAll: boolean;
 }
 
 /**
@@ -47,7 +55,7 @@ export interface LoadedFacts {
  * it, the run reads everything). This is what keeps the nightly run fast on years of
  * logs while giving the same pages as a full run, as long as older logs did not change.
  */
-export async function loadFacts(ws: Workspace, since: string | undefined): Promise<LoadedFacts> {
+export async function loadFacts(ws: Workspace, since: string | undefined, aliasKey: string): Promise<LoadedFacts> {
   let snapshot: Snapshot | undefined;
   if (since !== undefined) {
     const raw = await readIfExists(snapshotPath(ws));
@@ -63,40 +71,37 @@ export async function loadFacts(ws: Workspace, since: string | undefined): Promi
   if (since === undefined || snapshot === undefined) {
     const res = await readFacts(ws);
     return {
-      facts: dedupe(res.facts),
+      facts: res.facts,
       diagnostics: res.diagnostics,
       read: res.facts.length,
       files: res.files,
       fellBackToFull: since !== undefined,
+      windowBefore: [],
+      renderAll: true,
     };
   }
-  const fresh = await readFacts(ws, { since });
+  const fresh = (await readWindowFacts(ws, since)) ?? (await readFacts(ws, { since }));
   const isOld = (p: string, date?: string) => (date ?? dateFromPath(p) ?? "9999") < since;
   return {
-    facts: dedupe([...snapshot.facts.filter((f) => isOld(f.source.path, f.date)), ...fresh.facts]),
+    // readFacts reports duplicate ids, and ids include the date, so old and fresh never overlap.
+    facts: [...snapshot.facts.filter((f) => isOld(f.source.path, f.date)), ...fresh.facts],
     diagnostics: [...snapshot.diagnostics.filter((d) => isOld(d.path)), ...fresh.diagnostics],
     read: fresh.facts.length,
     files: fresh.files,
     fellBackToFull: false,
+    windowBefore: snapshot.facts.filter((f) => !isOld(f.source.path, f.date)),
+    renderAll: snapshot.aliases !== aliasKey,
   };
 }
 
-export async function saveSnapshot(ws: Workspace, facts: Fact[], diagnostics: Diagnostic[]): Promise<void> {
-  const snap: Snapshot = { version: SNAPSHOT_VERSION, facts, diagnostics };
+export async function saveSnapshot(
+  ws: Workspace,
+  facts: Fact[],
+  diagnostics: Diagnostic[],
+  aliasKey: string,
+): Promise<void> {
+  const snap: Snapshot = { version: SNAPSHOT_VERSION, aliases: aliasKey, facts, diagnostics };
   await writeFileAtomic(snapshotPath(ws), JSON.stringify(snap));
-}
-
-/** One fact per id (the same line written twice on a day is one fact), first source wins. */
-function dedupe(facts: Fact[]): Fact[] {
-  const seen = new Set<string>();
-  const out: Fact[] = [];
-  const sorted = [...facts].sort((a, b) => a.source.path.localeCompare(b.source.path) || a.source.line - b.source.line);
-  for (const f of sorted) {
-    if (seen.has(f.id)) continue;
-    seen.add(f.id);
-    out.push(f);
-  }
-  return out;
 }
 
 export interface EntityPages {
@@ -127,6 +132,11 @@ export async function loadEntityPages(ws: Workspace): Promise<EntityPages> {
     }
   }
   return { texts, aliases };
+}
+
+/** A stable key of an alias table, to notice when it changed. */
+export function aliasKey(aliases: Map<string, string>): string {
+  return JSON.stringify([...aliases].sort((a, b) => cmp(a[0], b[0])));
 }
 
 /** Map every fact's entities through the alias table (deduplicated, order kept). */

@@ -1,5 +1,5 @@
 import type { SourceRef } from "../retain/types.js";
-import { relLink } from "./format.js";
+import { cmp, relLink } from "./format.js";
 
 /**
  * The opinion state and its text form in bank/opinions.md. The file IS the state:
@@ -53,10 +53,10 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 export function sortEvidence(list: Evidence[]): Evidence[] {
   return [...list].sort(
     (a, b) =>
-      a.date.localeCompare(b.date) ||
-      a.source.path.localeCompare(b.source.path) ||
+      cmp(a.date, b.date) ||
+      cmp(a.source.path, b.source.path) ||
       a.source.line - b.source.line ||
-      a.factId.localeCompare(b.factId),
+      cmp(a.factId, b.factId),
   );
 }
 

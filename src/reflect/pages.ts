@@ -1,5 +1,5 @@
 import type { Fact, FactKind } from "../retain/types.js";
-import { factBullet, KIND_ORDER, KIND_TITLES, monthTitle, newestFirst } from "./format.js";
+import { cmp, factBullet, KIND_ORDER, KIND_TITLES, monthTitle, newestFirst } from "./format.js";
 import { fmt2, type Opinion } from "./opinions.js";
 
 /** Pure renderers of region bodies. Every order here is total, so the bytes are stable. */
@@ -54,7 +54,7 @@ export function entityFacts(slug: string, facts: Fact[]): string {
 
 export function entityOpinions(opinions: Opinion[]): string {
   if (opinions.length === 0) return "No opinions yet.\n";
-  const sorted = [...opinions].sort((a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
+  const sorted = [...opinions].sort((a, b) => cmp(a.created, b.created) || cmp(a.id, b.id));
   return `${sorted
     .map((op) => {
       const prev = op.previous === undefined ? "" : `, previous ${fmt2(op.previous)}`;
@@ -67,13 +67,17 @@ export function entityOpinions(opinions: Opinion[]): string {
 export function entityRelated(slug: string, facts: Fact[], limit = 20): string {
   const counts = new Map<string, number>();
   for (const f of facts) for (const e of new Set(f.entities)) if (e !== slug) counts.set(e, (counts.get(e) ?? 0) + 1);
-  const list = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit);
+  const list = [...counts].sort((a, b) => b[1] - a[1] || cmp(a[0], b[0])).slice(0, limit);
   if (list.length === 0) return "None yet.\n";
   return `${list.map(([e, n]) => `- [${e}](${encodeURI(e)}.md) — ${plural(n, "shared fact")}`).join("\n")}\n`;
 }
 
 /** Typed page bodies: one region per month (`YYYY-MM`), newest month first. */
-export function typedRegions(page: string, facts: Fact[]): { bodies: Map<string, string>; order: string[] } {
+export function typedRegions(
+  page: string,
+  facts: Fact[],
+  allFacts: Fact[] = facts,
+): { bodies: Map<string, string>; order: string[] } {
   const months = new Map<string, Fact[]>();
   for (const f of facts) {
     const m = f.date.slice(0, 7);
@@ -81,10 +85,12 @@ export function typedRegions(page: string, facts: Fact[]): { bodies: Map<string,
     list.push(f);
     months.set(m, list);
   }
-  const order = [...months.keys()].sort().reverse();
+  // The order covers every month (so a new region lands in its place) even when only some are rendered.
+  const order = [...new Set(allFacts.map((f) => f.date.slice(0, 7)))].sort().reverse();
   const bodies = new Map<string, string>();
   for (const m of order) {
-    const list = months.get(m)!.sort(newestFirst);
+    const list = months.get(m)?.sort(newestFirst);
+    if (!list) continue;
     bodies.set(m, `## ${monthTitle(m)}\n\n${list.map((f) => factBullet(page, f, true)).join("\n")}\n`);
   }
   return { bodies, order };
@@ -115,11 +121,11 @@ export function proposalsBody(
       return { op, days };
     })
     .filter(({ op, days }) => days.length >= rules.minDays && !core.includes(op.statement.toLowerCase()))
-    .sort((a, b) => b.op.confidence - a.op.confidence || a.op.id.localeCompare(b.op.id));
+    .sort((a, b) => b.op.confidence - a.op.confidence || cmp(a.op.id, b.op.id));
   const ents = [...factsByEntity]
     .map(([slug, facts]) => ({ slug, days: [...new Set(facts.map((f) => f.date))].sort() }))
     .filter(({ slug, days }) => days.length >= rules.entityMinDays && !mentions(core, slug))
-    .sort((a, b) => b.days.length - a.days.length || a.slug.localeCompare(b.slug));
+    .sort((a, b) => b.days.length - a.days.length || cmp(a.slug, b.slug));
   const lines = ["### Opinions", ""];
   if (ops.length === 0) lines.push("None yet.");
   for (const { op, days } of ops) {

@@ -34,7 +34,15 @@ export interface Conflict {
   reason: string;
 }
 
+/** What an incremental run re-renders (see index.ts); absent = everything. */
+export interface RenderScope {
+  entities: Set<string>;
+  /** `<kind>:<YYYY-MM>` */
+  months: Set<string>;
+}
+
 export interface RenderInput {
+  scope?: RenderScope;
   ws: Workspace;
   facts: Fact[];
   opinions: Opinion[];
@@ -113,6 +121,7 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
   for (const slug of slugs) {
     const facts = factsByEntity.get(slug) ?? [];
     const before = input.entityTexts.get(slug);
+    if (input.scope && before !== undefined && !input.scope.entities.has(slug)) continue;
     const bodies = new Map<string, string>();
     const factsBody = entityFacts(slug, facts);
     bodies.set("summary", await summary(input, slug, facts, factsBody, before, warnings));
@@ -132,12 +141,15 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
 
   // Typed pages.
   for (const [kind, rel] of Object.entries(TYPED_PAGES) as [Fact["kind"], string][]) {
+    const before = await readIfExists(path.join(ws.root, rel));
+    const scope = before === undefined ? undefined : input.scope; // a missing page is written whole
+    const all = input.facts.filter((f) => f.kind === kind);
     const { bodies, order } = typedRegions(
       rel,
-      input.facts.filter((f) => f.kind === kind),
+      scope ? all.filter((f) => scope.months.has(`${kind}:${f.date.slice(0, 7)}`)) : all,
+      all,
     );
     const template = path.posix.basename(rel, ".md") as TemplateName;
-    const before = await readIfExists(path.join(ws.root, rel));
     if (before === undefined && bodies.size === 0) continue;
     await put(rel, template, before, bodies, order);
   }

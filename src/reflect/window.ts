@@ -1,0 +1,73 @@
+import type { Dirent } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { dateFromPath, parseRetain } from "../retain/index.js";
+import type { Diagnostic, Fact, RetainResult } from "../retain/types.js";
+import { isDailyLog } from "../workspace/files.js";
+import type { Workspace } from "../workspace/workspace.js";
+
+/**
+ * The facts of the daily logs dated `since` or later: the same result as
+ * `readFacts(ws, { since })`, but found with directory listings only (no stat of every
+ * older log), so the nightly run on years of logs does not pay for history it does not
+ * read. Returns undefined when memory/ holds a symbolic link: then readFacts, which
+ * follows links safely, does the work.
+ */
+export async function readWindowFacts(
+  ws: Workspace,
+  since: string,
+): Promise<(RetainResult & { files: number }) | undefined> {
+  const logs: string[] = [];
+  const walk = async (rel: string): Promise<boolean> => {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(path.join(ws.root, rel), { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return true;
+      throw error;
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith(".")) continue;
+      const child = `${rel}/${entry.name}`;
+      if (entry.isSymbolicLink()) return false;
+      if (entry.isDirectory()) {
+        if (!(await walk(child))) return false;
+      } else if (entry.isFile() && isDailyLog(child)) {
+        const date = dateFromPath(child);
+        if (date !== undefined && date >= since) logs.push(child);
+      }
+    }
+    return true;
+  };
+  if (!(await walk("memory"))) return undefined;
+  logs.sort();
+  const facts: Fact[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const seen = new Map<string, Fact>();
+  for (const rel of logs) {
+    const text = await readFile(path.join(ws.root, rel), "utf8");
+    const result = parseRetain(rel, text, { defaultConfidence: ws.config.retain.defaultConfidence });
+    diagnostics.push(...result.diagnostics);
+    for (const fact of result.facts) {
+      const first = seen.get(fact.id);
+      if (first) {
+        diagnostics.push({
+          path: fact.source.path,
+          line: fact.source.line,
+          reason: `duplicate of the fact at ${first.source.path}:${first.source.line} (same date, type, entities and text)`,
+        });
+        continue;
+      }
+      seen.set(fact.id, fact);
+      facts.push(fact);
+    }
+  }
+  facts.sort(
+    (a, b) =>
+      (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) ||
+      (a.source.path < b.source.path ? -1 : a.source.path > b.source.path ? 1 : 0) ||
+      a.source.line - b.source.line,
+  );
+  diagnostics.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line);
+  return { facts, diagnostics, files: logs.length };
+}
