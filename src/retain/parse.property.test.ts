@@ -7,7 +7,7 @@ const P = "memory/2025-11-27.md";
 // Free text: any Unicode except line breaks (which would make new lines the generator does not track).
 const text = fc.string({ unit: "grapheme", maxLength: 30 }).map((s) => s.replace(/[\r\n\u2028\u2029]/g, " "));
 const word = fc.constantFrom("Peter", "Zoë", "张伟", "The-Castle", "ledger-sync", "Andy's", "x");
-const bullet = fc.constantFrom("-", "*", "+", "1.");
+const bullet = fc.constantFrom("-", "*", "+", "1.", "2)");
 const indent = fc.constantFrom("", "", "", "  ", "    ", " ", "\t");
 const letter = fc.constantFrom("W", "B", "O", "S", "X", "w", "Q");
 const conf = fc.constantFrom("", "(c=0.9)", "(c=1.5)", "(c=abc)", "(c=0.5", "(p=1)", "(c=0)");

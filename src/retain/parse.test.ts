@@ -198,6 +198,24 @@ describe("parseRetain", () => {
     expect(parseRetain(P, "# No retain section\n- W: x\n")).toEqual({ facts: [], diagnostics: [] });
   });
 
+  it("does not take a Retain heading inside fenced code, nor a fence's lines as facts", () => {
+    const text = lines(
+      "```md", // 1
+      "## Retain", // 2
+      "- W: example in a code block", // 3
+      "```", // 4
+      "## Retain", // 5
+      "~~~", // 6
+      "- W: fenced inside the section", // 7
+      "~~~", // 8
+      "- W: real", // 9
+    );
+    const r = expectAccounted(P, text);
+    expect(r.sections.map((s) => s.line)).toEqual([5]);
+    expect(r.facts.map((f) => [f.source.line, f.content])).toEqual([[9, "real"]]);
+    expect(r.diagnostics.map((d) => d.line)).toEqual([6, 7, 8]);
+  });
+
   it("takes the date from YYYY-MM-DD-<slug>.md names", () => {
     const r = parseRetain("memory/2025-11-27-sessions.md", lines("## Retain", "- S: digest"));
     expect(r.facts[0]).toMatchObject({

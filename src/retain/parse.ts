@@ -183,8 +183,9 @@ function parseSectionBody(
   const blocks: Array<[number, number]> = [];
   let blockStart = first;
   for (let l = first + 1; l <= last && !whole; l++) {
-    // A blank line followed by an unindented line closes every open block but fences/HTML.
-    if (BLANK.test(lines[l - 2]!) && !BLANK.test(lines[l - 1]!) && /^\S/.test(lines[l - 1]!)) {
+    // A plain bullet after a blank line starts a new item whatever came before (fences and
+    // HTML aside). Not any unindented line: micromark reads "*" after indented code as text.
+    if (BLANK.test(lines[l - 2]!) && SIMPLE_ITEM.test(lines[l - 1]!)) {
       blocks.push([blockStart, l - 1]);
       blockStart = l;
     }
