@@ -18,6 +18,8 @@ export interface ApplyOptions {
   parseRetain?: RetainParser;
   defaultConfidence: number;
   onProgress?: (done: number, total: number) => void;
+  /** knownFiles(idx), if the caller already read it; applyFiles consumes (empties) it. */
+  known?: KnownFiles;
 }
 
 export interface ApplyResult {
@@ -38,22 +40,21 @@ export function fileDate(rel: string): string | null {
   return /^(\d{4}-\d{2}-\d{2})/.exec(path.posix.basename(rel))?.[1] ?? null;
 }
 
-function knownFiles(idx: IndexDb): Map<string, { hash: string; mtime_ms: number; size: number }> {
-  const known = new Map<string, { hash: string; mtime_ms: number; size: number }>();
-  for (const row of idx.db.prepare("SELECT path, hash, mtime_ms, size FROM files").iterate() as Iterable<{
+export type KnownFiles = Map<string, { hash: string; mtime_ms: number; size: number }>;
+
+/** What the index knows of each file (read once per sync: it is most of a no-change sync's SQL). */
+export function knownFiles(idx: IndexDb): KnownFiles {
+  const rows = idx.db.prepare("SELECT path, hash, mtime_ms, size FROM files").all() as {
     path: string;
     hash: string;
     mtime_ms: number;
     size: number;
-  }>) {
-    known.set(row.path, row);
-  }
-  return known;
+  }[];
+  return new Map(rows.map((r) => [r.path, r]));
 }
 
 /** Could applyFiles need the Retain parser? (A daily log is new or its size/mtime changed.) */
-export function dailyLogsMayHaveChanged(idx: IndexDb, files: MemoryFile[]): boolean {
-  const known = knownFiles(idx);
+export function dailyLogsMayHaveChanged(known: KnownFiles, files: MemoryFile[]): boolean {
   return files.some((f) => {
     if (fileDate(f.path) === null) return false;
     const k = known.get(f.path);
@@ -69,7 +70,7 @@ export function dailyLogsMayHaveChanged(idx: IndexDb, files: MemoryFile[]): bool
  */
 export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions): ApplyResult {
   const db = idx.db;
-  const known = knownFiles(idx);
+  const known = opts.known ?? knownFiles(idx);
 
   const touchFile = db.prepare("UPDATE files SET mtime_ms = ?, size = ? WHERE path = ?");
   const insertFile = db.prepare(

@@ -55,6 +55,8 @@ export interface Bm25Hit<T> {
   score: number;
 }
 
+// Ranking runs in a subquery over the FTS table alone, and only the top `limit` rows are
+// joined: joining first would read the text of every matching chunk before the sort.
 const CHUNK_COLS = "c.id, c.path, c.start_line AS startLine, c.end_line AS endLine, c.text, c.date";
 const FACT_COLS =
   "f.rid, f.id, f.kind, f.content, f.date, f.valid_from AS validFrom, f.valid_to AS validTo, " +
@@ -87,8 +89,8 @@ export function bm25Chunks(idx: IndexDb, match: string | null, limit: number): B
   if (!idx.fts || !match || limit <= 0) return [];
   const rows = idx.db
     .prepare(
-      `SELECT ${CHUNK_COLS}, bm25(chunks_fts) AS bm25 FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid ` +
-        "WHERE chunks_fts MATCH ? ORDER BY bm25, c.id LIMIT ?",
+      `SELECT ${CHUNK_COLS}, f.bm25 FROM (SELECT rowid AS id, bm25(chunks_fts) AS bm25 FROM chunks_fts ` +
+        "WHERE chunks_fts MATCH ? ORDER BY bm25, rowid LIMIT ?) f JOIN chunks c ON c.id = f.id ORDER BY f.bm25, c.id",
     )
     .all(match, limit) as (ChunkRow & { bm25: number })[];
   return scored(rows);
@@ -99,8 +101,8 @@ export function bm25Facts(idx: IndexDb, match: string | null, limit: number): Bm
   if (!idx.fts || !match || limit <= 0) return [];
   const rows = idx.db
     .prepare(
-      `SELECT ${FACT_COLS}, bm25(facts_fts) AS bm25 FROM facts_fts JOIN facts f ON f.rid = facts_fts.rowid ` +
-        "WHERE facts_fts MATCH ? ORDER BY bm25, f.rid LIMIT ?",
+      `SELECT ${FACT_COLS}, m.bm25 FROM (SELECT rowid AS rid, bm25(facts_fts) AS bm25 FROM facts_fts ` +
+        "WHERE facts_fts MATCH ? ORDER BY bm25, rowid LIMIT ?) m JOIN facts f ON f.rid = m.rid ORDER BY m.bm25, f.rid",
     )
     .all(match, limit) as (RawFact & { bm25: number })[];
   const hits = scored(rows);
@@ -126,8 +128,8 @@ export function trigramChunks(
   if (terms.trigram) {
     const rows = idx.db
       .prepare(
-        `SELECT ${CHUNK_COLS}, bm25(chunks_tri) AS bm25 FROM chunks_tri JOIN chunks c ON c.id = chunks_tri.rowid ` +
-          "WHERE chunks_tri MATCH ? ORDER BY bm25, c.id LIMIT ?",
+        `SELECT ${CHUNK_COLS}, f.bm25 FROM (SELECT rowid AS id, bm25(chunks_tri) AS bm25 FROM chunks_tri ` +
+          "WHERE chunks_tri MATCH ? ORDER BY bm25, rowid LIMIT ?) f JOIN chunks c ON c.id = f.id ORDER BY f.bm25, c.id",
       )
       .all(terms.trigram, limit) as (ChunkRow & { bm25: number })[];
     out.push(...scored(rows));

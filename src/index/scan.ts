@@ -1,6 +1,6 @@
 import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
 import path from "node:path";
-import { isInside, type MemoryFile, toPosixRelative } from "../workspace/files.js";
+import { isInside, type MemoryFile } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 
 /**
@@ -26,7 +26,8 @@ export function scanMemoryFiles(ws: Workspace): MemoryFile[] {
     }
   }
 
-  function consider(abs: string, dirent?: Dirent): void {
+  // `rel` is built alongside `abs` (path.relative per file is a measurable part of a 10-year scan).
+  function consider(abs: string, rel: string, dirent?: Dirent): void {
     if (dirent && !dirent.isSymbolicLink() && !dirent.isDirectory() && !dirent.isFile()) return;
     if (dirent?.isFile() && !dirent.name.toLowerCase().endsWith(".md")) return;
     const s = statOf(abs, dirent);
@@ -43,18 +44,15 @@ export function scanMemoryFiles(ws: Workspace): MemoryFile[] {
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const e of entries) {
         if (e.name.startsWith(".")) continue;
-        consider(path.join(abs, e.name), e);
+        consider(`${abs}${path.sep}${e.name}`, `${rel}/${e.name}`, e);
       }
       return;
     }
     if (!s.info.isFile() || !path.basename(abs).toLowerCase().endsWith(".md")) return;
     seenReal.add(s.real);
-    const rel = toPosixRelative(root, abs);
     out.set(rel, { path: rel, absPath: abs, size: s.info.size, mtimeMs: s.info.mtimeMs });
   }
 
-  for (const top of ["MEMORY.md", "memory.md"]) consider(path.join(root, top));
-  consider(path.join(root, "memory"));
-  consider(path.join(root, "bank"));
+  for (const top of ["MEMORY.md", "memory.md", "memory", "bank"]) consider(path.join(root, top), top);
   return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

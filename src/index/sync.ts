@@ -4,7 +4,7 @@ import type { Embedder, EmbedderChoice } from "../embed/types.js";
 import { MembankError } from "../workspace/errors.js";
 import type { MemoryFile } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { applyFiles, dailyLogsMayHaveChanged } from "./apply.js";
+import { applyFiles, dailyLogsMayHaveChanged, knownFiles } from "./apply.js";
 import { type IndexDb, indexFile, openIndexFile, removeIndexFile } from "./db.js";
 import { embedMissing } from "./embedpass.js";
 import { acquireIndex, releaseIndex } from "./handles.js";
@@ -109,11 +109,13 @@ async function fill(
   bulk = false,
 ): Promise<Counts & { fallback?: string }> {
   // The Retain parser pulls in remark; load it only when a daily log needs parsing.
-  const parseRetain = dailyLogsMayHaveChanged(idx, files)
+  const known = knownFiles(idx);
+  const parseRetain = dailyLogsMayHaveChanged(known, files)
     ? (await import("../retain/index.js")).parseRetain
     : undefined;
   if (bulk && idx.fts) beginBulkLoad(idx.db);
   const applied = applyFiles(idx, files, {
+    known,
     parseRetain,
     chunk: { tokens: ws.config.index.chunkTokens, overlap: ws.config.index.chunkOverlap },
     defaultConfidence: ws.config.retain.defaultConfidence,
