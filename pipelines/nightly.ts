@@ -10,13 +10,17 @@ import { type SyncReport, syncIndex } from "../src/index/index.js";
 import { createLlm } from "../src/llm/index.js";
 import type { LlmServices } from "../src/llm/types.js";
 import { dirtySince, gitDir, markCommitEnd, markCommitStart, recoverIndexLock } from "../src/pipeline/git-recovery.js";
+import { lastCompletedRunStart } from "../src/pipeline/record.js";
 import type { PipelineDefinition, RunRecord, StepContext } from "../src/pipeline/types.js";
 import { commitFiles, type OpinionChange, type ReflectReport, reflect } from "../src/reflect/index.js";
-import { readFacts } from "../src/retain/index.js";
+import { dateFromPath, readFacts } from "../src/retain/index.js";
 import { ingestSessions } from "../src/sessions/ingest.js";
 import type { IngestReport } from "../src/sessions/types.js";
+import { isDailyLog, listMemoryFiles } from "../src/workspace/files.js";
 
 export interface NightlyState {
+  /** Oldest day whose log changed since the last completed run (undefined: read everything). */
+  since?: string;
   llm?: LlmServices;
   ownsLlm: boolean;
   ingest?: IngestReport;
@@ -37,6 +41,29 @@ async function llmOf(ctx: Ctx): Promise<LlmServices> {
 }
 
 const MAX_NOTES = 10;
+
+/** Two seconds of slack for coarse file-system clocks. */
+const MTIME_SLACK_MS = 2000;
+
+/**
+ * The incremental window: the oldest date among daily logs modified since the last completed
+ * nightly run started (a log edited by hand years later is picked up too). Undefined -- a full
+ * read -- on the first run or with --full. Reflect keeps a snapshot of older facts, so an
+ * incremental run gives the same bank as a full one.
+ */
+export async function changedSince(ctx: Ctx): Promise<string | undefined> {
+  if (ctx.options.full) return undefined;
+  const last = await lastCompletedRunStart(ctx.ws, "nightly", ctx.runId);
+  if (last === undefined) return undefined;
+  let oldest: string | undefined;
+  for (const f of await listMemoryFiles(ctx.ws)) {
+    if (!isDailyLog(f.path) || f.mtimeMs < last - MTIME_SLACK_MS) continue;
+    const date = dateFromPath(f.path);
+    if (date !== undefined && (oldest === undefined || date < oldest)) oldest = date;
+  }
+  // Nothing changed: a window that starts today reads (almost) nothing.
+  return oldest ?? ctx.now.toISOString().slice(0, 10);
+}
 
 function diagNotes(diags: { path: string; line: number; reason: string }[]): string[] {
   const notes = diags.slice(0, MAX_NOTES).map((d) => `${d.path}:${d.line}: ${d.reason}`);
@@ -111,11 +138,15 @@ export const nightly: PipelineDefinition<NightlyState> = {
       name: "retain",
       description: "parse the Retain sections of the daily logs into facts",
       async run(ctx) {
-        const r = await readFacts(ctx.ws);
+        ctx.state.since = await changedSince(ctx);
+        const r = await readFacts(ctx.ws, ctx.state.since === undefined ? {} : { since: ctx.state.since });
         ctx.state.facts = { facts: r.facts.length, diagnostics: r.diagnostics.length, files: r.files };
         return {
           counts: { files: r.files, facts: r.facts.length, diagnostics: r.diagnostics.length },
-          notes: diagNotes(r.diagnostics),
+          notes: [
+            ctx.state.since ? `logs dated ${ctx.state.since} or later (changed since the last run)` : "all logs",
+            ...diagNotes(r.diagnostics),
+          ],
         };
       },
     },
@@ -124,7 +155,13 @@ export const nightly: PipelineDefinition<NightlyState> = {
       description: "update entity pages, opinions and typed bank pages (no commit yet)",
       async run(ctx) {
         const llm = await llmOf(ctx);
-        const r = await reflect(ctx.ws, { commit: false, llm, now: ctx.now });
+        const since = ctx.state.since;
+        const r = await reflect(ctx.ws, {
+          commit: false,
+          llm,
+          now: ctx.now,
+          ...(since === undefined ? { all: true } : { since }),
+        });
         ctx.state.reflect = r;
         return {
           counts: {
@@ -216,7 +253,7 @@ export function summarizeNightly(s: NightlyState, record: RunRecord): string[] {
   }
   if (s.facts)
     lines.push(
-      `facts: ${s.facts.facts} in ${s.facts.files} files${s.facts.diagnostics ? ` (${s.facts.diagnostics} lines did not parse)` : ""}`,
+      `facts: ${s.facts.facts} in ${s.facts.files} ${s.since ? `logs dated ${s.since} or later (changed since the last run)` : "logs"}${s.facts.diagnostics ? ` (${s.facts.diagnostics} lines did not parse)` : ""}`,
     );
   if (s.reflect) {
     lines.push(

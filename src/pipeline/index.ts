@@ -1,5 +1,5 @@
 export { dirtySince, gitDir, recoverIndexLock } from "./git-recovery.js";
-export { listRunRecords, runRecordPath, runsDir, writeRunRecord } from "./record.js";
+export { lastCompletedRunStart, listRunRecords, runRecordPath, runsDir, writeRunRecord } from "./record.js";
 export { getPipeline, PIPELINES, runPipeline } from "./registry.js";
 export { executePipeline } from "./runner.js";
 export { type Scheduler, type SchedulerOptions, startScheduler } from "./scheduler.js";

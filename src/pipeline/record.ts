@@ -59,3 +59,34 @@ export async function markInterruptedRuns(ws: Workspace, except: string): Promis
   }
   return n;
 }
+
+/**
+ * Start time (epoch ms) of the newest run of `pipeline` that finished ("done" or "nothing"),
+ * other than `except`. Reads records newest first and stops at the first match.
+ */
+export async function lastCompletedRunStart(
+  ws: Workspace,
+  pipeline: string,
+  except?: string,
+): Promise<number | undefined> {
+  let names: string[];
+  try {
+    names = (await readdir(runsDir(ws)))
+      .filter((n) => n.endsWith(".json"))
+      .sort()
+      .reverse();
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    try {
+      const r = JSON.parse(await readFile(path.join(runsDir(ws), name), "utf8")) as RunRecord;
+      if (r.id !== except && r.pipeline === pipeline && (r.status === "done" || r.status === "nothing")) {
+        return Date.parse(r.startedAt);
+      }
+    } catch {
+      // skip unreadable records
+    }
+  }
+  return undefined;
+}

@@ -57,6 +57,7 @@ export async function executePipeline<S>(
       signal,
       log,
       now: options.now ?? start,
+      runId: record.id,
       pendingFiles: () => [...new Set(journal.written)].sort(),
       interruptedSince: () => [...journal.interrupted],
     };

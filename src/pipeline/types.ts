@@ -27,6 +27,8 @@ export interface RunOptions {
   log?: (line: string) => void;
   /** How long to wait for another run's workspace lock, ms (default 0: fail at once with exit code 4). */
   lockWaitMs?: number;
+  /** Read every log instead of only those changed since the last completed run. */
+  full?: boolean;
   /** What the lock owner file says this process is doing. */
   purpose?: string;
 }
@@ -41,6 +43,8 @@ export interface StepContext<S> {
   now: Date;
   /** Files written and not yet committed: by earlier steps of this run and by interrupted runs. */
   pendingFiles(): string[];
+  /** This run's record id. */
+  runId: string;
   /** Start times (epoch ms) of steps of earlier runs that were killed mid-step: their writes are unrecorded. */
   interruptedSince(): number[];
 }

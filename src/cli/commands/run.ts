@@ -17,6 +17,7 @@ export interface RunFlags {
   sessions?: string;
   json?: boolean;
   wait?: string;
+  full?: boolean;
 }
 
 /**
@@ -41,6 +42,7 @@ export async function runOnce(name: string, flags: RunFlags): Promise<number> {
     const record = await runPipeline(ws, name, {
       ...(flags.sessions !== undefined ? { sessionsDir: flags.sessions } : {}),
       signal: abort.signal,
+      ...(flags.full ? { full: true } : {}),
       lockWaitMs: Number.isFinite(waitSeconds) && waitSeconds > 0 ? waitSeconds * 1000 : 0,
       log: (line) => out.write(`${line}\n`),
       purpose: `run ${name}`,
@@ -70,6 +72,7 @@ export function registerRun(program: Command): void {
       "--sessions <dir>",
       "session transcripts folder (*.jsonl or <agent>/sessions/*.jsonl); default config sessions.dir",
     )
+    .option("--full", "read every log, not only those changed since the last completed run")
     .option("--wait <seconds>", "wait this long for another run's lock before giving up (default 0)")
     .option("--json", "print the run record as JSON (progress goes to stderr)")
     .addHelpText("after", RUN_EXIT_HELP);

@@ -11,6 +11,7 @@ interface ScheduleFlags {
   sessions?: string;
   json?: boolean;
   pipeline?: string;
+  full?: boolean;
 }
 
 export function registerSchedule(program: Command): void {
@@ -25,6 +26,7 @@ export function registerSchedule(program: Command): void {
     .option("--tz <zone>", "IANA time zone of the cron expression (default config schedule.tz, else the machine's)")
     .option("--once", "run the pipeline once now and exit")
     .option("--sessions <dir>", "session transcripts folder; default config sessions.dir")
+    .option("--full", "with --once: read every log, not only those changed since the last completed run")
     .option("--pipeline <name>", "pipeline to run", "nightly")
     .option("--json", "with --once: print the run record as JSON; otherwise one JSON line per run")
     .addHelpText(
