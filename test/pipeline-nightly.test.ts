@@ -1,0 +1,103 @@
+import { execFile } from "node:child_process";
+import { appendFile, cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runPipeline } from "../src/pipeline/registry.js";
+import type { RunRecord } from "../src/pipeline/types.js";
+import { openWorkspace } from "../src/workspace/workspace.js";
+
+const exec = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, "..");
+let tmp: string;
+
+async function workspace(name: string): Promise<string> {
+  const root = path.join(tmp, name);
+  await cp(path.join(ROOT, "bank.example"), root, { recursive: true });
+  await writeFile(
+    path.join(root, "membank.config.json"),
+    JSON.stringify({ embedding: { provider: "none" }, sessions: { tz: "UTC" } }),
+  );
+  await exec("git", ["init", "-q"], { cwd: root });
+  return root;
+}
+
+async function bank(root: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const dir of ["bank", "bank/entities"]) {
+    for (const n of (await readdir(path.join(root, dir))).sort()) {
+      if (n.endsWith(".md")) out[`${dir}/${n}`] = await readFile(path.join(root, dir, n), "utf8");
+    }
+  }
+  return out;
+}
+
+async function settle(root: string, opts: { full?: boolean } = {}): Promise<RunRecord[]> {
+  const records: RunRecord[] = [];
+  for (let i = 0; i < 5; i++) {
+    const r = await runPipeline(await openWorkspace(root), "nightly", {
+      sessionsDir: path.join(ROOT, "fixtures/sessions/agents"),
+      ...opts,
+    });
+    records.push(r);
+    expect(["done", "nothing"]).toContain(r.status);
+    if (r.status === "nothing") break;
+  }
+  return records;
+}
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), "membank-nightly-"));
+});
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe("nightly pipeline", () => {
+  it("commits only what it wrote, reads only logs changed since the last run, and equals a full run", async () => {
+    const inc = await workspace("inc");
+    await writeFile(path.join(inc, "scratch.txt"), "a user's unrelated, uncommitted file\n");
+    const [first] = await settle(inc);
+    expect(first?.steps.map((s) => s.status)).toEqual(["ok", "ok", "ok", "ok", "ok"]);
+    expect(first?.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(first?.written).toContain("memory/2026-03-04-sessions.md");
+    const status = (await exec("git", ["status", "--porcelain"], { cwd: inc })).stdout;
+    expect(status).toContain("?? scratch.txt");
+    expect(status).not.toMatch(/bank\/|sessions\.md/);
+    const committed = (await exec("git", ["show", "--name-only", "--format=", "HEAD~0"], { cwd: inc })).stdout;
+    expect(committed).not.toContain("scratch.txt");
+
+    // A person adds a fact to an old log: the next run reads from that day on.
+    const logs = (await readdir(path.join(inc, "memory"))).filter((n) => /^\d{4}-\d{2}-\d{2}\.md$/.test(n)).sort();
+    const oldest = logs[0] as string;
+    await appendFile(
+      path.join(inc, "memory", oldest),
+      "\n## Retain\n- W @Priya: Keeps a paper notebook for design sketches.\n",
+    );
+    const [second] = await settle(inc);
+    const retain = second?.steps.find((s) => s.name === "retain");
+    expect(retain?.notes?.[0]).toBe(`logs dated ${oldest.slice(0, 10)} or later (changed since the last run)`);
+    expect((await bank(inc))["bank/entities/Priya.md"]).toContain("Keeps a paper notebook");
+
+    // The same workspace built with full runs gives the same bank.
+    const full = await workspace("full");
+    await appendFile(
+      path.join(full, "memory", oldest),
+      "\n## Retain\n- W @Priya: Keeps a paper notebook for design sketches.\n",
+    );
+    await settle(full, { full: true });
+    expect(await bank(full)).toEqual(await bank(inc));
+  });
+
+  it("a failing step stops the pipeline before the commit and the record names it", async () => {
+    const root = await workspace("bad");
+    const r = await runPipeline(await openWorkspace(root), "nightly", {
+      sessionsDir: path.join(tmp, "missing-sessions"),
+    });
+    expect(r.status).toBe("failed");
+    expect(r.steps.map((s) => s.status)).toEqual(["failed", "skipped", "skipped", "skipped", "skipped"]);
+    expect(r.error?.message).toMatch(/step "sessions" failed: Sessions folder .*missing-sessions does not exist/);
+    expect(r.summary?.at(-1)).toMatch(/^run: FAILED/);
+  });
+});
