@@ -1,0 +1,86 @@
+// The BUILT CLI (`pnpm test` builds first): `membank reflect` human output, --json,
+// --dry-run, --no-commit, flag errors.
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { EVOLVING, git, repoRoot, workspaceFrom } from "./reflect-support.js";
+
+const run = promisify(execFile);
+const cli = path.join(repoRoot, "dist/src/cli/main.js");
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+async function membank(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args], {
+      env: { ...process.env, MEMBANK_WORKSPACE: "" },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe("membank reflect", () => {
+  it("dry-runs, writes, commits, and then has nothing to do", async () => {
+    const { dir } = await workspaceFrom(EVOLVING);
+    dirs.push(dir);
+
+    const dry = await membank("reflect", "--workspace", dir, "--dry-run");
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain("+++ b/bank/opinions.md");
+    expect(dry.stdout).toMatch(/pages? would change/);
+    expect(dry.stderr).toContain("memory/2026-01-10.md:6:");
+    expect(existsSync(path.join(dir, "bank"))).toBe(false);
+
+    const noCommit = await membank("reflect", "--workspace", dir, "--no-commit", "--json");
+    expect(noCommit.code).toBe(0);
+    const report = JSON.parse(noCommit.stdout);
+    expect(report.commitsOff).toBe("--no-commit");
+    expect(report.pagesWritten).toContain("bank/opinions.md");
+    expect(report.diagnostics).toHaveLength(2);
+    expect(git(dir, "log", "--format=%s")).not.toContain("reflect:");
+
+    // Files are written but not committed: the next run sees nothing new to write, so no commit either.
+    const human = await membank("reflect", "--workspace", dir);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain("nothing changed, no commit");
+  });
+
+  it("commits with a readable summary, and --json reports the hash", async () => {
+    const { dir } = await workspaceFrom(EVOLVING);
+    dirs.push(dir);
+    const res = await membank("reflect", "--workspace", dir, "--json", "--all");
+    expect(res.code).toBe(0);
+    const report = JSON.parse(res.stdout);
+    expect(report.commit).toBe(git(dir, "rev-parse", "HEAD").trim());
+    expect(report.mode).toBe("full");
+    expect(report.opinionsCreated.map((o: { entities: string[] }) => o.entities[0]).sort()).toEqual([
+      "Ana",
+      "Ben",
+      "Cy",
+    ]);
+
+    const since = await membank("reflect", "--workspace", dir, "--since", "2026-01-10");
+    expect(since.code).toBe(0);
+    expect(since.stdout).toContain("(logs since 2026-01-10)");
+  });
+
+  it("rejects bad flags with a clear message and exit code 2", async () => {
+    const { dir } = await workspaceFrom(EVOLVING);
+    dirs.push(dir);
+    const both = await membank("reflect", "--workspace", dir, "--since", "7d", "--all");
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("--since and --all exclude each other");
+    const bad = await membank("reflect", "--workspace", dir, "--since", "last spring");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--since must be a date YYYY-MM-DD or an age like 7d/);
+    expect(existsSync(path.join(dir, "bank"))).toBe(false);
+  });
+});
