@@ -126,3 +126,27 @@ describe("combineDay", () => {
     ).toBe("unrelated");
   });
 });
+
+describe("streakDays", () => {
+  it("counts agreeing days back to the first contrary one", async () => {
+    const { streakDays } = await import("./evolve.js");
+    const ev = (date: string, stance: "support" | "contradict") => ({
+      factId: date + stance,
+      date,
+      stance,
+      source: { path: `memory/${date}.md`, line: 1 },
+    });
+    const list = [
+      ev("2026-01-01", "support"),
+      ev("2026-01-02", "support"),
+      ev("2026-01-03", "contradict"),
+      ev("2026-01-04", "support"),
+      ev("2026-01-05", "support"),
+      ev("2026-01-06", "support"),
+    ];
+    expect(streakDays(list, "2026-01-06", "support")).toBe(3);
+    expect(streakDays(list, "2026-01-06", "contradict")).toBe(1);
+    expect(streakDays(list, "2026-01-02", "support")).toBe(2);
+    expect(streakDays([...list, ev("2026-01-05", "contradict")], "2026-01-06", "support")).toBe(1);
+  });
+});

@@ -8,8 +8,9 @@
  * - `strength` (0..1) is the evidence's own weight (the judge's strength, e.g. an
  *   O(c=0.9) restatement weighs 0.9), so one fact moves c by at most `step` of the
  *   remaining distance.
- * - `days` is how many distinct days (this one included) have brought evidence with the
- *   same stance: repeated independent evidence moves further, a burst on one day does not.
+ * - `days` is how many distinct days in a row (this one included, no contrary evidence in
+ *   between; see streakDays in evolve.ts) have brought evidence with the same stance:
+ *   repeated independent evidence moves further, a burst on one day does not.
  *   The factor saturates at `maxDayFactor` so even long streaks stay gradual.
  * - Same-day evidence is first folded into one judgement by `combineDay` (max per side,
  *   then the net), so the order of facts within a day cannot matter.

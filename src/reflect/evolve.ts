@@ -142,7 +142,7 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
       touched.add(op.id);
       const combined: DayEvidence = combineDay(items.map(({ j }) => ({ stance: j.stance, strength: j.strength })));
       if (combined.stance === "unrelated") continue;
-      const agreeingDays = new Set(op.evidence.filter((e) => e.stance === combined.stance).map((e) => e.date)).size;
+      const agreeingDays = streakDays(op.evidence, day, combined.stance);
       const before = op.confidence;
       const after = nextConfidence(before, combined.stance, combined.strength, agreeingDays, input.constants);
       if (after === before) continue;
@@ -198,6 +198,30 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
     judged,
     warnings,
   };
+}
+
+/**
+ * How many distinct days, ending today, have agreed without interruption: walking back
+ * from `day`, days whose evidence all has `stance` count, and the first day with
+ * opposite evidence ends the streak. So a fresh reversal after years of support starts
+ * with one step, and only a run of agreeing days earns the larger steps.
+ */
+export function streakDays(evidence: readonly Evidence[], day: string, stance: Evidence["stance"]): number {
+  const byDate = new Map<string, Set<Evidence["stance"]>>();
+  for (const e of evidence) {
+    if (e.date > day) continue;
+    const set = byDate.get(e.date) ?? new Set();
+    set.add(e.stance);
+    byDate.set(e.date, set);
+  }
+  let count = 1; // today, whose net stance is `stance`
+  for (const date of [...byDate.keys()].sort().reverse()) {
+    if (date === day) continue;
+    const stances = byDate.get(date)!;
+    if (stances.size !== 1 || !stances.has(stance)) break;
+    count++;
+  }
+  return count;
 }
 
 function sharesEntity(op: Opinion, fact: Fact): boolean {
