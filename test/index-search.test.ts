@@ -136,6 +136,22 @@ describe("search (BM25 only)", () => {
     expect(res.results[0]!.snippet.endsWith("…")).toBe(true);
   });
 
+  it("answers from a rebuilt index when the file was damaged on disk", async () => {
+    const w = await ws();
+    await syncIndex(w);
+    closeIndexes();
+    const { openSync, writeSync, closeSync, statSync } = await import("node:fs");
+    const file = indexFile(w);
+    const size = statSync(file).size;
+    const fd = openSync(file, "r+");
+    // Garbage over everything after the first page: same size, so only reading finds it.
+    writeSync(fd, Buffer.alloc(size - 4096, 0xa5), 0, size - 4096, 4096);
+    closeSync(fd);
+    const res = await search(w, "a91f3c2", { sync: false });
+    expect(res.results[0]?.path).toBe("memory/2026-03-10.md");
+    expect(res.fallback).toMatch(/rebuilt/);
+  });
+
   it("rejects an empty query with a clear error", async () => {
     const w = await ws();
     await expect(search(w, "   ")).rejects.toThrow(/query is empty/);

@@ -1,11 +1,11 @@
 import type { EmbedderChoice } from "../embed/types.js";
 import { MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { indexFile } from "./db.js";
+import { indexFile, removeIndexFile } from "./db.js";
 import { buildMatchQuery, cjkTerms, hasCjk, queryTerms } from "./fts.js";
-import { acquireIndex } from "./handles.js";
+import { acquireIndex, releaseIndex } from "./handles.js";
 import { bm25Chunks, type ChunkRow, chunksByIds, trigramChunks, vectorKnn } from "./queries.js";
-import { syncIndex } from "./sync.js";
+import { isCorruption, syncIndex } from "./sync.js";
 
 /** One `memory_search` result (OpenClaw contract). */
 export interface SearchResult {
@@ -73,6 +73,22 @@ interface Candidate {
  * without FTS5 it is the vector score. Results below minScore are dropped.
  */
 export async function search(ws: Workspace, query: string, opts: SearchOptions = {}): Promise<SearchResponse> {
+  try {
+    return await searchOnce(ws, query, opts);
+  } catch (error) {
+    if (!isCorruption(error)) throw error;
+    // The file broke under us (damaged on disk after it was opened): rebuild it and answer from the new one.
+    const file = indexFile(ws);
+    releaseIndex(file);
+    removeIndexFile(file);
+    await syncIndex(ws, { embedder: opts.embedder, fts: opts.fts, vec: opts.vec });
+    const res = await searchOnce(ws, query, { ...opts, sync: false });
+    const note = `index ${file} was damaged (${(error as Error).message}) and was rebuilt`;
+    return { ...res, fallback: res.fallback ? `${res.fallback}; ${note}` : note };
+  }
+}
+
+async function searchOnce(ws: Workspace, query: string, opts: SearchOptions): Promise<SearchResponse> {
   const cfg = ws.config.search;
   const maxResults = opts.maxResults ?? cfg.maxResults;
   const minScore = opts.minScore ?? cfg.minScore;
@@ -85,7 +101,13 @@ export async function search(ws: Workspace, query: string, opts: SearchOptions =
     const report = await syncIndex(ws, { embedder: choice, fts: opts.fts, vec: opts.vec });
     if (report.fallback && report.fallback !== choice.fallback) fallbacks.push(report.fallback);
   }
-  const idx = acquireIndex(indexFile(ws), { fts: opts.fts, vec: opts.vec });
+  let idx = acquireIndex(indexFile(ws), { fts: opts.fts, vec: opts.vec });
+  if (idx.replaced) {
+    // The file was unusable and is now empty: fill it before answering (also when sync was off).
+    fallbacks.push(`index was unusable (${idx.replaced}) and was rebuilt`);
+    await syncIndex(ws, { embedder: choice, fts: opts.fts, vec: opts.vec });
+    idx = acquireIndex(indexFile(ws), { fts: opts.fts, vec: opts.vec });
+  }
   const pool = maxResults * cfg.candidateMultiplier;
   const candidates = new Map<number, Candidate>();
   const rows = new Map<number, ChunkRow>();

@@ -86,7 +86,8 @@ function rebuildReason(idx: IndexDb, ws: Workspace, embedder: Embedder | null, f
   return undefined;
 }
 
-function isCorruption(error: unknown): boolean {
+/** Is this a SQLite error that means the file is damaged (rebuild it) rather than a bug? */
+export function isCorruption(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
   return typeof code === "string" && /^SQLITE_(CORRUPT|NOTADB|IOERR)/.test(code);
 }

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import type { EmbedderChoice } from "../../embed/types.js";
 import type { SearchResponse } from "../../index/search.js";
 import { intFlag, loadWorkspace, numberFlag, printJson, workspaceOption } from "../shared.js";
 
@@ -41,9 +42,13 @@ export function registerSearch(program: Command): void {
     .option("--json", "print {results, provider, model, fallback} as JSON")
     .action(async (words: string[], flags: SearchFlags) => {
       const ws = await loadWorkspace(flags);
-      const { resolveEmbedder } = await import("../../embed/index.js");
       const { search, closeIndexes } = await import("../../index/index.js");
-      const embedder = await resolveEmbedder(ws, flags.provider === undefined ? {} : { provider: flags.provider });
+      // BM25-only is the latency-critical path: skip loading the embedding providers for it.
+      const provider = flags.provider ?? ws.config.embedding.provider;
+      const embedder: EmbedderChoice =
+        provider === "none"
+          ? { embedder: null, provider: "none" }
+          : await (await import("../../embed/index.js")).resolveEmbedder(ws, { provider });
       try {
         const res = await search(ws, words.join(" "), {
           embedder,
