@@ -96,6 +96,9 @@ export function typedRegions(
   return { bodies, order };
 }
 
+/** Proposals are a reading list, not an index: the strongest few of each kind. */
+const MAX_PROPOSALS = 15;
+
 export interface ProposalRules {
   minConfidence: number;
   minDays: number;
@@ -128,19 +131,21 @@ export function proposalsBody(
     .sort((a, b) => b.days.length - a.days.length || cmp(a.slug, b.slug));
   const lines = ["### Opinions", ""];
   if (ops.length === 0) lines.push("None yet.");
-  for (const { op, days } of ops) {
+  for (const { op, days } of ops.slice(0, MAX_PROPOSALS)) {
     const who = op.entities.length ? `${op.entities.map((e) => `@${e}`).join(", ")}: ` : "";
     lines.push(
       `- ${who}${op.statement} — confidence ${fmt2(op.confidence)}, supported on ${plural(days.length, "day")} (${days[0]} … ${days[days.length - 1]}), \`${op.id}\``,
     );
   }
+  if (ops.length > MAX_PROPOSALS) lines.push(`- ... and ${ops.length - MAX_PROPOSALS} more`);
   lines.push("", "### Entities", "");
   if (ents.length === 0) lines.push("None yet.");
-  for (const { slug, days } of ents) {
+  for (const { slug, days } of ents.slice(0, MAX_PROPOSALS)) {
     lines.push(
       `- @${slug} — mentioned on ${plural(days.length, "day")} (${days[0]} … ${days[days.length - 1]}): [${slug}](entities/${encodeURI(slug)}.md)`,
     );
   }
+  if (ents.length > MAX_PROPOSALS) lines.push(`- ... and ${ents.length - MAX_PROPOSALS} more`);
   return `${lines.join("\n")}\n`;
 }
 

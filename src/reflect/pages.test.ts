@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import type { Fact } from "../retain/types.js";
+import { parseAliases } from "./frontmatter.js";
+import type { Opinion } from "./opinions.js";
+import { entityFacts, entityRelated, entitySummary, proposalsBody, typedRegions } from "./pages.js";
+
+let n = 0;
+const fact = (date: string, kind: Fact["kind"], entities: string[], content: string): Fact => ({
+  id: `f${++n}`,
+  kind,
+  entities,
+  content,
+  date,
+  source: { path: `memory/${date}.md`, line: 10 + n },
+});
+
+const rules = { minConfidence: 0.85, minDays: 3, entityMinDays: 3 };
+const op = (id: string, statement: string, confidence: number, days: string[]): Opinion => ({
+  id,
+  statement,
+  entities: ["Peter"],
+  confidence,
+  created: days[0]!,
+  lastUpdated: days.at(-1)!,
+  evidence: days.map((date, i) => ({
+    factId: `${id}-${i}`,
+    date,
+    stance: "support" as const,
+    source: { path: `memory/${date}.md`, line: 1 },
+  })),
+});
+
+describe("page bodies", () => {
+  it("summarises an entity deterministically, newest world facts first", () => {
+    const facts = [
+      fact("2026-01-01", "world", ["Ana"], "Lives in Lisbon."),
+      fact("2026-01-03", "experience", ["Ana"], "I met Ana."),
+      fact("2026-01-05", "world", ["Ana"], "Moved to Porto."),
+    ];
+    const text = entitySummary("Ana", facts);
+    expect(text.split("\n")[0]).toBe(
+      "@Ana: 3 facts on 3 days (2 world, 1 experience), first seen 2026-01-01, last seen 2026-01-05.",
+    );
+    expect(text.indexOf("Moved to Porto")).toBeLessThan(text.indexOf("Lives in Lisbon"));
+    expect(text).not.toContain("I met Ana");
+    expect(entitySummary("Ana", [...facts].reverse())).toBe(text);
+  });
+
+  it("groups facts by kind, newest first, with links from bank/entities/", () => {
+    const facts = [
+      fact("2026-01-01", "world", ["Ana"], "Lives in Lisbon."),
+      fact("2026-01-02", "observation", ["Ana"], "Busy week."),
+      fact("2026-01-03", "world", ["Ana"], "Moved to Porto."),
+    ];
+    const body = entityFacts("Ana", facts);
+    expect(body.indexOf("### World")).toBeLessThan(body.indexOf("### Observations"));
+    expect(body.indexOf("Moved to Porto")).toBeLessThan(body.indexOf("Lives in Lisbon"));
+    expect(body).toContain(`([memory/2026-01-01.md#L${facts[0]!.source.line}](../../memory/2026-01-01.md#L`);
+  });
+
+  it("lists co-mentioned entities by shared facts", () => {
+    const facts = [
+      fact("2026-01-01", "world", ["Ana", "Ben"], "a"),
+      fact("2026-01-02", "world", ["Ana", "Ben", "Cy"], "b"),
+      fact("2026-01-03", "world", ["Ana", "Zoë"], "c"),
+    ];
+    expect(entityRelated("Ana", facts)).toBe(
+      "- [Ben](Ben.md) — 2 shared facts\n- [Cy](Cy.md) — 1 shared fact\n- [Zoë](Zo%C3%AB.md) — 1 shared fact\n",
+    );
+  });
+
+  it("puts typed facts into month regions, newest month first", () => {
+    const facts = [fact("2025-12-30", "world", [], "old"), fact("2026-01-02", "world", ["Ana"], "new")];
+    const { bodies, order } = typedRegions("bank/world.md", facts);
+    expect(order).toEqual(["2026-01", "2025-12"]);
+    expect(bodies.get("2026-01")).toBe(
+      `## January 2026\n\n- 2026-01-02 — @Ana: new ([memory/2026-01-02.md#L${facts[1]!.source.line}](../memory/2026-01-02.md#L${facts[1]!.source.line}))\n`,
+    );
+  });
+
+  it("proposes durable opinions and frequent entities that MEMORY.md does not have yet", () => {
+    const days = ["2026-01-01", "2026-01-02", "2026-01-03"];
+    const ops = [
+      op("op-a", "Prefers concise replies.", 0.9, days),
+      op("op-b", "Likes long calls.", 0.95, days.slice(0, 2)), // too few days
+      op("op-c", "Hates meetings.", 0.6, days), // too unsure
+      op("op-d", "Drinks tea.", 0.9, days), // already in MEMORY.md
+    ];
+    const byEntity = new Map([
+      ["Peter", days.map((d) => fact(d, "world", ["Peter"], "x"))],
+      ["Ana", days.map((d) => fact(d, "world", ["Ana"], "x"))],
+      ["Ben", days.slice(0, 2).map((d) => fact(d, "world", ["Ben"], "x"))],
+    ]);
+    const body = proposalsBody(ops, byEntity, rules, "# Core\n- @Peter drinks tea.\n");
+    expect(body).toContain(
+      "- @Peter: Prefers concise replies. — confidence 0.90, supported on 3 days (2026-01-01 … 2026-01-03), `op-a`",
+    );
+    expect(body).not.toMatch(/Likes long calls|Hates meetings|Drinks tea/);
+    expect(body).toContain("- @Ana — mentioned on 3 days");
+    expect(body).not.toContain("@Peter —"); // MEMORY.md mentions Peter
+    expect(body).not.toContain("@Ben —");
+  });
+});
+
+describe("front matter aliases", () => {
+  it.each([
+    ["---\naliases: [Jo, '@Jonas B', \"JB\"]\n---\n# Jonas\n", ["Jo", "Jonas B", "JB"]],
+    ["---\ntitle: x\naliases:\n  - Jo\n  - '@J'\nother: 1\n---\n", ["Jo", "J"]],
+    ["---\naliases: Jo\n---\n", ["Jo"]],
+    ["---\naliases: []\n---\n", []],
+    ["# No front matter\naliases: [Jo]\n", []],
+  ])("%j", (text, expected) => {
+    expect(parseAliases(text)).toEqual(expected);
+  });
+});
