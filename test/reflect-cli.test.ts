@@ -6,6 +6,7 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { acquireWorkspaceLock } from "../src/workspace/lock.js";
 import { EVOLVING, git, repoRoot, workspaceFrom } from "./reflect-support.js";
 
 const run = promisify(execFile);
@@ -82,5 +83,19 @@ describe("membank reflect", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--since must be a date YYYY-MM-DD or an age like 7d/);
     expect(existsSync(path.join(dir, "bank"))).toBe(false);
+  });
+
+  it("waits for nobody: exits 4 while another run holds the workspace lock", async () => {
+    const { dir, ws } = await workspaceFrom(EVOLVING);
+    dirs.push(dir);
+    const lock = await acquireWorkspaceLock(ws, { purpose: "test holds it" });
+    try {
+      const res = await membank("reflect", "--workspace", dir);
+      expect(res.code).toBe(4);
+      expect(res.stderr).toContain("test holds it");
+      expect(existsSync(path.join(dir, "bank"))).toBe(false);
+    } finally {
+      await lock.release();
+    }
   });
 });

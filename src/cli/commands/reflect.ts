@@ -62,9 +62,14 @@ export function registerReflect(program: Command): void {
       }
       const { reflect } = await import("../../reflect/index.js");
       const { createLlm } = await import("../../llm/index.js");
+      const { acquireWorkspaceLock } = await import("../../workspace/lock.js");
       const ws = await loadWorkspace(flags);
-      const llm = await createLlm(ws);
+      // The same lock as `membank run`: a manual reflect never races the nightly job. A dry
+      // run writes nothing, so it needs no lock (and creates no .memory/).
+      const lock = flags.dryRun ? undefined : await acquireWorkspaceLock(ws, { purpose: "reflect" });
+      let llm: Awaited<ReturnType<typeof createLlm>> | undefined;
       try {
+        llm = await createLlm(ws);
         const report = await reflect(ws, {
           ...(flags.since === undefined ? {} : { since: flags.since }),
           ...(flags.all ? { all: true } : {}),
@@ -80,7 +85,8 @@ export function registerReflect(program: Command): void {
           for (const d of report.diagnostics) process.stderr.write(`${d.path}:${d.line}: ${d.reason} (skipped)\n`);
         }
       } finally {
-        await llm.close?.();
+        await llm?.close?.();
+        await lock?.release();
       }
     });
 }
