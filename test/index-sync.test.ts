@@ -183,6 +183,24 @@ describe("syncIndex", () => {
     expect(report).toMatchObject({ chunks: first.chunks, facts: first.facts });
   });
 
+  it("finds damage inside the file with quick_check (membank index) and rebuilds", async () => {
+    const long = Array.from({ length: 400 }, (_, i) => `- entry ${i} about the ledger and its retries`).join("\n");
+    const w = await ws({ "memory/2025-11-27.md": DAY1, "memory/2025-11-28.md": `${DAY2}\n${long}\n` });
+    const first = await syncIndex(w);
+    closeIndexes();
+    const { openSync, writeSync, closeSync } = await import("node:fs");
+    const file = indexFile(w);
+    const pages = Math.floor(statSync(file).size / 4096);
+    const fd = openSync(file, "r+");
+    // Scribble over the middle of every page but the first: same size, valid header.
+    for (let p = 1; p < pages; p++) writeSync(fd, Buffer.alloc(64, 0xff), 0, 64, p * 4096 + 1000);
+    closeSync(fd);
+    const report = await syncIndex(w, { check: true });
+    expect(report.rebuilt).toBe(true);
+    expect(report.warnings.join(" ")).toMatch(/unusable|damaged/);
+    expect(report).toMatchObject({ chunks: first.chunks, facts: first.facts });
+  });
+
   it("migrates an older index in place and then rebuilds it (the fingerprint includes the schema version)", async () => {
     const w = await ws({ "memory/2025-11-28.md": DAY2 });
     await syncIndex(w);

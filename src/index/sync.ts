@@ -23,6 +23,8 @@ export interface SyncOptions {
   /** Test/diagnostic switches: disable FTS5 (vector-only) or sqlite-vec (JS cosine fallback). */
   fts?: boolean;
   vec?: boolean;
+  /** Run PRAGMA quick_check on the existing file first (`membank index` does; searches do not). */
+  check?: boolean;
 }
 
 export interface SyncReport {
@@ -213,7 +215,7 @@ export async function syncIndex(ws: Workspace, opts: SyncOptions = {}): Promise<
   const openOpts = { fts: opts.fts, vec: opts.vec };
   const files = scanMemoryFiles(ws);
 
-  let idx = acquireIndex(file, openOpts);
+  let idx = acquireIndex(file, opts.check ? { ...openOpts, check: true } : openOpts);
   if (idx.replaced) warnings.push(`index ${file} was unusable (${idx.replaced}) and was rebuilt`);
   if (choice.embedder && !idx.vec.loaded && idx.vec.error !== "disabled") {
     warnings.push(`sqlite-vec did not load (${idx.vec.error}); vector search uses an in-process cosine scan`);

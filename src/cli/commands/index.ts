@@ -68,7 +68,12 @@ export function registerIndex(program: Command): void {
       const embedder = await resolveEmbedder(ws, flags.provider === undefined ? {} : { provider: flags.provider });
       const progress = await progressReporter();
       try {
-        const report = await syncIndex(ws, { full: flags.full ?? false, embedder, onProgress: progress.update });
+        const report = await syncIndex(ws, {
+          full: flags.full ?? false,
+          embedder,
+          onProgress: progress.update,
+          check: true,
+        });
         progress.stop();
         if (flags.json) printJson(report);
         else process.stdout.write(`${formatSyncReport(report)}\n`);
