@@ -124,6 +124,35 @@ describe("git safety", () => {
     expect(git(dir, "diff", "--cached", "--name-only").trim()).toBe("notes.txt");
   });
 
+  it("commits the pages an interrupted run wrote but did not commit", async () => {
+    const { dir, ws } = await reflected({ logs: (n) => n < "2026-01-12" });
+    // As if a run died between writing its pages and committing them: the pages are on
+    // disk (written here without a commit) and pending.json still lists them.
+    await copyLog(dir, "2026-01-12.md");
+    const crashed = await reflect(ws, { commit: false });
+    expect(crashed.pagesWritten.length).toBeGreaterThan(0);
+    await mkdir(path.join(dir, ".memory/reflect"), { recursive: true });
+    await write(
+      dir,
+      ".memory/reflect/pending.json",
+      JSON.stringify([...crashed.pagesWritten, "MEMORY.md", "bank/../x.md"]),
+    );
+    await appendFile(path.join(dir, "MEMORY.md"), "- the user's own unstaged line\n");
+
+    const report = await reflect(ws);
+    expect(report.pagesWritten).toEqual([]);
+    expect(report.warnings[0]).toMatch(/^committing \d+ page\(s\) an interrupted run wrote: bank\//);
+    expect(git(dir, "show", "--name-only", "--format=", "HEAD").trim().split("\n").sort()).toEqual(
+      crashed.pagesWritten,
+    );
+    // Only bank pages are ever taken from pending.json: MEMORY.md stays the user's.
+    expect(git(dir, "status", "--porcelain").trimEnd().split("\n").sort()).toEqual([
+      " M MEMORY.md",
+      "?? memory/2026-01-12.md",
+    ]);
+    expect(existsSync(path.join(dir, ".memory/reflect/pending.json"))).toBe(false);
+  });
+
   it("--dry-run prints the diff and writes nothing", async () => {
     const { dir, ws } = await workspaceFrom(EVOLVING);
     dirs.push(dir);

@@ -26,7 +26,17 @@ import type { Workspace } from "../workspace/workspace.js";
 import { evolveOpinions, type OpinionChange } from "./evolve.js";
 import { cmp } from "./format.js";
 import { commitFiles, gitInit, isGitRepo, unifiedDiff } from "./git.js";
-import { aliasKey, applyAliases, loadEntityPages, loadFacts, loadOpinions, saveSnapshot } from "./load.js";
+import {
+  aliasKey,
+  applyAliases,
+  clearPending,
+  loadEntityPages,
+  loadFacts,
+  loadOpinions,
+  readPending,
+  saveSnapshot,
+  writePending,
+} from "./load.js";
 import { fmt2 } from "./opinions.js";
 import { type Conflict, OPINIONS_PAGE, type RenderScope, renderBank } from "./render.js";
 
@@ -190,23 +200,34 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     return report;
   }
 
+  // Pages are written one by one, then committed. Should the process die in between, the
+  // written pages would look unchanged to the next run; so the list of pages still to
+  // commit is recorded first (.memory/reflect/pending.json) and the next run commits them.
+  const commitWanted = opts.commit !== false && cfg.git.commit;
+  const repo = commitWanted && ((await isGitRepo(ws)) || opts.gitInit === true);
+  const pending = repo ? await readPending(ws) : [];
+  const toCommit = [...new Set([...pending, ...report.pagesWritten])].sort();
+  if (repo && rendered.pages.length > 0) await writePending(ws, toCommit);
   for (const page of rendered.pages) await writeFileAtomic(`${ws.root}/${page.path}`, page.after);
   await saveSnapshot(ws, loaded.facts, loaded.diagnostics, aliases);
   lap("write");
 
-  if (rendered.pages.length === 0) return report;
-  if (opts.commit === false || !cfg.git.commit) {
+  if (toCommit.length === 0) return report;
+  if (!commitWanted) {
     report.commitsOff = opts.commit === false ? "--no-commit" : "config reflect.git.commit is false";
     return report;
   }
-  if (!(await isGitRepo(ws))) {
-    if (!opts.gitInit) {
-      report.commitsOff = "not a git repository (run `git init`, or reflect --git-init)";
-      return report;
-    }
-    await gitInit(ws);
+  if (!repo) {
+    report.commitsOff = "not a git repository (run `git init`, or reflect --git-init)";
+    return report;
   }
-  const commit = await commitFiles(ws, report.pagesWritten, commitMessage(report, added));
+  if (!(await isGitRepo(ws))) await gitInit(ws);
+  const recovered = pending.filter((p) => !report.pagesWritten.includes(p));
+  if (recovered.length > 0) {
+    report.warnings.push(`committing ${recovered.length} page(s) an interrupted run wrote: ${recovered.join(", ")}`);
+  }
+  const commit = await commitFiles(ws, toCommit, commitMessage({ ...report, pagesWritten: toCommit }, added));
+  await clearPending(ws);
   lap("commit");
   if (commit) report.commit = commit;
   return report;
