@@ -169,6 +169,11 @@ describe("syncIndex", () => {
     expect(readdirSync(path.dirname(indexFile(w))).filter((n) => n.includes(".build-"))).toEqual([]);
     const third = await syncIndex(w);
     expect(third).toMatchObject({ rebuilt: false, changed: 0 });
+    // A temp build of a process that died is cleaned up by the next rebuild.
+    const dead = `${indexFile(w)}.build-99999999`;
+    writeFileSync(dead, "half a build");
+    await syncIndex(w, { full: true });
+    expect(readdirSync(path.dirname(indexFile(w))).filter((n) => n.includes(".build-"))).toEqual([]);
   });
 
   it("rebuilds a truncated index file instead of crashing", async () => {

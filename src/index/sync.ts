@@ -1,4 +1,5 @@
-import { existsSync, renameSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
+import path from "node:path";
 import { createCachedEmbedder, ensureEmbeddingCache } from "../embed/cache.js";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
 import { MembankError } from "../workspace/errors.js";
@@ -149,6 +150,33 @@ async function fill(
   return { ...applied, embedded, fallback };
 }
 
+/** Remove temp builds left by processes that died mid-build (a live process's build is left alone). */
+function removeStaleBuilds(file: string): void {
+  const dir = path.dirname(file);
+  const prefix = `${path.basename(file)}.build-`;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number.parseInt(name.slice(prefix.length), 10);
+    if (!Number.isInteger(pid)) continue;
+    let alive = pid === process.pid;
+    if (!alive) {
+      try {
+        process.kill(pid, 0);
+        alive = true;
+      } catch (error) {
+        alive = (error as NodeJS.ErrnoException).code === "EPERM";
+      }
+    }
+    if (!alive) rmSync(path.join(dir, name), { force: true });
+  }
+}
+
 /** Copy the old file's embedding cache into a new build, so a rebuild does not re-embed unchanged text. */
 function carryEmbeddingCache(fresh: IndexDb, oldFile: string): void {
   if (!existsSync(oldFile)) return;
@@ -181,6 +209,7 @@ async function rebuild(
   warnings: string[],
 ): Promise<Counts & { fallback?: string }> {
   const tmp = `${file}.build-${process.pid}`;
+  removeStaleBuilds(file);
   removeIndexFile(tmp);
   const fresh = openIndexFile(tmp, { build: true, fts: opts.fts, vec: opts.vec });
   let counts: Counts & { fallback?: string };
