@@ -144,7 +144,7 @@ export async function readPending(ws: Workspace): Promise<string[]> {
     const list = JSON.parse(raw) as unknown;
     // Only bank pages: a tampered file must never make membank commit anything else.
     return Array.isArray(list)
-      ? list.filter((p): p is string => typeof p === "string" && /^bank\/[^]*\.md$/.test(p) && !p.includes(".."))
+      ? list.filter((p): p is string => typeof p === "string" && /^bank\/.+\.md$/.test(p) && !p.includes(".."))
       : [];
   } catch {
     return [];
