@@ -6,6 +6,9 @@ import { type IndexDb, type OpenOptions, openIndexFile } from "./db.js";
  * search does not pay for opening SQLite and loading sqlite-vec every time. A handle is
  * reopened when the file was replaced (another process swapped in a rebuilt index: a
  * new inode) or removed.
+ *
+ * Take the handle right before querying and do not keep it across an await of syncIndex:
+ * a rebuild (fingerprint change, damaged file) closes the old handle before swapping files.
  */
 interface Entry {
   idx: IndexDb;
