@@ -24,8 +24,11 @@ export function formatReflectReport(r: ReflectReport): string {
       `${plural(r.pagesWritten.length, "page")} ${r.diff !== undefined ? "would change" : "written"}`,
   );
   for (const p of r.pagesWritten) out.push(`  ${p}`);
-  for (const o of r.opinionsCreated)
-    out.push(`new opinion ${o.entities.map((e) => `@${e}`).join(", ")}: ${o.statement} (${o.confidence.toFixed(2)})`);
+  for (const o of r.opinionsCreated) {
+    const c =
+      o.initial === o.confidence ? o.confidence.toFixed(2) : `${o.initial.toFixed(2)} -> ${o.confidence.toFixed(2)}`;
+    out.push(`new opinion ${o.entities.map((e) => `@${e}`).join(", ")}: ${o.statement} (${c})`);
+  }
   for (const c of r.opinionsChanged) {
     out.push(
       `confidence ${c.entities.map((e) => `@${e}`).join(", ")}: ${c.statement} ${c.from.toFixed(2)} -> ${c.to.toFixed(2)}`,
