@@ -7,10 +7,24 @@ const program = new Command();
 program
   .name("membank")
   .description(
-    "A memory people can trust for AI agents.\n" +
-      "Parses the Retain sections of daily Markdown logs into typed facts, reflects them into\n" +
-      "reviewable bank pages committed to git, and recalls them with citations.\n" +
-      "Markdown is the truth; the index under .memory/ is derived and rebuildable.",
+    "A memory people can trust for AI agents. membank parses the Retain sections of daily " +
+      "Markdown logs into typed facts, reflects them into reviewable bank pages committed to git, " +
+      "and recalls them with citations. Markdown is the truth; the index under .memory/ is derived.",
+  )
+  .addHelpText(
+    "after",
+    `
+Every command takes --workspace DIR (or $MEMBANK_WORKSPACE, or the nearest folder with
+membank.config.json) and --json for machine output.
+
+Examples:
+  membank init ~/clawd                      create a workspace (folders, templates, git)
+  membank facts --since 7d                  facts of the last week, malformed lines on stderr
+  membank run nightly                       sessions -> retain -> reflect -> commit -> index
+  membank recall "what does Mara prefer for status updates?"
+  membank search FJD-482 --json             OpenClaw memory_search contract
+  membank mcp                               serve the memory tools to an agent over stdio
+  membank doctor                            what is installed, which embedder auto picks`,
   )
   .version("0.1.0")
   .showHelpAfterError("(run with --help for usage)")
