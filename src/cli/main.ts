@@ -3,6 +3,14 @@ import { Command, CommanderError } from "commander";
 import { registerCommands } from "./commands.js";
 import { reportError } from "./shared.js";
 
+// `membank facts | head` closes the pipe early: that is not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 const program = new Command();
 program
   .name("membank")
