@@ -62,3 +62,24 @@ describe("git recovery after a kill", () => {
     expect(await dirtySince(ws, Date.now() - 1000)).toEqual(["memory/2026-01-02-sessions.md"]);
   });
 });
+
+describe("temp files of interrupted atomic writes", () => {
+  it("removes old write-file-atomic leftovers in memory/, bank/ and .memory/, keeps young ones and other files", async () => {
+    const { removeStaleTempFiles } = await import("../src/pipeline/cleanup.js");
+    await mkdir(path.join(tmp, ".memory/runs"), { recursive: true });
+    const old = new Date(Date.now() - 3_600_000);
+    for (const f of ["bank/world.md.123456789", "memory/2026-01-01.md.42", ".memory/runs/x.json.987654"]) {
+      await writeFile(path.join(tmp, f), "partial");
+      await utimes(path.join(tmp, f), old, old);
+    }
+    await writeFile(path.join(tmp, "bank/opinions.md.55555"), "being written right now");
+    await writeFile(path.join(tmp, "memory/notes.md.bak"), "a user's file");
+    expect(await removeStaleTempFiles(ws)).toEqual([
+      ".memory/runs/x.json.987654",
+      "bank/world.md.123456789",
+      "memory/2026-01-01.md.42",
+    ]);
+    await expect(stat(path.join(tmp, "bank/opinions.md.55555"))).resolves.toBeDefined();
+    await expect(stat(path.join(tmp, "memory/notes.md.bak"))).resolves.toBeDefined();
+  });
+});

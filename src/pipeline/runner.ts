@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { acquireWorkspaceLock } from "../workspace/lock.js";
 import type { Workspace } from "../workspace/workspace.js";
+import { removeStaleTempFiles } from "./cleanup.js";
 import { type Journal, loadJournal, saveJournal } from "./journal.js";
 import { markInterruptedRuns, runId, writeRunRecord } from "./record.js";
 import type { PipelineDefinition, RunOptions, RunRecord, StepContext, StepRecord } from "./types.js";
@@ -44,6 +45,9 @@ export async function executePipeline<S>(
   };
   let state: S | undefined;
   try {
+    const leftovers = await removeStaleTempFiles(ws);
+    if (leftovers.length > 0)
+      log(`removed ${leftovers.length} temp file(s) left by an interrupted write: ${leftovers.join(", ")}`);
     const interrupted = await markInterruptedRuns(ws, record.id);
     if (interrupted > 0) log(`marked ${interrupted} earlier run(s) that never finished as interrupted`);
     const journal: Journal = await loadJournal(ws);

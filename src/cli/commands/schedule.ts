@@ -12,6 +12,7 @@ interface ScheduleFlags {
   json?: boolean;
   pipeline?: string;
   full?: boolean;
+  wait?: string;
 }
 
 export function registerSchedule(program: Command): void {
@@ -27,6 +28,7 @@ export function registerSchedule(program: Command): void {
     .option("--once", "run the pipeline once now and exit")
     .option("--sessions <dir>", "session transcripts folder; default config sessions.dir")
     .option("--full", "with --once: read every log, not only those changed since the last completed run")
+    .option("--wait <seconds>", "wait this long for another run's lock (default: 0 with --once, 60 for scheduled runs)")
     .option("--pipeline <name>", "pipeline to run", "nightly")
     .option("--json", "with --once: print the run record as JSON; otherwise one JSON line per run")
     .addHelpText(
@@ -51,6 +53,8 @@ export function registerSchedule(program: Command): void {
       ...(tz ? { tz } : {}),
       ...(flags.sessions !== undefined ? { sessionsDir: flags.sessions } : {}),
       purpose: `schedule ${name}`,
+      // A manual run holding the lock at the scheduled minute delays tonight's run; it does not skip it.
+      lockWaitMs: (flags.wait === undefined ? 60 : Math.max(0, Number(flags.wait) || 0)) * 1000,
       log,
       onRun: (record, error) => {
         if (error) {
