@@ -64,7 +64,7 @@ export function registerRun(program: Command): void {
   const cmd = program
     .command("run")
     .description(
-      "Run a pipeline now: `nightly` = ingest sessions -> retain -> reflect -> commit -> index.\n" +
+      "Run a pipeline now: `nightly` = ingest sessions -> retain -> reflect -> commit -> index. " +
         "Takes the workspace lock; writes a run record to .memory/runs/<time>.json.",
     )
     .argument("<pipeline>", "pipeline name (nightly)")

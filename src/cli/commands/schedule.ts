@@ -19,8 +19,8 @@ export function registerSchedule(program: Command): void {
   const cmd = program
     .command("schedule")
     .description(
-      "Run the nightly pipeline on a cron schedule in this long-lived process (never two runs at once,\n" +
-        "also across processes via .memory/lock). --once runs it now and exits (for system cron or a\n" +
+      "Run the nightly pipeline on a cron schedule in this long-lived process (never two runs at once, " +
+        "also across processes via .memory/lock). --once runs it now and exits (for system cron or a " +
         "systemd timer). SIGTERM lets the current step finish, skips the rest and exits.",
     )
     .option("--cron <expr>", 'cron expression (default config schedule.cron, "0 3 * * *")')
