@@ -26,11 +26,12 @@ const flag = (name, def) => {
   return i >= 0 ? args[i + 1] : def;
 };
 const modes = flag("mode", "both") === "both" ? ["bm25", "hybrid"] : [flag("mode", "bm25")];
-const fusion = flag("fusion", "rrf");
+const fusion = flag("fusion", "weighted");
 const before = Number(flag("before", "1"));
 const after = Number(flag("after", "1"));
 const K = Number(flag("k", "10"));
 const only = flag("conv", undefined);
+const vw = flag("vw", undefined);
 
 const queries = readFileSync(path.join(evalDir, "queries.jsonl"), "utf8")
   .trim()
@@ -87,6 +88,7 @@ async function run(mode) {
           budgetTokens: 1_000_000,
           fusion,
           window: { before, after },
+          ...(vw !== undefined ? { weights: { vector: Number(vw) } } : {}),
           sync: first,
         });
         first = false;
@@ -112,7 +114,7 @@ async function run(mode) {
   times.sort((a, b) => a - b);
   const f = (x) => x.toFixed(3);
   console.log(
-    `\n## ${mode} (fusion ${fusion}, window -${before}/+${after}, k ${K}): mean lines/result ${(lines / results).toFixed(2)}, ` +
+    `\n## ${mode} (fusion ${fusion}${mode === "hybrid" && vw !== undefined ? `, vector weight ${vw}` : ""}, window -${before}/+${after}, k ${K}): mean lines/result ${(lines / results).toFixed(2)}, ` +
       `recall p50 ${times[Math.floor(times.length / 2)].toFixed(1)} ms, p95 ${times[Math.floor(times.length * 0.95)].toFixed(1)} ms`,
   );
   console.log("| category | n | R@1 | R@5 | R@10 | MRR@10 |\n|---|---|---|---|---|---|");

@@ -97,7 +97,7 @@ describe("recall over bank.example", () => {
 
   it("explains which arms found each result", async () => {
     const r = await recall(ws, "does Jonas still think ledger-sync ships in March?", { asOf, k: 3, explain: true });
-    expect(r.explain?.fusion).toBe("rrf");
+    expect(r.explain?.fusion).toBe("weighted");
     expect(r.explain?.arms.map((a) => a.arm)).toEqual(expect.arrayContaining(["lexical", "entity", "time", "opinion"]));
     for (const x of r.results) {
       expect(x.arms!.length).toBeGreaterThan(0);

@@ -4,17 +4,9 @@ import type { Embedder } from "../embed/types.js";
 import { dot } from "../embed/vector.js";
 import type { IndexDb } from "../index/db.js";
 import { buildMatchQuery } from "../index/fts.js";
-import {
-  bm25Facts,
-  chunksByDates,
-  chunksByIds,
-  type EntityRow,
-  factsByEntity,
-  factsInWindow,
-  vectorKnn,
-} from "../index/queries.js";
-import { factCandidate, linesCandidate } from "./candidates.js";
-import type { Intent } from "./intent.js";
+import { bm25Facts, chunksByDates, chunksByIds, type EntityRow, factsInWindow, vectorKnn } from "../index/queries.js";
+import { factCandidate, factsOfEntities, linesCandidate, opinionsByEntity } from "./candidates.js";
+import type { Intent, LexicalTerm } from "./intent.js";
 import { DEFAULT_LINE_RANK, rescoreLines } from "./linerank.js";
 import { type LineHit, type LineStore, readLines, searchCjkLines, searchLines } from "./lines.js";
 import { isoDay, overlapsWindow } from "./timewindow.js";
@@ -28,15 +20,19 @@ export interface ArmContext {
   store: LineStore;
   query: string;
   intent: Intent;
+  /** Words for the lexical searches: without the names of entities the entity arm covers. */
+  lexTerms: LexicalTerm[];
   /** Candidates each arm returns at most. */
   pool: number;
   window: WindowOptions;
   since?: string;
   until?: string;
+  /** Set by the lexical arm: its line hits, best first (the vector arm re-ranks them). */
+  lexicalHits?: LineHit[];
 }
 
-function termsQuery(intent: Intent): string | null {
-  return buildMatchQuery(intent.terms.map((t) => t.text).join(" "));
+function termsQuery(terms: readonly LexicalTerm[]): string | null {
+  return buildMatchQuery(terms.map((t) => t.text).join(" "));
 }
 
 function windowsToItems(ctx: ArmContext, hits: LineHit[], max: number): ArmList["items"] {
@@ -53,17 +49,18 @@ export function linesArm(ctx: ArmContext, weight: number): ArmList {
   const range: { since?: string; until?: string } = {};
   if (ctx.since) range.since = ctx.since;
   if (ctx.until) range.until = ctx.until;
-  const hits = searchLines(ctx.store, ctx.intent.terms, { limit: Math.max(300, ctx.pool * 10), ...range });
+  const hits = searchLines(ctx.store, ctx.lexTerms, { limit: Math.max(300, ctx.pool * 10), ...range });
   hits.push(
     ...searchCjkLines(ctx.store, ctx.query).filter((h) => !hits.some((x) => x.path === h.path && x.line === h.line)),
   );
   const rescored = rescoreLines(hits, ctx.query, DEFAULT_LINE_RANK);
+  ctx.lexicalHits = [...rescored].sort((a, b) => b.score - a.score);
   return { arm: "lexical", weight, items: windowsToItems(ctx, rescored, ctx.pool) };
 }
 
 /** Lexical over Retain facts (the index's facts_fts). */
 export function factsArm(ctx: ArmContext, weight: number): ArmList {
-  const hits = bm25Facts(ctx.idx, termsQuery(ctx.intent), ctx.pool);
+  const hits = bm25Facts(ctx.idx, termsQuery(ctx.lexTerms), ctx.pool);
   return { arm: "facts", weight, items: hits.map((h) => ({ cand: factCandidate(h.row), score: h.score })) };
 }
 
@@ -107,7 +104,11 @@ export function entityArm(ctx: ArmContext, entities: EntityRow[], weight: number
     const page = row && entityPageSummary(ctx.root, row);
     if (page) items.push({ cand: page, score: 1 });
   }
-  const facts = factsByEntity(ctx.idx, wanted, ctx.pool);
+  // Facts about all the named entities first ("Priya and Noor"), each group newest first.
+  const lower = wanted.map((w) => w.toLowerCase());
+  const all = (f: { entities: string[] }) => lower.every((w) => f.entities.some((e) => e.toLowerCase() === w));
+  const found = factsOfEntities(ctx.idx, wanted, ctx.pool);
+  const facts = [...found.filter(all), ...found.filter((f) => !all(f))];
   facts.forEach((f, i) => {
     items.push({ cand: factCandidate(f), score: 1 - i / (facts.length + 1) });
   });
@@ -139,7 +140,7 @@ export function timeArm(ctx: ArmContext, weight: number): ArmList {
     .slice(0, ctx.pool)
     .map(({ f, overlap }, i) => ({ cand: factCandidate(f), score: overlap + 1 - i / (facts.length + 1) }));
   if (ctx.intent.terms.length > 0) {
-    const hits = searchLines(ctx.store, ctx.intent.terms, { limit: 200, since: from, until: to });
+    const hits = searchLines(ctx.store, ctx.lexTerms, { limit: 200, since: from, until: to });
     items.push(...windowsToItems(ctx, hits, ctx.pool));
   } else {
     // "What happened yesterday?": the days' notes themselves, newest day first.
@@ -158,6 +159,8 @@ export function timeArm(ctx: ArmContext, weight: number): ArmList {
   return { arm: "time", weight, items };
 }
 
+const OPINION_WORD = /^(prefers?|think|thinks|believes?|opinions?|feel|feels|like|likes|still|view|views|stance)$/;
+
 /** Opinion: opinion facts of the named entities and lexical opinion matches, with confidence and evidence. */
 export function opinionArm(ctx: ArmContext, weight: number): ArmList {
   const seen = new Set<string>();
@@ -167,13 +170,17 @@ export function opinionArm(ctx: ArmContext, weight: number): ArmList {
     seen.add(cand.key);
     scored.push({ cand, score });
   };
-  const lexical = bm25Facts(ctx.idx, termsQuery(ctx.intent), ctx.pool * 4).filter((h) => h.row.kind === "opinion");
-  for (const h of lexical)
+  // Match opinions on what they are about, not on the holder's name: "Mara" alone would
+  // pull in every opinion of Mara's.
+  const content = ctx.intent.contentTerms;
+  const match = buildMatchQuery(content.map((t) => t.text).join(" "));
+  const lexical = bm25Facts(ctx.idx, match, ctx.pool * 4).filter((h) => h.row.kind === "opinion");
+  for (const h of lexical) {
     add(factCandidate(h.row), h.score + (ctx.intent.entities.some((e) => h.row.entities.includes(e)) ? 1 : 0));
-  if (ctx.intent.entities.length > 0) {
-    for (const f of factsByEntity(ctx.idx, ctx.intent.entities, 200)) {
-      if (f.kind === "opinion") add(factCandidate(f), 0.5);
-    }
+  }
+  // "What does Jonas think?": no topic given, so the holder's opinions, newest first.
+  if (ctx.intent.entities.length > 0 && content.every((t) => OPINION_WORD.test(t.text))) {
+    for (const f of opinionsByEntity(ctx.idx, ctx.intent.entities, ctx.pool)) add(factCandidate(f), 0.5);
   }
   // Reflect's judged opinions page, when it exists.
   const page = searchLines(ctx.store, ctx.intent.terms, { limit: 20, paths: ["bank/opinions.md"] });
@@ -183,30 +190,41 @@ export function opinionArm(ctx: ArmContext, weight: number): ArmList {
 }
 
 /**
- * Vector: nearest chunks by embedding, then the best lines inside the top chunks (their
- * lines embedded, through the cache), so a semantic hit is also a few cited lines.
+ * Vector: semantic similarity at line level. Candidates are the lexical arm's best lines
+ * (a semantic re-ranking of them) plus every line of the nearest chunks by embedding (what
+ * shares no word with the question); each is embedded through the cache and ranked by
+ * cosine to the question, then grouped into the same windows as the lexical arm.
  */
-export async function vectorArm(ctx: ArmContext, embedder: Embedder, weight: number, lineChunks = 4): Promise<ArmList> {
+export async function vectorArm(
+  ctx: ArmContext,
+  embedder: Embedder,
+  weight: number,
+  opts: { lexical: number; chunks: number } = { lexical: 40, chunks: 4 },
+): Promise<ArmList> {
   const [qv] = await embedder.embed([ctx.query]);
   if (!qv) return { arm: "vector", weight, items: [] };
-  const hits = vectorKnn(ctx.idx, qv, ctx.pool);
+  const hits = vectorKnn(ctx.idx, qv, opts.chunks);
   const chunks = chunksByIds(
     ctx.idx,
     hits.map((h) => h.id),
   );
+  const lines = new Map<string, { path: string; line: number; text: string }>();
+  for (const h of (ctx.lexicalHits ?? []).slice(0, opts.lexical)) lines.set(`${h.path}#${h.line}`, h);
+  for (const c of chunks) {
+    for (const l of readLines(ctx.store, c.path, c.startLine, c.endLine)) {
+      if (!/[\p{L}\p{N}]/u.test(l.text) || /^\s*#/.test(l.text)) continue; // headings and rules say little
+      lines.set(`${c.path}#${l.line}`, { path: c.path, line: l.line, text: l.text });
+    }
+  }
+  const list = [...lines.values()];
+  const vecs = list.length > 0 ? await embedder.embed(list.map((l) => l.text)) : [];
   const lineHits: LineHit[] = [];
-  const top = chunks.slice(0, lineChunks);
-  const lines = top.flatMap((c) =>
-    readLines(ctx.store, c.path, c.startLine, c.endLine).map((l) => ({ ...l, path: c.path })),
-  );
-  const vecs = lines.length > 0 ? await embedder.embed(lines.map((l) => l.text)) : [];
-  lines.forEach((l, i) => {
+  list.forEach((l, i) => {
     const v = vecs[i];
-    if (v) lineHits.push({ path: l.path, line: l.line, score: Math.max(0, dot(qv, v)), text: l.text });
+    if (v) lineHits.push({ ...l, score: Math.max(0, dot(qv, v)) });
   });
   lineHits.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1) || a.line - b.line);
-  const items = windowsToItems(ctx, lineHits.slice(0, ctx.pool), ctx.pool);
-  return { arm: "vector", weight, items };
+  return { arm: "vector", weight, items: windowsToItems(ctx, lineHits, ctx.pool) };
 }
 
 /** Should a candidate pass the hard filters (explicit since/until)? */

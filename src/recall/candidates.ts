@@ -1,5 +1,5 @@
 import type { IndexDb } from "../index/db.js";
-import { type FactRow, factsByEntity } from "../index/queries.js";
+import type { FactRow } from "../index/queries.js";
 import type { LineStore } from "./lines.js";
 import { readLines } from "./lines.js";
 import { dateOfPath, fold, STOP_WORDS } from "./text.js";
@@ -21,6 +21,31 @@ export function factsAtLines(idx: IndexDb, path: string, from: number, to: numbe
     .all(path, from, to) as (Omit<FactRow, "entities" | "extracted"> & { extracted: number })[];
   const ents = idx.db.prepare("SELECT entity FROM fact_entities WHERE fact = ?").pluck();
   return rows.map((r) => ({ ...r, extracted: r.extracted === 1, entities: ents.all(r.rid) as string[] }));
+}
+
+/**
+ * Facts about any of the entities (exact slugs, as listEntities spells them), newest
+ * first, optionally of one kind. Exact matching lets SQLite use the (entity, fact) key:
+ * the index's case-insensitive factsByEntity scans every fact by date instead.
+ */
+export function factsOfEntities(idx: IndexDb, slugs: readonly string[], limit: number, kind?: string): FactRow[] {
+  if (slugs.length === 0) return [];
+  const rows = idx.db
+    .prepare(
+      `SELECT ${FACT_COLS} FROM facts f WHERE f.rid IN (SELECT fact FROM fact_entities ` +
+        `WHERE entity IN (${slugs.map(() => "?").join(",")}))${kind ? " AND f.kind = ?" : ""} ` +
+        "ORDER BY f.date DESC, f.path, f.line, f.rid LIMIT ?",
+    )
+    .all(...slugs, ...(kind ? [kind] : []), limit) as (Omit<FactRow, "entities" | "extracted"> & {
+    extracted: number;
+  })[];
+  const ents = idx.db.prepare("SELECT entity FROM fact_entities WHERE fact = ? ORDER BY pos").pluck();
+  return rows.map((r) => ({ ...r, extracted: r.extracted === 1, entities: ents.all(r.rid) as string[] }));
+}
+
+/** Opinion facts about any of the entities, newest first. */
+export function opinionsByEntity(idx: IndexDb, slugs: readonly string[], limit: number): FactRow[] {
+  return factsOfEntities(idx, slugs, limit, "opinion");
 }
 
 export function factCandidate(f: FactRow): Candidate {
@@ -74,7 +99,8 @@ export function linesCandidate(
   for (let l = start; l <= end; l++) lines.push(byLine.get(l) ?? "");
   const content = lines.join("\n");
   const c: Candidate = {
-    key: `lines:${path}#${start}-${end}`,
+    // Keyed by the line it is centred on, so arms that found the same line fuse into one result.
+    key: focus >= 1 ? `lines:${path}#${focus}` : `lines:${path}#${start}-${end}`,
     kind: "note",
     path,
     startLine: start,
@@ -103,23 +129,56 @@ const NEGATION = /\b(not|no longer|never|n't|won't|isn't|doesn't|stopped|dropped
  * that say nearly the same thing. A heuristic stance: one side negated -> contradict,
  * else support. Reflect's bank/opinions.md carries judged evidence when it exists.
  */
-export function opinionEvidence(idx: IndexDb, opinion: Candidate, limit = 5): EvidenceRef[] {
+export function opinionEvidence(
+  idx: IndexDb,
+  opinion: Candidate,
+  limit = 5,
+  cache: Map<string, OpinionRow[]> = new Map(),
+): EvidenceRef[] {
   if (opinion.entities.length === 0) return [];
   const mine = contentWords(opinion.content);
   const negated = NEGATION.test(opinion.content);
   const out: EvidenceRef[] = [];
-  for (const f of factsByEntity(idx, opinion.entities, 200)) {
-    if (f.id === opinion.factId || f.kind !== "opinion") continue;
-    const theirs = contentWords(f.content);
+  for (const f of opinionRows(idx, opinion.entities, cache)) {
+    if (f.id === opinion.factId) continue;
     let shared = 0;
-    for (const w of theirs) if (mine.has(w)) shared++;
-    const jaccard = shared / Math.max(1, mine.size + theirs.size - shared);
+    for (const w of f.words) if (mine.has(w)) shared++;
+    const jaccard = shared / Math.max(1, mine.size + f.words.size - shared);
     if (jaccard < 0.15 || shared < 2) continue;
-    out.push({
-      source: `${f.path}#L${f.line}`,
-      stance: NEGATION.test(f.content) !== negated ? "contradict" : "support",
-    });
+    out.push({ source: `${f.path}#L${f.line}`, stance: f.negated !== negated ? "contradict" : "support" });
     if (out.length >= limit) break;
   }
   return out;
+}
+
+export interface OpinionRow {
+  id: string;
+  path: string;
+  line: number;
+  words: Set<string>;
+  negated: boolean;
+}
+
+/** The newest 200 opinions about the entities, tokenised once per recall call (`cache`). */
+function opinionRows(idx: IndexDb, entities: readonly string[], cache: Map<string, OpinionRow[]>): OpinionRow[] {
+  const key = [...entities].sort().join("\u0000");
+  let rows = cache.get(key);
+  if (!rows) {
+    const raw = idx.db
+      .prepare(
+        "SELECT f.id, f.path, f.line, f.content FROM facts f WHERE f.rid IN (SELECT fact FROM fact_entities " +
+          `WHERE entity IN (${entities.map(() => "?").join(",")})) AND f.kind = 'opinion' ` +
+          "ORDER BY f.date DESC, f.path, f.line LIMIT 200",
+      )
+      .all(...entities) as { id: string; path: string; line: number; content: string }[];
+    rows = raw.map((r) => ({
+      id: r.id,
+      path: r.path,
+      line: r.line,
+      words: contentWords(r.content),
+      negated: NEGATION.test(r.content),
+    }));
+    cache.set(key, rows);
+  }
+  return rows;
 }

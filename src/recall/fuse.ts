@@ -8,7 +8,7 @@ export interface FuseOptions {
   rrfK: number;
 }
 
-export const DEFAULT_FUSE: FuseOptions = { method: "rrf", rrfK: 60 };
+export const DEFAULT_FUSE: FuseOptions = { method: "weighted", rrfK: 60 };
 
 export interface Fused {
   cand: Candidate;

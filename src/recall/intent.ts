@@ -144,7 +144,7 @@ export function understandQuery(query: string, opts: IntentOptions): Intent {
   if (window) kinds.push("time");
   if (cue) kinds.push("opinion");
   // "Tell me about Priya" is an entity question; it is lexical too when other words remain.
-  const contentTerms = terms.filter((t) => t.exact || !entityWords.has(nameKey(t.text)));
+  const contentTerms = terms.filter((t) => !nameWords(t.text).every((w) => entityWords.has(w)));
   if (contentTerms.length > 0) kinds.push("lexical");
   const intent: Intent = { entities, kinds, terms, contentTerms };
   if (window) intent.window = window;

@@ -17,7 +17,7 @@ export interface LineStore {
 }
 
 /** Bump when the table layout or tokenizer changes: the store is then rebuilt. */
-const LINE_STORE_VERSION = "1";
+const LINE_STORE_VERSION = "2";
 
 export interface LineHit {
   path: string;
@@ -57,7 +57,7 @@ function ensureSchema(db: Database.Database): void {
     DROP TABLE IF EXISTS rl_fts;
     DROP TABLE IF EXISTS rl_lines;
     DROP TABLE IF EXISTS rl_files;
-    CREATE TABLE rl_files(path TEXT PRIMARY KEY, mtime REAL NOT NULL, size INTEGER NOT NULL);
+    CREATE TABLE rl_files(path TEXT PRIMARY KEY, version TEXT NOT NULL);
     CREATE TABLE rl_lines(id INTEGER PRIMARY KEY, path TEXT NOT NULL, line INTEGER NOT NULL, date TEXT, text TEXT NOT NULL);
     CREATE INDEX rl_lines_path ON rl_lines(path, line);
     CREATE INDEX rl_lines_date ON rl_lines(date);
@@ -72,26 +72,33 @@ export interface LineSyncReport {
   removed: string[];
 }
 
+/** A file as the store tracks it: `version` changes whenever the content may have (a hash, or mtime+size). */
+export interface TrackedFile {
+  path: string;
+  absPath: string;
+  version: string;
+}
+
+/** Track memory files by mtime and size (when no content hash is at hand). */
+export function trackByStat(files: readonly MemoryFile[]): TrackedFile[] {
+  return files.map((f) => ({ path: f.path, absPath: f.absPath, version: `${f.mtimeMs}:${f.size}` }));
+}
+
 /**
- * Bring the store in line with the files: a file whose mtime or size changed is re-read
- * whole (logs are small); unchanged files cost nothing beyond the caller's stat.
+ * Bring the store in line with the files: a file whose version changed is re-read whole
+ * (logs are small); unchanged files cost one comparison.
  */
-export function syncLineStore(store: LineStore, files: readonly MemoryFile[]): LineSyncReport {
+export function syncLineStore(store: LineStore, files: readonly TrackedFile[]): LineSyncReport {
   const db = store.db;
-  const known = new Map<string, { mtime: number; size: number }>();
-  for (const row of db.prepare("SELECT path, mtime, size FROM rl_files").all() as {
-    path: string;
-    mtime: number;
-    size: number;
-  }[]) {
-    known.set(row.path, { mtime: row.mtime, size: row.size });
+  const known = new Map<string, string>();
+  for (const row of db.prepare("SELECT path, version FROM rl_files").all() as { path: string; version: string }[]) {
+    known.set(row.path, row.version);
   }
-  const changed: MemoryFile[] = [];
+  const changed: TrackedFile[] = [];
   const present = new Set<string>();
   for (const f of files) {
     present.add(f.path);
-    const k = known.get(f.path);
-    if (!k || k.mtime !== f.mtimeMs || k.size !== f.size) changed.push(f);
+    if (known.get(f.path) !== f.version) changed.push(f);
   }
   const removed = [...known.keys()].filter((p) => !present.has(p)).sort();
   if (changed.length === 0 && removed.length === 0) return { changed: [], removed: [] };
@@ -102,7 +109,7 @@ export function syncLineStore(store: LineStore, files: readonly MemoryFile[]): L
   const deleteFile = db.prepare("DELETE FROM rl_files WHERE path = ?");
   const insertLine = db.prepare("INSERT INTO rl_lines(path, line, date, text) VALUES (?, ?, ?, ?)");
   const insertFts = db.prepare("INSERT INTO rl_fts(rowid, text) VALUES (?, ?)");
-  const upsertFile = db.prepare("INSERT OR REPLACE INTO rl_files(path, mtime, size) VALUES (?, ?, ?)");
+  const upsertFile = db.prepare("INSERT OR REPLACE INTO rl_files(path, version) VALUES (?, ?)");
   const drop = (p: string) => {
     for (const row of selectOld.all(p) as { id: number; text: string }[]) deleteFts.run(row.id, row.text);
     deleteLines.run(p);
@@ -127,7 +134,7 @@ export function syncLineStore(store: LineStore, files: readonly MemoryFile[]): L
         const id = insertLine.run(f.path, i + 1, date, text).lastInsertRowid;
         insertFts.run(id, text);
       });
-      upsertFile.run(f.path, f.mtimeMs, f.size);
+      upsertFile.run(f.path, f.version);
     }
   })();
   return { changed: changed.map((f) => f.path), removed };

@@ -7,7 +7,6 @@ import { listEntities } from "../index/queries.js";
 import { syncIndex } from "../index/sync.js";
 import type { FactKind } from "../retain/types.js";
 import { MembankError } from "../workspace/errors.js";
-import { listMemoryFiles } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { type ArmContext, entityArm, factsArm, inRange, linesArm, opinionArm, timeArm, vectorArm } from "./arms.js";
 import { opinionEvidence } from "./candidates.js";
@@ -40,7 +39,7 @@ export interface RecallOptions {
   embedder?: EmbedderChoice;
   /** Sync changed files first (default true; a stat per file). */
   sync?: boolean;
-  /** Fusion of the arms (default rrf). */
+  /** Fusion of the arms (default weighted: measured better than rrf, see bench/README.md). */
   fusion?: FusionMethod;
   /** RRF constant (default 60). */
   rrfK?: number;
@@ -57,8 +56,12 @@ export const DEFAULT_WEIGHTS: Record<string, number> = {
   entity: 1.2,
   time: 1.3,
   opinion: 1.3,
-  vector: 0.8,
+  // Line-level USE similarity re-ranks lexical hits poorly on LoCoMo (bench/README.md): a light touch.
+  vector: 0.2,
 };
+
+/** An entity with more facts than this is too common to be a useful search word. */
+const COMMON_ENTITY_FACTS = 300;
 
 /** How much a result outside a time window the query names is worth (soft: the window may be off). */
 const OUTSIDE_WINDOW = 0.5;
@@ -128,9 +131,16 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
     // Only changed files are re-read (a stat per file); vectors are filled for changed chunks.
     const report = await syncIndex(ws, { embedder: choice });
     if (report.fallback && report.fallback !== choice.fallback) fallbacks.push(report.fallback);
-    syncLineStore(store, await listMemoryFiles(ws));
   }
   const idx = acquireIndex(indexFile(ws));
+  if (opts.sync !== false) {
+    // The index just checked every file; follow its content hashes instead of a second stat pass.
+    const rows = idx.db.prepare("SELECT path, hash FROM files").all() as { path: string; hash: string }[];
+    syncLineStore(
+      store,
+      rows.map((r) => ({ path: r.path, absPath: path.join(ws.root, r.path), version: r.hash })),
+    );
+  }
   const entities = listEntities(idx);
   const intent = understandQuery(query, {
     asOf: opts.asOf ?? new Date(),
@@ -151,25 +161,43 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
     store,
     query,
     intent,
+    // A very common entity is covered by the entity arm; its name as a search word would
+    // add little (low IDF) but rank the thousands of lines that mention it.
+    lexTerms:
+      entities.some((e) => intent.entities.includes(e.slug) && e.facts > COMMON_ENTITY_FACTS) &&
+      intent.contentTerms.length > 0
+        ? intent.contentTerms
+        : intent.terms,
     pool: Math.max(20, k * 4),
     window: { ...DEFAULT_WINDOW, ...opts.window },
     ...(opts.since ? { since: opts.since } : {}),
     ...(opts.until ? { until: opts.until } : {}),
   };
   const arms: ArmList[] = [];
-  if (
-    intent.terms.length > 0 ||
-    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(query)
-  ) {
-    arms.push(linesArm(ctx, weights.lexical!));
-    if (idx.fts) arms.push(factsArm(ctx, weights.facts!));
+  const armMs = new Map<string, number>();
+  const timed = (run: () => ArmList): ArmList => {
+    const t = performance.now();
+    const list = run();
+    armMs.set(list.arm, performance.now() - t);
+    return list;
+  };
+  // "Tell me about Priya": when the entity has facts, its name alone is no lexical
+  // question (it would rank thousands of lines that merely mention her).
+  const nameOnly =
+    intent.contentTerms.length === 0 &&
+    intent.entities.length > 0 &&
+    entities.some((e) => intent.entities.includes(e.slug) && e.facts > COMMON_ENTITY_FACTS);
+  const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(query);
+  if (!nameOnly && (intent.terms.length > 0 || cjk)) {
+    arms.push(timed(() => linesArm(ctx, weights.lexical!)));
+    if (idx.fts) arms.push(timed(() => factsArm(ctx, weights.facts!)));
   }
   // The entity arm ranks by recency, not by the question's other words: a strong lead for
   // "tell me about Priya", a weaker prior when the question also asks about something.
   const entityWeight = intent.kinds.includes("lexical") ? weights.entity! / 2 : weights.entity!;
-  if (intent.entities.length > 0) arms.push(entityArm(ctx, entities, entityWeight));
-  if (intent.window) arms.push(timeArm(ctx, weights.time!));
-  if (intent.kinds.includes("opinion")) arms.push(opinionArm(ctx, weights.opinion!));
+  if (intent.entities.length > 0) arms.push(timed(() => entityArm(ctx, entities, entityWeight)));
+  if (intent.window) arms.push(timed(() => timeArm(ctx, weights.time!)));
+  if (intent.kinds.includes("opinion")) arms.push(timed(() => opinionArm(ctx, weights.opinion!)));
   if (choice.embedder) {
     let e = cachedEmbedders.get(choice.embedder);
     if (!e) {
@@ -177,7 +205,10 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
       cachedEmbedders.set(choice.embedder, e);
     }
     try {
-      arms.push(await vectorArm(ctx, e, weights.vector!));
+      const t = performance.now();
+      const list = await vectorArm(ctx, e, weights.vector!);
+      armMs.set(list.arm, performance.now() - t);
+      arms.push(list);
     } catch (error) {
       const message = `embedding the query with ${choice.provider} failed: ${(error as Error).message}`;
       if (ws.config.embedding.fallback === "error") throw new MembankError(message, { code: "EEMBED", cause: error });
@@ -205,8 +236,9 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
     }
     return true;
   });
+  const evidenceCache = new Map();
   for (const f of fused.slice(0, k * 2)) {
-    if (f.cand.kind === "opinion" && !f.cand.evidence) f.cand.evidence = opinionEvidence(idx, f.cand);
+    if (f.cand.kind === "opinion" && !f.cand.evidence) f.cand.evidence = opinionEvidence(idx, f.cand, 5, evidenceCache);
   }
   const top = collapseOpinions(fused).slice(0, k);
   const results = fitBudget(
@@ -229,7 +261,12 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
     response.explain = {
       fusion: method,
       terms: intent.terms.map((t) => t.text),
-      arms: arms.map((a) => ({ arm: a.arm, weight: a.weight, hits: a.items.length })),
+      arms: arms.map((a) => ({
+        arm: a.arm,
+        weight: a.weight,
+        hits: a.items.length,
+        ms: Math.round((armMs.get(a.arm) ?? 0) * 10) / 10,
+      })),
     };
   }
   return response;

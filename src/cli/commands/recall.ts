@@ -74,7 +74,7 @@ export function registerRecall(program: Command): void {
     )
     .option("--explain", "show which arms found each result, with ranks and scores")
     .option("--provider <name>", "embedding provider: auto, local, openai, gemini, use, none")
-    .option("--fusion <method>", "rrf (default) or weighted")
+    .option("--fusion <method>", "weighted (default) or rrf")
     .action(async (words: string[], flags: RecallFlags) => {
       const ws = await loadWorkspace(flags);
       let asOf: Date | undefined;
