@@ -12,9 +12,14 @@ const workspace = path.join(repo, ".demo", "workspace");
 const cli = path.join(repo, "dist", "src", "cli", "main.js");
 const rel = (p) => path.relative(repo, p) || ".";
 
-// The main job, as `membank` argument lists run in order on the copy. Switch this to
-// [["run", "nightly", ...]] once the nightly pipeline exists.
-const COMMANDS = [["facts", "--workspace", rel(workspace)]];
+// The main job, as `membank` argument lists run in order on the copy: the nightly pipeline
+// (retain -> reflect -> commit -> index), then two questions an agent might ask.
+const ws = ["--workspace", rel(workspace)];
+const COMMANDS = [
+  ["run", "nightly", ...ws],
+  ["recall", "what does Mara prefer for status updates?", "--k", "3", ...ws],
+  ["recall", "FJD-482", "--k", "2", ...ws],
+];
 
 let step = 0;
 function say(text) {
@@ -52,5 +57,8 @@ for (const args of COMMANDS) {
     process.exit(result.status ?? 1);
   }
 }
+
+say("What reflect committed (a person reviews this diff every morning)");
+process.stdout.write(`${git("log", "--stat", "--format=%h %s%n%n%b", "-1").toString()}\n`);
 
 process.stdout.write(`\nDone. The workspace is in ${rel(workspace)}; try: node ${rel(cli)} --help\n`);
