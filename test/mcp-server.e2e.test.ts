@@ -24,6 +24,7 @@ async function call(name: string, args: Record<string, unknown>): Promise<TextRe
   }
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: tool answers are JSON checked field by field below
 function json(r: TextResult): any {
   expect(r.isError ?? false).toBe(false);
   return JSON.parse(r.content[0]!.text);

@@ -27,6 +27,8 @@ export interface ArmContext {
   window: WindowOptions;
   since?: string;
   until?: string;
+  /** "Today" (YYYY-MM-DD): open windows end here. */
+  asOf: string;
   /** Set by the lexical arm: its line hits, best first (the vector arm re-ranks them). */
   lexicalHits?: LineHit[];
 }
@@ -145,7 +147,8 @@ export function timeArm(ctx: ArmContext, weight: number): ArmList {
   } else {
     // "What happened yesterday?": the days' notes themselves, newest day first.
     const dates: string[] = [];
-    for (let d = new Date(`${to > isoDay(new Date()) ? isoDay(new Date()) : to}T00:00:00Z`); dates.length < 7; ) {
+    const last = to < ctx.asOf ? to : ctx.asOf;
+    for (let d = new Date(`${last}T00:00:00Z`); dates.length < 7; ) {
       const day = isoDay(d);
       if (day < from) break;
       dates.push(day);

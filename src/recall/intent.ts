@@ -1,4 +1,4 @@
-import { isExactToken, nameKey, nameWords, rawTokens, STOP_WORDS } from "./text.js";
+import { isExactToken, nameWords, rawTokens, STOP_WORDS } from "./text.js";
 import { parseTimeWindow, type TimeWindow } from "./timewindow.js";
 
 /** An entity recall can recognise: its slug (`The-Castle`) and any other names or aliases. */

@@ -8,7 +8,10 @@ export interface LineRankOptions {
   fileWeight: number;
 }
 
-export const DEFAULT_LINE_RANK: LineRankOptions = { speakerBoost: 0, fileWeight: 0.6 };
+export const DEFAULT_LINE_RANK: LineRankOptions = {
+  speakerBoost: 0,
+  fileWeight: 0.6,
+};
 
 /**
  * Who a line is by or about, from its head: a chat turn `- **Melanie** (1:56 pm): ...`

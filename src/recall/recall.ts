@@ -15,7 +15,7 @@ import { understandQuery } from "./intent.js";
 import { type LineStore, openLineStore, syncLineStore } from "./lines.js";
 import { fitBudget, toResult } from "./shape.js";
 import { nameWords } from "./text.js";
-import { overlapsWindow } from "./timewindow.js";
+import { isoDay, overlapsWindow } from "./timewindow.js";
 import type { ArmList, RecallResponse, ResultKind } from "./types.js";
 import { DEFAULT_WINDOW, type WindowOptions } from "./windows.js";
 
@@ -75,7 +75,7 @@ const stores = new Map<string, LineStore>();
 export function lineStoreFor(ws: Workspace): LineStore {
   const file = path.join(path.dirname(indexFile(ws)), "recall-lines.sqlite");
   let s = stores.get(file);
-  if (!s || !s.db.open) {
+  if (!s?.db.open) {
     s = openLineStore(file);
     stores.set(file, s);
   }
@@ -161,6 +161,7 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
     store,
     query,
     intent,
+    asOf: isoDay(opts.asOf ?? new Date()),
     // A very common entity is covered by the entity arm; its name as a search word would
     // add little (low IDF) but rank the thousands of lines that mention it.
     lexTerms:
