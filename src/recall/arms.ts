@@ -4,8 +4,23 @@ import type { Embedder } from "../embed/types.js";
 import { dot } from "../embed/vector.js";
 import type { IndexDb } from "../index/db.js";
 import { buildMatchQuery } from "../index/fts.js";
-import { bm25Facts, chunksByDates, chunksByIds, type EntityRow, factsInWindow, vectorKnn } from "../index/queries.js";
-import { factCandidate, factsOfEntities, linesCandidate, opinionsByEntity } from "./candidates.js";
+import {
+  bm25Facts,
+  chunksByDates,
+  chunksByIds,
+  cjkTerms,
+  type EntityRow,
+  trigramChunks,
+  vectorKnn,
+} from "../index/index.js";
+import {
+  factCandidate,
+  factsInWindowLean,
+  factsOfEntities,
+  linesCandidate,
+  opinionsByEntity,
+  withEntities,
+} from "./candidates.js";
 import type { Intent, LexicalTerm } from "./intent.js";
 import { DEFAULT_LINE_RANK, rescoreLines } from "./linerank.js";
 import { type LineHit, type LineStore, readLines, searchCjkLines, searchLines } from "./lines.js";
@@ -52,12 +67,34 @@ export function linesArm(ctx: ArmContext, weight: number): ArmList {
   if (ctx.since) range.since = ctx.since;
   if (ctx.until) range.until = ctx.until;
   const hits = searchLines(ctx.store, ctx.lexTerms, { limit: Math.max(300, ctx.pool * 10), ...range });
-  hits.push(
-    ...searchCjkLines(ctx.store, ctx.query).filter((h) => !hits.some((x) => x.path === h.path && x.line === h.line)),
-  );
+  hits.push(...cjkHits(ctx).filter((h) => !hits.some((x) => x.path === h.path && x.line === h.line)));
   const rescored = rescoreLines(hits, ctx.query, DEFAULT_LINE_RANK);
   ctx.lexicalHits = [...rescored].sort((a, b) => b.score - a.score);
   return { arm: "lexical", weight, items: windowsToItems(ctx, rescored, ctx.pool) };
+}
+
+/**
+ * Lines with the query's CJK words (unicode61 cannot find a word inside a CJK run): the
+ * index's trigram table finds the chunks, then their lines are checked; 1-2 character
+ * words fall back to a capped scan of the lines.
+ */
+function cjkHits(ctx: ArmContext): LineHit[] {
+  const terms = cjkTerms(ctx.query);
+  if (!terms.trigram && terms.short.length === 0) return [];
+  if (!terms.trigram || !ctx.idx.fts) return searchCjkLines(ctx.store, ctx.query);
+  const runs = [
+    ...new Set(ctx.query.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]{3,}/gu) ?? []),
+  ];
+  const out: LineHit[] = [];
+  for (const hit of trigramChunks(ctx.idx, { trigram: terms.trigram }, 20)) {
+    const c = hit.row;
+    for (const l of readLines(ctx.store, c.path, c.startLine, c.endLine)) {
+      const n = runs.filter((r) => l.text.includes(r)).length;
+      if (n === 0 || out.some((o) => o.path === c.path && o.line === l.line)) continue;
+      out.push({ path: c.path, line: l.line, text: l.text, score: n, ...(c.date ? { date: c.date } : {}) });
+    }
+  }
+  return out.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1) || a.line - b.line);
 }
 
 /** Lexical over Retain facts (the index's facts_fts). */
@@ -124,7 +161,7 @@ export function timeArm(ctx: ArmContext, weight: number): ArmList {
   const from = w.from ?? "0000-01-01";
   const to = w.to ?? "9999-12-31";
   const words = ctx.intent.terms.map((t) => t.text.toLowerCase());
-  const facts = factsInWindow(ctx.idx, from, to, 500).map((f) => {
+  const facts = factsInWindowLean(ctx.idx, from, to, 1000).map((f) => {
     const text = f.content.toLowerCase();
     const overlap = words.filter((x) => text.includes(x)).length;
     return { f, overlap };
@@ -138,9 +175,15 @@ export function timeArm(ctx: ArmContext, weight: number): ArmList {
       distance(a.f.date) - distance(b.f.date) ||
       (a.f.date < b.f.date ? 1 : a.f.date > b.f.date ? -1 : a.f.line - b.f.line),
   );
-  const items: ArmList["items"] = facts
-    .slice(0, ctx.pool)
-    .map(({ f, overlap }, i) => ({ cand: factCandidate(f), score: overlap + 1 - i / (facts.length + 1) }));
+  const kept = facts.slice(0, ctx.pool);
+  withEntities(
+    ctx.idx,
+    kept.map((x) => x.f),
+  );
+  const items: ArmList["items"] = kept.map(({ f, overlap }, i) => ({
+    cand: factCandidate(f),
+    score: overlap + 1 - i / (facts.length + 1),
+  }));
   if (ctx.intent.terms.length > 0) {
     const hits = searchLines(ctx.store, ctx.lexTerms, { limit: 200, since: from, until: to });
     items.push(...windowsToItems(ctx, hits, ctx.pool));
@@ -177,7 +220,7 @@ export function opinionArm(ctx: ArmContext, weight: number): ArmList {
   // pull in every opinion of Mara's.
   const content = ctx.intent.contentTerms;
   const match = buildMatchQuery(content.map((t) => t.text).join(" "));
-  const lexical = bm25Facts(ctx.idx, match, ctx.pool * 4).filter((h) => h.row.kind === "opinion");
+  const lexical = bm25Facts(ctx.idx, match, ctx.pool).filter((h) => h.row.kind === "opinion");
   for (const h of lexical) {
     add(factCandidate(h.row), h.score + (ctx.intent.entities.some((e) => h.row.entities.includes(e)) ? 1 : 0));
   }

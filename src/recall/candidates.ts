@@ -43,6 +43,29 @@ export function factsOfEntities(idx: IndexDb, slugs: readonly string[], limit: n
   return rows.map((r) => ({ ...r, extracted: r.extracted === 1, entities: ents.all(r.rid) as string[] }));
 }
 
+/**
+ * Facts dated in [from, to] or valid during it, newest first, WITHOUT their entities
+ * (attach them with withEntities for the few that are kept: per-row lookups add up).
+ */
+export function factsInWindowLean(idx: IndexDb, from: string, to: string, limit: number): FactRow[] {
+  const rows = idx.db
+    .prepare(
+      `SELECT ${FACT_COLS} FROM facts f WHERE (f.date BETWEEN ? AND ?) OR ` +
+        "((f.valid_from IS NOT NULL OR f.valid_to IS NOT NULL) AND " +
+        "coalesce(f.valid_from, '0000-00-00') <= ? AND coalesce(f.valid_to, f.valid_from, '9999-99-99') >= ?) " +
+        "ORDER BY f.date DESC, f.path, f.line, f.rid LIMIT ?",
+    )
+    .all(from, to, to, from, limit) as (Omit<FactRow, "entities" | "extracted"> & { extracted: number })[];
+  return rows.map((r) => ({ ...r, extracted: r.extracted === 1, entities: [] }));
+}
+
+/** Fill in the entities of facts (in place), in their order of appearance. */
+export function withEntities(idx: IndexDb, facts: FactRow[]): FactRow[] {
+  const ents = idx.db.prepare("SELECT entity FROM fact_entities WHERE fact = ? ORDER BY pos").pluck();
+  for (const f of facts) f.entities = ents.all(f.rid) as string[];
+  return facts;
+}
+
 /** Opinion facts about any of the entities, newest first. */
 export function opinionsByEntity(idx: IndexDb, slugs: readonly string[], limit: number): FactRow[] {
   return factsOfEntities(idx, slugs, limit, "opinion");
