@@ -4,7 +4,8 @@ import { execFileSync } from "node:child_process";
 import { cp, mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Opinion, parseOpinion, readManagedRegions } from "../src/reflect/index.js";
+import { readRegions } from "../src/markdown/index.js";
+import { type Opinion, parseOpinion } from "../src/reflect/index.js";
 import { openWorkspace, type Workspace } from "../src/workspace/index.js";
 
 export const repoRoot = path.resolve(import.meta.dirname, "..");
@@ -54,7 +55,7 @@ export async function logNames(): Promise<string[]> {
 export async function opinionsByEntity(dir: string): Promise<Map<string, Opinion>> {
   const text = await readFile(path.join(dir, "bank/opinions.md"), "utf8");
   const out = new Map<string, Opinion>();
-  for (const region of readManagedRegions(text)) {
+  for (const region of readRegions(text)) {
     const op = parseOpinion(region.name, region.body);
     if (typeof op === "string") throw new Error(op);
     out.set(op.entities[0] ?? "", op);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { nodeEndLine, nodeLine, nodeSource, parseMarkdown, stringifyMarkdown } from "./parse.js";
-import { readRegions, regionMarkers, replaceRegion } from "./regions.js";
 import { scanHeadings } from "./scan.js";
 import { findSections, headingText } from "./sections.js";
 
@@ -74,54 +73,5 @@ describe("scanHeadings", () => {
       { line: 8, depth: 3, text: "Three" },
       { line: 11, depth: 2, text: "After inline code" },
     ]);
-  });
-});
-
-describe("managed regions", () => {
-  const doc =
-    "\uFEFFTop text\r\n<!-- membank:begin facts -->\r\nold 1\r\nold 2\r\n<!-- membank:end facts -->\r\nmiddle\r\n<!-- membank:begin empty -->\r\n<!-- membank:end empty -->\r\ntail without newline";
-
-  it("reads regions with exact bodies and marker lines", () => {
-    expect(readRegions(doc)).toEqual([
-      { name: "facts", body: "old 1\r\nold 2\r\n", startLine: 2, endLine: 5 },
-      { name: "empty", body: "", startLine: 7, endLine: 8 },
-    ]);
-  });
-
-  it("replaces one body, converting to the file's line endings, bytes outside unchanged", () => {
-    const out = replaceRegion(doc, "facts", "new a\nnew b");
-    expect(out).toBe(doc.replace("old 1\r\nold 2\r\n", "new a\r\nnew b\r\n"));
-    expect(replaceRegion(out, "empty", "x\n")).toBe(out.replace("empty -->\r\n<!--", "empty -->\r\nx\r\n<!--"));
-    // Writing back what was read changes nothing.
-    for (const r of readRegions(doc)) expect(replaceRegion(doc, r.name, r.body)).toBe(doc);
-    expect(replaceRegion(doc, "facts", "")).toBe(doc.replace("old 1\r\nold 2\r\n", ""));
-  });
-
-  it("ignores markers shown inside fenced code", () => {
-    const text = "```\n<!-- membank:begin shown -->\n```\n";
-    expect(readRegions(text)).toEqual([]);
-  });
-
-  it("fails clearly on unknown names and unbalanced markers", () => {
-    expect(() => replaceRegion(doc, "nope", "x", "bank/a.md")).toThrow(/bank\/a\.md: no managed region "nope"/);
-    expect(() => readRegions("a\n<!-- membank:begin x -->\nb\n", "bank/p.md")).toThrow(
-      /bank\/p\.md:2: region "x" has no end marker/,
-    );
-    expect(() => readRegions("<!-- membank:end x -->\n")).toThrow(/line 1: end marker of region "x" without a begin/);
-    expect(() => readRegions("<!-- membank:begin a -->\n<!-- membank:begin b -->\n")).toThrow(/cannot nest/);
-    expect(() => readRegions("<!-- membank:begin a -->\n<!-- membank:end b -->\n")).toThrow(/region "a" .* is open/);
-    expect(() =>
-      readRegions(
-        "<!-- membank:begin a -->\n<!-- membank:end a -->\n<!-- membank:begin a -->\n<!-- membank:end a -->\n",
-      ),
-    ).toThrow(/appears twice/);
-  });
-
-  it("builds markers for new documents", () => {
-    expect(regionMarkers("facts")).toEqual({
-      begin: "<!-- membank:begin facts -->",
-      end: "<!-- membank:end facts -->",
-    });
-    expect(() => regionMarkers("bad name")).toThrow(/invalid region name/);
   });
 });

@@ -1,10 +1,21 @@
+import { createHash } from "node:crypto";
 import { MembankError } from "../workspace/errors.js";
 import { FenceTracker } from "./scan.js";
 
 /**
- * Managed regions: generated text between `<!-- membank:begin NAME -->` and
- * `<!-- membank:end NAME -->` marker lines. Everything is string-level so the bytes
- * outside a region (including line endings and a BOM) are never touched.
+ * Managed regions (DESIGN.md 1.2): generated text between marker lines
+ *
+ *   <!-- membank:begin facts -->
+ *   ...generated...
+ *   <!-- membank:end facts sha=0123456789ab -->
+ *
+ * The optional `sha=` on the end marker is a hash of the body membank last wrote. A body
+ * that no longer matches its hash was edited by a person: membank keeps it and reports a
+ * conflict. The hash lives in the file (not in .memory/) so it survives a deleted
+ * .memory/ and travels with the file through git. A region without `sha=` (a fresh
+ * template, or one a person handed back by deleting the hash) is membank's to write.
+ * Everything is string-level so the bytes outside a region (including line endings and a
+ * BOM) are never touched.
  */
 export interface Region {
   name: string;
@@ -14,29 +25,48 @@ export interface Region {
   startLine: number;
   /** Line of the end marker. */
   endLine: number;
+  /** The hash recorded on the end marker, when there is one. */
+  sha?: string;
 }
 
 interface LocatedRegion extends Region {
+  /** Offset of the begin marker's `<!--` (text before it on its line is not the region's). */
+  start: number;
   /** Offset where the body starts (just after the begin marker's line ending). */
   bodyStart: number;
   /** Offset of the end marker line's first character. */
   bodyEnd: number;
+  /** Offset just after the end marker's `-->` (its line ending is not the region's). */
+  end: number;
   /** The file's line ending as used by the begin marker. */
   eol: string;
 }
 
-const MARKER = /^[ \t]*<!--[ \t]*membank:(begin|end)[ \t]+([A-Za-z0-9_.:-]+)[ \t]*-->[ \t]*$/;
+const MARKER = /^[ \t]*<!--[ \t]*membank:(begin|end)[ \t]+([A-Za-z0-9_.:-]+)(?:[ \t]+sha=([0-9a-f]+))?[ \t]*-->[ \t]*$/;
 const NAME = /^[A-Za-z0-9_.:-]+$/;
 
-function where(path: string | undefined, line: number): string {
-  return path === undefined ? `line ${line}` : `${path}:${line}`;
+/** Unbalanced markers: a user error naming the file (when known) and the line. */
+export class RegionError extends MembankError {
+  constructor(
+    problem: string,
+    readonly line: number,
+    readonly path?: string,
+  ) {
+    super(
+      `${path === undefined ? `line ${line}` : `${path}:${line}`}: ${problem}; fix the membank markers and run again`,
+      {
+        code: "EREGION",
+      },
+    );
+    this.name = "RegionError";
+  }
 }
 
 function locate(text: string, path: string | undefined): LocatedRegion[] {
   const out: LocatedRegion[] = [];
   const seen = new Set<string>();
-  const fence = new FenceTracker();
-  let open: { name: string; line: number; bodyStart: number; eol: string } | undefined;
+  let fence = new FenceTracker();
+  let open: { name: string; line: number; start: number; bodyStart: number; eol: string } | undefined;
   let offset = 0;
   let lineNo = 0;
   const re = /\r\n|\r|\n/g;
@@ -46,54 +76,70 @@ function locate(text: string, path: string | undefined): LocatedRegion[] {
     const m = re.exec(text);
     const lineEnd = m ? m.index : text.length;
     const next = m ? m.index + m[0].length : text.length + 1;
-    const line = text.slice(offset, lineEnd).replace(/^\uFEFF/, "");
-    // Markers shown inside code fences are documentation, not regions.
-    const fenced = fence.feed(line);
+    const raw = text.slice(offset, lineEnd);
+    const line = raw.replace(/^\uFEFF/, "");
+    // Markers shown inside code fences are documentation, not regions. Inside an open
+    // region the body is generated text: only its end marker counts there, so a fence a
+    // body leaves open (an LLM summary, say) cannot hide the end marker.
+    const fenced = open ? false : fence.feed(line);
     const marker = fenced ? null : MARKER.exec(line);
     if (marker) {
-      const [, kind, name] = marker as unknown as [string, string, string];
+      const [, kind, name, sha] = marker as unknown as [string, string, string, string | undefined];
       if (kind === "begin") {
         if (open) {
-          throw new MembankError(
-            `${where(path, lineNo)}: region "${name}" begins inside region "${open.name}" (begun at line ${open.line}); regions cannot nest`,
+          throw new RegionError(
+            `region "${name}" begins inside region "${open.name}" (begun at line ${open.line}), which is not closed; regions cannot nest`,
+            lineNo,
+            path,
           );
         }
-        if (seen.has(name)) throw new MembankError(`${where(path, lineNo)}: region "${name}" appears twice`);
-        open = { name, line: lineNo, bodyStart: Math.min(next, text.length), eol: m ? m[0] : "\n" };
+        if (seen.has(name)) throw new RegionError(`region "${name}" appears twice`, lineNo, path);
+        const start = offset + raw.indexOf("<!--");
+        open = { name, line: lineNo, start, bodyStart: Math.min(next, text.length), eol: m ? m[0] : "\n" };
       } else {
-        if (!open)
-          throw new MembankError(`${where(path, lineNo)}: end marker of region "${name}" without a begin marker`);
+        if (!open) throw new RegionError(`end marker of region "${name}" without a begin marker`, lineNo, path);
         if (open.name !== name) {
-          throw new MembankError(
-            `${where(path, lineNo)}: end marker of region "${name}" but region "${open.name}" (begun at line ${open.line}) is open`,
+          throw new RegionError(
+            `end marker of region "${name}" but region "${open.name}" (begun at line ${open.line}) is open`,
+            lineNo,
+            path,
           );
         }
         seen.add(name);
-        out.push({
+        const region: LocatedRegion = {
           name,
           body: text.slice(open.bodyStart, offset),
           startLine: open.line,
           endLine: lineNo,
+          start: open.start,
           bodyStart: open.bodyStart,
           bodyEnd: offset,
+          end: offset + raw.lastIndexOf("-->") + 3,
           eol: open.eol,
-        });
+        };
+        if (sha !== undefined) region.sha = sha;
+        out.push(region);
         open = undefined;
+        fence = new FenceTracker();
       }
     }
     offset = next;
   }
   if (open) {
-    throw new MembankError(
-      `${where(path, open.line)}: region "${open.name}" has no end marker (<!-- membank:end ${open.name} -->)`,
+    throw new RegionError(
+      `region "${open.name}" has no end marker (<!-- membank:end ${open.name} -->)`,
+      open.line,
+      path,
     );
   }
   return out;
 }
 
-/** The managed regions of a document, in order. Throws MembankError on unbalanced markers. */
+/** The managed regions of a document, in order. Throws RegionError on unbalanced markers. */
 export function readRegions(text: string, path?: string): Region[] {
-  return locate(text, path).map(({ name, body, startLine, endLine }) => ({ name, body, startLine, endLine }));
+  return locate(text, path).map(({ name, body, startLine, endLine, sha }) =>
+    sha === undefined ? { name, body, startLine, endLine } : { name, body, startLine, endLine, sha },
+  );
 }
 
 /** The begin/end marker lines of a region, for writing new documents. */
@@ -105,7 +151,8 @@ export function regionMarkers(name: string): { begin: string; end: string } {
 /**
  * Replace the body of region `name`. The body's line endings are converted to the
  * file's (as used on the begin marker) and a final line ending is added when missing,
- * so the end marker stays on its own line. Bytes outside the region are unchanged.
+ * so the end marker stays on its own line. Bytes outside the region (the end marker and
+ * any `sha=` on it included) are unchanged; applyRegions is the hash-aware writer.
  */
 export function replaceRegion(text: string, name: string, body: string, path?: string): string {
   const region = locate(text, path).find((r) => r.name === name);
@@ -115,4 +162,103 @@ export function replaceRegion(text: string, name: string, body: string, path?: s
   let normalised = body.replace(/\r\n|\r|\n/g, region.eol);
   if (normalised !== "" && !normalised.endsWith(region.eol)) normalised += region.eol;
   return text.slice(0, region.bodyStart) + normalised + text.slice(region.bodyEnd);
+}
+
+/** Hash of a region body as written by membank (12 hex chars of SHA-256). */
+export function bodyHash(body: string): string {
+  return createHash("sha256").update(body).digest("hex").slice(0, 12);
+}
+
+/** A body ends with a line break (unless empty) so the end marker stays on its own line. */
+function withFinalBreak(body: string): string {
+  return body === "" || body.endsWith("\n") ? body : `${body}\n`;
+}
+
+/** Text of a complete region with its hash (markers included, no trailing line break). */
+export function renderRegion(name: string, body: string): string {
+  const normalized = withFinalBreak(body);
+  return `<!-- membank:begin ${name} -->\n${normalized}<!-- membank:end ${name} sha=${bodyHash(normalized)} -->`;
+}
+
+export interface RegionUpdate {
+  text: string;
+  /** Regions whose human-edited body was kept instead of membank's new body. */
+  conflicts: string[];
+  /** Regions whose body (or hash) was written. */
+  written: string[];
+}
+
+/**
+ * Put new bodies into a page, recording each body's hash. Text outside the markers is
+ * never touched. A region whose body differs from its recorded hash keeps the human text
+ * (a conflict) unless the human text already equals the new body. Regions missing from
+ * the page are inserted following `order` (before the next existing region that comes
+ * later in `order`, else after the last region, else at the end of the page). Regions in
+ * `force` are written even when edited (used for opinions whose hand edit was read back
+ * as state). `path` names the page in marker errors.
+ */
+export function applyRegions(
+  text: string,
+  bodies: ReadonlyMap<string, string>,
+  order: readonly string[] = [...bodies.keys()],
+  force: ReadonlySet<string> = new Set(),
+  path?: string,
+): RegionUpdate {
+  const regions = locate(text, path);
+  const conflicts: string[] = [];
+  const written: string[] = [];
+  const present = new Set(regions.map((r) => r.name));
+  const rank = new Map(order.map((name, i) => [name, i]));
+  // Insertions keyed by the offset they go before; -1 = after the last region / end of page.
+  const inserts = new Map<number, string[]>();
+  for (const name of order) {
+    if (present.has(name) || !bodies.has(name)) continue;
+    const myRank = rank.get(name) ?? Number.MAX_SAFE_INTEGER;
+    const next = regions.find((r) => (rank.get(r.name) ?? -1) > myRank);
+    const key = next ? next.start : -1;
+    const list = inserts.get(key) ?? [];
+    list.push(name);
+    inserts.set(key, list);
+    written.push(name);
+  }
+  let out = "";
+  let pos = 0;
+  for (const region of regions) {
+    const before = inserts.get(region.start);
+    out += text.slice(pos, region.start);
+    if (before) for (const name of before) out += `${renderRegion(name, bodies.get(name)!)}\n\n`;
+    const body = bodies.get(region.name);
+    if (body === undefined) {
+      out += text.slice(region.start, region.end);
+    } else {
+      const normalized = withFinalBreak(body);
+      const edited = region.sha !== undefined && bodyHash(region.body) !== region.sha;
+      if (edited && region.body !== normalized && !force.has(region.name)) {
+        conflicts.push(region.name);
+        out += text.slice(region.start, region.end);
+      } else {
+        const fresh = renderRegion(region.name, normalized);
+        if (fresh !== text.slice(region.start, region.end)) written.push(region.name);
+        out += fresh;
+      }
+    }
+    pos = region.end;
+  }
+  const tail = inserts.get(-1);
+  if (tail) {
+    if (regions.length > 0) {
+      // pos is the last region's end: new regions follow it, then the rest of the page.
+      for (const name of tail) out += `\n\n${renderRegion(name, bodies.get(name)!)}`;
+      out += text.slice(pos);
+    } else {
+      out += text.slice(pos);
+      let sep = "";
+      if (out.length > 0) sep = out.endsWith("\n\n") ? "" : out.endsWith("\n") ? "\n" : "\n\n";
+      out += sep + tail.map((name) => renderRegion(name, bodies.get(name)!)).join("\n\n");
+      out += "\n";
+    }
+  } else {
+    out += text.slice(pos);
+  }
+  return { text: out, conflicts, written };
 }

@@ -46,7 +46,6 @@ export { commitFiles, gitInit, isGitRepo, unifiedDiff } from "./git.js";
 export { heuristicJudge } from "./judge.js";
 export type { Evidence, Opinion } from "./opinions.js";
 export { parseOpinion, renderOpinion } from "./opinions.js";
-export { applyRegions, bodyHash, readRegions as readManagedRegions } from "./regions.js";
 export type { Conflict } from "./render.js";
 
 export interface ReflectOptions {

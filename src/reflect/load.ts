@@ -1,16 +1,15 @@
 import { readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
+import { bodyHash, readRegions } from "../markdown/regions.js";
 import { dateFromPath } from "../retain/dates.js";
 import { entitySlug } from "../retain/entities.js";
 import { readFacts } from "../retain/index.js";
 import type { Diagnostic, Fact } from "../retain/types.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
-import { MembankError } from "../workspace/errors.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
 import { cmp } from "./format.js";
 import { parseAliases } from "./frontmatter.js";
 import { type Opinion, parseOpinion } from "./opinions.js";
-import { bodyHash, RegionError, readRegions } from "./regions.js";
 import { readWindowFacts } from "./window.js";
 
 /** Read a file, or undefined when it does not exist. */
@@ -189,18 +188,7 @@ export async function loadOpinions(ws: Workspace, rel: string): Promise<LoadedOp
   const out: LoadedOpinions = { opinions: [], adopted: [], broken: [] };
   if (text === undefined) return out;
   out.text = text;
-  let regions: ReturnType<typeof readRegions>;
-  try {
-    regions = readRegions(text);
-  } catch (error) {
-    if (error instanceof RegionError) {
-      throw new MembankError(`${rel}:${error.line}: ${error.message}; fix the membank markers and run again`, {
-        code: "EREGION",
-      });
-    }
-    throw error;
-  }
-  for (const region of regions) {
+  for (const region of readRegions(text, rel)) {
     if (!region.name.startsWith("op-")) continue;
     const parsed = parseOpinion(region.name, region.body);
     if (typeof parsed === "string") {

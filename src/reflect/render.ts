@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { LlmServices } from "../llm/types.js";
+import { applyRegions, bodyHash, readRegions } from "../markdown/regions.js";
 import type { Fact } from "../retain/types.js";
-import { MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { readIfExists } from "./load.js";
 import type { Opinion } from "./opinions.js";
@@ -16,7 +16,6 @@ import {
   TYPED_PAGES,
   typedRegions,
 } from "./pages.js";
-import { applyRegions, bodyHash, RegionError, readRegions } from "./regions.js";
 import { loadTemplate, type TemplateName } from "./templates.js";
 
 export const OPINIONS_PAGE = "bank/opinions.md";
@@ -77,17 +76,7 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
     name?: string,
   ) => {
     const base = before ?? (await loadTemplate(ws, template, templates, name === undefined ? {} : { name }));
-    let res: ReturnType<typeof applyRegions>;
-    try {
-      res = applyRegions(base, bodies, order, force);
-    } catch (error) {
-      if (error instanceof RegionError) {
-        throw new MembankError(`${rel}:${error.line}: ${error.message}; fix the membank markers and run again`, {
-          code: "EREGION",
-        });
-      }
-      throw error;
-    }
+    const res = applyRegions(base, bodies, order, force, rel);
     for (const region of res.conflicts) {
       conflicts.push({ path: rel, region, reason: "edited by hand since membank wrote it; kept" });
     }
