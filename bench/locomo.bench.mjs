@@ -32,6 +32,8 @@ const after = Number(flag("after", "1"));
 const K = Number(flag("k", "10"));
 const only = flag("conv", undefined);
 const vw = flag("vw", undefined);
+const fw = flag("fw", undefined);
+const nw = flag("nw", undefined);
 
 const queries = readFileSync(path.join(evalDir, "queries.jsonl"), "utf8")
   .trim()
@@ -87,7 +89,8 @@ async function run(mode) {
           embedder,
           budgetTokens: 1_000_000,
           fusion,
-          window: { before, after },
+          window: { before, after, ...(nw !== undefined ? { neighborWeight: Number(nw) } : {}) },
+          ...(fw !== undefined ? { lineRank: { fileWeight: Number(fw) } } : {}),
           ...(vw !== undefined ? { weights: { vector: Number(vw) } } : {}),
           sync: first,
         });

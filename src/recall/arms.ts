@@ -22,7 +22,7 @@ import {
   withEntities,
 } from "./candidates.js";
 import type { Intent, LexicalTerm } from "./intent.js";
-import { DEFAULT_LINE_RANK, rescoreLines } from "./linerank.js";
+import { type LineRankOptions, rescoreLines } from "./linerank.js";
 import { type LineHit, type LineStore, readLines, searchCjkLines, searchLines } from "./lines.js";
 import { isoDay, overlapsWindow } from "./timewindow.js";
 import type { ArmList, Candidate } from "./types.js";
@@ -40,6 +40,7 @@ export interface ArmContext {
   /** Candidates each arm returns at most. */
   pool: number;
   window: WindowOptions;
+  lineRank: LineRankOptions;
   since?: string;
   until?: string;
   /** "Today" (YYYY-MM-DD): open windows end here. */
@@ -68,7 +69,7 @@ export function linesArm(ctx: ArmContext, weight: number): ArmList {
   if (ctx.until) range.until = ctx.until;
   const hits = searchLines(ctx.store, ctx.lexTerms, { limit: Math.max(300, ctx.pool * 10), ...range });
   hits.push(...cjkHits(ctx).filter((h) => !hits.some((x) => x.path === h.path && x.line === h.line)));
-  const rescored = rescoreLines(hits, ctx.query, DEFAULT_LINE_RANK);
+  const rescored = rescoreLines(hits, ctx.query, ctx.lineRank);
   ctx.lexicalHits = [...rescored].sort((a, b) => b.score - a.score);
   return { arm: "lexical", weight, items: windowsToItems(ctx, rescored, ctx.pool) };
 }

@@ -12,6 +12,7 @@ import { type ArmContext, entityArm, factsArm, inRange, linesArm, opinionArm, ti
 import { opinionEvidence } from "./candidates.js";
 import { DEFAULT_FUSE, dedupe, type Fused, type FusionMethod, fuse, sortFused } from "./fuse.js";
 import { understandQuery } from "./intent.js";
+import { DEFAULT_LINE_RANK, type LineRankOptions } from "./linerank.js";
 import { type LineStore, openLineStore, syncLineStore } from "./lines.js";
 import { fitBudget, toResult } from "./shape.js";
 import { nameWords } from "./text.js";
@@ -47,6 +48,8 @@ export interface RecallOptions {
   weights?: Partial<Record<string, number>>;
   /** Line window around a match (default 1 line before, 1 after). */
   window?: Partial<WindowOptions>;
+  /** Line re-scoring (speaker boost, same-file bonus). */
+  lineRank?: Partial<LineRankOptions>;
 }
 
 /** Arm weights: structure (entity, time, opinion) leads when the question asks for it. */
@@ -171,6 +174,7 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
         : intent.terms,
     pool: Math.max(20, k * 4),
     window: { ...DEFAULT_WINDOW, ...opts.window },
+    lineRank: { ...DEFAULT_LINE_RANK, ...opts.lineRank },
     ...(opts.since ? { since: opts.since } : {}),
     ...(opts.until ? { until: opts.until } : {}),
   };
