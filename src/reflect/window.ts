@@ -1,8 +1,8 @@
 import type { Dirent } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { dateFromPath, parseRetain } from "../retain/index.js";
-import type { Diagnostic, Fact, RetainResult } from "../retain/types.js";
+import { collectFacts, dateFromPath } from "../retain/index.js";
+import type { RetainResult } from "../retain/types.js";
 import { isDailyLog } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 
@@ -40,34 +40,7 @@ export async function readWindowFacts(
     return true;
   };
   if (!(await walk("memory"))) return undefined;
-  logs.sort();
-  const facts: Fact[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const seen = new Map<string, Fact>();
-  for (const rel of logs) {
-    const text = await readFile(path.join(ws.root, rel), "utf8");
-    const result = parseRetain(rel, text, { defaultConfidence: ws.config.retain.defaultConfidence });
-    diagnostics.push(...result.diagnostics);
-    for (const fact of result.facts) {
-      const first = seen.get(fact.id);
-      if (first) {
-        diagnostics.push({
-          path: fact.source.path,
-          line: fact.source.line,
-          reason: `duplicate of the fact at ${first.source.path}:${first.source.line} (same date, type, entities and text)`,
-        });
-        continue;
-      }
-      seen.set(fact.id, fact);
-      facts.push(fact);
-    }
-  }
-  facts.sort(
-    (a, b) =>
-      (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) ||
-      (a.source.path < b.source.path ? -1 : a.source.path > b.source.path ? 1 : 0) ||
-      a.source.line - b.source.line,
-  );
-  diagnostics.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line);
-  return { facts, diagnostics, files: logs.length };
+  const texts: { path: string; text: string }[] = [];
+  for (const rel of logs) texts.push({ path: rel, text: await readFile(path.join(ws.root, rel), "utf8") });
+  return { ...collectFacts(texts, ws.config.retain.defaultConfidence), files: logs.length };
 }

@@ -11,5 +11,5 @@ export {
   retainHeading,
   scanRetain,
 } from "./parse.js";
-export { type ReadFactsOptions, readFacts } from "./read.js";
+export { collectFacts, type ReadFactsOptions, readFacts } from "./read.js";
 export * from "./types.js";

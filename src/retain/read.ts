@@ -35,7 +35,6 @@ export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Pro
     const date = dateFromPath(f.path);
     return date !== undefined && (since === undefined || date >= since);
   });
-  const defaultConfidence = ws.config.retain.defaultConfidence;
   const texts = new Array<string>(logs.length);
   // Bounded parallel reads: fast on 1,000 files without exhausting file descriptors.
   let next = 0;
@@ -47,15 +46,30 @@ export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Pro
       }
     }),
   );
+  const result = collectFacts(
+    logs.map((file, i) => ({ path: file.path, text: texts[i]! })),
+    ws.config.retain.defaultConfidence,
+  );
+  return { ...result, files: logs.length };
+}
+
+/**
+ * The facts of the given daily logs (workspace-relative paths with their text), sorted
+ * by (date, path, line), with their diagnostics sorted by (path, line). Of facts with
+ * the same id (same day, same text, another file), the one a person wrote wins over an
+ * extracted one, then the first by path and line; the others are reported as duplicates.
+ */
+export function collectFacts(
+  logs: readonly { path: string; text: string }[],
+  defaultConfidence?: number,
+): RetainResult {
   const all: Fact[] = [];
   const diagnostics: Diagnostic[] = [];
-  logs.forEach((file, i) => {
-    const result = parseRetain(file.path, texts[i]!, { defaultConfidence });
+  for (const log of logs) {
+    const result = parseRetain(log.path, log.text, { defaultConfidence });
     diagnostics.push(...result.diagnostics);
     all.push(...result.facts);
-  });
-  // Of facts with the same id (same day, same text, another file), keep the one a person
-  // wrote over an extracted one, then the first by path and line; report the others.
+  }
   all.sort((a, b) => Number(a.extracted ?? false) - Number(b.extracted ?? false) || compareFacts(a, b));
   const facts: Fact[] = [];
   const seen = new Map<string, Fact>();
@@ -74,5 +88,5 @@ export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Pro
   }
   facts.sort(compareFacts);
   diagnostics.sort(compareDiagnostics);
-  return { facts, diagnostics, files: logs.length };
+  return { facts, diagnostics };
 }
