@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { lexicalTerms } from "./intent.js";
+import {
+  ftsQuery,
+  type LineStore,
+  openLineStore,
+  readLines,
+  searchCjkLines,
+  searchLines,
+  syncLineStore,
+} from "./lines.js";
+
+let dir: string;
+let store: LineStore | undefined;
+
+afterEach(() => {
+  store?.close();
+  store = undefined;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function setup(files: Record<string, string>) {
+  dir = mkdtempSync(path.join(tmpdir(), "membank-lines-"));
+  store = openLineStore(path.join(dir, ".memory/recall-lines.sqlite"));
+  return write(files);
+}
+
+function write(files: Record<string, string>) {
+  return Object.entries(files).map(([p, text]) => {
+    const abs = path.join(dir, p.replace(/\//g, "_"));
+    writeFileSync(abs, text);
+    return { path: p, absPath: abs, version: String(text.length) + text.slice(-8) };
+  });
+}
+
+describe("line store", () => {
+  it("indexes non-blank lines with their numbers and dates, stemmed", () => {
+    const files = setup({ "memory/2026-03-04.md": "# Day\n\n- Priya painted the fence.\n- Filed FJD-482 today.\n" });
+    expect(syncLineStore(store!, files)).toEqual({ changed: ["memory/2026-03-04.md"], removed: [] });
+    const hits = searchLines(store!, lexicalTerms("who paints fences"));
+    expect(hits.map((h) => [h.line, h.date])).toEqual([[3, "2026-03-04"]]);
+    expect(readLines(store!, "memory/2026-03-04.md", 1, 4).map((l) => l.line)).toEqual([1, 3, 4]);
+  });
+
+  it("matches exact tokens as phrases of their parts", () => {
+    const files = setup({ "memory/a.md": "- FJD-482 is open\n- FJD 999 and 482 apart\n- LEDGER_SYNC_BATCH=500 set\n" });
+    syncLineStore(store!, files);
+    expect(ftsQuery(lexicalTerms("FJD-482"))).toBe('"FJD 482"');
+    expect(searchLines(store!, lexicalTerms("FJD-482")).map((h) => h.line)).toEqual([1]);
+    expect(searchLines(store!, lexicalTerms("LEDGER_SYNC_BATCH=500")).map((h) => h.line)).toEqual([3]);
+    expect(searchLines(store!, lexicalTerms('"quoted" OR NEAR(x'))).toEqual([]);
+  });
+
+  it("re-reads a changed file, drops a removed one, and does nothing when nothing changed", () => {
+    const files = setup({ "memory/a.md": "- alpha\n", "memory/b.md": "- beta\n" });
+    syncLineStore(store!, files);
+    expect(syncLineStore(store!, files)).toEqual({ changed: [], removed: [] });
+    const edited = write({ "memory/a.md": "- alpha\n- gamma appended\n" });
+    expect(syncLineStore(store!, edited)).toEqual({ changed: ["memory/a.md"], removed: ["memory/b.md"] });
+    expect(searchLines(store!, lexicalTerms("gamma")).map((h) => [h.path, h.line])).toEqual([["memory/a.md", 2]]);
+    expect(searchLines(store!, lexicalTerms("beta"))).toEqual([]);
+    expect(searchLines(store!, lexicalTerms("alpha")).length).toBe(1);
+  });
+
+  it("finds a CJK word inside a sentence", () => {
+    const files = setup({ "memory/2026-03-12.md": "- W @Wei: 数据库迁移已经完成。\n- other\n" });
+    syncLineStore(store!, files);
+    expect(searchCjkLines(store!, "数据库").map((h) => h.line)).toEqual([1]);
+  });
+});
