@@ -1,7 +1,5 @@
-import { MembankError } from "../workspace/errors.js";
-import { DEFAULT_RETRY, postJson, type RetryOptions } from "./http.js";
+import { createRemoteEmbedder, DEFAULT_RETRY, postJson, type RetryOptions } from "./http.js";
 import type { Embedder } from "./types.js";
-import { batches, l2normalize } from "./vector.js";
 
 export interface GeminiEmbedderOptions {
   /** e.g. https://generativelanguage.googleapis.com/v1beta */
@@ -26,65 +24,37 @@ const KNOWN_DIMS: Record<string, number> = {
   "gemini-embedding-001": 3072,
 };
 
-interface GeminiResponse {
-  embeddings: Array<{ values: number[] }>;
-}
-
 /** Google Gemini `models/{model}:batchEmbedContents`. */
 export function createGeminiEmbedder(options: GeminiEmbedderOptions): Embedder {
   const model = options.model.replace(/^models\//, "");
   const url = `${options.baseUrl.replace(/\/+$/, "")}/models/${encodeURIComponent(model)}:batchEmbedContents`;
   const retry = { ...DEFAULT_RETRY, ...options.retry };
   const label = `gemini embeddings (${model})`;
-  let dims = options.dims ?? KNOWN_DIMS[model] ?? 0;
-
-  return {
+  return createRemoteEmbedder({
     id: "gemini",
     model,
-    get dims() {
-      return dims;
+    label,
+    dims: options.dims ?? KNOWN_DIMS[model] ?? 0,
+    batchSize: Math.min(options.batchSize ?? 32, MAX_BATCH),
+    vectorField: "values",
+    async send(batch) {
+      const requests = batch.map((text) => {
+        const request: Record<string, unknown> = { model: `models/${model}`, content: { parts: [{ text }] } };
+        if (options.dims !== undefined) request.outputDimensionality = options.dims;
+        return request;
+      });
+      const json = await postJson(
+        url,
+        { requests },
+        {
+          headers: { "x-goog-api-key": options.apiKey },
+          retry,
+          secrets: [options.apiKey],
+          label,
+          timeoutMs: options.timeoutMs,
+        },
+      );
+      return (json as { embeddings?: unknown } | null)?.embeddings;
     },
-    async embed(texts: string[]): Promise<Float32Array[]> {
-      const out: Float32Array[] = [];
-      for (const batch of batches(texts, Math.min(options.batchSize ?? 32, MAX_BATCH))) {
-        const requests = batch.map((text) => {
-          const request: Record<string, unknown> = { model: `models/${model}`, content: { parts: [{ text }] } };
-          if (options.dims !== undefined) request.outputDimensionality = options.dims;
-          return request;
-        });
-        const json = await postJson(
-          url,
-          { requests },
-          {
-            headers: { "x-goog-api-key": options.apiKey },
-            retry,
-            secrets: [options.apiKey],
-            label,
-            timeoutMs: options.timeoutMs,
-          },
-        );
-        const embeddings = (json as GeminiResponse | null)?.embeddings;
-        if (!Array.isArray(embeddings) || embeddings.length !== batch.length) {
-          throw new MembankError(
-            `${label}: expected ${batch.length} embeddings, got ${Array.isArray(embeddings) ? embeddings.length : "none"}`,
-            { code: "EEMBED" },
-          );
-        }
-        for (const item of embeddings) {
-          const values = item?.values;
-          if (!Array.isArray(values) || values.length === 0) {
-            throw new MembankError(`${label}: an answer item has no values array`, { code: "EEMBED" });
-          }
-          if (dims === 0) dims = values.length;
-          if (values.length !== dims) {
-            throw new MembankError(`${label}: got a ${values.length}-dimension vector, expected ${dims}`, {
-              code: "EEMBED",
-            });
-          }
-          out.push(l2normalize(values));
-        }
-      }
-      return out;
-    },
-  };
+  });
 }

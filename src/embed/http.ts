@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { MembankError } from "../workspace/errors.js";
+import type { Embedder } from "./types.js";
+import { batches, l2normalize } from "./vector.js";
 
 /** Bounded exponential backoff for remote providers. */
 export interface RetryOptions {
@@ -86,4 +88,65 @@ export async function postJson(url: string, body: unknown, options: PostJsonOpti
     if (attempt < retry.retries) await sleep(delayFor(attempt, retry, response.headers.get("retry-after")));
   }
   throw new MembankError(`${label}: request to ${safeUrl} failed: ${lastProblem}`, { code: "EEMBED" });
+}
+
+/** What differs between remote providers; createRemoteEmbedder does the rest. */
+export interface RemoteEmbedderSpec {
+  id: string;
+  model: string;
+  /** Names the provider in error messages, e.g. "openai embeddings (model)". */
+  label: string;
+  /** Size known before the first answer; 0 = learn it from the first vector. */
+  dims: number;
+  batchSize: number;
+  /** Field of an answer item that holds its vector ("embedding", "values"). */
+  vectorField: string;
+  /** Send one batch; resolve to the answer's items in input order (anything else is an error). */
+  send(batch: string[]): Promise<unknown>;
+}
+
+/**
+ * An Embedder that sends texts in batches and checks every answer: one item per text,
+ * each with a non-empty vector of the same size as all others (the first answer fixes
+ * the size when the model's is unknown). Vectors are L2-normalised.
+ */
+export function createRemoteEmbedder(spec: RemoteEmbedderSpec): Embedder {
+  const { label, vectorField } = spec;
+  let dims = spec.dims;
+  return {
+    id: spec.id,
+    model: spec.model,
+    get dims() {
+      return dims;
+    },
+    async embed(texts: string[]): Promise<Float32Array[]> {
+      const out: Float32Array[] = [];
+      for (const batch of batches(texts, spec.batchSize)) {
+        const items = await spec.send(batch);
+        if (!Array.isArray(items) || items.length !== batch.length) {
+          throw new MembankError(
+            `${label}: expected ${batch.length} embeddings, got ${Array.isArray(items) ? items.length : "none"}`,
+            { code: "EEMBED" },
+          );
+        }
+        const vectors = items.map((item) => {
+          const values = (item as Record<string, unknown> | null)?.[vectorField];
+          if (!Array.isArray(values) || values.length === 0) {
+            throw new MembankError(`${label}: an answer item has no ${vectorField} array`, { code: "EEMBED" });
+          }
+          return values as number[];
+        });
+        for (const values of vectors) {
+          if (dims === 0) dims = values.length;
+          if (values.length !== dims) {
+            throw new MembankError(`${label}: got a ${values.length}-dimension vector, expected ${dims}`, {
+              code: "EEMBED",
+            });
+          }
+          out.push(l2normalize(values));
+        }
+      }
+      return out;
+    },
+  };
 }

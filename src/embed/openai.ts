@@ -1,7 +1,5 @@
-import { MembankError } from "../workspace/errors.js";
-import { DEFAULT_RETRY, postJson, type RetryOptions } from "./http.js";
+import { createRemoteEmbedder, DEFAULT_RETRY, postJson, type RetryOptions } from "./http.js";
 import type { Embedder } from "./types.js";
-import { batches, l2normalize } from "./vector.js";
 
 export interface OpenAiEmbedderOptions {
   /** Base URL including the version path, e.g. https://api.openai.com/v1 or http://127.0.0.1:8080/v1. */
@@ -24,29 +22,8 @@ const KNOWN_DIMS: Record<string, number> = {
   "text-embedding-ada-002": 1536,
 };
 
-interface OpenAiResponse {
-  data: Array<{ index?: number; embedding: number[] }>;
-}
-
-function parseResponse(json: unknown, expected: number, label: string): number[][] {
-  const data = (json as OpenAiResponse | null)?.data;
-  if (!Array.isArray(data) || data.length !== expected) {
-    throw new MembankError(
-      `${label}: expected ${expected} embeddings, got ${Array.isArray(data) ? data.length : "none"}`,
-      {
-        code: "EEMBED",
-      },
-    );
-  }
-  const ordered = data.every((d) => typeof d.index === "number")
-    ? [...data].sort((a, b) => (a.index as number) - (b.index as number))
-    : data;
-  return ordered.map((d) => {
-    if (!Array.isArray(d.embedding) || d.embedding.length === 0) {
-      throw new MembankError(`${label}: an answer item has no embedding array`, { code: "EEMBED" });
-    }
-    return d.embedding;
-  });
+interface OpenAiItem {
+  index?: number;
 }
 
 /** Any OpenAI-compatible `/embeddings` endpoint (OpenAI, Azure-style proxies, llama.cpp server, Ollama, vLLM...). */
@@ -57,36 +34,28 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
   const headers: Record<string, string> = { ...options.headers };
   if (key) headers.authorization = `Bearer ${key}`;
   const label = `openai embeddings (${options.model})`;
-  let dims = options.dims ?? KNOWN_DIMS[options.model] ?? 0;
-
-  return {
+  return createRemoteEmbedder({
     id: "openai",
     model: options.model,
-    get dims() {
-      return dims;
-    },
-    async embed(texts: string[]): Promise<Float32Array[]> {
-      const out: Float32Array[] = [];
-      for (const batch of batches(texts, options.batchSize ?? 32)) {
-        const body: Record<string, unknown> = {
-          model: options.model,
-          // The API refuses empty strings; a space embeds as "nothing".
-          input: batch.map((t) => (t.length === 0 ? " " : t)),
-          encoding_format: "float",
-        };
-        if (options.dims !== undefined) body.dimensions = options.dims;
-        const json = await postJson(url, body, { headers, retry, secrets: [key], label, timeoutMs: options.timeoutMs });
-        for (const values of parseResponse(json, batch.length, label)) {
-          if (dims === 0) dims = values.length;
-          if (values.length !== dims) {
-            throw new MembankError(`${label}: got a ${values.length}-dimension vector, expected ${dims}`, {
-              code: "EEMBED",
-            });
-          }
-          out.push(l2normalize(values));
-        }
+    label,
+    dims: options.dims ?? KNOWN_DIMS[options.model] ?? 0,
+    batchSize: options.batchSize ?? 32,
+    vectorField: "embedding",
+    async send(batch) {
+      const body: Record<string, unknown> = {
+        model: options.model,
+        // The API refuses empty strings; a space embeds as "nothing".
+        input: batch.map((t) => (t.length === 0 ? " " : t)),
+        encoding_format: "float",
+      };
+      if (options.dims !== undefined) body.dimensions = options.dims;
+      const json = await postJson(url, body, { headers, retry, secrets: [key], label, timeoutMs: options.timeoutMs });
+      const data = (json as { data?: unknown } | null)?.data;
+      // Items may come in any order; `index` says which input each one embeds.
+      if (Array.isArray(data) && data.every((d: OpenAiItem | null) => typeof d?.index === "number")) {
+        return [...(data as OpenAiItem[])].sort((a, b) => (a.index as number) - (b.index as number));
       }
-      return out;
+      return data;
     },
-  };
+  });
 }
