@@ -131,7 +131,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
           fact.source.line,
           fact.extracted ? 1 : 0,
         );
-        fact.entities.forEach((e, pos) => insertFactEntity.run(lastInsertRowid, e, pos));
+        for (const [pos, e] of fact.entities.entries()) insertFactEntity.run(lastInsertRowid, e, pos);
       }
     }
     const slug = entitySlugFromPagePath(f.path);
