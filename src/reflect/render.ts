@@ -59,6 +59,19 @@ export interface RenderResult {
 }
 
 /** Render every bank page; returns only the pages whose bytes change. */
+/** Items filed under each of their entities (an item with two entities is in both lists). */
+function groupByEntity<T extends { entities: readonly string[] }>(items: readonly T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    for (const e of item.entities) {
+      const list = out.get(e);
+      if (list) list.push(item);
+      else out.set(e, [item]);
+    }
+  }
+  return out;
+}
+
 export async function renderBank(input: RenderInput): Promise<RenderResult> {
   const { ws } = input;
   const templates = new Map<string, string>();
@@ -90,22 +103,8 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
   await put(OPINIONS_PAGE, "opinions", input.opinionsText, opBodies, [...opBodies.keys()], input.adopted);
 
   // Entity pages.
-  const factsByEntity = new Map<string, Fact[]>();
-  for (const f of input.facts) {
-    for (const e of f.entities) {
-      const list = factsByEntity.get(e) ?? [];
-      list.push(f);
-      factsByEntity.set(e, list);
-    }
-  }
-  const opinionsByEntity = new Map<string, Opinion[]>();
-  for (const op of input.opinions) {
-    for (const e of op.entities) {
-      const list = opinionsByEntity.get(e) ?? [];
-      list.push(op);
-      opinionsByEntity.set(e, list);
-    }
-  }
+  const factsByEntity = groupByEntity(input.facts);
+  const opinionsByEntity = groupByEntity(input.opinions);
   const slugs = [...new Set([...factsByEntity.keys(), ...opinionsByEntity.keys()])].sort();
   for (const slug of slugs) {
     const facts = factsByEntity.get(slug) ?? [];
