@@ -191,6 +191,7 @@ export function timeArm(ctx: ArmContext, weight: number): ArmList {
   } else {
     // "What happened yesterday?": the days' notes themselves, newest day first.
     const dates: string[] = [];
+    // biome-ignore lint/complexity/useMathMinMax: these are YYYY-MM-DD strings, not numbers
     const last = to < ctx.asOf ? to : ctx.asOf;
     for (let d = new Date(`${last}T00:00:00Z`); dates.length < 7; ) {
       const day = isoDay(d);
