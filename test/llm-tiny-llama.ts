@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import { encodeGguf, type GgufTensor, type GgufValue } from "./support/gguf-writer.js";
+import { encodeGguf, type GgufTensor, type GgufValue, prng } from "./support/gguf-writer.js";
 
 /**
  * A tiny, untrained Llama-architecture chat model (seeded random F32 weights, a
@@ -8,17 +8,6 @@ import { encodeGguf, type GgufTensor, type GgufValue } from "./support/gguf-writ
  * node-llama-cpp / llama.cpp path, where JSON-schema grammar constraints are what make
  * its output parse at all. Metadata keys and tensor names follow llama.cpp's llama loader.
  */
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** SentencePiece vocabulary: specials, 256 byte tokens, then printable ASCII as single characters. */
 function vocab(): { tokens: string[]; scores: number[]; types: number[] } {

@@ -184,7 +184,7 @@ export function encodeGguf(metadata: Array<[string, GgufValue]>, tensors: GgufTe
 }
 
 /** mulberry32: small, seeded, deterministic PRNG so the generated model is the same bytes every run. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
