@@ -1,3 +1,5 @@
+export * from "./links.js";
+export * from "./opinions.js";
 export * from "./parse.js";
 export * from "./regions.js";
 export * from "./scan.js";

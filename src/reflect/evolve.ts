@@ -1,4 +1,5 @@
 import type { Judge, Judgement } from "../llm/types.js";
+import { type Evidence, type Opinion, opinionIdFor } from "../markdown/opinions.js";
 import type { Fact } from "../retain/types.js";
 import {
   type ConfidenceConstants,
@@ -9,7 +10,6 @@ import {
 } from "./confidence.js";
 import { cmp } from "./format.js";
 import { heuristicJudge } from "./judge.js";
-import { type Evidence, type Opinion, opinionIdFor } from "./opinions.js";
 import { contentTokens, similarity } from "./text.js";
 
 export interface MatchingConstants {

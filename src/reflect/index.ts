@@ -18,6 +18,7 @@
  * .memory/reflect/facts.json (derived; missing -> it reads all logs), see load.ts.
  */
 import type { LlmServices } from "../llm/types.js";
+import { fmt2 } from "../markdown/opinions.js";
 import { parseSinceDate } from "../retain/dates.js";
 import type { Diagnostic, Fact } from "../retain/types.js";
 import { LETTER_BY_KIND } from "../retain/types.js";
@@ -37,15 +38,14 @@ import {
   saveSnapshot,
   writePending,
 } from "./load.js";
-import { fmt2 } from "./opinions.js";
 import { type Conflict, OPINIONS_PAGE, type RenderScope, renderBank } from "./render.js";
 
+export type { Evidence, Opinion } from "../markdown/opinions.js";
+export { parseOpinion, renderOpinion } from "../markdown/opinions.js";
 export { combineDay, evidenceWeight, nextConfidence } from "./confidence.js";
 export type { OpinionChange } from "./evolve.js";
 export { commitFiles, gitInit, isGitRepo, unifiedDiff } from "./git.js";
 export { heuristicJudge } from "./judge.js";
-export type { Evidence, Opinion } from "./opinions.js";
-export { parseOpinion, renderOpinion } from "./opinions.js";
 export type { Conflict } from "./render.js";
 
 export interface ReflectOptions {

@@ -1,5 +1,6 @@
 import { readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
+import { type Opinion, parseOpinion } from "../markdown/opinions.js";
 import { bodyHash, readRegions } from "../markdown/regions.js";
 import { dateFromPath } from "../retain/dates.js";
 import { entitySlug } from "../retain/entities.js";
@@ -9,7 +10,6 @@ import { writeFileAtomic } from "../workspace/atomic.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
 import { cmp } from "./format.js";
 import { parseAliases } from "./frontmatter.js";
-import { type Opinion, parseOpinion } from "./opinions.js";
 import { readWindowFacts } from "./window.js";
 
 /** Read a file, or undefined when it does not exist. */

@@ -1,6 +1,6 @@
+import { fmt2, type Opinion } from "../markdown/opinions.js";
 import type { Fact, FactKind } from "../retain/types.js";
 import { cmp, factBullet, KIND_ORDER, KIND_TITLES, monthTitle, newestFirst } from "./format.js";
-import { fmt2, type Opinion } from "./opinions.js";
 
 /** Pure renderers of region bodies. Every order here is total, so the bytes are stable. */
 

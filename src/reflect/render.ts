@@ -1,11 +1,11 @@
 import path from "node:path";
 import type { LlmServices } from "../llm/types.js";
+import type { Opinion } from "../markdown/opinions.js";
+import { renderOpinion } from "../markdown/opinions.js";
 import { applyRegions, bodyHash, readRegions } from "../markdown/regions.js";
 import type { Fact } from "../retain/types.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { readIfExists } from "./load.js";
-import type { Opinion } from "./opinions.js";
-import { renderOpinion } from "./opinions.js";
 import {
   entityFacts,
   entityOpinions,
