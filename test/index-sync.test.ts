@@ -10,6 +10,7 @@ import {
   indexFile,
   listEntities,
   openIndex,
+  SCHEMA_VERSION,
   syncIndex,
 } from "../src/index/index.js";
 import type { Workspace } from "../src/workspace/workspace.js";
@@ -212,14 +213,19 @@ describe("syncIndex", () => {
     closeIndexes();
     const { default: Database } = await import("better-sqlite3");
     const old = new Database(indexFile(w));
+    // Make it a v2 file: no fact_entities.pos (v3), no opinion tables (v4).
     old.exec("ALTER TABLE fact_entities DROP COLUMN pos; UPDATE meta SET value = '2' WHERE key = 'schema_version'");
-    old.exec(`UPDATE meta SET value = replace(value, '"schema":3', '"schema":2') WHERE key = 'fingerprint'`);
+    old.exec("DROP TABLE opinions_fts; DROP TABLE opinions; DROP TABLE opinion_entities; DROP TABLE opinion_evidence");
+    old.exec(
+      `UPDATE meta SET value = replace(value, '"schema":${SCHEMA_VERSION}', '"schema":2') WHERE key = 'fingerprint'`,
+    );
     old.close();
     const report = await syncIndex(w);
     expect(report).toMatchObject({ rebuilt: true, reason: "schema or chunk parameters changed", facts: 2 });
     expect(report.warnings).toEqual([]);
     const idx = openIndex(w);
     expect(factsByEntity(idx, ["Andy"])[0]!.entities).toEqual(["Peter", "Andy"]);
+    expect(idx.db.prepare("SELECT count(*) FROM opinions").pluck().get()).toBe(0);
     idx.close();
   });
 

@@ -7,6 +7,7 @@ import { type ChunkOptions, chunkMarkdown } from "./chunk.js";
 import type { IndexDb } from "./db.js";
 import { entitySlugFromPagePath, parseEntityPage } from "./entity-page.js";
 import { hasCjk } from "./fts.js";
+import { OPINIONS_PAGE, removeOpinions, storeOpinions } from "./opinions.js";
 import { deleteVectors } from "./vectors.js";
 
 /** The Retain parser (src/retain parseRetain), passed in so it is loaded only when a daily log changed. */
@@ -96,6 +97,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
     db.prepare("DELETE FROM fact_entities WHERE fact IN (SELECT rid FROM facts WHERE path = ?)").run(rel);
     db.prepare("DELETE FROM facts WHERE path = ?").run(rel);
     db.prepare("UPDATE entities SET page = NULL, aliases = '[]', name = slug WHERE page = ?").run(rel);
+    if (rel === OPINIONS_PAGE) removeOpinions(db, rel);
     db.prepare("DELETE FROM files WHERE path = ?").run(rel);
   }
 
@@ -134,6 +136,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
         for (const [pos, e] of fact.entities.entries()) insertFactEntity.run(lastInsertRowid, e, pos);
       }
     }
+    if (f.path === OPINIONS_PAGE) storeOpinions(db, f.path, text);
     const slug = entitySlugFromPagePath(f.path);
     if (slug !== undefined) {
       const page = parseEntityPage(slug, text);

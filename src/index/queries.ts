@@ -225,3 +225,113 @@ function safeList(json: string): string[] {
     return [];
   }
 }
+
+/** One entry of an opinion's supporting or contradicting list in bank/opinions.md. */
+export interface OpinionEvidenceRow {
+  factId: string;
+  /** `path#Lline` of the fact, as the page links it. */
+  source: string;
+  stance: "support" | "contradict";
+  date: string;
+}
+
+/** A judged opinion from bank/opinions.md (reflect's current state of it). */
+export interface OpinionRow {
+  /** Region name, `op-<fact id of the first statement>`. */
+  id: string;
+  statement: string;
+  entities: string[];
+  /** Current confidence, as the page says (a person may have set it by hand). */
+  confidence: number;
+  previous: number | null;
+  firstStated: string;
+  lastUpdated: string;
+  /** The page, and the lines of the opinion's region text (marker lines excluded). */
+  path: string;
+  startLine: number;
+  endLine: number;
+  /** In page order: the supporting list, then the contradicting one. */
+  evidence: OpinionEvidenceRow[];
+}
+
+const OPINION_COLS =
+  "o.rid, o.id, o.statement, o.confidence, o.previous, o.first_stated AS firstStated, " +
+  "o.last_updated AS lastUpdated, o.path, o.start_line AS startLine, o.end_line AS endLine";
+
+type RawOpinion = Omit<OpinionRow, "entities" | "evidence"> & { rid: number };
+
+function withOpinionDetails(idx: IndexDb, rows: RawOpinion[]): OpinionRow[] {
+  if (rows.length === 0) return [];
+  const ents = idx.db.prepare("SELECT entity FROM opinion_entities WHERE opinion_id = ? ORDER BY pos").pluck();
+  const evs = idx.db.prepare(
+    "SELECT fact_id AS factId, source, stance, date FROM opinion_evidence WHERE opinion_id = ? ORDER BY pos",
+  );
+  return rows.map(({ rid: _rid, ...r }) => ({
+    ...r,
+    entities: ents.all(r.id) as string[],
+    evidence: evs.all(r.id) as OpinionEvidenceRow[],
+  }));
+}
+
+/** Does the index hold any opinions from bank/opinions.md? (Recall falls back to opinion facts when not.) */
+export function hasOpinions(idx: IndexDb): boolean {
+  return idx.db.prepare("SELECT 1 FROM opinions LIMIT 1").get() !== undefined;
+}
+
+/** Every opinion, in page order. */
+export function opinionsAll(idx: IndexDb, limit = 1000): OpinionRow[] {
+  const rows = idx.db
+    .prepare(`SELECT ${OPINION_COLS} FROM opinions o ORDER BY o.path, o.start_line LIMIT ?`)
+    .all(limit) as RawOpinion[];
+  return withOpinionDetails(idx, rows);
+}
+
+/** Opinions about any of the entity slugs (case-insensitive), most recently updated first. */
+export function opinionsByEntity(idx: IndexDb, slugs: readonly string[], limit = 1000): OpinionRow[] {
+  if (slugs.length === 0) return [];
+  const rows = idx.db
+    .prepare(
+      `SELECT ${OPINION_COLS} FROM opinions o WHERE o.id IN (SELECT opinion_id FROM opinion_entities ` +
+        `WHERE entity COLLATE NOCASE IN (${slugs.map(() => "?").join(",")})) ` +
+        "ORDER BY o.last_updated DESC, o.path, o.start_line LIMIT ?",
+    )
+    .all(...slugs, limit) as RawOpinion[];
+  return withOpinionDetails(idx, rows);
+}
+
+/** BM25 over opinion statements. `match`: an FTS5 expression, e.g. from buildMatchQuery. */
+export function bm25Opinions(idx: IndexDb, match: string | null, limit: number): Bm25Hit<OpinionRow>[] {
+  if (!idx.fts || !match || limit <= 0) return [];
+  const rows = idx.db
+    .prepare(
+      `SELECT ${OPINION_COLS}, m.bm25 FROM (SELECT rowid AS rid, bm25(opinions_fts) AS bm25 FROM opinions_fts ` +
+        "WHERE opinions_fts MATCH ? ORDER BY bm25, rowid LIMIT ?) m JOIN opinions o ON o.rid = m.rid ORDER BY m.bm25, o.rid",
+    )
+    .all(match, limit) as (RawOpinion & { bm25: number })[];
+  const hits = scored(rows);
+  const full = withOpinionDetails(
+    idx,
+    hits.map((h) => h.row),
+  );
+  return hits.map((h, i) => ({ ...h, row: full[i]! }));
+}
+
+/** The opinions that list a fact (by stable fact id) as evidence, with that fact's stance, in page order. */
+export function opinionsByEvidence(
+  idx: IndexDb,
+  factIds: readonly string[],
+): { factId: string; stance: "support" | "contradict"; opinion: OpinionRow }[] {
+  if (factIds.length === 0) return [];
+  const rows = idx.db
+    .prepare(
+      `SELECT ${OPINION_COLS}, e.fact_id AS evFact, e.stance AS evStance FROM opinion_evidence e ` +
+        `JOIN opinions o ON o.id = e.opinion_id WHERE e.fact_id IN (${factIds.map(() => "?").join(",")}) ` +
+        "ORDER BY o.path, o.start_line, e.pos",
+    )
+    .all(...factIds) as (RawOpinion & { evFact: string; evStance: "support" | "contradict" })[];
+  const ops = withOpinionDetails(
+    idx,
+    rows.map(({ evFact: _f, evStance: _s, ...r }) => r),
+  );
+  return rows.map((r, i) => ({ factId: r.evFact, stance: r.evStance, opinion: ops[i]! }));
+}

@@ -21,8 +21,16 @@ import type Database from "better-sqlite3";
  *                           unicode61 covers everything else, and a trigram index of all text
  *                           would cost most of the build time)
  *   chunk_vec               sqlite-vec vec0 (created by vectors.ts once dims are known)
+ *   opinions(rid INTEGER PRIMARY KEY, id UNIQUE, statement, confidence, previous,
+ *            first_stated, last_updated, path, start_line, end_line)
+ *                          reflect's judged opinions, one per `op-*` region of bank/opinions.md;
+ *                          start/end_line: the region's text between its marker lines
+ *   opinion_entities(opinion_id -> opinions.id, entity slug, pos)
+ *   opinion_evidence(opinion_id, pos, fact_id, source 'path#Lline', stance 'support'|'contradict', date)
+ *                          the page's supporting and contradicting lists, in page order
+ *   opinions_fts            FTS5 unicode61 over opinions.statement (external content)
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 const BASE = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -164,7 +172,59 @@ const MIGRATIONS: Record<number, (db: Database.Database, fts: boolean) => void> 
   3: (db) => {
     db.exec("ALTER TABLE fact_entities ADD COLUMN pos INTEGER NOT NULL DEFAULT 0");
   },
+  // v4: opinions, their entities and evidence (filled by the next sync, which rebuilds: the fingerprint changed).
+  4: (db, fts) => {
+    db.exec(OPINIONS);
+    if (fts) db.exec(OPINIONS_FTS);
+  },
 };
+
+// v4: opinions and their evidence, read from bank/opinions.md (DESIGN.md 2).
+const OPINIONS = `
+CREATE TABLE IF NOT EXISTS opinions (
+  rid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  statement TEXT NOT NULL,
+  confidence REAL NOT NULL,
+  previous REAL,
+  first_stated TEXT NOT NULL,
+  last_updated TEXT NOT NULL,
+  path TEXT NOT NULL,
+  start_line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS opinions_path ON opinions(path);
+CREATE TABLE IF NOT EXISTS opinion_entities (
+  opinion_id TEXT NOT NULL,
+  entity TEXT NOT NULL,
+  pos INTEGER NOT NULL,
+  PRIMARY KEY (entity, opinion_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS opinion_entities_opinion ON opinion_entities(opinion_id);
+CREATE TABLE IF NOT EXISTS opinion_evidence (
+  opinion_id TEXT NOT NULL,
+  pos INTEGER NOT NULL,
+  fact_id TEXT NOT NULL,
+  source TEXT NOT NULL,
+  stance TEXT NOT NULL CHECK (stance IN ('support', 'contradict')),
+  date TEXT NOT NULL,
+  PRIMARY KEY (opinion_id, pos)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS opinion_evidence_fact ON opinion_evidence(fact_id);
+`;
+
+// Opinions are few and change only when reflect rewrites the page, so plain triggers
+// (kept through bulk loads) are enough for their FTS table.
+const OPINIONS_FTS = `
+CREATE VIRTUAL TABLE IF NOT EXISTS opinions_fts USING fts5(
+  statement, content='opinions', content_rowid='rid', tokenize='unicode61 remove_diacritics 2');
+CREATE TRIGGER IF NOT EXISTS opinions_ai AFTER INSERT ON opinions BEGIN
+  INSERT INTO opinions_fts(rowid, statement) VALUES (new.rid, new.statement);
+END;
+CREATE TRIGGER IF NOT EXISTS opinions_ad AFTER DELETE ON opinions BEGIN
+  INSERT INTO opinions_fts(opinions_fts, rowid, statement) VALUES ('delete', old.rid, old.statement);
+END;
+`;
 
 export function readMeta(db: Database.Database, key: string): string | undefined {
   const row = db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined;
