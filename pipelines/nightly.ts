@@ -90,10 +90,9 @@ function commitMessage(s: NightlyState, files: string[], day: string): string {
   const body: string[] = [];
   if (ing && ing.days.length > 0)
     body.push(`Sessions: ${ing.messages} messages from ${ing.sessionsIngested} sessions (${ing.days.join(", ")})`);
-  if (rep && rep.opinionsChanged.length > 0) {
-    body.push("", "Confidence changes:");
-    for (const c of rep.opinionsChanged) body.push(`- ${changeLine(c)}`);
-  }
+  // Reflect's own message (new opinions, confidence changes, facts added, pages), without its summary line.
+  const reflectBody = rep?.message.split("\n").slice(1).join("\n").trim();
+  if (reflectBody) body.push("", reflectBody);
   body.push("", "Files:");
   for (const f of files) body.push(`- ${f}`);
   return `${head[0]} ${head.slice(1).join(", ")}\n\n${body.join("\n").replace(/^\n+/, "")}\n`;
@@ -261,6 +260,9 @@ export function summarizeNightly(s: NightlyState, record: RunRecord): string[] {
     );
     lines.push(`confidence changes: ${s.reflect.opinionsChanged.length}`);
     for (const c of s.reflect.opinionsChanged.slice(0, 20)) lines.push(`  ${changeLine(c)}`);
+    if (s.reflect.opinionsCreated.length > 0) lines.push(`new opinions: ${s.reflect.opinionsCreated.length}`);
+    for (const o of s.reflect.opinionsCreated.slice(0, 20))
+      lines.push(`  ${changeLine({ ...o, from: o.initial, to: o.confidence })}`);
   }
   if (s.commit)
     lines.push(

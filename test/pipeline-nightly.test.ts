@@ -67,6 +67,12 @@ describe("nightly pipeline", () => {
     expect(status).not.toMatch(/bank\/|sessions\.md/);
     const committed = (await exec("git", ["show", "--name-only", "--format=", "HEAD~0"], { cwd: inc })).stdout;
     expect(committed).not.toContain("scratch.txt");
+    // The message a reviewer reads: reflect's new opinions with their start and end confidence, and the facts added.
+    const message = (await exec("git", ["log", "-1", "--format=%B", first?.commit ?? "HEAD"], { cwd: inc })).stdout;
+    expect(message).toMatch(/^membank nightly \d{4}-\d{2}-\d{2}: 44 facts/);
+    expect(message).toMatch(/New opinions:\n- @Mara: Prefers async written status updates over live standup meetings\. \(0\.70 -> 0\.\d\d\)/);
+    expect(message).toContain("Facts added:\n- 2026-03-02 ");
+    expect(message).toContain("(memory/2026-03-03.md#L18)");
 
     // A person adds a fact to an old log: the next run reads from that day on.
     const logs = (await readdir(path.join(inc, "memory"))).filter((n) => /^\d{4}-\d{2}-\d{2}\.md$/.test(n)).sort();

@@ -83,6 +83,8 @@ export interface ReflectReport {
   warnings: string[];
   judge: string;
   commit?: string;
+  /** The commit message describing this run (facts added, new opinions, confidence changes, pages), also when reflect does not commit itself. */
+  message: string;
   /** Why nothing was committed although pages changed (not a repository, --no-commit, dry run). */
   commitsOff?: string;
   diff?: string;
@@ -190,8 +192,10 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     diagnostics: loaded.diagnostics,
     warnings: [...evolved.warnings, ...rendered.warnings, ...(opts.llm?.warnings ?? [])],
     judge: opts.llm?.judge?.id ?? "heuristic-v1",
+    message: "",
     timings,
   };
+  report.message = commitMessage(report, rendered.pages.length === 0 ? [] : added);
 
   if (opts.dryRun) {
     report.diff = await unifiedDiff(rendered.pages);
