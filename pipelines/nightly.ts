@@ -209,7 +209,16 @@ export const nightly: PipelineDefinition<NightlyState> = {
       description: "sync the search index with the changed files",
       async run(ctx) {
         const embedder = await resolveEmbedder(ctx.ws);
-        const r = await syncIndex(ctx.ws, { embedder });
+        // Embedding years of logs the first time takes minutes: say how far it is, every 10 s at most.
+        let lastReport = Date.now();
+        const r = await syncIndex(ctx.ws, {
+          embedder,
+          onProgress: (done, total, phase) => {
+            if (phase !== "embed" || Date.now() - lastReport < 10_000) return;
+            lastReport = Date.now();
+            ctx.log(`    embedding with ${embedder.provider}: ${done}/${total} chunks`);
+          },
+        });
         ctx.state.index = r;
         return {
           counts: {
