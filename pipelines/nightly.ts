@@ -7,7 +7,7 @@
  */
 import { resolveEmbedder } from "../src/embed/index.js";
 import { type SyncReport, syncIndex } from "../src/index/index.js";
-import { createLlm } from "../src/llm/index.js";
+import { createLlm, type ExtractPastReport, extractFromPastLogs } from "../src/llm/index.js";
 import type { LlmServices } from "../src/llm/types.js";
 import { dirtySince, gitDir, markCommitEnd, markCommitStart, recoverIndexLock } from "../src/pipeline/git-recovery.js";
 import { lastCompletedRunStart } from "../src/pipeline/record.js";
@@ -137,13 +137,35 @@ export const nightly: PipelineDefinition<NightlyState> = {
       name: "retain",
       description: "parse the Retain sections of the daily logs into facts",
       async run(ctx) {
+        // With an LLM, past logs that have no Retain section get an extracted one first (append-only,
+        // only when the file did not change meanwhile), so their facts reach the bank tonight.
+        const llm = await llmOf(ctx);
+        let extracted: ExtractPastReport | undefined;
+        if (llm.extractFacts) {
+          let lastReport = Date.now();
+          extracted = await extractFromPastLogs(ctx.ws, llm, {
+            before: ctx.now.toISOString().slice(0, 10),
+            onProgress: (done, total) => {
+              if (Date.now() - lastReport < 10_000) return;
+              lastReport = Date.now();
+              ctx.log(`    extracting facts with ${llm.provider}: ${done}/${total} logs`);
+            },
+          });
+        }
         ctx.state.since = await changedSince(ctx);
         const r = await readFacts(ctx.ws, ctx.state.since === undefined ? {} : { since: ctx.state.since });
         ctx.state.facts = { facts: r.facts.length, diagnostics: r.diagnostics.length, files: r.files };
         return {
-          counts: { files: r.files, facts: r.facts.length, diagnostics: r.diagnostics.length },
+          counts: {
+            files: r.files,
+            facts: r.facts.length,
+            diagnostics: r.diagnostics.length,
+            ...(extracted ? { extractedLogs: extracted.changed.length, extractedFacts: extracted.factsAdded } : {}),
+          },
+          written: extracted?.changed ?? [],
           notes: [
             ctx.state.since ? `logs dated ${ctx.state.since} or later (changed since the last run)` : "all logs",
+            ...(extracted?.warnings ?? []).slice(0, MAX_NOTES),
             ...diagNotes(r.diagnostics),
           ],
         };
