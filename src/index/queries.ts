@@ -335,3 +335,14 @@ export function opinionsByEvidence(
   );
   return rows.map((r, i) => ({ factId: r.evFact, stance: r.evStance, opinion: ops[i]! }));
 }
+
+/** The opinion whose region (marker lines included) holds `line` of `path`, if any. */
+export function opinionAtLine(idx: IndexDb, path: string, line: number): OpinionRow | undefined {
+  const row = idx.db
+    .prepare(
+      `SELECT ${OPINION_COLS} FROM opinions o WHERE o.path = ? AND o.start_line - 1 <= ? AND o.end_line + 1 >= ? ` +
+        "ORDER BY o.start_line LIMIT 1",
+    )
+    .get(path, line, line) as RawOpinion | undefined;
+  return row ? withOpinionDetails(idx, [row])[0] : undefined;
+}

@@ -10,6 +10,8 @@ import {
   chunksByIds,
   cjkTerms,
   type EntityRow,
+  hasOpinions,
+  OPINIONS_PAGE,
   trigramChunks,
   vectorKnn,
 } from "../index/index.js";
@@ -18,12 +20,13 @@ import {
   factsInWindowLean,
   factsOfEntities,
   linesCandidate,
-  opinionsByEntity,
+  opinionFactsByEntity,
   withEntities,
 } from "./candidates.js";
 import type { Intent, LexicalTerm } from "./intent.js";
 import { type LineRankOptions, rescoreLines } from "./linerank.js";
 import { type LineHit, type LineStore, readLines, searchCjkLines, searchLines } from "./lines.js";
+import { pageOpinionItems } from "./opinions.js";
 import { isoDay, overlapsWindow } from "./timewindow.js";
 import type { ArmList, Candidate } from "./types.js";
 import { buildWindows, DEFAULT_WINDOW, type WindowOptions } from "./windows.js";
@@ -209,8 +212,20 @@ export function timeArm(ctx: ArmContext, weight: number): ArmList {
 
 const OPINION_WORD = /^(prefers?|think|thinks|believes?|opinions?|feel|feels|like|likes|still|view|views|stance)$/;
 
-/** Opinion: opinion facts of the named entities and lexical opinion matches, with confidence and evidence. */
+/**
+ * Opinion: reflect's judged opinions (bank/opinions.md in the index) when there are any,
+ * each with its current confidence and evidence; else the opinion facts of the logs.
+ */
 export function opinionArm(ctx: ArmContext, weight: number): ArmList {
+  // Match opinions on what they are about, not on the holder's name: "Mara" alone would
+  // pull in every opinion of Mara's.
+  const content = ctx.intent.contentTerms;
+  const match = buildMatchQuery(content.map((t) => t.text).join(" "));
+  const lexical = bm25Facts(ctx.idx, match, ctx.pool).filter((h) => h.row.kind === "opinion");
+  // "What does Jonas think?": no topic given, so the holder's opinions.
+  const holderOnly = ctx.intent.entities.length > 0 && content.every((t) => OPINION_WORD.test(t.text));
+  const bonus = (entities: string[]) => (ctx.intent.entities.some((e) => entities.includes(e)) ? 1 : 0);
+
   const seen = new Set<string>();
   const scored: { cand: Candidate; score: number }[] = [];
   const add = (cand: Candidate, score: number) => {
@@ -218,20 +233,21 @@ export function opinionArm(ctx: ArmContext, weight: number): ArmList {
     seen.add(cand.key);
     scored.push({ cand, score });
   };
-  // Match opinions on what they are about, not on the holder's name: "Mara" alone would
-  // pull in every opinion of Mara's.
-  const content = ctx.intent.contentTerms;
-  const match = buildMatchQuery(content.map((t) => t.text).join(" "));
-  const lexical = bm25Facts(ctx.idx, match, ctx.pool).filter((h) => h.row.kind === "opinion");
-  for (const h of lexical) {
-    add(factCandidate(h.row), h.score + (ctx.intent.entities.some((e) => h.row.entities.includes(e)) ? 1 : 0));
+  if (hasOpinions(ctx.idx)) {
+    const facts = lexical.map((h) => ({ factId: h.row.id, score: h.score + bonus(h.row.entities) }));
+    for (const item of pageOpinionItems(ctx.idx, match, ctx.intent.entities, holderOnly, facts, ctx.pool)) {
+      add(item.cand, item.score);
+    }
+    // Opinion facts reflect has not filed yet (logged since its last run) still count.
+    for (const h of lexical) add(factCandidate(h.row), h.score + bonus(h.row.entities));
+    return { arm: "opinion", weight, items: scored.sort((a, b) => b.score - a.score).slice(0, ctx.pool) };
   }
-  // "What does Jonas think?": no topic given, so the holder's opinions, newest first.
-  if (ctx.intent.entities.length > 0 && content.every((t) => OPINION_WORD.test(t.text))) {
-    for (const f of opinionsByEntity(ctx.idx, ctx.intent.entities, ctx.pool)) add(factCandidate(f), 0.5);
+  for (const h of lexical) add(factCandidate(h.row), h.score + bonus(h.row.entities));
+  if (holderOnly) {
+    for (const f of opinionFactsByEntity(ctx.idx, ctx.intent.entities, ctx.pool)) add(factCandidate(f), 0.5);
   }
-  // Reflect's judged opinions page, when it exists.
-  const page = searchLines(ctx.store, ctx.intent.terms, { limit: 20, paths: ["bank/opinions.md"] });
+  // Reflect's page without judged opinions in the index (its regions do not parse): its lines.
+  const page = searchLines(ctx.store, ctx.intent.terms, { limit: 20, paths: [OPINIONS_PAGE] });
   const items = scored.sort((a, b) => b.score - a.score).slice(0, ctx.pool);
   items.push(...windowsToItems(ctx, page, 5));
   return { arm: "opinion", weight, items };

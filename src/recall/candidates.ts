@@ -1,7 +1,9 @@
 import type { IndexDb } from "../index/db.js";
-import type { FactRow } from "../index/queries.js";
+import { OPINIONS_PAGE } from "../index/opinions.js";
+import { type FactRow, opinionAtLine } from "../index/queries.js";
 import type { LineStore } from "./lines.js";
 import { readLines } from "./lines.js";
+import { opinionCandidate } from "./opinions.js";
 import { dateOfPath, fold, STOP_WORDS } from "./text.js";
 import type { Candidate, EvidenceRef } from "./types.js";
 
@@ -67,7 +69,7 @@ export function withEntities(idx: IndexDb, facts: FactRow[]): FactRow[] {
 }
 
 /** Opinion facts about any of the entities, newest first. */
-export function opinionsByEntity(idx: IndexDb, slugs: readonly string[], limit: number): FactRow[] {
+export function opinionFactsByEntity(idx: IndexDb, slugs: readonly string[], limit: number): FactRow[] {
   return factsOfEntities(idx, slugs, limit, "opinion");
 }
 
@@ -96,10 +98,15 @@ export function mentionedEntities(text: string): string[] {
   return out;
 }
 
+/** A managed-region marker line of a bank page: bookkeeping, never shown in a result. */
+const MARKER_LINE = /^\s*<!--\s*membank:/;
+
 /**
  * A candidate for lines `from..to` of a file: the fact on `focus` when that line is a
- * Retain fact (a fact and its line are one result), else a note with the lines
- * (blank lines inside kept, blank edges trimmed so the citation is tight).
+ * Retain fact (a fact and its line are one result), the judged opinion when `focus` is
+ * inside an opinion's region of bank/opinions.md, else a note with the lines (blank
+ * lines inside kept, blank edges trimmed so the citation is tight; membank marker lines
+ * of bank pages blanked, so they never show).
  */
 export function linesCandidate(
   idx: IndexDb | undefined,
@@ -112,8 +119,13 @@ export function linesCandidate(
   if (idx) {
     const fact = factsAtLines(idx, path, focus, focus)[0];
     if (fact) return factCandidate(fact);
+    if (path === OPINIONS_PAGE && focus >= 1) {
+      const op = opinionAtLine(idx, path, focus);
+      if (op) return opinionCandidate(op);
+    }
   }
-  const rows = readLines(store, path, from, to);
+  const bank = path.startsWith("bank/");
+  const rows = readLines(store, path, from, to).filter((r) => !(bank && MARKER_LINE.test(r.text)));
   if (rows.length === 0) return undefined;
   const start = rows[0]!.line;
   const end = rows[rows.length - 1]!.line;

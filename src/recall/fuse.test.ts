@@ -109,6 +109,31 @@ describe("dedupe", () => {
     expect(out[0]!.arms.map((h) => h.arm).sort()).toEqual(["entity", "lexical"]);
   });
 
+  it("a window into a judged opinion's region of bank/opinions.md is that opinion", () => {
+    const op: Candidate = {
+      key: "opinion:op-1",
+      kind: "opinion",
+      path: "bank/opinions.md",
+      startLine: 10,
+      endLine: 20,
+      entities: [],
+      content: "Tea beats coffee.",
+      opinionId: "op-1",
+      confidence: 0.6,
+    };
+    const out = dedupe(
+      fuse([
+        list("lexical", 1, [
+          [note("bank/opinions.md", 18, 22), 5],
+          [note("bank/opinions.md", 1, 3), 4],
+        ]),
+        list("opinion", 1, [[op, 1]]),
+      ]),
+    );
+    expect(out.map((f) => f.cand.key)).toEqual([op.key, "lines:bank/opinions.md#1-3"]);
+    expect(out[0]!.arms.map((h) => h.arm).sort()).toEqual(["lexical", "opinion"]);
+  });
+
   it("merges overlapping windows of one file and keeps separate places apart", () => {
     const out = dedupe(
       fuse([

@@ -59,10 +59,6 @@ export function round(x: number, digits = 4): number {
   return Math.round(x * f) / f;
 }
 
-function contains(outer: Candidate, inner: Candidate): boolean {
-  return outer.path === inner.path && inner.startLine >= outer.startLine && inner.endLine <= outer.endLine;
-}
-
 function overlaps(a: Candidate, b: Candidate): boolean {
   return a.path === b.path && a.startLine <= b.endLine && b.startLine <= a.endLine;
 }
@@ -81,8 +77,10 @@ export function dedupe(items: readonly Fused[]): Fused[] {
       const k = kept[i]!;
       const kc = k.cand;
       const sameFact = c.kind !== "note" && kc.kind !== "note" && c.factId !== undefined && c.factId === kc.factId;
-      const noteAroundFact = c.kind === "note" && kc.kind !== "note" && contains(c, kc);
-      const factInNote = c.kind !== "note" && kc.kind === "note" && contains(kc, c);
+      // Overlap, not containment: a fact is one line (the same thing), and a judged
+      // opinion spans its region of bank/opinions.md, any window into which is that opinion.
+      const noteAroundFact = c.kind === "note" && kc.kind !== "note" && overlaps(c, kc);
+      const factInNote = c.kind !== "note" && kc.kind === "note" && overlaps(kc, c);
       const notesOverlap = c.kind === "note" && kc.kind === "note" && overlaps(c, kc);
       if (!(sameFact || noteAroundFact || factInNote || notesOverlap)) continue;
       const arms = mergeArms(k.arms, item.arms);

@@ -3,7 +3,7 @@ import { createCachedEmbedder } from "../embed/cache.js";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
 import { indexFile } from "../index/db.js";
 import { acquireIndex } from "../index/handles.js";
-import { listEntities } from "../index/queries.js";
+import { hasOpinions, listEntities } from "../index/queries.js";
 import { syncIndex } from "../index/sync.js";
 import type { FactKind } from "../retain/types.js";
 import { MembankError } from "../workspace/errors.js";
@@ -14,6 +14,7 @@ import { DEFAULT_FUSE, dedupe, type Fused, type FusionMethod, fuse, sortFused } 
 import { understandQuery } from "./intent.js";
 import { DEFAULT_LINE_RANK, type LineRankOptions } from "./linerank.js";
 import { type LineStore, openLineStore, syncLineStore } from "./lines.js";
+import { absorbIntoPageOpinions, pageEvidenceForFact } from "./opinions.js";
 import { fitBudget, toResult } from "./shape.js";
 import { nameWords } from "./text.js";
 import { isoDay, overlapsWindow } from "./timewindow.js";
@@ -241,9 +242,17 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
     }
     return true;
   });
+  const judged = hasOpinions(idx);
+  // With reflect's opinions page, the restatements and contradictions of an opinion are
+  // that opinion (current confidence, judged evidence), except in a plain time question,
+  // where the dated log line itself is the answer.
+  if (judged && (intent.kinds.includes("opinion") || !intent.window)) fused = absorbIntoPageOpinions(idx, fused);
   const evidenceCache = new Map();
   for (const f of fused.slice(0, k * 2)) {
-    if (f.cand.kind === "opinion" && !f.cand.evidence) f.cand.evidence = opinionEvidence(idx, f.cand, 5, evidenceCache);
+    const c = f.cand;
+    if (c.kind !== "opinion" || c.evidence) continue;
+    const filed = judged && c.factId ? pageEvidenceForFact(idx, c.factId) : undefined;
+    c.evidence = filed ?? opinionEvidence(idx, c, 5, evidenceCache);
   }
   const top = collapseOpinions(fused).slice(0, k);
   const results = fitBudget(
@@ -287,7 +296,8 @@ export function collapseOpinions(items: Fused[]): Fused[] {
   const bySource = new Map<string, Fused>();
   for (const f of items) {
     const c = f.cand;
-    if (c.kind !== "opinion" || !c.evidence) {
+    // A judged opinion of the page is one opinion already.
+    if (c.kind !== "opinion" || !c.evidence || c.opinionId) {
       out.push(f);
       continue;
     }

@@ -23,7 +23,10 @@ export interface RecallResult {
   timestamp?: string;
   entities: string[];
   content: string;
-  /** `path#Lstart-Lend` (one line: `path#Lstart-Lstart`). */
+  /**
+   * `path#Lstart-Lend` (one line: `path#Lstart-Lstart`). A judged opinion cites its region
+   * on bank/opinions.md (where its confidence and evidence are written); a fact, its log line.
+   */
   source: string;
   score: number;
   confidence?: number;
@@ -54,7 +57,7 @@ export interface RecallResponse {
 
 /** One thing an arm can return: a fact, or a few lines of a file. */
 export interface Candidate {
-  /** Identity for fusion: `fact:<path>#<line>` or `lines:<path>#<start>-<end>`. */
+  /** Identity for fusion: `fact:<path>#<line>`, `lines:<path>#<start>-<end>` or `opinion:<op-id>`. */
   key: string;
   kind: ResultKind;
   path: string;
@@ -65,6 +68,8 @@ export interface Candidate {
   content: string;
   confidence?: number;
   factId?: string;
+  /** A judged opinion of bank/opinions.md (see opinions.ts), by its region name. */
+  opinionId?: string;
   evidence?: EvidenceRef[];
 }
 

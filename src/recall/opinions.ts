@@ -1,0 +1,120 @@
+import type { IndexDb } from "../index/db.js";
+import { bm25Opinions, type OpinionRow, opinionsByEntity, opinionsByEvidence } from "../index/queries.js";
+import type { Fused } from "./fuse.js";
+import type { Candidate, EvidenceRef } from "./types.js";
+
+/**
+ * Reflect's judged opinions (bank/opinions.md, read into the index's opinion tables) as
+ * recall results. One result per opinion:
+ *
+ * - content: the statement; confidence: the CURRENT value on the page (evolved by
+ *   reflect, or set by a person), not the value a log line was written with;
+ * - evidence: the page's supporting and contradicting lists, stances as reflect judged them;
+ * - timestamp: the opinion's last update;
+ * - source: the opinion's region on bank/opinions.md (heading through last evidence line,
+ *   marker lines excluded). That is where every field of the result is written and where
+ *   a person reviews or corrects it; the log lines behind it are each cited in `evidence`.
+ */
+export function opinionCandidate(o: OpinionRow): Candidate {
+  const c: Candidate = {
+    key: `opinion:${o.id}`,
+    kind: "opinion",
+    path: o.path,
+    startLine: o.startLine,
+    endLine: o.endLine,
+    date: o.lastUpdated,
+    entities: o.entities,
+    content: o.statement,
+    confidence: o.confidence,
+    opinionId: o.id,
+    evidence: o.evidence.map((e) => ({ source: e.source, stance: e.stance })),
+  };
+  return c;
+}
+
+/** Scored page opinions for the opinion arm. `match`: FTS5 expression of the question's topic words. */
+export function pageOpinionItems(
+  idx: IndexDb,
+  match: string | null,
+  entities: readonly string[],
+  holderOnly: boolean,
+  opinionFactHits: readonly { factId: string; score: number }[],
+  limit: number,
+): { cand: Candidate; score: number }[] {
+  const best = new Map<string, { row: OpinionRow; score: number }>();
+  const offer = (row: OpinionRow, score: number) => {
+    const prev = best.get(row.id);
+    if (!prev || score > prev.score) best.set(row.id, { row, score });
+  };
+  const wanted = entities.map((e) => e.toLowerCase());
+  const about = (row: OpinionRow) => row.entities.some((e) => wanted.includes(e.toLowerCase()));
+  for (const h of bm25Opinions(idx, match, limit)) offer(h.row, h.score + (about(h.row) ? 1 : 0));
+  // A restatement or a contradiction in the logs that matches the question points at the opinion it is evidence of.
+  const pages = opinionsByEvidence(
+    idx,
+    opinionFactHits.map((h) => h.factId),
+  );
+  for (const h of opinionFactHits) {
+    for (const p of pages.filter((x) => x.factId === h.factId)) offer(p.opinion, h.score + (about(p.opinion) ? 1 : 0));
+  }
+  // "What does Jonas think?": no topic given, so the holder's opinions, most recently updated first.
+  if (holderOnly) for (const row of opinionsByEntity(idx, entities, limit)) offer(row, 0.5);
+  return [...best.values()]
+    .sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0))
+    .slice(0, limit)
+    .map(({ row, score }) => ({ cand: opinionCandidate(row), score }));
+}
+
+/**
+ * Opinion facts of the logs that reflect filed as evidence of a page opinion become that
+ * opinion (one result per opinion, at the best rank of the group, with every arm that
+ * found any part of it). Facts reflect has not seen yet stay as they are. Input best first.
+ */
+export function absorbIntoPageOpinions(idx: IndexDb, items: readonly Fused[]): Fused[] {
+  const factIds = items
+    .filter((f) => f.cand.kind === "opinion" && !f.cand.opinionId && f.cand.factId)
+    .map((f) => f.cand.factId!);
+  const owner = new Map<string, OpinionRow>();
+  for (const p of opinionsByEvidence(idx, [...new Set(factIds)])) {
+    if (!owner.has(p.factId)) owner.set(p.factId, p.opinion);
+  }
+  const out: Fused[] = [];
+  const byOpinion = new Map<string, Fused>();
+  for (const f of items) {
+    const c = f.cand;
+    let cand: Candidate | undefined;
+    if (c.opinionId) cand = c;
+    else if (c.kind === "opinion" && c.factId && owner.has(c.factId)) cand = opinionCandidate(owner.get(c.factId)!);
+    if (!cand) {
+      out.push(f);
+      continue;
+    }
+    const head = byOpinion.get(cand.opinionId!);
+    if (head) {
+      for (const a of f.arms) if (!head.arms.some((b) => b.arm === a.arm)) head.arms.push(a);
+      continue;
+    }
+    const merged: Fused = { cand, score: f.score, arms: [...f.arms] };
+    byOpinion.set(cand.opinionId!, merged);
+    out.push(merged);
+  }
+  return out;
+}
+
+/**
+ * Evidence for an opinion fact from reflect's judgement: the other entries of the page
+ * opinion it is filed under, with stances relative to this fact (an entry on the same
+ * side supports it, one on the other side contradicts it). Undefined when reflect has
+ * not filed the fact (the caller then falls back to the heuristic).
+ */
+export function pageEvidenceForFact(idx: IndexDb, factId: string, limit = 5): EvidenceRef[] | undefined {
+  const filed = opinionsByEvidence(idx, [factId])[0];
+  if (!filed) return undefined;
+  const out: EvidenceRef[] = [];
+  for (const e of filed.opinion.evidence) {
+    if (e.factId === factId) continue;
+    out.push({ source: e.source, stance: e.stance === filed.stance ? "support" : "contradict" });
+    if (out.length >= limit) break;
+  }
+  return out;
+}
