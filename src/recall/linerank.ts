@@ -6,11 +6,19 @@ export interface LineRankOptions {
   speakerBoost: number;
   /** Bonus for lines of a file (a day, a session) where the query matches many lines. */
   fileWeight: number;
+  /**
+   * Bonus for covering the query: the IDF-weighted share of its terms found on the line
+   * or within `coverageSpan` lines of it (a question's words often spread over two turns).
+   */
+  coverageWeight: number;
+  coverageSpan: number;
 }
 
 export const DEFAULT_LINE_RANK: LineRankOptions = {
   speakerBoost: 0,
   fileWeight: 0.6,
+  coverageWeight: 2,
+  coverageSpan: 2,
 };
 
 /**
@@ -55,8 +63,11 @@ export function rescoreLines(
     fileScore.set(p, s);
     if (s > maxFile) maxFile = s;
   }
+  const byLine = new Map<string, LineHit>();
+  for (const h of hits) byLine.set(`${h.path}\u0000${h.line}`, h);
   return hits.map((h) => {
     let s = h.score;
+    if (opts.coverageWeight > 0 && h.coverage) s *= 1 + opts.coverageWeight * coverage(h, byLine, opts.coverageSpan);
     if (opts.speakerBoost > 0) {
       const named = lineSpeakers(h.text).some((sp) => {
         const w = nameWords(sp);
@@ -67,4 +78,19 @@ export function rescoreLines(
     if (opts.fileWeight > 0 && maxFile > 0) s *= 1 + (opts.fileWeight * (fileScore.get(h.path) ?? 0)) / maxFile;
     return { ...h, score: s };
   });
+}
+
+/** The IDF-weighted share of the query terms matched by the line or its neighbours within `span`. */
+function coverage(h: LineHit, byLine: ReadonlyMap<string, LineHit>, span: number): number {
+  const idf = h.coverage!.idf;
+  const total = idf.reduce((a, b) => a + b, 0);
+  if (total <= 0) return 0;
+  const got = new Set(h.coverage!.matched);
+  for (let d = -span; d <= span; d++) {
+    if (d === 0) continue;
+    for (const i of byLine.get(`${h.path}\u0000${h.line + d}`)?.coverage?.matched ?? []) got.add(i);
+  }
+  let sum = 0;
+  for (const i of got) sum += idf[i] ?? 0;
+  return sum / total;
 }

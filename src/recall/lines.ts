@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import type { MemoryFile } from "../workspace/files.js";
+import { type Bm25Params, DEFAULT_BM25, ftsIdf, rescoreTerm } from "./bm25.js";
 import type { LexicalTerm } from "./intent.js";
 import { dateOfPath, ftsWords } from "./text.js";
 
@@ -17,7 +18,7 @@ export interface LineStore {
 }
 
 /** Bump when the table layout or tokenizer changes: the store is then rebuilt. */
-const LINE_STORE_VERSION = "2";
+const LINE_STORE_VERSION = "3";
 
 export interface LineHit {
   path: string;
@@ -26,6 +27,8 @@ export interface LineHit {
   score: number;
   date?: string;
   text: string;
+  /** Which query terms the line matched (indices into `idf`), for coverage bonuses. */
+  coverage?: { matched: number[]; idf: readonly number[] };
 }
 
 export function openLineStore(file: string): LineStore {
@@ -58,7 +61,8 @@ function ensureSchema(db: Database.Database): void {
     DROP TABLE IF EXISTS rl_lines;
     DROP TABLE IF EXISTS rl_files;
     CREATE TABLE rl_files(path TEXT PRIMARY KEY, version TEXT NOT NULL);
-    CREATE TABLE rl_lines(id INTEGER PRIMARY KEY, path TEXT NOT NULL, line INTEGER NOT NULL, date TEXT, text TEXT NOT NULL);
+    CREATE TABLE rl_lines(id INTEGER PRIMARY KEY, path TEXT NOT NULL, line INTEGER NOT NULL, date TEXT, text TEXT NOT NULL,
+      ntok INTEGER NOT NULL DEFAULT 0);
     CREATE INDEX rl_lines_path ON rl_lines(path, line);
     CREATE INDEX rl_lines_date ON rl_lines(date);
     CREATE VIRTUAL TABLE rl_fts USING fts5(text, content='rl_lines', content_rowid='id',
@@ -107,7 +111,7 @@ export function syncLineStore(store: LineStore, files: readonly TrackedFile[]): 
   const deleteFts = db.prepare("INSERT INTO rl_fts(rl_fts, rowid, text) VALUES ('delete', ?, ?)");
   const deleteLines = db.prepare("DELETE FROM rl_lines WHERE path = ?");
   const deleteFile = db.prepare("DELETE FROM rl_files WHERE path = ?");
-  const insertLine = db.prepare("INSERT INTO rl_lines(path, line, date, text) VALUES (?, ?, ?, ?)");
+  const insertLine = db.prepare("INSERT INTO rl_lines(path, line, date, text, ntok) VALUES (?, ?, ?, ?, ?)");
   const insertFts = db.prepare("INSERT INTO rl_fts(rowid, text) VALUES (?, ?)");
   const upsertFile = db.prepare("INSERT OR REPLACE INTO rl_files(path, version) VALUES (?, ?)");
   const drop = (p: string) => {
@@ -131,23 +135,26 @@ export function syncLineStore(store: LineStore, files: readonly TrackedFile[]): 
       const lines = (texts.get(f.path) ?? "").split(/\r?\n/);
       lines.forEach((text, i) => {
         if (text.trim().length === 0) return;
-        const id = insertLine.run(f.path, i + 1, date, text).lastInsertRowid;
+        const id = insertLine.run(f.path, i + 1, date, text, ftsWords(text).length).lastInsertRowid;
         insertFts.run(id, text);
       });
       upsertFile.run(f.path, f.version);
     }
+    // The mean line length, for BM25's length normalisation with our own k1 and b.
+    const { n, avg } = db.prepare("SELECT count(*) AS n, coalesce(avg(ntok), 0) AS avg FROM rl_lines").get() as {
+      n: number;
+      avg: number;
+    };
+    const meta = db.prepare("INSERT OR REPLACE INTO rl_meta(key, value) VALUES (?, ?)");
+    meta.run("avg_ntok", String(avg));
+    meta.run("lines", String(n));
   })();
   return { changed: changed.map((f) => f.path), removed };
 }
 
 /** An FTS5 OR-query of the terms: exact tokens become phrases of their word parts. */
 export function ftsQuery(terms: readonly LexicalTerm[]): string | undefined {
-  const parts: string[] = [];
-  for (const t of terms) {
-    const words = ftsWords(t.text);
-    if (words.length === 0) continue;
-    parts.push(`"${words.join(" ")}"`);
-  }
+  const parts = ftsPhrases(terms);
   return parts.length > 0 ? parts.join(" OR ") : undefined;
 }
 
@@ -157,14 +164,21 @@ export interface LineSearchOptions {
   until?: string;
   /** Only these paths (e.g. the logs of a time window). */
   paths?: readonly string[];
+  /** BM25 parameters (default DEFAULT_BM25, tuned for one-line documents). */
+  bm25?: Bm25Params;
 }
 
-/** Best-matching lines by BM25 (k1 1.2, b 0.75 over single lines). */
+/**
+ * Best-matching lines by BM25 with our own k1 and b (FTS5's bm25() fixes 1.2 and 0.75,
+ * which over-rewards very short lines such as "Wow, cool!"): FTS5 finds the candidates,
+ * then each term's share of a candidate's score is re-weighted (bm25.ts). Each hit also
+ * says which terms it matched, for the coverage bonus of linerank.ts.
+ */
 export function searchLines(store: LineStore, terms: readonly LexicalTerm[], opts: LineSearchOptions = {}): LineHit[] {
-  const q = ftsQuery(terms);
-  if (!q) return [];
+  const phrases = ftsPhrases(terms);
+  if (phrases.length === 0) return [];
   const where: string[] = ["rl_fts MATCH ?"];
-  const params: unknown[] = [q];
+  const params: unknown[] = [phrases.join(" OR ")];
   if (opts.since) {
     where.push("l.date >= ?");
     params.push(opts.since);
@@ -178,11 +192,62 @@ export function searchLines(store: LineStore, terms: readonly LexicalTerm[], opt
     params.push(...opts.paths);
   }
   params.push(opts.limit ?? 200);
-  const sql = `SELECT l.path AS path, l.line AS line, l.date AS date, l.text AS text, -bm25(rl_fts) AS score
+  const sql = `SELECT l.id AS id, l.path AS path, l.line AS line, l.date AS date, l.text AS text, l.ntok AS ntok
     FROM rl_fts JOIN rl_lines l ON l.id = rl_fts.rowid
     WHERE ${where.join(" AND ")} ORDER BY bm25(rl_fts) LIMIT ?`;
-  const rows = store.db.prepare(sql).all(...params) as (Omit<LineHit, "date"> & { date: string | null })[];
-  return rows.map(({ date, ...rest }) => (date ? { ...rest, date } : rest));
+  const rows = store.db.prepare(sql).all(...params) as (Omit<LineHit, "date" | "score"> & {
+    id: number;
+    date: string | null;
+    ntok: number;
+  })[];
+  if (rows.length === 0) return [];
+  const params25 = opts.bm25 ?? DEFAULT_BM25;
+  const meta = new Map(
+    (store.db.prepare("SELECT key, value FROM rl_meta").all() as { key: string; value: string }[]).map((r) => [
+      r.key,
+      Number(r.value),
+    ]),
+  );
+  const avg = meta.get("avg_ntok") || 1;
+  const total = meta.get("lines") || rows.length;
+  // Each term alone, over all lines: its row count is its IDF (FTS5's N and n), its
+  // shares are kept for the candidates. (Restricting by rowid IN (...) is far slower.)
+  const perTerm = store.db.prepare("SELECT rowid AS id, -bm25(rl_fts) AS c FROM rl_fts WHERE rl_fts MATCH ?");
+  const len = new Map(rows.map((r) => [r.id, r.ntok]));
+  const scores = new Map<number, number>();
+  const matched = new Map<number, number[]>();
+  const idf = phrases.map((phrase, i) => {
+    const all = perTerm.all(phrase) as { id: number; c: number }[];
+    const termIdf = ftsIdf(all.length, total);
+    for (const r of all) {
+      const n = len.get(r.id);
+      if (n === undefined) continue;
+      const t = rescoreTerm(r.c, termIdf, n / avg, params25);
+      scores.set(r.id, (scores.get(r.id) ?? 0) + t.score);
+      const m = matched.get(r.id) ?? [];
+      m.push(i);
+      matched.set(r.id, m);
+    }
+    return termIdf;
+  });
+  const hits = rows.map(({ id, date, ntok: _n, ...rest }): LineHit => {
+    const hit: LineHit = { ...rest, score: scores.get(id) ?? 0, coverage: { matched: matched.get(id) ?? [], idf } };
+    if (date) hit.date = date;
+    return hit;
+  });
+  return hits.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line);
+}
+
+/** The FTS5 phrases of the terms: exact tokens become phrases of their word parts. */
+function ftsPhrases(terms: readonly LexicalTerm[]): string[] {
+  const parts: string[] = [];
+  for (const t of terms) {
+    const words = ftsWords(t.text);
+    if (words.length === 0) continue;
+    const phrase = `"${words.join(" ")}"`;
+    if (!parts.includes(phrase)) parts.push(phrase);
+  }
+  return parts;
 }
 
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]{2,}/gu;

@@ -20,9 +20,28 @@ export interface WindowOptions {
   neighborWeight: number;
   /** At most this many windows. */
   max: number;
+  /**
+   * Turn-aware placement: a chat turn (`- **Speaker** ...`) that does not end with a
+   * question is more often followed by the rest of its story (the same speaker, two lines
+   * on, after the other's question) than preceded by it, so its window moves one line
+   * forward (same size). A turn ending with "?" keeps the line before and after.
+   */
+  turnShift?: boolean;
 }
 
-export const DEFAULT_WINDOW: WindowOptions = { before: 1, after: 1, neighborWeight: 0.35, max: 50 };
+export const DEFAULT_WINDOW: WindowOptions = { before: 1, after: 1, neighborWeight: 0.35, max: 50, turnShift: true };
+
+const CHAT_TURN = /^\s*(?:[-*+]|\d+\.)\s+\*\*[^*]{1,60}\*\*/u;
+
+/** Should the window of this line move one line forward (a chat turn that is not a question)? */
+export function shiftsForward(text: string): boolean {
+  return CHAT_TURN.test(text) && !endsWithQuestion(text);
+}
+
+/** A line that ends with a question (an attached `[shares a photo ...]` note aside). */
+export function endsWithQuestion(text: string): boolean {
+  return /\?["'”’)\]]*\s*(?:\[[^\]]*\])?\s*$/u.test(text);
+}
 
 /**
  * Turn line hits into non-overlapping windows, best first. A line's score is its own
@@ -35,7 +54,7 @@ export function buildWindows(hits: readonly LineHit[], opts: WindowOptions = DEF
   const score = (p: string, line: number) => byKey.get(`${p}\u0000${line}`) ?? 0;
   const scored = hits.map((h) => {
     let s = h.score;
-    for (let d = 1; d <= Math.max(1, opts.before, opts.after); d++) {
+    for (let d = 1; d <= Math.max(2, opts.before, opts.after); d++) {
       s += opts.neighborWeight * (score(h.path, h.line - d) + score(h.path, h.line + d)) * (1 / d);
     }
     return { hit: h, s };
@@ -47,8 +66,9 @@ export function buildWindows(hits: readonly LineHit[], opts: WindowOptions = DEF
   const out: LineWindow[] = [];
   for (const { hit, s } of scored) {
     if (out.length >= opts.max) break;
-    const start = Math.max(1, hit.line - opts.before);
-    const end = hit.line + opts.after;
+    const shift = opts.turnShift && opts.before > 0 && shiftsForward(hit.text) ? 1 : 0;
+    const start = Math.max(1, hit.line - opts.before + shift);
+    const end = hit.line + opts.after + shift;
     const ranges = taken.get(hit.path) ?? [];
     if (ranges.some(([a, b]) => hit.line >= a && hit.line <= b)) continue;
     // Trim the new window so it does not repeat lines an earlier (better) window shows.

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_LINE_RANK, rescoreLines } from "./linerank.js";
+import type { LineHit } from "./lines.js";
+
+const idf = [3, 1];
+const hit = (line: number, matched: number[], score = 1): LineHit => ({
+  path: "memory/a.md",
+  line,
+  score,
+  text: `line ${line}`,
+  coverage: { matched, idf },
+});
+
+describe("coverage bonus", () => {
+  const opts = { ...DEFAULT_LINE_RANK, fileWeight: 0, coverageWeight: 2, coverageSpan: 2 };
+
+  it("weights covered terms by IDF and counts neighbours within the span", () => {
+    const [rare, common] = rescoreLines([hit(1, [0]), hit(20, [1])], "q", opts);
+    expect(rare!.score).toBeCloseTo(1 + 2 * 0.75, 9);
+    expect(common!.score).toBeCloseTo(1 + 2 * 0.25, 9);
+    // Line 3 matches term 1 and sits two lines after line 1: both now cover the query.
+    const [a, b] = rescoreLines([hit(1, [0]), hit(3, [1])], "q", opts);
+    expect(a!.score).toBeCloseTo(3, 9);
+    expect(b!.score).toBeCloseTo(3, 9);
+    // Out of the span: no help.
+    const [c] = rescoreLines([hit(1, [0]), hit(4, [1])], "q", opts);
+    expect(c!.score).toBeCloseTo(2.5, 9);
+  });
+
+  it("is off with weight 0 and for hits without term information", () => {
+    expect(rescoreLines([hit(1, [0])], "q", { ...opts, coverageWeight: 0 })[0]!.score).toBe(1);
+    const plain: LineHit = { path: "memory/a.md", line: 1, score: 1, text: "x" };
+    expect(rescoreLines([plain], "q", opts)[0]!.score).toBe(1);
+  });
+});
