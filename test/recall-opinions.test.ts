@@ -57,6 +57,16 @@ function expectIsPageOpinion(r: RecallResult | undefined, op: PageOpinion): void
 }
 
 function expectNoMarkersNorDuplicates(r: RecallResponse): void {
+  // Bank page lines that only repeat an opinion result's evidence are folded into it.
+  const evidence = new Set(
+    r.results.flatMap((x) => (x.kind === "opinion" ? (x.evidence ?? []) : []).map((e) => e.source)),
+  );
+  for (const x of r.results.filter((y) => y.kind === "note" && y.source.startsWith("bank/"))) {
+    const lines = x.content.split("\n").filter((l) => l.trim() !== "");
+    const cited = lines.map((l) => [...l.matchAll(/\[([^\]\s]+#L\d+)\]/g)].map((m) => m[1]!));
+    const repeats = cited.every((list) => list.length > 0 && list.every((c) => evidence.has(c)));
+    expect(repeats, x.source).toBe(false);
+  }
   // Marker lines never show (prose that talks about markers, like the entity template's note, may).
   for (const x of r.results) expect(x.content, x.source).not.toMatch(/^\s*<!--\s*membank:/m);
   // One result per place on the opinions page: a window into an opinion's region is that opinion.

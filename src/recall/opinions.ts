@@ -98,6 +98,43 @@ export function absorbIntoPageOpinions(idx: IndexDb, items: readonly Fused[]): F
     byOpinion.set(cand.opinionId!, merged);
     out.push(merged);
   }
+  return foldBankLines(out);
+}
+
+/** `[memory/2026-03-09.md#L19]`: how bank pages cite a fact's line. */
+const CITED = /\[([^\]\s]+#L\d+)\]/g;
+
+/**
+ * Lines of other bank pages (an entity page's "opinions stated" list) that only cite
+ * evidence of an opinion result are that opinion again, with each statement's old
+ * confidence: they fold into it (a fact and the lines that repeat it are one result).
+ * The opinion moves up to the better rank. Input best first.
+ */
+function foldBankLines(items: Fused[]): Fused[] {
+  const opinions = items.filter((f) => f.cand.opinionId);
+  if (opinions.length === 0) return items;
+  const evidence = new Map(opinions.map((o) => [o, new Set((o.cand.evidence ?? []).map((e) => e.source))]));
+  const ownerOf = (f: Fused): Fused | undefined => {
+    const c = f.cand;
+    if (c.kind !== "note" || !c.path.startsWith("bank/")) return undefined;
+    const lines = c.content.split("\n").filter((l) => l.trim() !== "");
+    const cited = lines.map((l) => [...l.matchAll(CITED)].map((m) => m[1]!));
+    if (lines.length === 0 || cited.some((list) => list.length === 0)) return undefined;
+    return opinions.find((o) => cited.every((list) => list.every((s) => evidence.get(o)!.has(s))));
+  };
+  const out: Fused[] = [];
+  const placed = new Set<Fused>();
+  for (const f of items) {
+    const owner = ownerOf(f);
+    if (owner) {
+      for (const a of f.arms) if (!owner.arms.some((b) => b.arm === a.arm)) owner.arms.push(a);
+      owner.score = Math.max(owner.score, f.score);
+    }
+    const target = owner ?? f;
+    if (placed.has(target)) continue;
+    placed.add(target);
+    out.push(target);
+  }
   return out;
 }
 
