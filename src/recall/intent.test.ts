@@ -70,6 +70,17 @@ describe("time windows relative to asOf", () => {
     expect(w("what did Priya decide in March?")).toEqual({ from: "2026-03-01", to: "2026-03-31" });
     expect(w("everything in 2025")).toEqual({ from: "2025-01-01", to: "2025-12-31" });
   });
+  it("reads a month or day without a year as the latest one on or before asOf", () => {
+    const late = (q: string) => {
+      const win = parseTimeWindow(q, new Date("2026-11-22T12:00:00Z"));
+      return win ? { from: win.from, to: win.to } : undefined;
+    };
+    expect(late("what did Priya decide in March?")).toEqual({ from: "2026-03-01", to: "2026-03-31" });
+    expect(late("what happened on March 12?")).toEqual({ from: "2026-03-12", to: "2026-03-12" });
+    expect(late("what happened on December 30?")).toEqual({ from: "2025-12-30", to: "2025-12-30" });
+    expect(late("in November")).toEqual({ from: "2026-11-01", to: "2026-11-30" });
+    expect(late("between Dec 28 and Jan 3")).toEqual({ from: "2025-12-28", to: "2026-01-03" });
+  });
   it("handles open and counted ranges", () => {
     expect(w("since March 2")).toEqual({ from: "2026-03-02", to: "2026-03-20" });
     expect(w("before March 2")).toEqual({ from: undefined, to: "2026-03-02" });

@@ -99,9 +99,15 @@ function spanOf(r: chrono.ParsedResult, query: string, asOf: Date): Span | undef
   if (!dateKnown && !relative) return undefined;
   if (!/\p{L}/u.test(text) && !/^\d{4}-\d{2}-\d{2}$|^\d{1,2}\/\d{1,2}(?:\/\d{2,4})?$/.test(text)) return undefined;
 
-  const y = c.get("year") ?? asOf.getUTCFullYear();
   const mo = c.get("month") ?? 1;
   const d = c.get("day") ?? 1;
+  let y = c.get("year") ?? asOf.getUTCFullYear();
+  // Recall asks about the past: a month or day named without a year ("in March", "on March 12")
+  // is the latest one on or before asOf, not the nearest one, which chrono may put next year.
+  if (!c.isCertain("year") && c.isCertain("month") && !/\b(next|tomorrow|coming)\b/.test(text)) {
+    while (utc(y, mo, c.isCertain("day") ? d : 1) > asOf) y -= 1;
+    while (utc(y + 1, mo, c.isCertain("day") ? d : 1) <= asOf) y += 1;
+  }
   let from = utc(y, mo, d);
   let to = from;
   if (/\bweek\b/.test(text)) {
@@ -116,8 +122,9 @@ function spanOf(r: chrono.ParsedResult, query: string, asOf: Date): Span | undef
   }
   if (r.end) {
     const e = r.end;
-    const ey = e.get("year") ?? y;
     const em = e.get("month") ?? mo;
+    // An end without its own year follows the start ("Dec 28 to Jan 3" ends the year after).
+    const ey = e.isCertain("year") ? (e.get("year") ?? y) : em < mo ? y + 1 : y;
     to = e.isCertain("day") ? utc(ey, em, e.get("day") ?? 1) : endOfMonth(ey, em);
   }
   let index = r.index;
