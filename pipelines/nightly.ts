@@ -179,6 +179,7 @@ export const nightly: PipelineDefinition<NightlyState> = {
         const since = ctx.state.since;
         const r = await reflect(ctx.ws, {
           commit: false,
+          extract: false, // the retain step already extracted
           llm,
           now: ctx.now,
           ...(since === undefined ? { all: true } : { since }),

@@ -1,7 +1,7 @@
 // Reflect with an LLM: the real @anthropic-ai/sdk (through createLlm) against a Messages
 // API of the test's own on 127.0.0.1. The LLM's stance decides the evidence, its summary
 // heads the entity page, an invalid answer falls back to the deterministic path.
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createLlm } from "../src/llm/index.js";
@@ -86,6 +86,61 @@ describe("reflect with the anthropic provider", () => {
       expect(again.commit).toBeUndefined();
       const newTasks = server.requests.slice(asked).map(task);
       expect(newTasks.filter((t) => t === "summary" || t === "judge")).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+  it("extracts facts from a past log without a Retain section and commits that log with the pages", async () => {
+    const server = await startMessagesServer();
+    try {
+      server.fallback = (r: RecordedRequest): Reply => {
+        if (task(r) === "judge") return { text: '{"stance":"unrelated","strength":0,"reason":"Different topic."}' };
+        if (task(r) === "summary") return { text: '{"summary":"Someone from the logs."}' };
+        if (userText(r).includes("ferry to Tallinn")) {
+          return {
+            text: JSON.stringify({
+              facts: [{ kind: "B", entities: ["Ana"], confidence: null, content: "I booked Ana's ferry to Tallinn." }],
+            }),
+          };
+        }
+        return { text: '{"facts":[]}' };
+      };
+      const { dir } = await workspaceFrom(EVOLVING, { repo: false });
+      dirs.push(dir);
+      await writeFile(path.join(dir, "memory/2026-01-13.md"), "# 2026-01-13\n\nBooked the ferry to Tallinn for Ana.\n");
+      await writeFile(
+        path.join(dir, "membank.config.json"),
+        JSON.stringify({
+          llm: { provider: "anthropic", anthropic: { baseUrl: server.baseUrl, model: "claude-test" } },
+        }),
+      );
+      git(dir, "init", "-q", "-b", "main");
+      git(dir, "add", "-A");
+      git(dir, "commit", "-q", "-m", "user: logs");
+      const ws = await openWorkspace(dir);
+      const report = await reflect(ws, {
+        llm: await createLlm(ws, { env: ENV, maxRetries: 0 }),
+        now: new Date("2026-01-20T12:00:00Z"),
+      });
+
+      expect(report.extracted).toEqual(["memory/2026-01-13.md"]);
+      const log = await readFile(path.join(dir, "memory/2026-01-13.md"), "utf8");
+      expect(log.startsWith("# 2026-01-13\n\nBooked the ferry to Tallinn for Ana.\n")).toBe(true);
+      expect(log).toContain("## Retain (extracted)");
+      expect(log).toContain("- B @Ana: I booked Ana's ferry to Tallinn.");
+      expect(git(dir, "show", "--name-only", "--format=", "HEAD")).toContain("memory/2026-01-13.md");
+      expect(await readFile(path.join(dir, "bank/entities/Ana.md"), "utf8")).toContain(
+        "I booked Ana's ferry to Tallinn.",
+      );
+      expect(git(dir, "status", "--porcelain")).toBe("");
+
+      // A person appends to the log afterwards: it has its Retain section now, so nothing is extracted again.
+      await appendFile(path.join(dir, "memory/2026-01-13.md"), "\nLater: the ferry leaves at 9.\n");
+      const again = await reflect(ws, {
+        llm: await createLlm(ws, { env: ENV, maxRetries: 0 }),
+        now: new Date("2026-01-20T12:00:00Z"),
+      });
+      expect(again.extracted).toEqual([]);
     } finally {
       await server.close();
     }

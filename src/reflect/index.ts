@@ -17,9 +17,11 @@
  * incremental run gets the facts older than `since` from the snapshot in
  * .memory/reflect/facts.json (derived; missing -> it reads all logs), see load.ts.
  */
+import { extractFromPastLogs } from "../llm/past-logs.js";
 import type { LlmServices } from "../llm/types.js";
 import { fmt2 } from "../markdown/opinions.js";
 import { parseSinceDate } from "../retain/dates.js";
+import { dateFromPath } from "../retain/index.js";
 import type { Diagnostic, Fact } from "../retain/types.js";
 import { LETTER_BY_KIND } from "../retain/types.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
@@ -60,6 +62,8 @@ export interface ReflectOptions {
   /** `git init` the workspace when it is not a repository. */
   gitInit?: boolean;
   llm?: LlmServices;
+  /** With an LLM: first extract facts from past logs that have no Retain section (default true; the nightly pipeline does it in its retain step). */
+  extract?: boolean;
   now?: Date;
 }
 
@@ -73,6 +77,8 @@ export interface ReflectReport {
   /** Facts that no bank page linked before this run. */
   factsAdded: number;
   pagesWritten: string[];
+  /** Daily logs that got a `## Retain (extracted)` section from the LLM in this run (committed with the pages). */
+  extracted: string[];
   /** New opinions: `initial` is the origin fact's c, `confidence` the value after this run's later evidence. */
   opinionsCreated: { id: string; statement: string; entities: string[]; initial: number; confidence: number }[];
   opinionsChanged: OpinionChange[];
@@ -103,7 +109,17 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     timings[phase] = Math.round(t - mark);
     mark = t;
   };
-  const since = opts.all || opts.since === undefined ? undefined : parseSinceDate(opts.since, now);
+  let since = opts.all || opts.since === undefined ? undefined : parseSinceDate(opts.since, now);
+  // Logs of past days without a Retain section get an extracted one (append-only) before facts are read;
+  // an incremental run then reaches back to the oldest log that changed.
+  let extracted: string[] = [];
+  if (opts.llm?.extractFacts && opts.extract !== false && !opts.dryRun) {
+    extracted = (await extractFromPastLogs(ws, opts.llm, { before: now.toISOString().slice(0, 10) })).changed;
+    for (const p of extracted) {
+      const day = dateFromPath(p);
+      if (since !== undefined && day !== undefined && day < since) since = day;
+    }
+  }
   const entityPages = await loadEntityPages(ws);
   const aliases = aliasKey(entityPages.aliases);
   const loaded = await loadFacts(ws, since, aliases);
@@ -177,6 +193,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     factsTotal: facts.length,
     factsAdded: rendered.pages.length === 0 ? 0 : added.length,
     pagesWritten: rendered.pages.map((p) => p.path).sort(),
+    extracted,
     opinionsCreated: evolved.opinions
       .filter((op) => createdSet.has(op.id))
       .map((op) => ({
@@ -209,7 +226,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   const commitWanted = opts.commit !== false && cfg.git.commit;
   const repo = commitWanted && ((await isGitRepo(ws)) || opts.gitInit === true);
   const pending = repo ? await readPending(ws) : [];
-  const toCommit = [...new Set([...pending, ...report.pagesWritten])].sort();
+  const toCommit = [...new Set([...pending, ...report.pagesWritten, ...extracted])].sort();
   if (repo && rendered.pages.length > 0) await writePending(ws, toCommit);
   for (const page of rendered.pages) await writeFileAtomic(`${ws.root}/${page.path}`, page.after);
   await saveSnapshot(ws, loaded.facts, loaded.diagnostics, aliases);
