@@ -2,7 +2,12 @@
 // LoCoMo retrieval benchmark for `recall` (issue 4).
 //
 //   pnpm build && node bench/locomo.bench.mjs [--mode bm25|hybrid|both] [--fusion rrf|weighted]
-//        [--before N --after N] [--k 10] [--conv conv-26]
+//        [--before N --after N] [--k 10] [--conv conv-26 | --convs 3] [--vw W] [--fw W] [--nw W]
+//        [--cov W] [--covspan N] [--turn on|off]
+//
+// --convs N runs only the first N conversations (a quick subset while iterating);
+// --fw/--nw/--cov/--covspan/--turn override the line ranking (src/recall/linerank.ts, windows.ts) to
+// measure alternatives to the defaults.
 //
 // For each of the 10 conversations: copy the (read-only) workspace into a temp folder,
 // ask every question of queries.jsonl with recall(), and count a hit at k when a result's
@@ -34,6 +39,19 @@ const only = flag("conv", undefined);
 const vw = flag("vw", undefined);
 const fw = flag("fw", undefined);
 const nw = flag("nw", undefined);
+const cov = flag("cov", undefined);
+const covSpan = flag("covspan", undefined);
+const turn = flag("turn", undefined);
+const convs = flag("convs", undefined);
+if (args.includes("--help")) {
+  console.log(
+    readFileSync(fileURLToPath(import.meta.url), "utf8")
+      .split("\n")
+      .slice(1, 18)
+      .join("\n"),
+  );
+  process.exit(0);
+}
 
 const queries = readFileSync(path.join(evalDir, "queries.jsonl"), "utf8")
   .trim()
@@ -45,6 +63,7 @@ for (const q of queries) {
   if (!byWs.has(q.workspace)) byWs.set(q.workspace, []);
   byWs.get(q.workspace).push(q);
 }
+if (convs !== undefined) for (const ws of [...byWs.keys()].slice(Number(convs))) byWs.delete(ws);
 
 function parseSource(s) {
   const m = /^(.*)#L(\d+)-L(\d+)$/.exec(s);
@@ -89,8 +108,17 @@ async function run(mode) {
           embedder,
           budgetTokens: 1_000_000,
           fusion,
-          window: { before, after, ...(nw !== undefined ? { neighborWeight: Number(nw) } : {}) },
-          ...(fw !== undefined ? { lineRank: { fileWeight: Number(fw) } } : {}),
+          window: {
+            before,
+            after,
+            ...(nw !== undefined ? { neighborWeight: Number(nw) } : {}),
+            ...(turn !== undefined ? { turnShift: turn === "on" } : {}),
+          },
+          lineRank: {
+            ...(fw !== undefined ? { fileWeight: Number(fw) } : {}),
+            ...(cov !== undefined ? { coverageWeight: Number(cov) } : {}),
+            ...(covSpan !== undefined ? { coverageSpan: Number(covSpan) } : {}),
+          },
           ...(vw !== undefined ? { weights: { vector: Number(vw) } } : {}),
           sync: first,
         });
