@@ -1,42 +1,58 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_BM25, FTS5_BM25, ftsIdf, rescoreTerm } from "./bm25.js";
+import { closestSubset, DEFAULT_BM25, FTS5_BM25, ftsIdf, rescoreLine, saturation } from "./bm25.js";
 
-/** FTS5's share of one term: idf * tf * 2.2 / (tf + 1.2 (0.25 + 0.75 rel)). */
-const fts5 = (idf: number, tf: number, rel: number) => (idf * tf * 2.2) / (tf + 1.2 * (0.25 + 0.75 * rel));
+/** FTS5's score of a line containing the terms `matched` once each. */
+const fts5 = (idf: number[], matched: number[], rel: number) =>
+  matched.reduce((s, i) => s + idf[i]!, 0) * saturation(1, rel, FTS5_BM25);
 
-describe("rescoreTerm", () => {
-  it("recovers the term count and is the identity under FTS5's own parameters", () => {
+describe("rescoreLine", () => {
+  it("is the identity under FTS5's parameters and recovers the matched terms", () => {
     fc.assert(
       fc.property(
-        fc.double({ min: 0.05, max: 12, noNaN: true }),
-        fc.integer({ min: 1, max: 5 }),
+        fc.array(fc.double({ min: 0.1, max: 12, noNaN: true }), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
         fc.double({ min: 0.05, max: 8, noNaN: true }),
-        (idf, tf, rel) => {
-          const r = rescoreTerm(fts5(idf, tf, rel), idf, rel, FTS5_BM25);
-          expect(r.tf).toBe(tf);
-          expect(r.score).toBeCloseTo(fts5(idf, tf, rel), 9);
+        (idf, pick, rel) => {
+          const matched = idf.map((_, i) => i).filter((i) => pick[i]);
+          if (matched.length === 0) return;
+          const r = rescoreLine(fts5(idf, matched, rel), idf, rel, FTS5_BM25);
+          expect(r.score).toBeCloseTo(fts5(idf, matched, rel), 9);
+          // The recovered subset has the same IDF sum (equal sums are interchangeable for scoring).
+          const sum = (s: number[]) => s.reduce((a, i) => a + idf[i]!, 0);
+          expect(sum(r.matched)).toBeCloseTo(sum(matched), 6);
         },
       ),
     );
   });
 
   it("with a small b, a short line gains less over a long one than under FTS5", () => {
-    const short = rescoreTerm(fts5(2, 1, 0.2), 2, 0.2, DEFAULT_BM25);
-    const long = rescoreTerm(fts5(2, 1, 3), 2, 3, DEFAULT_BM25);
+    const idf = [2];
+    const short = rescoreLine(fts5(idf, [0], 0.2), idf, 0.2, DEFAULT_BM25);
+    const long = rescoreLine(fts5(idf, [0], 3), idf, 3, DEFAULT_BM25);
     expect(short.score).toBeGreaterThan(long.score);
-    expect(short.score / long.score).toBeLessThan(fts5(2, 1, 0.2) / fts5(2, 1, 3));
+    expect(short.score / long.score).toBeLessThan(fts5(idf, [0], 0.2) / fts5(idf, [0], 3));
+    expect(short.matched).toEqual([0]);
   });
 
   it("ignores empty input", () => {
-    expect(rescoreTerm(0, 1, 1)).toEqual({ tf: 0, score: 0 });
-    expect(rescoreTerm(2, 0, 1)).toEqual({ tf: 0, score: 0 });
+    expect(rescoreLine(0, [1], 1)).toEqual({ score: 0, matched: [] });
+  });
+});
+
+describe("closestSubset", () => {
+  it("finds the terms behind a sum, greedily for long queries", () => {
+    expect(closestSubset([3, 1, 0.5], 3.5)).toEqual([0, 2]);
+    expect(closestSubset([3, 0, 0.5], 0.5)).toEqual([2]);
+    const many = Array.from({ length: 16 }, (_, i) => 1 + i * 0.37);
+    expect(closestSubset(many, many[15]! + many[3]!)).toEqual([3, 15]);
   });
 });
 
 describe("ftsIdf", () => {
-  it("falls with the number of matching rows and is clamped for very common terms", () => {
+  it("falls with the number of matching rows, is clamped for very common terms, 0 for absent ones", () => {
     expect(ftsIdf(1, 1000)).toBeGreaterThan(ftsIdf(10, 1000));
     expect(ftsIdf(900, 1000)).toBe(1e-6);
+    expect(ftsIdf(0, 1000)).toBe(0);
   });
 });
