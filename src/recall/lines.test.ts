@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { FTS5_BM25 } from "./bm25.js";
 import { lexicalTerms } from "./intent.js";
 import {
   ftsQuery,
@@ -69,5 +70,36 @@ describe("line store", () => {
     const files = setup({ "memory/2026-03-12.md": "- W @Wei: 数据库迁移已经完成。\n- other\n" });
     syncLineStore(store!, files);
     expect(searchCjkLines(store!, "数据库").map((h) => h.line)).toEqual([1]);
+  });
+
+  it("re-scores with its own k1 and b, and says which query terms each line matched", () => {
+    const filler = Array.from({ length: 30 }, (_, i) => `- note ${i} about the weather and the office plants`).join(
+      "\n",
+    );
+    const files = setup({
+      "memory/a.md": `- Wow, concert!\n- The concert in Tokyo sold out, the crowd sang every song with us all night long.\n${filler}\n`,
+    });
+    syncLineStore(store!, files);
+    const terms = lexicalTerms("Tokyo concert");
+    // On "concert" alone the two-word line leads; b 0.3 shrinks its length advantage.
+    const lead = (p?: typeof FTS5_BM25) => {
+      const [a, b] = searchLines(store!, lexicalTerms("concert"), p ? { bm25: p } : {});
+      expect(a!.line).toBe(1);
+      return a!.score / b!.score;
+    };
+    expect(lead()).toBeLessThan(lead(FTS5_BM25));
+    const hits = searchLines(store!, terms);
+    expect(hits.map((h) => h.line)).toEqual([2, 1]);
+    // ...and the matched terms are recovered from the score (indices into the query's terms).
+    expect(hits[0]!.coverage!.matched).toEqual([0, 1]);
+    expect(hits[1]!.coverage!.matched).toEqual([1]);
+    expect(hits[0]!.coverage!.idf[0]).toBeGreaterThan(0);
+    // Under FTS5's own parameters the score is FTS5's bm25 (same order as its ranking).
+    const fts = store!.db
+      .prepare("SELECT rowid, -bm25(rl_fts) AS s FROM rl_fts WHERE rl_fts MATCH ? ORDER BY bm25(rl_fts)")
+      .all('"Tokyo" OR "concert"') as { s: number }[];
+    expect(searchLines(store!, terms, { bm25: FTS5_BM25 }).map((h) => h.score)).toEqual(
+      fts.map((r) => expect.closeTo(r.s, 6)),
+    );
   });
 });
