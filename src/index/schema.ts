@@ -30,7 +30,7 @@ import type Database from "better-sqlite3";
  *                          the page's supporting and contradicting lists, in page order
  *   opinions_fts            FTS5 unicode61 over opinions.statement (external content)
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 const BASE = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -176,6 +176,12 @@ const MIGRATIONS: Record<number, (db: Database.Database, fts: boolean) => void> 
   4: (db, fts) => {
     db.exec(OPINIONS);
     if (fts) db.exec(OPINIONS_FTS);
+  },
+  // v5: facts with a validity range are few; a partial index lets a time window find them without a scan.
+  5: (db) => {
+    db.exec(
+      "CREATE INDEX IF NOT EXISTS facts_valid ON facts(valid_from, valid_to) WHERE valid_from IS NOT NULL OR valid_to IS NOT NULL",
+    );
   },
 };
 

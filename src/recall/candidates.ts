@@ -50,11 +50,14 @@ export function factsOfEntities(idx: IndexDb, slugs: readonly string[], limit: n
  * (attach them with withEntities for the few that are kept: per-row lookups add up).
  */
 export function factsInWindowLean(idx: IndexDb, from: string, to: string, limit: number): FactRow[] {
+  // Two indexed lookups (by date; by validity through the partial index facts_valid) instead
+  // of one OR, which SQLite can only answer by scanning every fact.
   const rows = idx.db
     .prepare(
-      `SELECT ${FACT_COLS} FROM facts f WHERE (f.date BETWEEN ? AND ?) OR ` +
-        "((f.valid_from IS NOT NULL OR f.valid_to IS NOT NULL) AND " +
-        "coalesce(f.valid_from, '0000-00-00') <= ? AND coalesce(f.valid_to, f.valid_from, '9999-99-99') >= ?) " +
+      `SELECT ${FACT_COLS} FROM facts f WHERE f.rid IN (` +
+        "SELECT rid FROM facts WHERE date BETWEEN ? AND ? UNION " +
+        "SELECT rid FROM facts WHERE (valid_from IS NOT NULL OR valid_to IS NOT NULL) AND " +
+        "coalesce(valid_from, '0000-00-00') <= ? AND coalesce(valid_to, valid_from, '9999-99-99') >= ?) " +
         "ORDER BY f.date DESC, f.path, f.line, f.rid LIMIT ?",
     )
     .all(from, to, to, from, limit) as (Omit<FactRow, "entities" | "extracted"> & { extracted: number })[];
