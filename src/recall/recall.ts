@@ -159,6 +159,7 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
   }
 
   const weights = { ...DEFAULT_WEIGHTS, ...opts.weights } as Record<string, number>;
+  const commonEntityAsked = entities.some((e) => intent.entities.includes(e.slug) && e.facts > COMMON_ENTITY_FACTS);
   const ctx: ArmContext = {
     root: ws.root,
     idx,
@@ -168,11 +169,7 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
     asOf: isoDay(opts.asOf ?? new Date()),
     // A very common entity is covered by the entity arm; its name as a search word would
     // add little (low IDF) but rank the thousands of lines that mention it.
-    lexTerms:
-      entities.some((e) => intent.entities.includes(e.slug) && e.facts > COMMON_ENTITY_FACTS) &&
-      intent.contentTerms.length > 0
-        ? intent.contentTerms
-        : intent.terms,
+    lexTerms: commonEntityAsked && intent.contentTerms.length > 0 ? intent.contentTerms : intent.terms,
     pool: Math.max(20, k * 4),
     window: { ...DEFAULT_WINDOW, ...opts.window },
     lineRank: { ...DEFAULT_LINE_RANK, ...opts.lineRank },
@@ -189,10 +186,7 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
   };
   // "Tell me about Priya": when the entity has facts, its name alone is no lexical
   // question (it would rank thousands of lines that merely mention her).
-  const nameOnly =
-    intent.contentTerms.length === 0 &&
-    intent.entities.length > 0 &&
-    entities.some((e) => intent.entities.includes(e.slug) && e.facts > COMMON_ENTITY_FACTS);
+  const nameOnly = intent.contentTerms.length === 0 && commonEntityAsked;
   const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(query);
   if (!nameOnly && (intent.terms.length > 0 || cjk)) {
     arms.push(timed(() => linesArm(ctx, weights.lexical!)));
