@@ -1,7 +1,8 @@
-// Shared helpers for bench/index.bench.mjs and bench/search.bench.mjs.
+// Shared helpers for bench/index.bench.mjs, bench/search.bench.mjs and bench/recall.bench.mjs.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 export const repoRoot = path.resolve(import.meta.dirname, "..");
@@ -88,4 +89,19 @@ export function percentile(values, p) {
 
 export function fmt(ms) {
   return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`;
+}
+
+/** Write the JSON details to bench/.out/<name>.json and print the Markdown table bench/README.md quotes. */
+export function report(name, json, header, rows) {
+  const out = path.join(repoRoot, `bench/.out/${name}.json`);
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(json, null, 2)}\n`);
+  console.log(header);
+  console.log(`|${"---|".repeat(header.split("|").length - 2)}`);
+  for (const r of rows) console.log(r);
+  const load = os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ");
+  console.log(`\nload average during the run: ${load}; details in ${out}`);
 }

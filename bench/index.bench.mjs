@@ -1,17 +1,7 @@
 #!/usr/bin/env node
-// Index build and sync timings on the synthetic corpora (run `pnpm build` first).
-//
-//   node bench/index.bench.mjs [--corpora 1y,10y] [--runs 3] [--dims 384]
-//
-// For each corpus: a full BM25-only build (FTS5 unicode61 + trigram + facts), a full
-// build with a fixed-dimension synthetic embedder (so the vector storage cost is timed
-// apart from any model), and no-change syncs (the stat pass every search runs).
-// Results are printed as a Markdown table and written to bench/.out/index-bench.json.
-import { writeFileSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { closeIndexes, indexFile, openWorkspace, syncIndex } from "../dist/src/index.js";
-import { corpusCopy, flags, fmt, percentile, repoRoot, syntheticEmbedder } from "./index-support.mjs";
+import { corpusCopy, flags, fmt, percentile, report, syntheticEmbedder } from "./index-support.mjs";
 
 const opts = flags({ corpora: "1y,10y", runs: 3, dims: 384, syncs: 20 });
 const rows = [];
@@ -98,16 +88,9 @@ for (const name of opts.corpora.split(",")) {
   );
 }
 
-const out = path.join(repoRoot, "bench/.out/index-bench.json");
-writeFileSync(out, `${JSON.stringify(json, null, 2)}\n`);
-console.log(
+report(
+  "index-bench",
+  json,
   `| corpus | full build, BM25 only (median of ${opts.runs}) | full build + ${opts.dims}-dim synthetic vectors | no-change sync p50 / p95 | index size (with vectors) |`,
-);
-console.log("|---|---|---|---|---|");
-for (const r of rows) console.log(r);
-console.log(
-  `\nload average during the run: ${os
-    .loadavg()
-    .map((x) => x.toFixed(1))
-    .join(" ")}; details in ${out}`,
+  rows,
 );

@@ -1,18 +1,7 @@
 #!/usr/bin/env node
-// recall() latency on the synthetic corpora (run `pnpm build` first).
-//
-//   node bench/recall.bench.mjs [--corpora 10y] [--iterations 200] [--dims 384]
-//
-// In-process p50/p95 over a fixed mix of entity, time, opinion, lexical and mixed
-// questions: (a) the query alone (sync: false: BM25 + structure), (b) with the freshness
-// stat pass every real call does, (c) hybrid with a 384-dim synthetic embedder (vec0 +
-// line re-embedding through the cache), query only. Also the one-time cost of building
-// recall's line store on a fresh index.
-import { writeFileSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { closeIndexes, closeLineStores, openWorkspace, recall, syncIndex } from "../dist/src/index.js";
-import { corpusCopy, flags, fmt, percentile, repoRoot, syntheticEmbedder } from "./index-support.mjs";
+import { corpusCopy, flags, fmt, percentile, report, syntheticEmbedder } from "./index-support.mjs";
 
 const opts = flags({ corpora: "10y", iterations: 200, dims: 384 });
 const asOf = new Date("2026-01-01T12:00:00Z");
@@ -75,16 +64,9 @@ for (const name of opts.corpora.split(",")) {
   );
 }
 json.loadavg = os.loadavg();
-const out = path.join(repoRoot, "bench/.out/recall-bench.json");
-writeFileSync(out, `${JSON.stringify(json, null, 2)}\n`);
-console.log(
+report(
+  "recall-bench",
+  json,
   "| corpus | recall p50 / p95 (query only) | with freshness stat pass | hybrid, 384-dim synthetic (query only) | line store first build |",
-);
-console.log("|---|---|---|---|---|");
-for (const r of rows) console.log(r);
-console.log(
-  `\nload average: ${os
-    .loadavg()
-    .map((x) => x.toFixed(1))
-    .join(" ")}; details in ${out}`,
+  rows,
 );

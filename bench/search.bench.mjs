@@ -8,11 +8,10 @@
 // stat pass every real call does, (c) hybrid with a 384-dim synthetic embedder (vec0).
 // CLI: wall time of `membank search --provider none --json`, including Node start.
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { closeIndexes, openWorkspace, search, syncIndex } from "../dist/src/index.js";
-import { corpusCopy, flags, fmt, percentile, repoRoot, syntheticEmbedder } from "./index-support.mjs";
+import { corpusCopy, flags, fmt, percentile, repoRoot, report, syntheticEmbedder } from "./index-support.mjs";
 
 const opts = flags({ corpora: "1y,10y", iterations: 300, cliRuns: 15, dims: 384 });
 
@@ -81,16 +80,9 @@ for (const name of opts.corpora.split(",")) {
   );
 }
 
-const out = path.join(repoRoot, "bench/.out/search-bench.json");
-writeFileSync(out, `${JSON.stringify(json, null, 2)}\n`);
-console.log(
+report(
+  "search-bench",
+  json,
   "| corpus | search p50 / p95 (query only) | with freshness stat pass | hybrid, 384-dim vec0 (query only) | CLI `search --provider none` incl. Node start |",
-);
-console.log("|---|---|---|---|---|");
-for (const r of rows) console.log(r);
-console.log(
-  `\nload average during the run: ${os
-    .loadavg()
-    .map((x) => x.toFixed(1))
-    .join(" ")}; details in ${out}`,
+  rows,
 );
