@@ -27,7 +27,7 @@ import type { Intent, LexicalTerm } from "./intent.js";
 import { type LineRankOptions, rescoreLines } from "./linerank.js";
 import { type LineHit, type LineStore, readLines, searchCjkLines, searchLines } from "./lines.js";
 import { pageOpinionItems } from "./opinions.js";
-import { isoDay, overlapsWindow } from "./timewindow.js";
+import { isoDay, overlapsWindow, reportedWindow } from "./timewindow.js";
 import type { ArmList, Candidate } from "./types.js";
 import { buildWindows, DEFAULT_WINDOW, type WindowOptions } from "./windows.js";
 
@@ -159,6 +159,9 @@ export function entityArm(ctx: ArmContext, entities: EntityRow[], weight: number
 }
 
 /** Time: facts overlapping the window, newest first (lexical matches ahead), and the matching lines of those days. */
+/** The weight of a line written just after a time window, relative to one inside it. */
+const LATER_REPORT = 0.5;
+
 export function timeArm(ctx: ArmContext, weight: number): ArmList {
   const w = ctx.intent.window;
   if (!w) return { arm: "time", weight, items: [] };
@@ -189,7 +192,10 @@ export function timeArm(ctx: ArmContext, weight: number): ArmList {
     score: overlap + 1 - i / (facts.length + 1),
   }));
   if (ctx.intent.terms.length > 0) {
-    const hits = searchLines(ctx.store, ctx.lexTerms, { limit: 200, since: from, until: to });
+    const until = reportedWindow(w).to ?? to;
+    const hits = searchLines(ctx.store, ctx.lexTerms, { limit: 200, since: from, until });
+    // A later day's line may report the window's events ("yesterday I ..."): worth less than the days' own.
+    for (const h of hits) if (h.date && h.date > to) h.score *= LATER_REPORT;
     items.push(...windowsToItems(ctx, hits, ctx.pool));
   } else {
     // "What happened yesterday?": the days' notes themselves, newest day first.

@@ -87,6 +87,33 @@ describe("time windows relative to asOf", () => {
     expect(w("the last 3 days")).toEqual({ from: "2026-03-17", to: "2026-03-20" });
     expect(w("between March 2 and March 5")).toEqual({ from: "2026-03-02", to: "2026-03-05" });
   });
+  it("reads ordinal weeks and weekends of a month, and days or weeks before or after a date", () => {
+    expect(w("where did Andrew go during the first weekend of August 2023?")).toEqual({
+      from: "2023-08-05",
+      to: "2023-08-06",
+    });
+    expect(w("the last week of October 2025")).toEqual({ from: "2025-10-25", to: "2025-10-31" });
+    expect(w("in the second week of February")).toEqual({ from: "2026-02-08", to: "2026-02-14" });
+    expect(w("what did we do the weekend before 4th October, 2023?")).toEqual({
+      from: "2023-09-30",
+      to: "2023-10-01",
+    });
+    expect(w("the week before August 3, 2023")).toEqual({ from: "2023-07-27", to: "2023-08-02" });
+    expect(w("the day after March 3")).toEqual({ from: "2026-03-04", to: "2026-03-04" });
+  });
+  it("reads 'in the last year' as the past 365 days and 'as of' as an upper bound", () => {
+    expect(w("who visited in the last year?")).toEqual({ from: "2025-03-20", to: "2026-03-20" });
+    expect(w("how many pets as of September 2025?")).toEqual({ from: undefined, to: "2025-09-30" });
+  });
+  it("marks 'recently' as vague, and lets a named date win over it", () => {
+    expect(parseTimeWindow("what did John recently get promoted to?", asOf)).toMatchObject({
+      from: "2026-03-06",
+      to: "2026-03-20",
+      vague: true,
+    });
+    const named = parseTimeWindow("what did Maria start recently, as mentioned on 3 March?", asOf);
+    expect(named).toEqual({ text: "on 3 March", from: "2026-03-03", to: "2026-03-03" });
+  });
   it("ignores numbers that are not dates", () => {
     expect(w("LEDGER_SYNC_BATCH=500")).toBeUndefined();
     expect(w("ticket FJD-482 and commit a91f3c2")).toBeUndefined();

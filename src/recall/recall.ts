@@ -17,7 +17,7 @@ import { type LineStore, openLineStore, syncLineStore } from "./lines.js";
 import { absorbIntoPageOpinions, pageEvidenceForFact } from "./opinions.js";
 import { fitBudget, toResult } from "./shape.js";
 import { nameWords } from "./text.js";
-import { isoDay, overlapsWindow } from "./timewindow.js";
+import { isoDay, overlapsWindow, reportedWindow } from "./timewindow.js";
 import type { ArmList, RecallResponse, ResultKind } from "./types.js";
 import { DEFAULT_WINDOW, type WindowOptions } from "./windows.js";
 
@@ -69,6 +69,9 @@ const COMMON_ENTITY_FACTS = 300;
 
 /** How much a result outside a time window the query names is worth (soft: the window may be off). */
 const OUTSIDE_WINDOW = 0.5;
+
+/** A vague "recently" next to other words is a light preference for the last weeks, not a filter. */
+const VAGUE_TIME = 0.3;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const KINDS: readonly ResultKind[] = ["world", "experience", "opinion", "observation", "note"];
@@ -196,7 +199,9 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
   // "tell me about Priya", a weaker prior when the question also asks about something.
   const entityWeight = intent.kinds.includes("lexical") ? weights.entity! / 2 : weights.entity!;
   if (intent.entities.length > 0) arms.push(timed(() => entityArm(ctx, entities, entityWeight)));
-  if (intent.window) arms.push(timed(() => timeArm(ctx, weights.time!)));
+  // "What did John recently get promoted to?": the words decide, not a guessed two weeks.
+  const vagueOnly = intent.window?.vague === true && intent.terms.length > 0;
+  if (intent.window) arms.push(timed(() => timeArm(ctx, weights.time! * (vagueOnly ? VAGUE_TIME : 1))));
   if (intent.kinds.includes("opinion")) arms.push(timed(() => opinionArm(ctx, weights.opinion!)));
   if (choice.embedder) {
     let e = cachedEmbedders.get(choice.embedder);
@@ -218,9 +223,13 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
 
   const method = opts.fusion ?? DEFAULT_FUSE.method;
   let fused = fuse(arms, { method, rrfK: opts.rrfK ?? DEFAULT_FUSE.rrfK });
-  const win = intent.window;
+  const win = vagueOnly ? undefined : intent.window;
   if (win) {
-    for (const f of fused) if (!f.cand.date || !overlapsWindow(win, f.cand.date)) f.score *= OUTSIDE_WINDOW;
+    const reported = reportedWindow(win);
+    for (const f of fused) {
+      const w = f.cand.kind === "note" ? reported : win;
+      if (!f.cand.date || !overlapsWindow(w, f.cand.date)) f.score *= OUTSIDE_WINDOW;
+    }
     fused = sortFused(fused);
   }
   fused = dedupe(fused).filter((f) => {

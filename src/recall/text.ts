@@ -64,7 +64,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     "wasn't we we'd we'll we're we've were weren't what what's when when's where where's which while who who's whom " +
     "why why's will with won't would wouldn't you you'd you'll you're you've your yours yourself yourselves " +
     "tell know anything something thing things please show give us recall remember say said ever much many lot " +
-    "happen happened happening going go went kind sort way"
+    "happen happened happening going go went kind sort way recently lately"
   ).split(" "),
 );
 

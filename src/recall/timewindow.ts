@@ -6,6 +6,11 @@ export interface TimeWindow {
   to?: string;
   /** The words of the query the window came from ("around March 12", "since last week"). */
   text: string;
+  /**
+   * Only a vague word named the time ("recently", "lately"): a hint to prefer newer
+   * matches, not a boundary (the newest mention of "blogging" may be months old).
+   */
+  vague?: true;
 }
 
 const DAY_MS = 86_400_000;
@@ -54,15 +59,17 @@ const NUMBER_WORDS: Record<string, number> = {
 
 type Span = { from?: Date; to?: Date; index: number; text: string };
 
-/** "last 3 days", "past two weeks", "the last few months": asOf minus N units .. asOf. */
+/** "last 3 days", "past two weeks", "the last few months", "in the past year": asOf minus N units .. asOf. */
 function lastN(query: string, asOf: Date): Span | undefined {
   const m =
     /\b(?:the\s+)?(?:last|past|previous)\s+(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|few|couple(?:\s+of)?)\s+(days?|weeks?|months?|years?)\b/i.exec(
       query,
-    );
+    ) ??
+    // "in the last year" is the rolling year; "last year" alone is the calendar year (chrono's).
+    /\b(?:in|over|during|within)\s+the\s+(?:last|past)\s+()(day|week|month|year)\b(?!\s+of\b)/i.exec(query);
   if (!m) return undefined;
   const raw = m[1]!.toLowerCase().replace(/\s+of$/, "");
-  const n = /^\d+$/.test(raw) ? Number(raw) : (NUMBER_WORDS[raw] ?? 1);
+  const n = raw === "" ? 1 : /^\d+$/.test(raw) ? Number(raw) : (NUMBER_WORDS[raw] ?? 1);
   const unit = m[2]!.toLowerCase();
   const days = unit.startsWith("day")
     ? n
@@ -74,9 +81,78 @@ function lastN(query: string, asOf: Date): Span | undefined {
   return { from: addDays(asOf, -days), to: asOf, index: m.index, text: m[0] };
 }
 
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+const ORDINALS: Record<string, number> = {
+  first: 1,
+  "1st": 1,
+  second: 2,
+  "2nd": 2,
+  third: 3,
+  "3rd": 3,
+  fourth: 4,
+  "4th": 4,
+};
+
+/** The latest year, at or before asOf's, in which month `mo` (day 1) is not after asOf. */
+function pastYear(mo: number, asOf: Date): number {
+  let y = asOf.getUTCFullYear();
+  while (utc(y, mo, 1) > asOf) y -= 1;
+  return y;
+}
+
+/** The Saturday on or after a date. */
+function saturdayFrom(date: Date): Date {
+  return addDays(date, (6 - date.getUTCDay() + 7) % 7);
+}
+
+/** "the first weekend of August 2023", "the last week of October": chrono reads these loosely. */
+function weekOfMonth(query: string, asOf: Date): Span | undefined {
+  const m =
+    /\b(?:the\s+)?(first|second|third|fourth|last|1st|2nd|3rd|4th)\s+(week|weekend)\s+(?:of|in)\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:,?\s+((?:19|20)\d{2}))?\b/i.exec(
+      query,
+    );
+  if (!m) return undefined;
+  const mo = MONTHS.indexOf(m[3]!.toLowerCase()) + 1;
+  const y = m[4] ? Number(m[4]) : pastYear(mo, asOf);
+  const last = m[1]!.toLowerCase() === "last";
+  const nth = ORDINALS[m[1]!.toLowerCase()] ?? 1;
+  let from: Date;
+  let to: Date;
+  if (m[2]!.toLowerCase() === "weekend") {
+    const firstSat = saturdayFrom(utc(y, mo, 1));
+    from = last ? saturdayFrom(addDays(endOfMonth(y, mo), -6)) : addDays(firstSat, 7 * (nth - 1));
+    to = addDays(from, 1);
+  } else {
+    from = last ? addDays(endOfMonth(y, mo), -6) : utc(y, mo, 1 + 7 * (nth - 1));
+    to = last ? endOfMonth(y, mo) : addDays(from, 6);
+  }
+  return { from, to, index: m.index, text: m[0] };
+}
+
+/** "the day before March 3", "the weekend after 4th October, 2023", "the week before August 3". */
+function relativeTo(query: string, asOf: Date): Span | undefined {
+  const m = /\b(?:the\s+)?(day|night|week|weekend)\s+(before|after)\s+/i.exec(query);
+  if (!m) return undefined;
+  const rest = query.slice(m.index + m[0].length);
+  const r = chrono.parse(rest, { instant: asOf, timezone: 0 }, { forwardDate: false })[0];
+  if (!r || r.index !== 0 || !r.start.isCertain("day")) return undefined;
+  const c = r.start;
+  const mo = c.get("month") ?? 1;
+  const y = c.isCertain("year") ? (c.get("year") ?? asOf.getUTCFullYear()) : pastYear(mo, asOf);
+  const x = utc(y, mo, c.get("day") ?? 1);
+  const unit = m[1]!.toLowerCase();
+  const after = m[2]!.toLowerCase() === "after";
+  let from: Date;
+  if (unit === "week") from = after ? addDays(x, 1) : addDays(x, -7);
+  else if (unit === "weekend") from = after ? saturdayFrom(addDays(x, 1)) : saturdayFrom(addDays(x, -7));
+  else from = addDays(x, after ? 1 : -1);
+  const to = unit === "week" ? addDays(from, 6) : unit === "weekend" ? addDays(from, 1) : from;
+  return { from, to, index: m.index, text: query.slice(m.index, m.index + m[0].length + r.text.length) };
+}
+
 /** "recently", "lately", "these days": the last two weeks. */
 function vague(query: string, asOf: Date): Span | undefined {
-  const m = /\b(recently|lately|these days|this past week)\b/i.exec(query);
+  const m = /\b(recently|lately|these days|this past week|in a recent \w+)\b/i.exec(query);
   if (!m) return undefined;
   return { from: addDays(asOf, -14), to: asOf, index: m.index, text: m[0] };
 }
@@ -131,7 +207,7 @@ function spanOf(r: chrono.ParsedResult, query: string, asOf: Date): Span | undef
   let spanText = r.text;
   const before = query.slice(0, r.index).toLowerCase();
   const prefix =
-    /\b(around|about|near|circa|approximately|roughly|week of|since|after|from|before|until|till|up to|by|on|in|during)\s*(?:the\s+)?$/.exec(
+    /\b(around|about|near|circa|approximately|roughly|week of|since|after|from|before|until|till|up to|as of|by|on|in|during)\s*(?:the\s+)?$/.exec(
       before,
     );
   const word = prefix?.[1];
@@ -146,7 +222,7 @@ function spanOf(r: chrono.ParsedResult, query: string, asOf: Date): Span | undef
     to = addDays(to, AROUND_DAYS);
   } else if (word === "since" || word === "after" || word === "from") {
     return { from, to: asOf > from ? asOf : to, index, text: spanText };
-  } else if (word === "before" || word === "until" || word === "till" || word === "up to" || word === "by") {
+  } else if (word && ["before", "until", "till", "up to", "as of", "by"].includes(word)) {
     return { to, index, text: spanText };
   }
   return { from, to, index, text: spanText };
@@ -159,12 +235,22 @@ function spanOf(r: chrono.ParsedResult, query: string, asOf: Date): Span | undef
  */
 export function parseTimeWindow(query: string, asOf: Date): TimeWindow | undefined {
   const spans: Span[] = [];
-  const special = lastN(query, asOf) ?? vague(query, asOf);
-  if (special) spans.push(special);
+  let fuzzy: Span | undefined;
+  const counted = lastN(query, asOf);
+  if (counted) spans.push(counted);
   else {
-    const results = chrono.parse(query, { instant: asOf, timezone: 0 }, { forwardDate: false });
+    // Phrases chrono reads loosely come first; their words are masked so chrono skips them.
+    let masked = query;
+    for (const rule of [weekOfMonth, relativeTo, vague]) {
+      const s = rule(masked, asOf);
+      if (!s) continue;
+      if (rule === vague) fuzzy = s;
+      else spans.push(s);
+      masked = masked.slice(0, s.index) + " ".repeat(s.text.length) + masked.slice(s.index + s.text.length);
+    }
+    const results = chrono.parse(masked, { instant: asOf, timezone: 0 }, { forwardDate: false });
     for (const r of results) {
-      const s = spanOf(r, query, asOf);
+      const s = spanOf(r, masked, asOf);
       if (s) spans.push(s);
     }
     if (spans.length === 0) {
@@ -172,6 +258,9 @@ export function parseTimeWindow(query: string, asOf: Date): TimeWindow | undefin
       if (y) spans.push(y);
     }
   }
+  // "recently" counts only when nothing more precise names the time ("recently, on 3 June").
+  if (spans.length > 0) fuzzy = undefined;
+  else if (fuzzy) spans.push(fuzzy);
   if (spans.length === 0) return undefined;
   const froms = spans.map((s) => s.from).filter((d): d is Date => d !== undefined);
   const tos = spans.map((s) => s.to).filter((d): d is Date => d !== undefined);
@@ -182,7 +271,20 @@ export function parseTimeWindow(query: string, asOf: Date): TimeWindow | undefin
   const window: TimeWindow = { text: query.slice(first, last) };
   if (!open && froms.length > 0) window.from = isoDay(new Date(Math.min(...froms.map((d) => d.getTime()))));
   if (!openEnd && tos.length > 0) window.to = isoDay(new Date(Math.max(...tos.map((d) => d.getTime()))));
+  if (fuzzy) window.vague = true;
   return window;
+}
+
+/**
+ * Logs report the past: the note of March 13 tells what happened "yesterday". A window's
+ * log lines are therefore looked for up to this many days after it ends.
+ */
+export const REPORT_LAG_DAYS = 2;
+
+/** The window that log lines about `w` fall in: the same start, the end `REPORT_LAG_DAYS` later. */
+export function reportedWindow<T extends Pick<TimeWindow, "from" | "to">>(w: T): T {
+  if (!w.to) return w;
+  return { ...w, to: isoDay(addDays(new Date(`${w.to}T00:00:00Z`), REPORT_LAG_DAYS)) };
 }
 
 /** Does a fact or log dated `date` (optionally valid `validFrom..validTo`) overlap the window? */
