@@ -135,7 +135,7 @@ function relativeTo(query: string, asOf: Date): Span | undefined {
   if (!m) return undefined;
   const rest = query.slice(m.index + m[0].length);
   const r = chrono.parse(rest, { instant: asOf, timezone: 0 }, { forwardDate: false })[0];
-  if (!r || r.index !== 0 || !r.start.isCertain("day")) return undefined;
+  if (r?.index !== 0 || !r.start.isCertain("day")) return undefined;
   const c = r.start;
   const mo = c.get("month") ?? 1;
   const y = c.isCertain("year") ? (c.get("year") ?? asOf.getUTCFullYear()) : pastYear(mo, asOf);
