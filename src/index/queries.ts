@@ -1,6 +1,7 @@
 import type { FactKind } from "../retain/types.js";
 import type { IndexDb } from "./db.js";
 import { bm25ToScores } from "./fts.js";
+import { prepared } from "./statements.js";
 import { vectorKnn as knn, type VectorHit } from "./vectors.js";
 
 /**
@@ -68,7 +69,7 @@ function withEntities(idx: IndexDb, rows: RawFact[]): FactRow[] {
   if (rows.length === 0) return [];
   const byFact = new Map<number, string[]>();
   // Per-fact lookups use the fact index; entities in the order the fact names them.
-  const stmt = idx.db.prepare("SELECT fact, entity FROM fact_entities WHERE fact = ? ORDER BY pos");
+  const stmt = prepared(idx.db, "SELECT fact, entity FROM fact_entities WHERE fact = ? ORDER BY pos");
   for (const r of rows) {
     const list = (stmt.all(r.rid) as { fact: number; entity: string }[]).map((e) => e.entity);
     byFact.set(r.rid, list);
@@ -87,24 +88,22 @@ function scored<T>(rows: (T & { bm25: number })[]): Bm25Hit<T>[] {
 /** BM25 over chunk text (unicode61). `match`: an FTS5 expression, e.g. from buildMatchQuery. */
 export function bm25Chunks(idx: IndexDb, match: string | null, limit: number): Bm25Hit<ChunkRow>[] {
   if (!idx.fts || !match || limit <= 0) return [];
-  const rows = idx.db
-    .prepare(
-      `SELECT ${CHUNK_COLS}, f.bm25 FROM (SELECT rowid AS id, bm25(chunks_fts) AS bm25 FROM chunks_fts ` +
-        "WHERE chunks_fts MATCH ? ORDER BY bm25, rowid LIMIT ?) f JOIN chunks c ON c.id = f.id ORDER BY f.bm25, c.id",
-    )
-    .all(match, limit) as (ChunkRow & { bm25: number })[];
+  const rows = prepared(
+    idx.db,
+    `SELECT ${CHUNK_COLS}, f.bm25 FROM (SELECT rowid AS id, bm25(chunks_fts) AS bm25 FROM chunks_fts ` +
+      "WHERE chunks_fts MATCH ? ORDER BY bm25, rowid LIMIT ?) f JOIN chunks c ON c.id = f.id ORDER BY f.bm25, c.id",
+  ).all(match, limit) as (ChunkRow & { bm25: number })[];
   return scored(rows);
 }
 
 /** BM25 over fact content (unicode61). */
 export function bm25Facts(idx: IndexDb, match: string | null, limit: number): Bm25Hit<FactRow>[] {
   if (!idx.fts || !match || limit <= 0) return [];
-  const rows = idx.db
-    .prepare(
-      `SELECT ${FACT_COLS}, m.bm25 FROM (SELECT rowid AS rid, bm25(facts_fts) AS bm25 FROM facts_fts ` +
-        "WHERE facts_fts MATCH ? ORDER BY bm25, rowid LIMIT ?) m JOIN facts f ON f.rid = m.rid ORDER BY m.bm25, f.rid",
-    )
-    .all(match, limit) as (RawFact & { bm25: number })[];
+  const rows = prepared(
+    idx.db,
+    `SELECT ${FACT_COLS}, m.bm25 FROM (SELECT rowid AS rid, bm25(facts_fts) AS bm25 FROM facts_fts ` +
+      "WHERE facts_fts MATCH ? ORDER BY bm25, rowid LIMIT ?) m JOIN facts f ON f.rid = m.rid ORDER BY m.bm25, f.rid",
+  ).all(match, limit) as (RawFact & { bm25: number })[];
   const hits = scored(rows);
   const facts = withEntities(
     idx,
@@ -126,21 +125,21 @@ export function trigramChunks(
   if (!idx.fts || limit <= 0) return [];
   const out: Bm25Hit<ChunkRow>[] = [];
   if (terms.trigram) {
-    const rows = idx.db
-      .prepare(
-        `SELECT ${CHUNK_COLS}, f.bm25 FROM (SELECT rowid AS id, bm25(chunks_tri) AS bm25 FROM chunks_tri ` +
-          "WHERE chunks_tri MATCH ? ORDER BY bm25, rowid LIMIT ?) f JOIN chunks c ON c.id = f.id ORDER BY f.bm25, c.id",
-      )
-      .all(terms.trigram, limit) as (ChunkRow & { bm25: number })[];
+    const rows = prepared(
+      idx.db,
+      `SELECT ${CHUNK_COLS}, f.bm25 FROM (SELECT rowid AS id, bm25(chunks_tri) AS bm25 FROM chunks_tri ` +
+        "WHERE chunks_tri MATCH ? ORDER BY bm25, rowid LIMIT ?) f JOIN chunks c ON c.id = f.id ORDER BY f.bm25, c.id",
+    ).all(terms.trigram, limit) as (ChunkRow & { bm25: number })[];
     out.push(...scored(rows));
   }
   const seen = new Set(out.map((h) => h.row.id));
   for (const s of terms.short ?? []) {
     if (out.length >= limit) break;
     const like = `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const rows = idx.db
-      .prepare(`SELECT ${CHUNK_COLS} FROM chunks c WHERE c.cjk = 1 AND c.text LIKE ? ESCAPE '\\' ORDER BY c.id LIMIT ?`)
-      .all(like, limit) as ChunkRow[];
+    const rows = prepared(
+      idx.db,
+      `SELECT ${CHUNK_COLS} FROM chunks c WHERE c.cjk = 1 AND c.text LIKE ? ESCAPE '\\' ORDER BY c.id LIMIT ?`,
+    ).all(like, limit) as ChunkRow[];
     for (const row of rows) {
       if (seen.has(row.id) || out.length >= limit) continue;
       seen.add(row.id);
@@ -158,7 +157,7 @@ export function vectorKnn(idx: IndexDb, queryVec: Float32Array, limit: number): 
 
 /** Chunks by id, in the order of `ids` (missing ids skipped). Use after vectorKnn. */
 export function chunksByIds(idx: IndexDb, ids: number[]): ChunkRow[] {
-  const stmt = idx.db.prepare(`SELECT ${CHUNK_COLS} FROM chunks c WHERE c.id = ?`);
+  const stmt = prepared(idx.db, `SELECT ${CHUNK_COLS} FROM chunks c WHERE c.id = ?`);
   return ids.map((id) => stmt.get(id) as ChunkRow | undefined).filter((r): r is ChunkRow => r !== undefined);
 }
 
@@ -166,21 +165,21 @@ export function chunksByIds(idx: IndexDb, ids: number[]): ChunkRow[] {
 export function chunksByDates(idx: IndexDb, dates: string[]): ChunkRow[] {
   if (dates.length === 0) return [];
   const placeholders = dates.map(() => "?").join(",");
-  return idx.db
-    .prepare(`SELECT ${CHUNK_COLS} FROM chunks c WHERE c.date IN (${placeholders}) ORDER BY c.path, c.start_line`)
-    .all(...dates) as ChunkRow[];
+  return prepared(
+    idx.db,
+    `SELECT ${CHUNK_COLS} FROM chunks c WHERE c.date IN (${placeholders}) ORDER BY c.path, c.start_line`,
+  ).all(...dates) as ChunkRow[];
 }
 
 /** Facts mentioning any of the entity slugs (case-insensitive), newest first. */
 export function factsByEntity(idx: IndexDb, slugs: string[], limit = 1000): FactRow[] {
   if (slugs.length === 0) return [];
   const placeholders = slugs.map(() => "?").join(",");
-  const rows = idx.db
-    .prepare(
-      `SELECT DISTINCT ${FACT_COLS} FROM fact_entities fe JOIN facts f ON f.rid = fe.fact ` +
-        `WHERE fe.entity COLLATE NOCASE IN (${placeholders}) ORDER BY f.date DESC, f.path, f.line, f.rid LIMIT ?`,
-    )
-    .all(...slugs, limit) as RawFact[];
+  const rows = prepared(
+    idx.db,
+    `SELECT DISTINCT ${FACT_COLS} FROM fact_entities fe JOIN facts f ON f.rid = fe.fact ` +
+      `WHERE fe.entity COLLATE NOCASE IN (${placeholders}) ORDER BY f.date DESC, f.path, f.line, f.rid LIMIT ?`,
+  ).all(...slugs, limit) as RawFact[];
   return withEntities(idx, rows);
 }
 
@@ -189,28 +188,27 @@ export function factsByEntity(idx: IndexDb, slugs: string[], limit = 1000): Fact
  * YYYY-MM-DD; an open-ended range counts from validFrom on, or up to validTo), by date.
  */
 export function factsInWindow(idx: IndexDb, from: string, to: string, limit = 1000): FactRow[] {
-  const rows = idx.db
-    .prepare(
-      `SELECT ${FACT_COLS} FROM facts f WHERE (f.date BETWEEN @from AND @to) OR ` +
-        "((f.valid_from IS NOT NULL OR f.valid_to IS NOT NULL) AND " +
-        "coalesce(f.valid_from, '0000-00-00') <= @to AND coalesce(f.valid_to, '9999-99-99') >= @from) " +
-        "ORDER BY f.date, f.path, f.line, f.rid LIMIT @limit",
-    )
-    .all({ from, to, limit }) as RawFact[];
+  const rows = prepared(
+    idx.db,
+    `SELECT ${FACT_COLS} FROM facts f WHERE (f.date BETWEEN @from AND @to) OR ` +
+      "((f.valid_from IS NOT NULL OR f.valid_to IS NOT NULL) AND " +
+      "coalesce(f.valid_from, '0000-00-00') <= @to AND coalesce(f.valid_to, '9999-99-99') >= @from) " +
+      "ORDER BY f.date, f.path, f.line, f.rid LIMIT @limit",
+  ).all({ from, to, limit }) as RawFact[];
   return withEntities(idx, rows);
 }
 
 /** One fact by its stable id (the first occurrence when the same fact is in two files). */
 export function factById(idx: IndexDb, id: string): FactRow | undefined {
-  const row = idx.db
-    .prepare(`SELECT ${FACT_COLS} FROM facts f WHERE f.id = ? ORDER BY f.path, f.line LIMIT 1`)
-    .get(id) as RawFact | undefined;
+  const row = prepared(idx.db, `SELECT ${FACT_COLS} FROM facts f WHERE f.id = ? ORDER BY f.path, f.line LIMIT 1`).get(
+    id,
+  ) as RawFact | undefined;
   return row ? withEntities(idx, [row])[0] : undefined;
 }
 
 /** Every entity (from facts and from bank/entities pages) with its aliases, by slug. */
 export function listEntities(idx: IndexDb): EntityRow[] {
-  const rows = idx.db.prepare("SELECT slug, name, aliases, page, facts FROM entities ORDER BY slug").all() as (Omit<
+  const rows = prepared(idx.db, "SELECT slug, name, aliases, page, facts FROM entities ORDER BY slug").all() as (Omit<
     EntityRow,
     "aliases"
   > & { aliases: string })[];
@@ -262,8 +260,9 @@ type RawOpinion = Omit<OpinionRow, "entities" | "evidence"> & { rid: number };
 
 function withOpinionDetails(idx: IndexDb, rows: RawOpinion[]): OpinionRow[] {
   if (rows.length === 0) return [];
-  const ents = idx.db.prepare("SELECT entity FROM opinion_entities WHERE opinion_id = ? ORDER BY pos").pluck();
-  const evs = idx.db.prepare(
+  const ents = prepared(idx.db, "SELECT entity FROM opinion_entities WHERE opinion_id = ? ORDER BY pos").pluck();
+  const evs = prepared(
+    idx.db,
     "SELECT fact_id AS factId, source, stance, date FROM opinion_evidence WHERE opinion_id = ? ORDER BY pos",
   );
   return rows.map(({ rid: _rid, ...r }) => ({
@@ -275,39 +274,37 @@ function withOpinionDetails(idx: IndexDb, rows: RawOpinion[]): OpinionRow[] {
 
 /** Does the index hold any opinions from bank/opinions.md? (Recall falls back to opinion facts when not.) */
 export function hasOpinions(idx: IndexDb): boolean {
-  return idx.db.prepare("SELECT 1 FROM opinions LIMIT 1").get() !== undefined;
+  return prepared(idx.db, "SELECT 1 FROM opinions LIMIT 1").get() !== undefined;
 }
 
 /** Every opinion, in page order. */
 export function opinionsAll(idx: IndexDb, limit = 1000): OpinionRow[] {
-  const rows = idx.db
-    .prepare(`SELECT ${OPINION_COLS} FROM opinions o ORDER BY o.path, o.start_line LIMIT ?`)
-    .all(limit) as RawOpinion[];
+  const rows = prepared(idx.db, `SELECT ${OPINION_COLS} FROM opinions o ORDER BY o.path, o.start_line LIMIT ?`).all(
+    limit,
+  ) as RawOpinion[];
   return withOpinionDetails(idx, rows);
 }
 
 /** Opinions about any of the entity slugs (case-insensitive), most recently updated first. */
 export function opinionsByEntity(idx: IndexDb, slugs: readonly string[], limit = 1000): OpinionRow[] {
   if (slugs.length === 0) return [];
-  const rows = idx.db
-    .prepare(
-      `SELECT ${OPINION_COLS} FROM opinions o WHERE o.id IN (SELECT opinion_id FROM opinion_entities ` +
-        `WHERE entity COLLATE NOCASE IN (${slugs.map(() => "?").join(",")})) ` +
-        "ORDER BY o.last_updated DESC, o.path, o.start_line LIMIT ?",
-    )
-    .all(...slugs, limit) as RawOpinion[];
+  const rows = prepared(
+    idx.db,
+    `SELECT ${OPINION_COLS} FROM opinions o WHERE o.id IN (SELECT opinion_id FROM opinion_entities ` +
+      `WHERE entity COLLATE NOCASE IN (${slugs.map(() => "?").join(",")})) ` +
+      "ORDER BY o.last_updated DESC, o.path, o.start_line LIMIT ?",
+  ).all(...slugs, limit) as RawOpinion[];
   return withOpinionDetails(idx, rows);
 }
 
 /** BM25 over opinion statements. `match`: an FTS5 expression, e.g. from buildMatchQuery. */
 export function bm25Opinions(idx: IndexDb, match: string | null, limit: number): Bm25Hit<OpinionRow>[] {
   if (!idx.fts || !match || limit <= 0) return [];
-  const rows = idx.db
-    .prepare(
-      `SELECT ${OPINION_COLS}, m.bm25 FROM (SELECT rowid AS rid, bm25(opinions_fts) AS bm25 FROM opinions_fts ` +
-        "WHERE opinions_fts MATCH ? ORDER BY bm25, rowid LIMIT ?) m JOIN opinions o ON o.rid = m.rid ORDER BY m.bm25, o.rid",
-    )
-    .all(match, limit) as (RawOpinion & { bm25: number })[];
+  const rows = prepared(
+    idx.db,
+    `SELECT ${OPINION_COLS}, m.bm25 FROM (SELECT rowid AS rid, bm25(opinions_fts) AS bm25 FROM opinions_fts ` +
+      "WHERE opinions_fts MATCH ? ORDER BY bm25, rowid LIMIT ?) m JOIN opinions o ON o.rid = m.rid ORDER BY m.bm25, o.rid",
+  ).all(match, limit) as (RawOpinion & { bm25: number })[];
   const hits = scored(rows);
   const full = withOpinionDetails(
     idx,
@@ -322,13 +319,12 @@ export function opinionsByEvidence(
   factIds: readonly string[],
 ): { factId: string; stance: "support" | "contradict"; opinion: OpinionRow }[] {
   if (factIds.length === 0) return [];
-  const rows = idx.db
-    .prepare(
-      `SELECT ${OPINION_COLS}, e.fact_id AS evFact, e.stance AS evStance FROM opinion_evidence e ` +
-        `JOIN opinions o ON o.id = e.opinion_id WHERE e.fact_id IN (${factIds.map(() => "?").join(",")}) ` +
-        "ORDER BY o.path, o.start_line, e.pos",
-    )
-    .all(...factIds) as (RawOpinion & { evFact: string; evStance: "support" | "contradict" })[];
+  const rows = prepared(
+    idx.db,
+    `SELECT ${OPINION_COLS}, e.fact_id AS evFact, e.stance AS evStance FROM opinion_evidence e ` +
+      `JOIN opinions o ON o.id = e.opinion_id WHERE e.fact_id IN (${factIds.map(() => "?").join(",")}) ` +
+      "ORDER BY o.path, o.start_line, e.pos",
+  ).all(...factIds) as (RawOpinion & { evFact: string; evStance: "support" | "contradict" })[];
   const ops = withOpinionDetails(
     idx,
     rows.map(({ evFact: _f, evStance: _s, ...r }) => r),
@@ -338,11 +334,10 @@ export function opinionsByEvidence(
 
 /** The opinion whose region (marker lines included) holds `line` of `path`, if any. */
 export function opinionAtLine(idx: IndexDb, path: string, line: number): OpinionRow | undefined {
-  const row = idx.db
-    .prepare(
-      `SELECT ${OPINION_COLS} FROM opinions o WHERE o.path = ? AND o.start_line - 1 <= ? AND o.end_line + 1 >= ? ` +
-        "ORDER BY o.start_line LIMIT 1",
-    )
-    .get(path, line, line) as RawOpinion | undefined;
+  const row = prepared(
+    idx.db,
+    `SELECT ${OPINION_COLS} FROM opinions o WHERE o.path = ? AND o.start_line - 1 <= ? AND o.end_line + 1 >= ? ` +
+      "ORDER BY o.start_line LIMIT 1",
+  ).get(path, line, line) as RawOpinion | undefined;
   return row ? withOpinionDetails(idx, [row])[0] : undefined;
 }

@@ -30,7 +30,7 @@ import type Database from "better-sqlite3";
  *                          the page's supporting and contradicting lists, in page order
  *   opinions_fts            FTS5 unicode61 over opinions.statement (external content)
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 const BASE = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -182,6 +182,10 @@ const MIGRATIONS: Record<number, (db: Database.Database, fts: boolean) => void> 
     db.exec(
       "CREATE INDEX IF NOT EXISTS facts_valid ON facts(valid_from, valid_to) WHERE valid_from IS NOT NULL OR valid_to IS NOT NULL",
     );
+  },
+  // v6: recall reads a busy entity's newest opinions (evidence for an opinion) without walking all its facts.
+  6: (db) => {
+    db.exec("CREATE INDEX IF NOT EXISTS facts_opinion_date ON facts(date) WHERE kind = 'opinion'");
   },
 };
 

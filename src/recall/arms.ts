@@ -25,7 +25,7 @@ import {
 } from "./candidates.js";
 import type { Intent, LexicalTerm } from "./intent.js";
 import { type LineRankOptions, rescoreLines } from "./linerank.js";
-import { type LineHit, type LineStore, readLines, searchCjkLines, searchLines } from "./lines.js";
+import { hasLines, type LineHit, type LineStore, readLines, searchCjkLines, searchLines } from "./lines.js";
 import { pageOpinionItems } from "./opinions.js";
 import { isoDay, overlapsWindow, reportedWindow } from "./timewindow.js";
 import type { ArmList, Candidate } from "./types.js";
@@ -158,10 +158,10 @@ export function entityArm(ctx: ArmContext, entities: EntityRow[], weight: number
   return { arm: "entity", weight, items };
 }
 
-/** Time: facts overlapping the window, newest first (lexical matches ahead), and the matching lines of those days. */
 /** The weight of a line written just after a time window, relative to one inside it. */
 const LATER_REPORT = 0.5;
 
+/** Time: facts overlapping the window, newest first (lexical matches ahead), and the matching lines of those days. */
 export function timeArm(ctx: ArmContext, weight: number): ArmList {
   const w = ctx.intent.window;
   if (!w) return { arm: "time", weight, items: [] };
@@ -252,10 +252,13 @@ export function opinionArm(ctx: ArmContext, weight: number): ArmList {
   if (holderOnly) {
     for (const f of opinionFactsByEntity(ctx.idx, ctx.intent.entities, ctx.pool)) add(factCandidate(f), 0.5);
   }
-  // Reflect's page without judged opinions in the index (its regions do not parse): its lines.
-  const page = searchLines(ctx.store, ctx.intent.terms, { limit: 20, paths: [OPINIONS_PAGE] });
   const items = scored.sort((a, b) => b.score - a.score).slice(0, ctx.pool);
-  items.push(...windowsToItems(ctx, page, 5));
+  // Reflect's page without judged opinions in the index (its regions do not parse): its
+  // lines. Asked only when the page exists: the search ranks every line with the words.
+  if (hasLines(ctx.store, OPINIONS_PAGE)) {
+    const page = searchLines(ctx.store, ctx.intent.terms, { limit: 20, paths: [OPINIONS_PAGE] });
+    items.push(...windowsToItems(ctx, page, 5));
+  }
   return { arm: "opinion", weight, items };
 }
 

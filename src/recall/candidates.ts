@@ -1,6 +1,7 @@
 import type { IndexDb } from "../index/db.js";
 import { OPINIONS_PAGE } from "../index/opinions.js";
 import { type FactRow, opinionAtLine } from "../index/queries.js";
+import { prepared } from "../index/statements.js";
 import type { LineStore } from "./lines.js";
 import { readLines } from "./lines.js";
 import { opinionCandidate } from "./opinions.js";
@@ -18,10 +19,11 @@ const FACT_COLS =
 
 /** Facts whose Retain line lies in `path` lines from..to, by line. */
 export function factsAtLines(idx: IndexDb, path: string, from: number, to: number): FactRow[] {
-  const rows = idx.db
-    .prepare(`SELECT ${FACT_COLS} FROM facts f WHERE f.path = ? AND f.line BETWEEN ? AND ? ORDER BY f.line, f.rid`)
-    .all(path, from, to) as (Omit<FactRow, "entities" | "extracted"> & { extracted: number })[];
-  const ents = idx.db.prepare("SELECT entity FROM fact_entities WHERE fact = ?").pluck();
+  const rows = prepared(
+    idx.db,
+    `SELECT ${FACT_COLS} FROM facts f WHERE f.path = ? AND f.line BETWEEN ? AND ? ORDER BY f.line, f.rid`,
+  ).all(path, from, to) as (Omit<FactRow, "entities" | "extracted"> & { extracted: number })[];
+  const ents = prepared(idx.db, "SELECT entity FROM fact_entities WHERE fact = ?").pluck();
   return rows.map((r) => ({ ...r, extracted: r.extracted === 1, entities: ents.all(r.rid) as string[] }));
 }
 
@@ -32,18 +34,20 @@ export function factsAtLines(idx: IndexDb, path: string, from: number, to: numbe
  */
 function entityFactRows(idx: IndexDb, cols: string, slugs: readonly string[], limit: number, kind?: string): unknown[] {
   const marks = slugs.map(() => "?").join(",");
-  const count = idx.db
-    .prepare(`SELECT count(*) FROM fact_entities WHERE entity IN (${marks})`)
+  const count = prepared(idx.db, `SELECT count(*) FROM fact_entities WHERE entity IN (${marks})`)
     .pluck()
     .get(...slugs);
-  const byKind = kind ? " AND f.kind = ?" : "";
+  // The kind is spelled out for opinions so SQLite can walk the partial index facts_opinion_date.
+  const opinion = kind === "opinion";
+  const byKind = opinion ? " AND f.kind = 'opinion'" : kind ? " AND f.kind = ?" : "";
+  const walk = opinion ? "facts_opinion_date" : "facts_date";
   const sql =
     Number(count) > limit * 4
-      ? `SELECT ${cols} FROM facts f INDEXED BY facts_date WHERE EXISTS (SELECT 1 FROM fact_entities e ` +
+      ? `SELECT ${cols} FROM facts f INDEXED BY ${walk} WHERE EXISTS (SELECT 1 FROM fact_entities e ` +
         `WHERE e.entity IN (${marks}) AND e.fact = f.rid)${byKind} ORDER BY f.date DESC, f.path, f.line, f.rid LIMIT ?`
       : `SELECT ${cols} FROM facts f WHERE f.rid IN (SELECT fact FROM fact_entities WHERE entity IN (${marks}))` +
         `${byKind} ORDER BY f.date DESC, f.path, f.line, f.rid LIMIT ?`;
-  return idx.db.prepare(sql).all(...slugs, ...(kind ? [kind] : []), limit);
+  return prepared(idx.db, sql).all(...slugs, ...(kind && !opinion ? [kind] : []), limit);
 }
 
 /**
@@ -56,7 +60,7 @@ export function factsOfEntities(idx: IndexDb, slugs: readonly string[], limit: n
   const rows = entityFactRows(idx, FACT_COLS, slugs, limit, kind) as (Omit<FactRow, "entities" | "extracted"> & {
     extracted: number;
   })[];
-  const ents = idx.db.prepare("SELECT entity FROM fact_entities WHERE fact = ? ORDER BY pos").pluck();
+  const ents = prepared(idx.db, "SELECT entity FROM fact_entities WHERE fact = ? ORDER BY pos").pluck();
   return rows.map((r) => ({ ...r, extracted: r.extracted === 1, entities: ents.all(r.rid) as string[] }));
 }
 
@@ -67,21 +71,20 @@ export function factsOfEntities(idx: IndexDb, slugs: readonly string[], limit: n
 export function factsInWindowLean(idx: IndexDb, from: string, to: string, limit: number): FactRow[] {
   // Two indexed lookups (by date; by validity through the partial index facts_valid) instead
   // of one OR, which SQLite can only answer by scanning every fact.
-  const rows = idx.db
-    .prepare(
-      `SELECT ${FACT_COLS} FROM facts f WHERE f.rid IN (` +
-        "SELECT rid FROM facts WHERE date BETWEEN ? AND ? UNION " +
-        "SELECT rid FROM facts WHERE (valid_from IS NOT NULL OR valid_to IS NOT NULL) AND " +
-        "coalesce(valid_from, '0000-00-00') <= ? AND coalesce(valid_to, valid_from, '9999-99-99') >= ?) " +
-        "ORDER BY f.date DESC, f.path, f.line, f.rid LIMIT ?",
-    )
-    .all(from, to, to, from, limit) as (Omit<FactRow, "entities" | "extracted"> & { extracted: number })[];
+  const rows = prepared(
+    idx.db,
+    `SELECT ${FACT_COLS} FROM facts f WHERE f.rid IN (` +
+      "SELECT rid FROM facts WHERE date BETWEEN ? AND ? UNION " +
+      "SELECT rid FROM facts WHERE (valid_from IS NOT NULL OR valid_to IS NOT NULL) AND " +
+      "coalesce(valid_from, '0000-00-00') <= ? AND coalesce(valid_to, valid_from, '9999-99-99') >= ?) " +
+      "ORDER BY f.date DESC, f.path, f.line, f.rid LIMIT ?",
+  ).all(from, to, to, from, limit) as (Omit<FactRow, "entities" | "extracted"> & { extracted: number })[];
   return rows.map((r) => ({ ...r, extracted: r.extracted === 1, entities: [] }));
 }
 
 /** Fill in the entities of facts (in place), in their order of appearance. */
 export function withEntities(idx: IndexDb, facts: FactRow[]): FactRow[] {
-  const ents = idx.db.prepare("SELECT entity FROM fact_entities WHERE fact = ? ORDER BY pos").pluck();
+  const ents = prepared(idx.db, "SELECT entity FROM fact_entities WHERE fact = ? ORDER BY pos").pluck();
   for (const f of facts) f.entities = ents.all(f.rid) as string[];
   return facts;
 }

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { prepared } from "../index/statements.js";
 import type { MemoryFile } from "../workspace/files.js";
 import { type Bm25Params, DEFAULT_BM25, ftsIdf, rescoreLine } from "./bm25.js";
 import type { LexicalTerm } from "./intent.js";
@@ -174,23 +175,6 @@ export interface LineSearchOptions {
  * then each term's share of a candidate's score is re-weighted (bm25.ts). Each hit also
  * says which terms it matched, for the coverage bonus of linerank.ts.
  */
-const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
-
-/** A prepared statement, compiled once per connection (recall asks many small queries). */
-function stmt(db: Database.Database, sql: string): Database.Statement {
-  let m = statements.get(db);
-  if (!m) {
-    m = new Map();
-    statements.set(db, m);
-  }
-  let s = m.get(sql);
-  if (!s) {
-    s = db.prepare(sql);
-    m.set(sql, s);
-  }
-  return s;
-}
-
 export function searchLines(store: LineStore, terms: readonly LexicalTerm[], opts: LineSearchOptions = {}): LineHit[] {
   const phrases = ftsPhrases(terms);
   if (phrases.length === 0) return [];
@@ -214,11 +198,11 @@ export function searchLines(store: LineStore, terms: readonly LexicalTerm[], opt
   // LIMIT reads every matching line: 2x slower on a common word).
   const ranked = (
     filters.length === 0
-      ? stmt(
+      ? prepared(
           db,
           "SELECT rowid AS id, -bm25(rl_fts) AS s FROM rl_fts WHERE rl_fts MATCH ? ORDER BY bm25(rl_fts) LIMIT ?",
         )
-      : stmt(
+      : prepared(
           db,
           "SELECT rl_fts.rowid AS id, -bm25(rl_fts) AS s FROM rl_fts JOIN rl_lines l ON l.id = rl_fts.rowid " +
             `WHERE rl_fts MATCH ? AND ${filters.join(" AND ")} ORDER BY bm25(rl_fts) LIMIT ?`,
@@ -227,7 +211,7 @@ export function searchLines(store: LineStore, terms: readonly LexicalTerm[], opt
   if (ranked.length === 0) return [];
   const rows = new Map(
     (
-      stmt(
+      prepared(
         db,
         "SELECT id, path, line, date, text, ntok FROM rl_lines WHERE id IN (SELECT value FROM json_each(?))",
       ).all(JSON.stringify(ranked.map((r) => r.id))) as {
@@ -241,7 +225,7 @@ export function searchLines(store: LineStore, terms: readonly LexicalTerm[], opt
     ).map((r) => [r.id, r]),
   );
   const meta = new Map(
-    (stmt(db, "SELECT key, value FROM rl_meta").all() as { key: string; value: string }[]).map((r) => [
+    (prepared(db, "SELECT key, value FROM rl_meta").all() as { key: string; value: string }[]).map((r) => [
       r.key,
       Number(r.value),
     ]),
@@ -249,7 +233,7 @@ export function searchLines(store: LineStore, terms: readonly LexicalTerm[], opt
   const avg = meta.get("avg_ntok") || 1;
   const total = meta.get("lines") || ranked.length;
   // FTS5's IDF of each term from its row count (a count is cheap; scoring every row is not).
-  const count = stmt(db, "SELECT count(*) FROM rl_fts WHERE rl_fts MATCH ?").pluck();
+  const count = prepared(db, "SELECT count(*) FROM rl_fts WHERE rl_fts MATCH ?").pluck();
   const idf = phrases.map((p) => ftsIdf(count.get(p) as number, total));
   const hits: LineHit[] = [];
   for (const r of ranked) {
@@ -261,6 +245,11 @@ export function searchLines(store: LineStore, terms: readonly LexicalTerm[], opt
     hits.push(hit);
   }
   return hits.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line);
+}
+
+/** Does the store hold any line of this file? */
+export function hasLines(store: LineStore, file: string): boolean {
+  return prepared(store.db, "SELECT 1 FROM rl_lines WHERE path = ? LIMIT 1").get(file) !== undefined;
 }
 
 /** The FTS5 phrases of the terms: exact tokens become phrases of their word parts. */
@@ -306,11 +295,10 @@ export function searchCjkLines(store: LineStore, query: string, limit = 50): Lin
 
 /** The stored non-blank lines of a file between two line numbers (inclusive). */
 export function readLines(store: LineStore, p: string, from: number, to: number): { line: number; text: string }[] {
-  return stmt(store.db, "SELECT line, text FROM rl_lines WHERE path = ? AND line BETWEEN ? AND ? ORDER BY line").all(
-    p,
-    from,
-    to,
-  ) as { line: number; text: string }[];
+  return prepared(
+    store.db,
+    "SELECT line, text FROM rl_lines WHERE path = ? AND line BETWEEN ? AND ? ORDER BY line",
+  ).all(p, from, to) as { line: number; text: string }[];
 }
 
 /** Paths of the daily logs dated inside a window. */
