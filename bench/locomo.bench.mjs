@@ -3,10 +3,10 @@
 //
 //   pnpm build && node bench/locomo.bench.mjs [--mode bm25|hybrid|both] [--fusion rrf|weighted]
 //        [--before N --after N] [--k 10] [--conv conv-26 | --convs 3] [--vw W] [--fw W] [--nw W]
-//        [--cov W] [--covspan N] [--turn on|off]
+//        [--cov W] [--covspan N] [--tw W] [--turn on|off]
 //
 // --convs N runs only the first N conversations (a quick subset while iterating);
-// --fw/--nw/--cov/--covspan/--turn override the line ranking (src/recall/linerank.ts, windows.ts) to
+// --fw/--nw/--cov/--covspan/--tw/--turn override the line ranking (src/recall/linerank.ts, windows.ts) to
 // measure alternatives to the defaults.
 //
 // For each of the 10 conversations: copy the (read-only) workspace into a temp folder,
@@ -41,6 +41,7 @@ const fw = flag("fw", undefined);
 const nw = flag("nw", undefined);
 const cov = flag("cov", undefined);
 const covSpan = flag("covspan", undefined);
+const tw = flag("tw", undefined);
 const turn = flag("turn", undefined);
 const convs = flag("convs", undefined);
 if (args.includes("--help")) {
@@ -118,6 +119,7 @@ async function run(mode) {
             ...(fw !== undefined ? { fileWeight: Number(fw) } : {}),
             ...(cov !== undefined ? { coverageWeight: Number(cov) } : {}),
             ...(covSpan !== undefined ? { coverageSpan: Number(covSpan) } : {}),
+            ...(tw !== undefined ? { timeWordBoost: Number(tw) } : {}),
           },
           ...(vw !== undefined ? { weights: { vector: Number(vw) } } : {}),
           sync: first,

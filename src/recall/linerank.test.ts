@@ -33,3 +33,20 @@ describe("coverage bonus", () => {
     expect(rescoreLines([plain], "q", opts)[0]!.score).toBe(1);
   });
 });
+
+describe("time-word bonus", () => {
+  const opts = { ...DEFAULT_LINE_RANK, fileWeight: 0, coverageWeight: 0 };
+  const said = (text: string): LineHit => ({ path: "memory/a.md", line: 1, score: 1, text });
+
+  it("lifts lines that say when, only for a 'when' question", () => {
+    const [dated, plain] = rescoreLines(
+      [said("We moved the database last Friday."), said("We moved the database.")],
+      "When did we move the database?",
+      opts,
+    );
+    expect(dated!.score).toBeCloseTo(1 + opts.timeWordBoost, 9);
+    expect(plain!.score).toBe(1);
+    const [same] = rescoreLines([said("We moved the database last Friday.")], "Why did we move the database?", opts);
+    expect(same!.score).toBe(1);
+  });
+});

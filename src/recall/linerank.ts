@@ -12,6 +12,11 @@ export interface LineRankOptions {
    */
   coverageWeight: number;
   coverageSpan: number;
+  /**
+   * Bonus, in a "when ...?" question, for lines that say when (a date, a weekday,
+   * "yesterday", "last week"): the answer to "when" is a line carrying a time.
+   */
+  timeWordBoost: number;
 }
 
 export const DEFAULT_LINE_RANK: LineRankOptions = {
@@ -19,7 +24,12 @@ export const DEFAULT_LINE_RANK: LineRankOptions = {
   fileWeight: 0.6,
   coverageWeight: 2,
   coverageSpan: 2,
+  timeWordBoost: 0.5,
 };
+
+const WHEN_QUESTION = /^\s*(?:when|what (?:year|month|date|day)|how long)\b/i;
+const TIME_WORDS =
+  /\b(?:yesterday|today|tonight|tomorrow|ago|last|next|since|recently|this (?:week|month|year|weekend|morning|evening)|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|january|february|march|april|may|june|july|august|september|october|november|december|(?:19|20)\d\d)\b/i;
 
 /**
  * Who a line is by or about, from its head: a chat turn `- **Melanie** (1:56 pm): ...`
@@ -65,8 +75,10 @@ export function rescoreLines(
   }
   const byLine = new Map<string, LineHit>();
   for (const h of hits) byLine.set(`${h.path}\u0000${h.line}`, h);
+  const when = opts.timeWordBoost > 0 && WHEN_QUESTION.test(query);
   return hits.map((h) => {
     let s = h.score;
+    if (when && TIME_WORDS.test(h.text)) s *= 1 + opts.timeWordBoost;
     if (opts.coverageWeight > 0 && h.coverage) s *= 1 + opts.coverageWeight * coverage(h, byLine, opts.coverageSpan);
     if (opts.speakerBoost > 0) {
       const named = lineSpeakers(h.text).some((sp) => {
