@@ -150,4 +150,26 @@ describe("pipeline runner", () => {
     const records = await listRunRecords(ws);
     expect(records.map((r) => r.status)).toEqual(["interrupted", "done", "done"]);
   });
+
+  it("keeps the newest run records, and the last finished run the next night starts from", async () => {
+    const first = await executePipeline(ws, pipeline());
+    // 120 older records: one finished run long ago, then only failed ones.
+    for (let i = 0; i < 120; i++) {
+      const id = `2001-01-01T00-00-${String(i).padStart(3, "0")}`;
+      const status = i === 0 ? "done" : "failed";
+      await writeFile(path.join(runsDir(ws), `${id}.json`), JSON.stringify({ ...first, id, status }));
+    }
+    // Drop the real finished run so the only finished one is the oldest.
+    await rm(path.join(runsDir(ws), `${first.id}.json`));
+    await executePipeline(ws, pipeline({ fail: "a" }));
+    const names = (await readdir(runsDir(ws))).sort();
+    expect(names).toHaveLength(101);
+    expect(names[0]).toBe("2001-01-01T00-00-000.json");
+    expect(names[1]).toBe("2001-01-01T00-00-021.json");
+    // With a finished run among the newest, the old one is no longer needed.
+    await executePipeline(ws, pipeline());
+    const after = (await readdir(runsDir(ws))).sort();
+    expect(after).toHaveLength(100);
+    expect(after[0]).toBe("2001-01-01T00-00-022.json");
+  });
 });

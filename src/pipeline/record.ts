@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
@@ -32,15 +32,7 @@ export async function listRunRecords(ws: Workspace): Promise<RunRecord[]> {
   } catch {
     return [];
   }
-  const out: RunRecord[] = [];
-  for (const name of names) {
-    try {
-      out.push(JSON.parse(await readFile(path.join(runsDir(ws), name), "utf8")) as RunRecord);
-    } catch {
-      // a foreign or damaged file: not ours to judge
-    }
-  }
-  return out;
+  return readRecords(ws, names);
 }
 
 /**
@@ -89,4 +81,56 @@ export async function lastCompletedRunStart(
     }
   }
   return undefined;
+}
+
+/** How many run records `.memory/runs/` keeps (a year of nightly runs is 365 files otherwise, read on every run). */
+export const KEEP_RUN_RECORDS = 100;
+
+/**
+ * Delete all but the newest `keep` run records. The newest finished run of each pipeline is
+ * always kept: the next nightly run starts its incremental window from it. Returns the
+ * deleted file names.
+ */
+export async function pruneRunRecords(ws: Workspace, keep = KEEP_RUN_RECORDS): Promise<string[]> {
+  let names: string[];
+  try {
+    names = (await readdir(runsDir(ws))).filter((n) => n.endsWith(".json")).sort();
+  } catch {
+    return [];
+  }
+  if (names.length <= keep) return [];
+  const old = names.slice(0, names.length - keep);
+  const needed = new Set<string>();
+  const finished = new Set<string>();
+  // Pipelines whose newest finished run is among the kept records need nothing older.
+  for (const r of await readRecords(ws, names.slice(names.length - keep))) {
+    if (r.status === "done" || r.status === "nothing") finished.add(r.pipeline);
+  }
+  const older = await readRecords(ws, old);
+  for (let i = older.length - 1; i >= 0; i--) {
+    const r = older[i]!;
+    if ((r.status === "done" || r.status === "nothing") && !finished.has(r.pipeline)) {
+      finished.add(r.pipeline);
+      needed.add(`${r.id}.json`);
+    }
+  }
+  const removed: string[] = [];
+  for (const name of old) {
+    if (needed.has(name)) continue;
+    await rm(path.join(runsDir(ws), name), { force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+async function readRecords(ws: Workspace, names: readonly string[]): Promise<RunRecord[]> {
+  const out: RunRecord[] = [];
+  for (const name of names) {
+    try {
+      out.push(JSON.parse(await readFile(path.join(runsDir(ws), name), "utf8")) as RunRecord);
+    } catch {
+      // a foreign or damaged file: not ours to judge
+    }
+  }
+  return out;
 }

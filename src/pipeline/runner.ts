@@ -3,7 +3,7 @@ import { acquireWorkspaceLock } from "../workspace/lock.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { removeStaleTempFiles } from "./cleanup.js";
 import { type Journal, loadJournal, saveJournal } from "./journal.js";
-import { markInterruptedRuns, runId, writeRunRecord } from "./record.js";
+import { markInterruptedRuns, pruneRunRecords, runId, writeRunRecord } from "./record.js";
 import type { PipelineDefinition, RunOptions, RunRecord, StepContext, StepRecord } from "./types.js";
 
 function errorMessage(error: unknown): string {
@@ -134,6 +134,7 @@ export async function executePipeline<S>(
     record.durationMs = Math.round(performance.now() - t0);
     if (def.summarize) record.summary = def.summarize(state, record);
     await writeRunRecord(ws, record);
+    await pruneRunRecords(ws);
     return record;
   } finally {
     if (state !== undefined && def.dispose) await def.dispose(state).catch(() => undefined);
