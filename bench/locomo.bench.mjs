@@ -9,14 +9,14 @@
 // --fw/--nw/--cov/--covspan/--tw/--turn override the line ranking (src/recall/linerank.ts, windows.ts) to
 // measure alternatives to the defaults.
 //
-// For each of the 10 conversations: copy the (read-only) workspace into a temp folder,
-// ask every question of queries.jsonl with recall(), and count a hit at k when a result's
+// For each of the 10 conversations: copy the (read-only) workspace into bench/.out/locomo/<mode>/
+// (kept between runs: its .memory index and embedding cache make a re-run quick; --fresh starts
+// over), ask every question of queries.jsonl with recall(), and count a hit at k when a result's
 // cited line range contains a gold evidence line. Prints R@1/5/10 and MRR@10 per category
 // and overall, and the mean lines per result (bigger snippets make hits easier).
 // "Today" (asOf) is the day after the conversation's last session, as for an agent asked
 // at the end of it.
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -48,7 +48,8 @@ if (args.includes("--help")) {
   console.log(
     readFileSync(fileURLToPath(import.meta.url), "utf8")
       .split("\n")
-      .slice(1, 18)
+      .slice(1)
+      .filter((_, i, all) => i < all.findIndex((l) => l.startsWith("import")))
       .join("\n"),
   );
   process.exit(0);
@@ -87,62 +88,60 @@ async function run(mode) {
   let lines = 0;
   let results = 0;
   const times = [];
-  const tmp = mkdtempSync(path.join(os.tmpdir(), "membank-locomo-"));
-  try {
-    for (const [wsRel, qs] of byWs) {
-      const dir = path.join(tmp, path.basename(wsRel));
-      cpSync(path.join(evalDir, wsRel), dir, { recursive: true });
-      const ws = await lib.openWorkspace(dir);
-      const days = readdirSync(path.join(dir, "memory")).sort();
-      const last = days[days.length - 1].slice(0, 10);
-      const asOf = new Date(Date.parse(`${last}T12:00:00Z`) + 86_400_000);
-      const embedder =
-        mode === "hybrid" ? await lib.resolveEmbedder(ws, { provider: "use" }) : { embedder: null, provider: "none" };
-      if (mode === "hybrid" && !embedder.embedder) throw new Error(`use embedder unavailable: ${embedder.fallback}`);
-      await lib.syncIndex(ws, { embedder });
-      let first = true;
-      for (const q of qs) {
-        const t = performance.now();
-        const res = await lib.recall(ws, q.question, {
-          k: K,
-          asOf,
-          embedder,
-          budgetTokens: 1_000_000,
-          fusion,
-          window: {
-            before,
-            after,
-            ...(nw !== undefined ? { neighborWeight: Number(nw) } : {}),
-            ...(turn !== undefined ? { turnShift: turn === "on" } : {}),
-          },
-          lineRank: {
-            ...(fw !== undefined ? { fileWeight: Number(fw) } : {}),
-            ...(cov !== undefined ? { coverageWeight: Number(cov) } : {}),
-            ...(covSpan !== undefined ? { coverageSpan: Number(covSpan) } : {}),
-            ...(tw !== undefined ? { timeWordBoost: Number(tw) } : {}),
-          },
-          ...(vw !== undefined ? { weights: { vector: Number(vw) } } : {}),
-          sync: first,
-        });
-        first = false;
-        times.push(performance.now() - t);
-        let rank;
-        res.results.forEach((r, i) => {
-          const src = parseSource(r.source);
-          if (!src) return;
-          lines += src.end - src.start + 1;
-          results++;
-          if (rank) return;
-          if (q.evidence.some((e) => e.path === src.path && e.line >= src.start && e.line <= src.end)) rank = i + 1;
-        });
-        add(q.category_name, rank);
-      }
-      lib.closeLineStores();
-      lib.closeIndexes();
-      await embedder.embedder?.close?.();
+  const tmp = path.join(root, "bench/.out/locomo", mode);
+  if (args.includes("--fresh")) rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  for (const [wsRel, qs] of byWs) {
+    const dir = path.join(tmp, path.basename(wsRel));
+    cpSync(path.join(evalDir, wsRel), dir, { recursive: true });
+    const ws = await lib.openWorkspace(dir);
+    const days = readdirSync(path.join(dir, "memory")).sort();
+    const last = days[days.length - 1].slice(0, 10);
+    const asOf = new Date(Date.parse(`${last}T12:00:00Z`) + 86_400_000);
+    const embedder =
+      mode === "hybrid" ? await lib.resolveEmbedder(ws, { provider: "use" }) : { embedder: null, provider: "none" };
+    if (mode === "hybrid" && !embedder.embedder) throw new Error(`use embedder unavailable: ${embedder.fallback}`);
+    await lib.syncIndex(ws, { embedder });
+    let first = true;
+    for (const q of qs) {
+      const t = performance.now();
+      const res = await lib.recall(ws, q.question, {
+        k: K,
+        asOf,
+        embedder,
+        budgetTokens: 1_000_000,
+        fusion,
+        window: {
+          before,
+          after,
+          ...(nw !== undefined ? { neighborWeight: Number(nw) } : {}),
+          ...(turn !== undefined ? { turnShift: turn === "on" } : {}),
+        },
+        lineRank: {
+          ...(fw !== undefined ? { fileWeight: Number(fw) } : {}),
+          ...(cov !== undefined ? { coverageWeight: Number(cov) } : {}),
+          ...(covSpan !== undefined ? { coverageSpan: Number(covSpan) } : {}),
+          ...(tw !== undefined ? { timeWordBoost: Number(tw) } : {}),
+        },
+        ...(vw !== undefined ? { weights: { vector: Number(vw) } } : {}),
+        sync: first,
+      });
+      first = false;
+      times.push(performance.now() - t);
+      let rank;
+      res.results.forEach((r, i) => {
+        const src = parseSource(r.source);
+        if (!src) return;
+        lines += src.end - src.start + 1;
+        results++;
+        if (rank) return;
+        if (q.evidence.some((e) => e.path === src.path && e.line >= src.start && e.line <= src.end)) rank = i + 1;
+      });
+      add(q.category_name, rank);
     }
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
+    lib.closeLineStores();
+    lib.closeIndexes();
+    await embedder.embedder?.close?.();
   }
   times.sort((a, b) => a - b);
   const f = (x) => x.toFixed(3);
