@@ -100,6 +100,7 @@ describe("time windows relative to asOf", () => {
     });
     expect(w("the week before August 3, 2023")).toEqual({ from: "2023-07-27", to: "2023-08-02" });
     expect(w("the day after March 3")).toEqual({ from: "2026-03-04", to: "2026-03-04" });
+    expect(w("what did Maria plan for the evening of 7 July, 2025?")).toEqual({ from: "2025-07-07", to: "2025-07-07" });
   });
   it("reads 'in the last year' as the past 365 days and 'as of' as an upper bound", () => {
     expect(w("who visited in the last year?")).toEqual({ from: "2025-03-20", to: "2026-03-20" });

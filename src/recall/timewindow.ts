@@ -240,7 +240,10 @@ export function parseTimeWindow(query: string, asOf: Date): TimeWindow | undefin
   if (counted) spans.push(counted);
   else {
     // Phrases chrono reads loosely come first; their words are masked so chrono skips them.
-    let masked = query;
+    // "the evening of 7 July": chrono leaves the date uncertain behind a part of the day.
+    let masked = query.replace(/\b(?:the\s+)?(?:morning|afternoon|evening|night)\s+of\b/gi, (m) =>
+      " ".repeat(m.length),
+    );
     for (const rule of [weekOfMonth, relativeTo, vague]) {
       const s = rule(masked, asOf);
       if (!s) continue;
@@ -281,9 +284,10 @@ export function parseTimeWindow(query: string, asOf: Date): TimeWindow | undefin
  */
 export const REPORT_LAG_DAYS = 2;
 
-/** The window that log lines about `w` fall in: the same start, the end `REPORT_LAG_DAYS` later. */
+/** The window that log lines about a closed window `w` fall in: the same start, the end `REPORT_LAG_DAYS` later. */
 export function reportedWindow<T extends Pick<TimeWindow, "from" | "to">>(w: T): T {
-  if (!w.to) return w;
+  // "Before March 2" and "as of May" bound what was known then: a later report is past that bound.
+  if (!w.to || !w.from) return w;
   return { ...w, to: isoDay(addDays(new Date(`${w.to}T00:00:00Z`), REPORT_LAG_DAYS)) };
 }
 
