@@ -43,12 +43,19 @@ describe("auto resolution order", () => {
     expect((await resolveEmbedder(ws, { env: {} })).provider).toBe("local");
   });
 
-  test("then openai when its key is set, saying the local model is missing", async () => {
+  test("then openai when its key is set; a missing model at the default path is no news", async () => {
     const ws = await workspace();
     const choice = await resolveEmbedder(ws, { env: { OPENAI_API_KEY: "k", GEMINI_API_KEY: "g" } });
     expect(choice).toMatchObject({ provider: "openai", model: "text-embedding-3-small" });
     expect(choice.embedder!.dims).toBe(1536);
-    expect(choice.fallback).toBe("local model file .memory/models/embedding.gguf not found; using openai");
+    expect(choice.fallback).toBeUndefined();
+  });
+
+  test("a configured model path that is missing is reported", async () => {
+    const ws = await workspace({ config: { embedding: { local: { modelPath: "models/gone.gguf" } } } });
+    const choice = await resolveEmbedder(ws, { env: { OPENAI_API_KEY: "k" } });
+    expect(choice.provider).toBe("openai");
+    expect(choice.fallback).toBe("local model file models/gone.gguf not found; using openai");
   });
 
   test("then gemini when only its key is set", async () => {
@@ -74,7 +81,7 @@ describe("auto resolution order", () => {
     const choice = await resolveEmbedder(ws, { env: {} });
     expect(choice).toMatchObject({ provider: "use", model: "universal-sentence-encoder-lite" });
     expect(choice.embedder!.dims).toBe(512);
-    expect(choice.fallback).toBe("local model file .memory/models/embedding.gguf not found; using use");
+    expect(choice.fallback).toBeUndefined();
   });
 
   test("else none: BM25 only, with the reasons", async () => {

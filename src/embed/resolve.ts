@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { defaultConfig } from "../workspace/config.js";
 import { MembankError } from "../workspace/errors.js";
 import { type Workspace, workspacePath } from "../workspace/workspace.js";
 import { createGeminiEmbedder } from "./gemini.js";
@@ -121,12 +122,16 @@ export async function resolveEmbedder(ws: Workspace, opts: ResolveEmbedderOption
     return { embedder: null, provider: "none", fallback: `${wanted}: ${result.reason}; BM25 only` };
   }
   const reasons: string[] = [];
+  // No model at the default path is the zero-setup case, not worth a note on every call; a
+  // model path the user configured that is missing is.
+  const localChosen = ws.config.embedding.local.modelPath !== defaultConfig().embedding.local.modelPath;
   for (const candidate of ["local", "openai", "gemini", "use"] as const) {
     const result = probe(ws, candidate, opts, true);
     if (result.ok) {
-      // Only a missing local model is worth reporting: having no remote key is the normal case.
-      return reasons.length > 0
-        ? { ...result.choice, fallback: `${reasons.join("; ")}; using ${candidate}` }
+      const notes = localChosen ? reasons : reasons.filter((r) => !r.startsWith("local model file"));
+      // Having no remote key is the normal case too: never reported.
+      return notes.length > 0
+        ? { ...result.choice, fallback: `${notes.join("; ")}; using ${candidate}` }
         : result.choice;
     }
     if (candidate === "local" || candidate === "use") reasons.push(result.reason);
