@@ -115,6 +115,43 @@ describe("time windows relative to asOf", () => {
     const named = parseTimeWindow("what did Maria start recently, as mentioned on 3 March?", asOf);
     expect(named).toEqual({ text: "on 3 March", from: "2026-03-03", to: "2026-03-03" });
   });
+  it("always gives a well-formed window, whatever words surround a time phrase", () => {
+    const phrase = fc.constantFrom(
+      "recently",
+      "on March 3",
+      "the first weekend of August 2023",
+      "the last week of October",
+      "the weekend before 4th October, 2023",
+      "the week after March 30",
+      "the day before January 1",
+      "the evening of 7 July, 2025",
+      "as of May 2025",
+      "in the last year",
+      "since last week",
+      "between Dec 28 and Jan 3",
+      "around March 12",
+      "in 2024",
+    );
+    const words = fc.array(fc.constantFrom("what", "did", "Mara", "say", "about", "the", "castle", "?", "and", "of"), {
+      maxLength: 6,
+    });
+    fc.assert(
+      fc.property(
+        words,
+        phrase,
+        words,
+        fc.date({ min: new Date("2000-01-01"), max: new Date("2040-01-01"), noInvalidDate: true }),
+        (a, p, b, at) => {
+          const q = [...a, p, ...b].join(" ");
+          const win = parseTimeWindow(q, at);
+          expect(win, q).toBeDefined();
+          for (const d of [win!.from, win!.to]) if (d !== undefined) expect(d).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+          if (win!.from && win!.to) expect(win!.from <= win!.to, `${q}: ${win!.from}..${win!.to}`).toBe(true);
+          expect(q).toContain(win!.text);
+        },
+      ),
+    );
+  });
   it("ignores numbers that are not dates", () => {
     expect(w("LEDGER_SYNC_BATCH=500")).toBeUndefined();
     expect(w("ticket FJD-482 and commit a91f3c2")).toBeUndefined();
