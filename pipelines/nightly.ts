@@ -10,13 +10,14 @@ import { type SyncReport, syncIndex } from "../src/index/index.js";
 import { createLlm, type ExtractPastReport, extractFromPastLogs } from "../src/llm/index.js";
 import type { LlmServices } from "../src/llm/types.js";
 import { dirtySince, gitDir, markCommitEnd, markCommitStart, recoverIndexLock } from "../src/pipeline/git-recovery.js";
+import { changedAgainst, readFileManifest, writeFileManifest } from "../src/pipeline/manifest.js";
 import { lastCompletedRunStart } from "../src/pipeline/record.js";
 import type { PipelineDefinition, RunRecord, StepContext } from "../src/pipeline/types.js";
 import { commitFiles, type OpinionChange, type ReflectReport, reflect } from "../src/reflect/index.js";
 import { dateFromPath, readFacts } from "../src/retain/index.js";
 import { ingestSessions } from "../src/sessions/ingest.js";
 import type { IngestReport } from "../src/sessions/types.js";
-import { isDailyLog, listMemoryFiles } from "../src/workspace/files.js";
+import { isDailyLog, listMemoryFiles, type MemoryFile } from "../src/workspace/files.js";
 
 export interface NightlyState {
   /** Oldest day whose log changed since the last completed run (undefined: read everything). */
@@ -28,6 +29,8 @@ export interface NightlyState {
   reflect?: ReflectReport;
   commit?: { hash?: string; files: number };
   index?: SyncReport;
+  /** The daily logs as the retain step listed them (saved as the next run's baseline when this one completes). */
+  logsRead?: MemoryFile[];
 }
 
 type Ctx = StepContext<NightlyState>;
@@ -52,13 +55,22 @@ const MTIME_SLACK_MS = 2000;
  * incremental run gives the same bank as a full one.
  */
 export async function changedSince(ctx: Ctx): Promise<string | undefined> {
+  const logs = (await listMemoryFiles(ctx.ws)).filter((f) => isDailyLog(f.path));
+  ctx.state.logsRead = logs;
   if (ctx.options.full) return undefined;
   const last = await lastCompletedRunStart(ctx.ws, "nightly", ctx.runId);
   if (last === undefined) return undefined;
+  const dates: string[] = [];
+  for (const f of logs) if (f.mtimeMs >= last - MTIME_SLACK_MS) dates.push(f.path);
+  // Also what the mtime test cannot see: logs restored with old mtimes, new old-dated copies, deleted logs.
+  const seen = await readFileManifest(ctx.ws, "nightly");
+  if (seen) {
+    const { changed, gone } = changedAgainst(seen, logs);
+    dates.push(...changed, ...gone);
+  }
   let oldest: string | undefined;
-  for (const f of await listMemoryFiles(ctx.ws)) {
-    if (!isDailyLog(f.path) || f.mtimeMs < last - MTIME_SLACK_MS) continue;
-    const date = dateFromPath(f.path);
+  for (const p of dates) {
+    const date = dateFromPath(p);
     if (date !== undefined && (oldest === undefined || date < oldest)) oldest = date;
   }
   // Nothing changed: a window that starts today reads (almost) nothing.
@@ -243,6 +255,8 @@ export const nightly: PipelineDefinition<NightlyState> = {
           },
         });
         ctx.state.index = r;
+        // The run is through: the logs it read are the baseline the next run compares with.
+        if (ctx.state.logsRead) await writeFileManifest(ctx.ws, "nightly", ctx.state.logsRead);
         return {
           counts: {
             scanned: r.scanned,

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { appendFile, cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, cp, mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -96,6 +96,26 @@ describe("nightly pipeline", () => {
     );
     await settle(full, { full: true });
     expect(await bank(full)).toEqual(await bank(inc));
+  });
+
+  it("finds a log restored from a backup with its old mtime (newer-than-last-run cannot)", async () => {
+    const root = await workspace("restore");
+    // Logs written weeks ago (a fresh copy would make every log "newer than the last run").
+    const written = new Date("2026-03-16T00:00:00Z");
+    for (const n of await readdir(path.join(root, "memory")))
+      await utimes(path.join(root, "memory", n), written, written);
+    await settle(root);
+    const manifest = JSON.parse(await readFile(path.join(root, ".memory/nightly-files.json"), "utf8"));
+    expect(Object.keys(manifest.files)).toContain("memory/2026-03-03.md");
+    // The restored copy carries a fact the bank has not seen, and a two-week-old mtime.
+    const log = path.join(root, "memory/2026-03-03.md");
+    await appendFile(log, "\n## Retain\n- W @Priya: Restored: keeps her notes in a paper notebook.\n");
+    const old = new Date("2026-03-03T18:00:00Z");
+    await utimes(log, old, old);
+    const [next] = await settle(root);
+    const retain = next?.steps.find((s) => s.name === "retain");
+    expect(retain?.notes?.[0]).toBe("logs dated 2026-03-03 or later (changed since the last run)");
+    expect((await bank(root))["bank/entities/Priya.md"]).toContain("keeps her notes in a paper notebook");
   });
 
   it("a failing step stops the pipeline before the commit and the record names it", async () => {
