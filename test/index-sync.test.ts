@@ -289,11 +289,10 @@ describe("syncIndex", () => {
 });
 
 describe("scanMemoryFiles", () => {
-  it("lists the same files as workspace listMemoryFiles, symlinks included", async () => {
+  it("lists the memory files: symlinks inside the workspace once, nothing outside, no hidden or non-Markdown files", async () => {
     const { symlinkSync, mkdirSync, mkdtempSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
-    const { listMemoryFiles } = await import("../src/workspace/files.js");
-    const { scanMemoryFiles } = await import("../src/index/scan.js");
+    const { listMemoryFiles, scanMemoryFiles } = await import("../src/workspace/files.js");
     const w = await ws({
       "MEMORY.md": "m\n",
       "memory/2025-11-27.md": DAY1,
@@ -309,9 +308,15 @@ describe("scanMemoryFiles", () => {
     symlinkSync(path.join(w.root, "bank"), path.join(w.root, "memory", "bank-link"));
     symlinkSync(path.join(w.root, "memory", "missing.md"), path.join(w.root, "memory", "dangling.md"));
     mkdirSync(path.join(w.root, "memory", "empty"));
-    const expected = await listMemoryFiles(w);
-    expect(scanMemoryFiles(w)).toEqual(expected);
-    expect(expected.map((f) => f.path)).toContain("memory/2025-11-27.md");
+    const listed = scanMemoryFiles(w);
+    expect(listed.map((f) => f.path)).toEqual([
+      "MEMORY.md",
+      "memory/2025-11-27.md",
+      // bank/ is reached first through the link (memory/ is walked before bank/), and listed once.
+      "memory/bank-link/entities/Peter.md",
+      "memory/sub/b.md",
+    ]);
+    expect(await listMemoryFiles(w)).toEqual(listed);
     rmSync(outside, { recursive: true, force: true });
   });
 });

@@ -1,8 +1,8 @@
 import { existsSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
+import { scanMemoryFiles } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { hasFts5, indexFile, loadVec } from "./db.js";
-import { scanMemoryFiles } from "./scan.js";
 import { SCHEMA_VERSION } from "./schema.js";
 
 export interface IndexStatus {

@@ -3,13 +3,12 @@ import path from "node:path";
 import { createCachedEmbedder, ensureEmbeddingCache } from "../embed/cache.js";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
 import { MembankError } from "../workspace/errors.js";
-import type { MemoryFile } from "../workspace/files.js";
+import { type MemoryFile, scanMemoryFiles } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { applyFiles, dailyLogsMayHaveChanged, knownFiles } from "./apply.js";
 import { type IndexDb, indexFile, openIndexFile, removeIndexFile } from "./db.js";
 import { embedMissing } from "./embedpass.js";
 import { acquireIndex, releaseIndex } from "./handles.js";
-import { scanMemoryFiles } from "./scan.js";
 import { beginBulkLoad, endBulkLoad, readMeta, SCHEMA_VERSION, writeMeta } from "./schema.js";
 import { storedDims } from "./vectors.js";
 
