@@ -57,4 +57,10 @@ describe("time in recall questions", () => {
     expect(r.results.length).toBeGreaterThan(0);
     for (const x of r.results) expect(x.timestamp ?? "").toMatch(/^2026-06-(1[6-9]|2\d|30)/);
   });
+
+  it("reads 'recently' after a quiet spell as the last two weeks that have logs, newest first", async () => {
+    const r = await recall(ws, "what happened recently?", { asOf: new Date("2026-09-30T12:00:00Z"), k: 3 });
+    expect(r.intent.window).toMatchObject({ from: "2026-06-14", to: "2026-06-28", vague: true });
+    expect(r.results[0]?.source).toMatch(/^memory\/2026-06-28\.md#L/);
+  });
 });

@@ -161,6 +161,12 @@ export function chunksByIds(idx: IndexDb, ids: number[]): ChunkRow[] {
   return ids.map((id) => stmt.get(id) as ChunkRow | undefined).filter((r): r is ChunkRow => r !== undefined);
 }
 
+/** The newest day on or before `day` that has a daily log, if any. */
+export function newestLogDay(idx: IndexDb, day: string): string | undefined {
+  const d = prepared(idx.db, "SELECT max(date) FROM chunks WHERE date <= ?").pluck().get(day);
+  return typeof d === "string" ? d : undefined;
+}
+
 /** Chunks of daily logs of the given dates (YYYY-MM-DD), by path then line. */
 export function chunksByDates(idx: IndexDb, dates: string[]): ChunkRow[] {
   if (dates.length === 0) return [];

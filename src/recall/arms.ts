@@ -173,8 +173,8 @@ export function timeArm(ctx: ArmContext, weight: number): ArmList {
     const overlap = words.filter((x) => text.includes(x)).length;
     return { f, overlap };
   });
-  // A bounded window ranks by closeness to its middle ("around March 12"), an open one by recency.
-  const mid = w.from && w.to ? (Date.parse(w.from) + Date.parse(w.to)) / 2 : undefined;
+  // A bounded window ranks by closeness to its middle ("around March 12"), an open or vague one by recency.
+  const mid = w.from && w.to && !w.vague ? (Date.parse(w.from) + Date.parse(w.to)) / 2 : undefined;
   const distance = (d: string) => (mid === undefined ? -Date.parse(d) : Math.abs(Date.parse(d) - mid));
   facts.sort(
     (a, b) =>
@@ -208,9 +208,11 @@ export function timeArm(ctx: ArmContext, weight: number): ArmList {
       dates.push(day);
       d = new Date(d.getTime() - 86_400_000);
     }
-    for (const c of chunksByDates(ctx.idx, dates).sort((a, b) => (a.date! < b.date! ? 1 : -1))) {
+    const byDay = chunksByDates(ctx.idx, dates).sort((a, b) => (a.date! < b.date! ? 1 : a.date! > b.date! ? -1 : 0));
+    for (const c of byDay) {
       const cand = linesCandidate(ctx.idx, ctx.store, c.path, c.startLine, c.endLine, -1);
-      if (cand) items.push({ cand, score: 0.5 });
+      // Newer days a little ahead (fusion would otherwise order equal scores by path).
+      if (cand) items.push({ cand, score: 0.5 - 0.01 * dates.indexOf(c.date!) });
     }
   }
   return { arm: "time", weight, items };

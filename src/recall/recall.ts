@@ -3,7 +3,7 @@ import { createCachedEmbedder } from "../embed/cache.js";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
 import { indexFile } from "../index/db.js";
 import { acquireIndex } from "../index/handles.js";
-import { hasOpinions, listEntities } from "../index/queries.js";
+import { hasOpinions, listEntities, newestLogDay } from "../index/queries.js";
 import { syncIndex } from "../index/sync.js";
 import type { FactKind } from "../retain/types.js";
 import { MembankError } from "../workspace/errors.js";
@@ -17,7 +17,7 @@ import { type LineStore, openLineStore, syncLineStore } from "./lines.js";
 import { absorbIntoPageOpinions, pageEvidenceForFact } from "./opinions.js";
 import { fitBudget, toResult } from "./shape.js";
 import { nameWords } from "./text.js";
-import { isoDay, overlapsWindow, reportedWindow } from "./timewindow.js";
+import { anchorVague, isoDay, overlapsWindow, reportedWindow } from "./timewindow.js";
 import type { ArmList, RecallResponse, ResultKind } from "./types.js";
 import { DEFAULT_WINDOW, type WindowOptions } from "./windows.js";
 
@@ -153,6 +153,8 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
     asOf: opts.asOf ?? new Date(),
     entities: entities.map((e) => ({ slug: e.slug, names: [e.name, ...e.aliases] })),
   });
+  if (intent.window?.vague)
+    intent.window = anchorVague(intent.window, newestLogDay(idx, isoDay(opts.asOf ?? new Date())));
   if (opts.entity) {
     const wanted = nameWords(opts.entity).join(" ");
     const row = entities.find((e) => [e.slug, e.name, ...e.aliases].some((n) => nameWords(n).join(" ") === wanted));

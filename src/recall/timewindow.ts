@@ -154,8 +154,11 @@ function relativeTo(query: string, asOf: Date): Span | undefined {
 function vague(query: string, asOf: Date): Span | undefined {
   const m = /\b(recently|lately|these days|this past week|in a recent \w+)\b/i.exec(query);
   if (!m) return undefined;
-  return { from: addDays(asOf, -14), to: asOf, index: m.index, text: m[0] };
+  return { from: addDays(asOf, -VAGUE_DAYS), to: asOf, index: m.index, text: m[0] };
 }
+
+/** How far back "recently" reaches. */
+const VAGUE_DAYS = 14;
 
 /** Bare years ("in 2025", "during 2024"), which chrono leaves alone. */
 function bareYear(query: string): Span | undefined {
@@ -289,6 +292,16 @@ export function reportedWindow<T extends Pick<TimeWindow, "from" | "to">>(w: T):
   // "Before March 2" and "as of May" bound what was known then: a later report is past that bound.
   if (!w.to || !w.from) return w;
   return { ...w, to: isoDay(addDays(new Date(`${w.to}T00:00:00Z`), REPORT_LAG_DAYS)) };
+}
+
+/**
+ * "Recently" when the last log is older than the vague window: the last two weeks of logs
+ * there are (an agent asked after a quiet month means its latest weeks, not an empty range).
+ */
+export function anchorVague(w: TimeWindow, newestLogDay: string | undefined): TimeWindow {
+  if (!w.vague || !newestLogDay || !w.from || newestLogDay >= w.from) return w;
+  const to = new Date(`${newestLogDay}T00:00:00Z`);
+  return { ...w, from: isoDay(addDays(to, -VAGUE_DAYS)), to: newestLogDay };
 }
 
 /** Does a fact or log dated `date` (optionally valid `validFrom..validTo`) overlap the window? */
