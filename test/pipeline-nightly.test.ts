@@ -118,6 +118,22 @@ describe("nightly pipeline", () => {
     expect((await bank(root))["bank/entities/Priya.md"]).toContain("keeps her notes in a paper notebook");
   });
 
+  it("a deleted log leaves no page citing it: the entity it alone named keeps a page with no facts", async () => {
+    const root = await workspace("deleted");
+    const written = new Date("2026-03-16T00:00:00Z");
+    for (const n of await readdir(path.join(root, "memory")))
+      await utimes(path.join(root, "memory", n), written, written);
+    await settle(root);
+    expect((await bank(root))["bank/entities/Wei.md"]).toContain("memory/2026-03-12.md#L13");
+    await rm(path.join(root, "memory/2026-03-12.md"));
+    await settle(root);
+    const pages = await bank(root);
+    expect(pages["bank/entities/Wei.md"]).toContain("@Wei: no facts in the logs now.");
+    for (const [page, text] of Object.entries(pages)) {
+      if (page !== "bank/opinions.md") expect(text, page).not.toContain("memory/2026-03-12.md");
+    }
+  });
+
   it("a failing step stops the pipeline before the commit and the record names it", async () => {
     const root = await workspace("bad");
     const r = await runPipeline(await openWorkspace(root), "nightly", {

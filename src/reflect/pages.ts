@@ -21,6 +21,7 @@ const SUMMARY_RECENT = 3;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 export function entitySummary(slug: string, facts: Fact[]): string {
+  if (facts.length === 0) return `@${slug}: no facts in the logs now.\n`;
   const page = entityPagePath(slug);
   const sorted = [...facts].sort(newestFirst);
   const days = new Set(facts.map((f) => f.date));

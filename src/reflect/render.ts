@@ -72,6 +72,8 @@ function groupByEntity<T extends { entities: readonly string[] }>(items: readonl
   return out;
 }
 
+const MANAGED = /<!--\s*membank:begin /;
+
 export async function renderBank(input: RenderInput): Promise<RenderResult> {
   const { ws } = input;
   const templates = new Map<string, string>();
@@ -105,7 +107,10 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
   // Entity pages.
   const factsByEntity = groupByEntity(input.facts);
   const opinionsByEntity = groupByEntity(input.opinions);
-  const slugs = [...new Set([...factsByEntity.keys(), ...opinionsByEntity.keys()])].sort();
+  // A page membank wrote whose entity has no facts left (their log was deleted or edited)
+  // is rendered too, so it never cites lines that are gone.
+  const managed = [...input.entityTexts].filter(([, text]) => MANAGED.test(text)).map(([slug]) => slug);
+  const slugs = [...new Set([...factsByEntity.keys(), ...opinionsByEntity.keys(), ...managed])].sort();
   for (const slug of slugs) {
     const facts = factsByEntity.get(slug) ?? [];
     const before = input.entityTexts.get(slug);
@@ -173,7 +178,7 @@ async function summary(
 ): Promise<string> {
   const fallback = entitySummary(slug, facts);
   const summarize = input.llm?.summarizeEntity;
-  if (!summarize) return fallback;
+  if (!summarize || facts.length === 0) return fallback;
   let regions: ReturnType<typeof readRegions> = [];
   try {
     regions = before === undefined ? [] : readRegions(before);
