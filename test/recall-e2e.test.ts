@@ -129,6 +129,8 @@ describe("recall over bank.example", () => {
   it("refuses bad options with a clear error", async () => {
     await expect(recall(ws, "   ", {})).rejects.toThrow(/empty/);
     await expect(recall(ws, "x", { since: "March" })).rejects.toThrow(/since.*YYYY-MM-DD/);
+    // Shaped like a date but not one: refused, not silently matching nothing.
+    await expect(recall(ws, "x", { until: "2026-13-45" })).rejects.toThrow(/until.*YYYY-MM-DD, got "2026-13-45"/);
     await expect(recall(ws, "x", { kinds: ["bogus" as never] })).rejects.toThrow(/unknown kind/);
   });
 });
@@ -171,5 +173,8 @@ describe("membank recall (built CLI)", () => {
     const bad = await run(process.execPath, [cli, "recall", "-w", dir, "--as-of", "soon", "x"]).catch((e) => e);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--as-of must be a date/);
+    const feb30 = await run(process.execPath, [cli, "recall", "-w", dir, "--as-of", "2026-02-30", "x"]).catch((e) => e);
+    expect(feb30.code).toBe(2);
+    expect(feb30.stderr).toMatch(/--as-of must be a date YYYY-MM-DD, got "2026-02-30"/);
   });
 });

@@ -14,6 +14,7 @@ import { syncIndex } from "../index/sync.js";
 import { closeLineStores, recall } from "../recall/recall.js";
 import { nameKey } from "../recall/text.js";
 import type { ResultKind } from "../recall/types.js";
+import { isIsoDate } from "../retain/dates.js";
 import { MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";
 
@@ -39,7 +40,7 @@ async function guarded(run: () => Promise<unknown>): Promise<ToolResult> {
   }
 }
 
-const DATE = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a date YYYY-MM-DD");
+const DATE = z.string().refine(isIsoDate, "a date YYYY-MM-DD");
 const KIND = z.enum(["world", "experience", "opinion", "observation", "note"]);
 
 export interface McpOptions {

@@ -5,6 +5,7 @@ import { indexFile } from "../index/db.js";
 import { acquireIndex } from "../index/handles.js";
 import { hasOpinions, listEntities, newestLogDay } from "../index/queries.js";
 import { syncIndex } from "../index/sync.js";
+import { isIsoDate } from "../retain/dates.js";
 import type { FactKind } from "../retain/types.js";
 import { MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";
@@ -73,7 +74,6 @@ const OUTSIDE_WINDOW = 0.5;
 /** A vague "recently" next to other words is a light preference for the last weeks, not a filter. */
 const VAGUE_TIME = 0.3;
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const KINDS: readonly ResultKind[] = ["world", "experience", "opinion", "observation", "note"];
 
 const stores = new Map<string, LineStore>();
@@ -103,7 +103,7 @@ function validate(query: string, opts: RecallOptions): void {
     ["since", opts.since],
     ["until", opts.until],
   ] as const) {
-    if (v !== undefined && !DATE.test(v)) {
+    if (v !== undefined && !isIsoDate(v)) {
       throw new MembankError(`--${name} must be a date YYYY-MM-DD, got ${JSON.stringify(v)}`, {
         code: "EARGS",
         exitCode: 2,

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { RecallResponse } from "../../recall/types.js";
+import { isIsoDate } from "../../retain/dates.js";
 import { MembankError } from "../../workspace/errors.js";
 import { intFlag, loadWorkspace, printJson, workspaceOption } from "../shared.js";
 
@@ -79,7 +80,7 @@ export function registerRecall(program: Command): void {
       const ws = await loadWorkspace(flags);
       let asOf: Date | undefined;
       if (flags.asOf !== undefined) {
-        if (!/^\d{4}-\d{2}-\d{2}$/.test(flags.asOf)) {
+        if (!isIsoDate(flags.asOf)) {
           throw new MembankError(`--as-of must be a date YYYY-MM-DD, got ${JSON.stringify(flags.asOf)}`, {
             exitCode: 2,
           });
