@@ -118,7 +118,7 @@ describe("nightly pipeline", () => {
     expect((await bank(root))["bank/entities/Priya.md"]).toContain("keeps her notes in a paper notebook");
   });
 
-  it("a deleted log leaves no page citing it: the entity it alone named keeps a page with no facts", async () => {
+  it("a deleted log leaves no page citing it as present: an entity it alone named has no facts, evidence is marked gone", async () => {
     const root = await workspace("deleted");
     const written = new Date("2026-03-16T00:00:00Z");
     for (const n of await readdir(path.join(root, "memory")))
@@ -130,8 +130,13 @@ describe("nightly pipeline", () => {
     const pages = await bank(root);
     expect(pages["bank/entities/Wei.md"]).toContain("@Wei: no facts in the logs now.");
     for (const [page, text] of Object.entries(pages)) {
-      if (page !== "bank/opinions.md") expect(text, page).not.toContain("memory/2026-03-12.md");
+      for (const line of text.split("\n").filter((l) => l.includes("memory/2026-03-12.md"))) {
+        // The opinion keeps the evidence that moved its confidence, marked as gone from the log.
+        expect(page, line).toBe("bank/opinions.md");
+        expect(line).toContain("`c09ccf322d1b` (no longer in the log) — Prefers async written status updates");
+      }
     }
+    expect(pages["bank/opinions.md"]).toContain("(no longer in the log)");
   });
 
   it("a failing step stops the pipeline before the commit and the record names it", async () => {

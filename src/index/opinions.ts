@@ -66,6 +66,7 @@ export function storeOpinions(db: Database.Database, rel: string, text: string):
     if (res.changes === 0) continue; // the same region name twice: the first one counts
     for (const [pos, e] of op.entities.entries()) insertEntity.run(op.id, e, pos);
     for (const [pos, ev] of op.evidence.entries()) {
+      if (ev.gone) continue; // its line is gone from the log: recall must not cite it
       insertEvidence.run(op.id, pos, ev.factId, `${ev.source.path}#L${ev.source.line}`, ev.stance, ev.date);
     }
   }

@@ -14,6 +14,8 @@ export interface Evidence {
   source: LineRef;
   /** Fact text at the time of writing, for reviewers (not parsed back). */
   content?: string;
+  /** The fact is no longer in its log (the line was deleted or reworded): kept as history, marked. */
+  gone?: true;
 }
 
 export interface Opinion {
@@ -40,7 +42,8 @@ export const fmt2 = (c: number): string => c.toFixed(2);
 function evidenceLine(ev: Evidence): string {
   const where = `${ev.source.path}#L${ev.source.line}`;
   const text = ev.content ? ` — ${ev.content.replace(/\s+/g, " ").trim()}` : "";
-  return `  - ${ev.date} [${where}](${relLink("bank/opinions.md", ev.source)}) \`${ev.factId}\`${text}`;
+  const gone = ev.gone ? ` ${GONE}` : "";
+  return `  - ${ev.date} [${where}](${relLink("bank/opinions.md", ev.source)}) \`${ev.factId}\`${gone}${text}`;
 }
 
 function distinctDays(list: Evidence[]): number {
@@ -81,7 +84,9 @@ export function renderOpinion(op: Opinion): string {
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const EVIDENCE = /^\s+- (\d{4}-\d{2}-\d{2}) \[([^\]#]+)#L(\d+)\]\([^)]*\) `([^`]+)`(?: — (.*))?$/;
+const GONE = "(no longer in the log)";
+const EVIDENCE =
+  /^\s+- (\d{4}-\d{2}-\d{2}) \[([^\]#]+)#L(\d+)\]\([^)]*\) `([^`]+)`( \(no longer in the log\))?(?: — (.*))?$/;
 
 /**
  * Parse an opinion region back. Returns an error message instead of throwing so the
@@ -150,7 +155,8 @@ export function parseOpinion(name: string, body: string): Opinion | string {
         factId: ev[4]!,
         stance: list,
       };
-      if (ev[5]) item.content = ev[5];
+      if (ev[5]) item.gone = true;
+      if (ev[6]) item.content = ev[6];
       evidence.push(item);
       continue;
     }

@@ -126,12 +126,15 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   const facts = applyAliases(loaded.facts, entityPages.aliases);
   const state = await loadOpinions(ws, OPINIONS_PAGE);
 
-  // Keep evidence links pointing at the line where each fact lives now.
+  // Keep evidence links pointing at the line where each fact lives now; evidence whose fact
+  // is gone from every log stays (it moved the confidence) but is marked, never a silent dead link.
   const byId = new Map(facts.map((f) => [f.id, f]));
   for (const op of state.opinions) {
     op.evidence = op.evidence.map((ev) => {
       const f = byId.get(ev.factId);
-      return f ? { ...ev, source: { ...f.source }, content: f.content.replace(/\s+/g, " ").trim() } : ev;
+      if (!f) return { ...ev, gone: true };
+      const { gone: _, ...rest } = ev;
+      return { ...rest, source: { ...f.source }, content: f.content.replace(/\s+/g, " ").trim() };
     });
   }
 

@@ -59,6 +59,7 @@ describe("opinion regions", () => {
       stance: fc.constantFrom("support" as const, "contradict" as const),
       source: fc.record({ path: date.map((d) => `memory/${d}.md`), line: fc.integer({ min: 1, max: 9999 }) }),
       content: fc.string({ minLength: 1 }).map((s) => s.replace(/\s+/g, " ").trim() || "x"),
+      gone: fc.option(fc.constant(true as const), { nil: undefined }),
     });
     const op = fc.record({
       id: fc.stringMatching(/^op-[0-9a-f]{12}$/),
