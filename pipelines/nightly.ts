@@ -60,16 +60,16 @@ export async function changedSince(ctx: Ctx): Promise<string | undefined> {
   if (ctx.options.full) return undefined;
   const last = await lastCompletedRunStart(ctx.ws, "nightly", ctx.runId);
   if (last === undefined) return undefined;
-  const dates: string[] = [];
-  for (const f of logs) if (f.mtimeMs >= last - MTIME_SLACK_MS) dates.push(f.path);
+  const changedPaths: string[] = [];
+  for (const f of logs) if (f.mtimeMs >= last - MTIME_SLACK_MS) changedPaths.push(f.path);
   // Also what the mtime test cannot see: logs restored with old mtimes, new old-dated copies, deleted logs.
   const seen = await readFileManifest(ctx.ws, "nightly");
   if (seen) {
     const { changed, gone } = changedAgainst(seen, logs);
-    dates.push(...changed, ...gone);
+    changedPaths.push(...changed, ...gone);
   }
   let oldest: string | undefined;
-  for (const p of dates) {
+  for (const p of changedPaths) {
     const date = dateFromPath(p);
     if (date !== undefined && (oldest === undefined || date < oldest)) oldest = date;
   }

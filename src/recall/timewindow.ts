@@ -150,15 +150,15 @@ function relativeTo(query: string, asOf: Date): Span | undefined {
   return { from, to, index: m.index, text: query.slice(m.index, m.index + m[0].length + r.text.length) };
 }
 
+/** How far back "recently" reaches. */
+const VAGUE_DAYS = 14;
+
 /** "recently", "lately", "these days": the last two weeks. */
 function vague(query: string, asOf: Date): Span | undefined {
   const m = /\b(recently|lately|these days|this past week|in a recent \w+)\b/i.exec(query);
   if (!m) return undefined;
   return { from: addDays(asOf, -VAGUE_DAYS), to: asOf, index: m.index, text: m[0] };
 }
-
-/** How far back "recently" reaches. */
-const VAGUE_DAYS = 14;
 
 /** Bare years ("in 2025", "during 2024"), which chrono leaves alone. */
 function bareYear(query: string): Span | undefined {
