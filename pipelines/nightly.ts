@@ -9,11 +9,13 @@ import { resolveEmbedder } from "../src/embed/index.js";
 import { type SyncReport, syncIndex } from "../src/index/index.js";
 import { createLlm, type ExtractPastReport, extractFromPastLogs } from "../src/llm/index.js";
 import type { LlmServices } from "../src/llm/types.js";
-import { dirtySince, gitDir, markCommitEnd, markCommitStart, recoverIndexLock } from "../src/pipeline/git-recovery.js";
+import { markCommitEnd, markCommitStart, recoverIndexLock } from "../src/pipeline/git-recovery.js";
 import { changedAgainst, readFileManifest, writeFileManifest } from "../src/pipeline/manifest.js";
 import { lastCompletedRunStart } from "../src/pipeline/record.js";
 import type { PipelineDefinition, RunRecord, StepContext } from "../src/pipeline/types.js";
-import { commitFiles, type OpinionChange, type ReflectReport, reflect } from "../src/reflect/index.js";
+import { messageText } from "../src/reflect/format.js";
+import { assertGitCanCommit } from "../src/reflect/git.js";
+import { commitPending, leftNote, type OpinionChange, type ReflectReport, reflect } from "../src/reflect/index.js";
 import { dateFromPath, readFacts } from "../src/retain/index.js";
 import { ingestSessions } from "../src/sessions/ingest.js";
 import type { IngestReport } from "../src/sessions/types.js";
@@ -27,7 +29,7 @@ export interface NightlyState {
   ingest?: IngestReport;
   facts?: { facts: number; diagnostics: number; files: number };
   reflect?: ReflectReport;
-  commit?: { hash?: string; files: number };
+  commit?: { hash?: string; files: number; left: { path: string; reason: string }[] };
   index?: SyncReport;
   /** The daily logs as the retain step listed them (saved as the next run's baseline when this one completes). */
   logsRead?: MemoryFile[];
@@ -86,7 +88,7 @@ function diagNotes(diags: { path: string; line: number; reason: string }[]): str
 /** One confidence change as a line: `@Jonas: ledger-sync ships in March 0.80 -> 0.66`. */
 export function changeLine(c: OpinionChange): string {
   const who = c.entities.length ? `${c.entities.map((e) => `@${e}`).join(", ")}: ` : "";
-  return `${who}${c.statement} ${c.from.toFixed(2)} -> ${c.to.toFixed(2)}`;
+  return `${who}${messageText(c.statement)} ${c.from.toFixed(2)} -> ${c.to.toFixed(2)}`;
 }
 
 function commitMessage(s: NightlyState, files: string[], day: string): string {
@@ -106,14 +108,23 @@ function commitMessage(s: NightlyState, files: string[], day: string): string {
   const reflectBody = rep?.message.split("\n").slice(1).join("\n").trim();
   if (reflectBody) body.push("", reflectBody);
   body.push("", "Files:");
-  for (const f of files) body.push(`- ${f}`);
+  for (const f of files.slice(0, MAX_LISTED_FILES)) body.push(`- ${f}`);
+  if (files.length > MAX_LISTED_FILES) body.push(`- ... and ${files.length - MAX_LISTED_FILES} more`);
   return `${head[0]} ${head.slice(1).join(", ")}\n\n${body.join("\n").replace(/^\n+/, "")}\n`;
 }
+
+/** A commit message lists at most this many files (a first run can write thousands of pages). */
+const MAX_LISTED_FILES = 200;
 
 export const nightly: PipelineDefinition<NightlyState> = {
   name: "nightly",
   description: "ingest sessions -> retain -> reflect -> commit -> index",
   createState: () => ({ ownsLlm: false }),
+  // Mid-merge, mid-rebase or on a detached HEAD, writing pages would mix them into the user's
+  // operation: do nothing at all; the next run in a normal state catches up.
+  async preflight(ctx) {
+    if (ctx.ws.config.reflect.git.commit) await assertGitCanCommit(ctx.ws);
+  },
   steps: [
     {
       name: "sessions",
@@ -191,6 +202,7 @@ export const nightly: PipelineDefinition<NightlyState> = {
         const since = ctx.state.since;
         const r = await reflect(ctx.ws, {
           commit: false,
+          commitLater: true,
           extract: false, // the retain step already extracted
           llm,
           now: ctx.now,
@@ -215,28 +227,26 @@ export const nightly: PipelineDefinition<NightlyState> = {
     },
     {
       name: "commit",
-      description: "commit exactly the files this pipeline wrote",
-      commits: true,
+      description: "commit the files membank wrote (and still holds its bytes), nothing of yours",
       async run(ctx) {
         const { ws } = ctx;
         if (!ws.config.reflect.git.commit) return { notes: ["commits are off (reflect.git.commit = false)"] };
-        if ((await gitDir(ws)) === undefined)
-          return { notes: [`${ws.root} is not a git repository: files written, no commit`] };
         const notes: string[] = [];
         const recovered = await recoverIndexLock(ws);
         if (recovered) notes.push(recovered);
-        const files = new Set(ctx.pendingFiles());
-        const since = ctx.interruptedSince();
-        if (since.length > 0) {
-          for (const f of await dirtySince(ws, Math.min(...since))) files.add(f);
-          notes.push(`picked up files written by an interrupted run (${since.length} step(s))`);
-        }
-        const list = [...files].sort();
         await markCommitStart(ws);
-        const hash = await commitFiles(ws, list, commitMessage(ctx.state, list, ctx.now.toISOString().slice(0, 10)));
+        const day = ctx.now.toISOString().slice(0, 10);
+        const r = await commitPending(ws, (files) => commitMessage(ctx.state, files, day));
         await markCommitEnd(ws);
-        ctx.state.commit = hash === undefined ? { files: 0 } : { hash, files: list.length };
-        return { counts: { files: hash ? list.length : 0 }, ...(hash ? { commit: hash } : {}), notes };
+        if (r.off) notes.push(`${r.off}: files written, no commit`);
+        for (const l of r.left.slice(0, MAX_NOTES)) notes.push(leftNote(l));
+        if (r.left.length > MAX_NOTES) notes.push(`... and ${r.left.length - MAX_NOTES} more files left uncommitted`);
+        ctx.state.commit = { ...(r.commit ? { hash: r.commit } : {}), files: r.committed.length, left: r.left };
+        return {
+          counts: { files: r.committed.length, ...(r.left.length ? { left: r.left.length } : {}) },
+          ...(r.commit ? { commit: r.commit } : {}),
+          notes,
+        };
       },
     },
     {
@@ -310,12 +320,14 @@ export function summarizeNightly(s: NightlyState, record: RunRecord): string[] {
     for (const o of s.reflect.opinionsCreated.slice(0, 20))
       lines.push(`  ${changeLine({ ...o, from: o.initial, to: o.confidence })}`);
   }
-  if (s.commit)
+  if (s.commit) {
     lines.push(
       s.commit.hash
         ? `commit: ${s.commit.hash.slice(0, 12)} (${s.commit.files} files)`
-        : "commit: none (nothing changed)",
+        : `commit: none (${s.commit.left.length ? "nothing membank alone changed" : "nothing changed"})`,
     );
+    for (const l of s.commit.left.slice(0, 20)) lines.push(`  ${leftNote(l)}`);
+  }
   if (s.index)
     lines.push(
       `index: ${s.index.changed} files updated, ${s.index.removed} removed, ${s.index.chunks} chunks${s.index.rebuilt ? ` (rebuilt: ${s.index.reason ?? ""})` : ""}`,
@@ -327,6 +339,7 @@ export function summarizeNightly(s: NightlyState, record: RunRecord): string[] {
     aborted: "aborted",
     running: "running",
     interrupted: "interrupted",
+    blocked: "BLOCKED (git is busy; nothing written)",
   }[record.status];
   lines.push(`run: ${status} in ${record.durationMs ?? 0} ms${record.error ? ` -- ${record.error.message}` : ""}`);
   return lines;

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { dirtySince, markCommitStart, recoverIndexLock } from "../src/pipeline/git-recovery.js";
+import { markCommitStart, recoverIndexLock } from "../src/pipeline/git-recovery.js";
 import { openWorkspace, type Workspace } from "../src/workspace/workspace.js";
 
 const exec = promisify(execFile);
@@ -50,36 +50,36 @@ describe("git recovery after a kill", () => {
     await writeFile(path.join(tmp, ".memory/commit-in-progress.json"), JSON.stringify({ pid: 999999, at: Date.now() }));
     await expect(recoverIndexLock(ws)).rejects.toThrow(/index\.lock exists/);
   });
-
-  it("finds the memory and bank files changed since a time (what a killed step wrote)", async () => {
-    const before = Date.now() - 60_000;
-    await writeFile(path.join(tmp, "bank/world.md"), "# world\nnew\n");
-    await writeFile(path.join(tmp, "memory/2026-01-02-sessions.md"), "# s\n");
-    await writeFile(path.join(tmp, "notes.md"), "outside memory and bank\n");
-    expect(await dirtySince(ws, before)).toEqual(["bank/world.md", "memory/2026-01-02-sessions.md"]);
-    const old = new Date(Date.now() - 3_600_000);
-    await utimes(path.join(tmp, "bank/world.md"), old, old);
-    expect(await dirtySince(ws, Date.now() - 1000)).toEqual(["memory/2026-01-02-sessions.md"]);
-  });
 });
 
 describe("temp files of interrupted atomic writes", () => {
-  it("removes old write-file-atomic leftovers in memory/, bank/ and .memory/, keeps young ones and other files", async () => {
-    const { removeStaleTempFiles } = await import("../src/pipeline/cleanup.js");
-    await mkdir(path.join(tmp, ".memory/runs"), { recursive: true });
+  it("removes only the temp files membank recorded, of writers that are gone; never a user's look-alike", async () => {
+    const { removeRecordedTempFiles, writeOwnedFile } = await import("../src/workspace/owned.js");
+    // A user's git-tracked backup and a draft that merely look like write-file-atomic temp files.
+    await writeFile(path.join(tmp, "memory/2026-03-02.md.20260302"), "my backup of that day\n");
+    await writeFile(path.join(tmp, "bank/world.md.123456789"), "a user's copy\n");
     const old = new Date(Date.now() - 3_600_000);
-    for (const f of ["bank/world.md.123456789", "memory/2026-01-01.md.42", ".memory/runs/x.json.987654"]) {
-      await writeFile(path.join(tmp, f), "partial");
-      await utimes(path.join(tmp, f), old, old);
-    }
-    await writeFile(path.join(tmp, "bank/opinions.md.55555"), "being written right now");
-    await writeFile(path.join(tmp, "memory/notes.md.bak"), "a user's file");
-    expect(await removeStaleTempFiles(ws)).toEqual([
-      ".memory/runs/x.json.987654",
-      "bank/world.md.123456789",
-      "memory/2026-01-01.md.42",
-    ]);
-    await expect(stat(path.join(tmp, "bank/opinions.md.55555"))).resolves.toBeDefined();
-    await expect(stat(path.join(tmp, "memory/notes.md.bak"))).resolves.toBeDefined();
+    await utimes(path.join(tmp, "memory/2026-03-02.md.20260302"), old, old);
+    await utimes(path.join(tmp, "bank/world.md.123456789"), old, old);
+    // What a killed membank left: a temp file it recorded, from a pid that is gone.
+    await mkdir(path.join(tmp, ".memory"), { recursive: true });
+    await writeFile(path.join(tmp, "bank/opinions.md.3141592653"), "half a page");
+    await writeFile(path.join(tmp, "bank/experience.md.2718281828"), "being written by a live process");
+    await writeFile(
+      path.join(tmp, ".memory/temp-files.jsonl"),
+      `${JSON.stringify({ tmp: "bank/opinions.md.3141592653", pid: 999_999_999 })}\n${JSON.stringify({ tmp: "bank/experience.md.2718281828", pid: process.ppid })}\n`,
+    );
+    // A real write records its temp file and leaves nothing behind.
+    await writeOwnedFile(ws, "bank/world.md", "# world\nnew\n");
+    expect(await removeRecordedTempFiles(ws)).toEqual(["bank/opinions.md.3141592653"]);
+    await expect(stat(path.join(tmp, "memory/2026-03-02.md.20260302"))).resolves.toBeDefined();
+    await expect(stat(path.join(tmp, "bank/world.md.123456789"))).resolves.toBeDefined();
+    await expect(stat(path.join(tmp, "bank/experience.md.2718281828"))).resolves.toBeDefined();
+    // The live writer's record is kept for a later cleanup; ours (done) and the dead one's are gone.
+    const left = await import("node:fs/promises").then((fs) =>
+      fs.readFile(path.join(tmp, ".memory/temp-files.jsonl"), "utf8"),
+    );
+    expect(left).toContain("experience.md.2718281828");
+    expect(left).not.toContain("opinions.md.3141592653");
   });
 });

@@ -20,6 +20,9 @@ async function workspace(name: string): Promise<string> {
     JSON.stringify({ embedding: { provider: "none" }, sessions: { tz: "UTC" } }),
   );
   await exec("git", ["init", "-q"], { cwd: root });
+  // The user's workspace as they keep it: logs and bank committed by them.
+  await exec("git", ["add", "-A"], { cwd: root });
+  await exec("git", ["-c", "user.name=u", "-c", "user.email=u@localhost", "commit", "-qm", "my notes"], { cwd: root });
   return root;
 }
 

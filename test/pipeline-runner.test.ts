@@ -117,31 +117,6 @@ describe("pipeline runner", () => {
     expect(record.error?.message).toMatch(/stopped before step "b" \(SIGTERM\)/);
   });
 
-  it("files written by a run that failed before its commit step are committed by the next run", async () => {
-    const committed: string[][] = [];
-    const withCommit = (fail?: string): PipelineDefinition<S> => {
-      const def = pipeline(fail ? { fail } : {});
-      def.steps.splice(2, 0, {
-        name: "commit",
-        description: "record what would be committed",
-        commits: true,
-        async run(ctx) {
-          committed.push(ctx.pendingFiles());
-          return { changed: true };
-        },
-      });
-      return def;
-    };
-    const failed = await executePipeline(ws, withCommit("b"));
-    expect(failed.steps.map((s) => s.status)).toEqual(["ok", "failed", "skipped", "skipped"]);
-    expect(committed).toEqual([]);
-    await executePipeline(ws, withCommit());
-    expect(committed).toEqual([["memory/a.md", "memory/b.md"]]);
-    await executePipeline(ws, withCommit());
-    // Once committed, the journal holds only what came after the commit (c, written by the last step).
-    expect(committed[1]).toEqual(["memory/a.md", "memory/b.md", "memory/c.md"]);
-  });
-
   it("a run record left 'running' by a dead process is marked interrupted", async () => {
     const first = await executePipeline(ws, pipeline());
     const stale = { ...first, id: "2000-01-01T00-00-00-000Z", status: "running", pid: 999999 };

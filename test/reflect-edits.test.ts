@@ -5,6 +5,7 @@ import { appendFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { reflect } from "../src/reflect/index.js";
+import { writeOwnedFiles } from "../src/workspace/owned.js";
 import { copyLog, EVOLVING, git, opinionsByEntity, workspaceFrom } from "./reflect-support.js";
 
 const dirs: string[] = [];
@@ -124,33 +125,37 @@ describe("git safety", () => {
     expect(git(dir, "diff", "--cached", "--name-only").trim()).toBe("notes.txt");
   });
 
-  it("commits the pages an interrupted run wrote but did not commit", async () => {
+  it("commits the pages an interrupted run wrote but did not commit, and nothing else", async () => {
     const { dir, ws } = await reflected({ logs: (n) => n < "2026-01-12" });
-    // As if a run died between writing its pages and committing them: the pages are on
-    // disk (written here without a commit) and pending.json still lists them.
+    // As if a run died between writing its pages and committing them: its pages are on disk
+    // and recorded in the pending journal (path, hash before, hash written), as reflect does.
     await copyLog(dir, "2026-01-12.md");
     const crashed = await reflect(ws, { commit: false });
     expect(crashed.pagesWritten.length).toBeGreaterThan(0);
-    await mkdir(path.join(dir, ".memory/reflect"), { recursive: true });
-    await write(
-      dir,
-      ".memory/reflect/pending.json",
-      JSON.stringify([...crashed.pagesWritten, "MEMORY.md", "bank/../x.md"]),
+    const pages = await Promise.all(crashed.pagesWritten.map(async (p) => ({ path: p, content: await read(dir, p) })));
+    git(dir, "checkout", "-q", "--", "bank");
+    git(dir, "clean", "-qfd", "--", "bank");
+    await writeOwnedFiles(ws, pages, { record: true });
+    // A tampered journal naming files membank never writes is ignored.
+    await appendFile(
+      path.join(dir, ".memory/pending-writes.jsonl"),
+      `${JSON.stringify({ path: "MEMORY.md", base: null, sha: "x" })}\n${JSON.stringify({ path: "bank/../x.md", base: null, sha: "y" })}\n`,
     );
     await appendFile(path.join(dir, "MEMORY.md"), "- the user's own unstaged line\n");
 
     const report = await reflect(ws);
     expect(report.pagesWritten).toEqual([]);
-    expect(report.warnings[0]).toMatch(/^committing \d+ page\(s\) an interrupted run wrote: bank\//);
+    expect(report.warnings[0]).toMatch(/^committed \d+ file\(s\) an interrupted run wrote: bank\//);
     expect(git(dir, "show", "--name-only", "--format=", "HEAD").trim().split("\n").sort()).toEqual(
       crashed.pagesWritten,
     );
-    // Only bank pages are ever taken from pending.json: MEMORY.md stays the user's.
+    expect(git(dir, "log", "-1", "--format=%an <%ae>")).toBe("membank <membank@localhost>\n");
+    // MEMORY.md and the new log stay the user's, unstaged.
     expect(git(dir, "status", "--porcelain").trimEnd().split("\n").sort()).toEqual([
       " M MEMORY.md",
       "?? memory/2026-01-12.md",
     ]);
-    expect(existsSync(path.join(dir, ".memory/reflect/pending.json"))).toBe(false);
+    expect(existsSync(path.join(dir, ".memory/pending-writes.jsonl"))).toBe(false);
   });
 
   it("--dry-run prints the diff and writes nothing", async () => {

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { writeFileAtomic } from "../workspace/atomic.js";
 import { MembankError } from "../workspace/errors.js";
 import { isDailyLog, isInside, toPosixRelative } from "../workspace/files.js";
+import { writeOwnedFile } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { formatRetainLine } from "./retain-line.js";
 import type { ExtractedFact } from "./types.js";
@@ -91,7 +91,7 @@ export async function appendExtractedRetain(
   expectedContent: string,
   opts: AppendOptions = {},
 ): Promise<boolean> {
-  const [, abs] = resolveLog(ws, file);
+  const [rel, abs] = resolveLog(ws, file);
   if (facts.length === 0) return false;
   let current: string;
   try {
@@ -102,6 +102,6 @@ export async function appendExtractedRetain(
   if (current !== expectedContent) return false;
   const section = extractedSection(current, facts, opts);
   if (section === "") return false;
-  await writeFileAtomic(abs, current + section);
+  await writeOwnedFile(ws, rel, current + section);
   return true;
 }

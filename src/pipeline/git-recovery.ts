@@ -1,25 +1,13 @@
-import { execFile } from "node:child_process";
 import { readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { MembankError } from "../workspace/errors.js";
+import { repoInfo } from "../workspace/git.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
-
-const run = promisify(execFile);
-
-async function git(ws: Workspace, args: string[]): Promise<string> {
-  const { stdout } = await run("git", args, { cwd: ws.root, maxBuffer: 256 * 1024 * 1024 });
-  return stdout;
-}
 
 /** The repository's git dir (absolute), or undefined when the workspace is not in a repository. */
 export async function gitDir(ws: Workspace): Promise<string | undefined> {
-  try {
-    return path.resolve(ws.root, (await git(ws, ["rev-parse", "--git-dir"])).trim());
-  } catch {
-    return undefined;
-  }
+  return (await repoInfo(ws.root))?.gitDir;
 }
 
 function markerPath(ws: Workspace): string {
@@ -36,11 +24,11 @@ export async function markCommitEnd(ws: Workspace): Promise<void> {
 }
 
 /**
- * A run killed inside `git commit` leaves `.git/index.lock`, and every later git command
- * refuses to run. It is removed only when it is provably ours: our commit marker exists
- * (the killed run was committing; we hold the workspace lock, so that run is dead) and the
- * lock file is not older than the marker. Any other index.lock belongs to someone's git: we
- * stop with a message saying so. Returns a note when a lock was recovered.
+ * A run killed inside git leaves `.git/index.lock`, and every later git command refuses to
+ * run. It is removed only when it is provably ours: our commit marker exists (the killed run
+ * was committing; we hold the workspace lock, so that run is dead) and the lock file is not
+ * older than the marker. Any other index.lock belongs to someone's git: we stop with a
+ * message saying so. Returns a note when a lock was recovered.
  */
 export async function recoverIndexLock(ws: Workspace): Promise<string | undefined> {
   const dir = await gitDir(ws);
@@ -70,36 +58,4 @@ export async function recoverIndexLock(ws: Workspace): Promise<string | undefine
       "If no git command is running, remove that file and run again.",
     { code: "EGITLOCK" },
   );
-}
-
-/**
- * Files under memory/ and bank/ that differ from HEAD (or are untracked) and were modified at
- * or after `sinceMs`: what a step killed midway wrote without recording it.
- */
-export async function dirtySince(ws: Workspace, sinceMs: number): Promise<string[]> {
-  let out: string;
-  try {
-    out = await git(ws, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", "memory", "bank"]);
-  } catch {
-    return [];
-  }
-  const prefix = (await git(ws, ["rev-parse", "--show-prefix"])).trim();
-  const found: string[] = [];
-  const parts = out.split("\0");
-  for (let i = 0; i < parts.length; i++) {
-    const entry = parts[i] as string;
-    if (entry.length < 4) continue;
-    const code = entry.slice(0, 2);
-    let file = entry.slice(3);
-    if (code.startsWith("R") || code.startsWith("C")) i++; // the source path follows
-    if (code.includes("D")) continue;
-    if (prefix && file.startsWith(prefix)) file = file.slice(prefix.length);
-    if (!file.endsWith(".md")) continue;
-    try {
-      if ((await stat(path.join(ws.root, file))).mtimeMs >= sinceMs - 2000) found.push(file);
-    } catch {
-      // gone
-    }
-  }
-  return found.sort();
 }

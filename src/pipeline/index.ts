@@ -1,5 +1,4 @@
-export { removeStaleTempFiles } from "./cleanup.js";
-export { dirtySince, gitDir, recoverIndexLock } from "./git-recovery.js";
+export { gitDir, recoverIndexLock } from "./git-recovery.js";
 export { lastCompletedRunStart, listRunRecords, runRecordPath, runsDir, writeRunRecord } from "./record.js";
 export { getPipeline, PIPELINES, runPipeline } from "./registry.js";
 export { executePipeline } from "./runner.js";

@@ -1,8 +1,9 @@
 import { performance } from "node:perf_hooks";
+import type { MembankError } from "../workspace/errors.js";
+import { GIT_BUSY } from "../workspace/git.js";
 import { acquireWorkspaceLock } from "../workspace/lock.js";
+import { removeRecordedTempFiles } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { removeStaleTempFiles } from "./cleanup.js";
-import { type Journal, loadJournal, saveJournal } from "./journal.js";
 import { markInterruptedRuns, pruneRunRecords, runId, writeRunRecord } from "./record.js";
 import type { PipelineDefinition, RunOptions, RunRecord, StepContext, StepRecord } from "./types.js";
 
@@ -45,12 +46,11 @@ export async function executePipeline<S>(
   };
   let state: S | undefined;
   try {
-    const leftovers = await removeStaleTempFiles(ws);
+    const leftovers = await removeRecordedTempFiles(ws);
     if (leftovers.length > 0)
       log(`removed ${leftovers.length} temp file(s) left by an interrupted write: ${leftovers.join(", ")}`);
     const interrupted = await markInterruptedRuns(ws, record.id);
     if (interrupted > 0) log(`marked ${interrupted} earlier run(s) that never finished as interrupted`);
-    const journal: Journal = await loadJournal(ws);
     await writeRunRecord(ws, record);
     state = def.createState(ws, options);
     const signal = options.signal ?? new AbortController().signal;
@@ -62,11 +62,19 @@ export async function executePipeline<S>(
       log,
       now: options.now ?? start,
       runId: record.id,
-      pendingFiles: () => [...new Set(journal.written)].sort(),
-      interruptedSince: () => [...journal.interrupted],
     };
     let changed = false;
+    if (def.preflight) {
+      try {
+        await def.preflight(ctx);
+      } catch (error) {
+        record.status = (error as MembankError).code === GIT_BUSY ? "blocked" : "failed";
+        record.error = { step: "preflight", message: errorMessage(error) };
+        log(`not started: ${record.error.message}`);
+      }
+    }
     for (const [i, step] of def.steps.entries()) {
+      if (record.status !== "running") break;
       const rec = record.steps[i] as StepRecord;
       if (signal.aborted) {
         record.status = "aborted";
@@ -86,8 +94,6 @@ export async function executePipeline<S>(
       }
       rec.status = "running";
       rec.startedAt = new Date().toISOString();
-      journal.open = Date.now();
-      await saveJournal(ws, journal);
       await writeRunRecord(ws, record);
       log(`[${i + 1}/${def.steps.length}] ${step.name}: ${step.description}`);
       const s0 = performance.now();
@@ -100,15 +106,8 @@ export async function executePipeline<S>(
         const written = [...new Set(outcome.written ?? [])].sort();
         if (written.length) rec.written = written;
         record.written = [...new Set([...record.written, ...written])].sort();
-        journal.written.push(...written);
         if (outcome.commit) record.commit = outcome.commit;
         if (outcome.changed || written.length > 0 || outcome.commit) changed = true;
-        if (step.commits) {
-          journal.written = [];
-          journal.interrupted = [];
-        }
-        journal.open = undefined;
-        await saveJournal(ws, journal);
         const counts = Object.entries(outcome.counts ?? {})
           .map(([k, v]) => `${k}=${v}`)
           .join(" ");
@@ -118,12 +117,9 @@ export async function executePipeline<S>(
         rec.durationMs = Math.round(performance.now() - s0);
         rec.status = "failed";
         rec.error = errorMessage(error);
-        record.status = "failed";
+        // A busy repository (merge, rebase...) is not a failure of membank's: its own exit code.
+        record.status = (error as MembankError).code === GIT_BUSY ? "blocked" : "failed";
         record.error = { step: step.name, message: `step "${step.name}" failed: ${rec.error}` };
-        // The step's partial writes are unrecorded: keep its start time for the next commit.
-        if (journal.open !== undefined) journal.interrupted.push(journal.open);
-        journal.open = undefined;
-        await saveJournal(ws, journal);
         log(`[${i + 1}/${def.steps.length}] ${step.name} FAILED after ${rec.durationMs} ms: ${rec.error}`);
         break;
       }

@@ -41,12 +41,8 @@ export interface StepContext<S> {
   signal: AbortSignal;
   log: (line: string) => void;
   now: Date;
-  /** Files written and not yet committed: by earlier steps of this run and by interrupted runs. */
-  pendingFiles(): string[];
   /** This run's record id. */
   runId: string;
-  /** Start times (epoch ms) of steps of earlier runs that were killed mid-step: their writes are unrecorded. */
-  interruptedSince(): number[];
 }
 
 export interface PipelineStep<S> {
@@ -54,8 +50,6 @@ export interface PipelineStep<S> {
   /** One line for `--help` and progress. */
   description: string;
   run(ctx: StepContext<S>): Promise<StepOutcome | undefined>;
-  /** A step that commits: after it succeeds, the pending files are cleared. */
-  commits?: boolean;
 }
 
 export interface PipelineDefinition<S> {
@@ -63,6 +57,8 @@ export interface PipelineDefinition<S> {
   description: string;
   createState(ws: Workspace, options: RunOptions): S;
   steps: PipelineStep<S>[];
+  /** Checked before any step runs; throwing stops the run before anything is written. */
+  preflight?(ctx: StepContext<S>): Promise<void>;
   /** Human summary lines at the end of a run. */
   summarize?(state: S, record: RunRecord): string[];
   /** Release what createState or the steps opened (LLM models...). Always called. */
@@ -70,7 +66,8 @@ export interface PipelineDefinition<S> {
 }
 
 export type StepStatus = "pending" | "running" | "ok" | "failed" | "skipped";
-export type RunStatus = "running" | "done" | "nothing" | "failed" | "aborted" | "interrupted";
+/** `blocked`: git is mid-merge/rebase/... or on a detached HEAD; nothing was written or committed. */
+export type RunStatus = "running" | "done" | "nothing" | "failed" | "aborted" | "interrupted" | "blocked";
 
 export interface StepRecord {
   name: string;

@@ -50,3 +50,23 @@ export function monthTitle(month: string): string {
   const [y, m] = month.split("-");
   return `${MONTHS[Number(m) - 1] ?? m} ${y}`;
 }
+
+/** Longest text of one fact or statement in a commit message (a 128 KB fact must not make every commit fail). */
+export const MESSAGE_TEXT_MAX = 300;
+
+/**
+ * A fact's text as one line of a commit message: whitespace collapsed, terminal control
+ * sequences and control characters removed (a log can hold ESC/OSC bytes), at most
+ * MESSAGE_TEXT_MAX characters.
+ */
+export function messageText(text: string, max = MESSAGE_TEXT_MAX): string {
+  const clean = text
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point.
+    .replace(/\u001b(?:\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\[[0-?]*[ -/]*[@-~]|[@-_])/g, "")
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point.
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  const chars = [...clean];
+  return chars.length <= max ? clean : `${chars.slice(0, max - 1).join("")}…`;
+}

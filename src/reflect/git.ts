@@ -1,67 +1,313 @@
-import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+/**
+ * membank's commits: only membank's own bytes, never the user's.
+ *
+ * The commit is built in a private index (.memory/commit-index) from HEAD plus the pages
+ * membank wrote, then HEAD is moved with a compare-and-swap `update-ref`; the user's
+ * index is only touched afterwards, for exactly those paths, so that `git status` agrees.
+ * The user's staged and unstaged changes never enter membank's commit, hooks and editors
+ * never run, and a signal at any moment leaves either no commit (the pages stay pending)
+ * or the whole commit (the index catch-up is finished by the next run).
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
-import { simpleGit } from "simple-git";
 import { MembankError } from "../workspace/errors.js";
-import type { Workspace } from "../workspace/workspace.js";
-
-const run = promisify(execFile);
+import {
+  GIT_SIGNAL,
+  type GitState,
+  gitBusyError,
+  gitState,
+  nulList,
+  type RepoInfo,
+  repoInfo,
+  runGit,
+} from "../workspace/git.js";
+import {
+  appendPendingWrites,
+  contentHash,
+  fileHash,
+  type PendingSync,
+  type PendingWrite,
+  readPendingWrites,
+  replacePendingWrites,
+} from "../workspace/owned.js";
+import { stateDir, type Workspace } from "../workspace/workspace.js";
 
 export interface CommitOptions {
   authorName?: string;
   authorEmail?: string;
 }
 
-/** Is the workspace inside a git work tree? */
+/** Is the workspace inside a git work tree? (git missing throws: that is not "no".) */
 export async function isGitRepo(ws: Workspace): Promise<boolean> {
-  try {
-    return await simpleGit(ws.root).checkIsRepo();
-  } catch {
-    return false;
-  }
+  return (await repoInfo(ws.root)) !== undefined;
 }
 
 export async function gitInit(ws: Workspace): Promise<void> {
-  await simpleGit(ws.root).init();
+  await runGit(["init", "-q"], { cwd: ws.root });
+}
+
+export interface CommitResult {
+  /** The new commit, when one was made. */
+  commit?: string;
+  /** Workspace-relative paths in the commit. */
+  committed: string[];
+  /** Files membank wrote and did not commit, with the reason (shown to the user). */
+  left: { path: string; reason: string }[];
+  /** Set when no commit is possible at all (not a repository). */
+  off?: string;
+}
+
+/** What a person needs to know about a page left uncommitted, as one line. */
+export function leftNote(l: { path: string; reason: string }): string {
+  return `${l.path}: written, not committed: ${l.reason}`;
+}
+
+const isSync = (l: PendingWrite | PendingSync): l is PendingSync => Array.isArray((l as PendingSync).sync);
+
+/** sha-per-path of HEAD's versions of `topPaths` (absent: not in HEAD). */
+async function headHashes(repo: RepoInfo, topPaths: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (topPaths.length === 0) return out;
+  const r = await runGit(["cat-file", "--batch"], {
+    cwd: repo.top,
+    input: topPaths.map((p) => `HEAD:${p}\n`).join(""),
+  });
+  const buf = r.raw;
+  let at = 0;
+  for (const p of topPaths) {
+    const nl = buf.indexOf(10, at);
+    if (nl < 0) break;
+    const header = buf.subarray(at, nl).toString("utf8");
+    at = nl + 1;
+    const m = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
+    if (!m) continue; // "HEAD:<path> missing"
+    const size = Number(m[2]);
+    if (m[1] === "blob") out.set(p, contentHash(buf.subarray(at, at + size)));
+    at += size + 1;
+  }
+  return out;
+}
+
+function nulSplit(text: string): string[] {
+  return text.split("\0").filter((s) => s !== "");
+}
+
+/** Paths whose staged version is the user's: staged (differs from HEAD) and not what the work tree holds. */
+async function stagedByUser(repo: RepoInfo, state: GitState): Promise<Set<string>> {
+  const staged =
+    state.kind === "normal"
+      ? nulSplit((await runGit(["diff-index", "--cached", "--name-only", "-z", "HEAD"], { cwd: repo.top })).stdout)
+      : nulSplit((await runGit(["ls-files", "-z"], { cwd: repo.top })).stdout);
+  if (staged.length === 0) return new Set();
+  const unlike = new Set(nulSplit((await runGit(["diff-files", "--name-only", "-z"], { cwd: repo.top })).stdout));
+  return new Set(staged.filter((p) => unlike.has(p)));
+}
+
+/** Untracked paths git ignores (.gitignore, .git/info/exclude): the user keeps them out of git. */
+async function ignoredPaths(repo: RepoInfo, topPaths: string[]): Promise<Set<string>> {
+  const r = await runGit(["check-ignore", "-z", "--stdin"], { cwd: repo.top, input: nulList(topPaths), okCodes: [1] });
+  return new Set(nulSplit(r.stdout));
 }
 
 /**
- * Commit exactly `files` (workspace-relative) and nothing else: `git commit --only --
- * <paths>` takes those paths from the working tree and leaves every other staged or
- * unstaged change of the user as it was. Author and committer come from
- * config.reflect.git (default `membank <membank@localhost>`), hooks and signing are
- * skipped so a nightly run cannot hang on them. Returns the new commit's hash, or
- * undefined when none of the files differs from HEAD.
+ * Bring the user's index in line with a commit membank made (its paths' entries := HEAD),
+ * only where the work tree already holds HEAD's version and the index is behind.
  */
-export async function commitFiles(
+async function syncUserIndex(repo: RepoInfo, topPaths: string[]): Promise<void> {
+  if (topPaths.length === 0) return;
+  const wanted = new Set(topPaths);
+  const indexBehind = nulSplit(
+    (await runGit(["diff-index", "--cached", "--name-only", "-z", "HEAD"], { cwd: repo.top })).stdout,
+  ).filter((p) => wanted.has(p));
+  if (indexBehind.length === 0) return;
+  const heads = await headHashes(repo, indexBehind);
+  const fix: string[] = [];
+  for (const p of indexBehind) {
+    const h = heads.get(p);
+    let now: string | undefined;
+    try {
+      now = contentHash(await readFile(path.join(repo.top, p)));
+    } catch {
+      now = undefined;
+    }
+    if (h !== undefined && now === h) fix.push(p);
+  }
+  if (fix.length === 0) return;
+  await runGit(["--literal-pathspecs", "reset", "-q", "--pathspec-from-file=-", "--pathspec-file-nul"], {
+    cwd: repo.top,
+    input: nulList(fix),
+    detached: true,
+  });
+}
+
+/**
+ * Commit what membank wrote and still owns (the pending journal, see workspace/owned.ts):
+ * a path goes in only when the file holds the bytes membank wrote and every difference
+ * from HEAD is membank's; it is not git-ignored; and the user has not staged another
+ * version of it. Everything else is left as it is and reported in `left`. Refuses (throws,
+ * exit code 5) while git is in the middle of a merge, rebase, cherry-pick, revert or
+ * bisect, or on a detached HEAD: the journal is kept and the next run commits.
+ */
+export async function commitPending(
   ws: Workspace,
-  files: string[],
-  message: string,
+  message: (committed: string[]) => string,
   opts: CommitOptions = {},
+): Promise<CommitResult> {
+  const lines = await readPendingWrites(ws);
+  const result: CommitResult = { committed: [], left: [] };
+  if (lines.length === 0) return result;
+  const repo = await repoInfo(ws.root);
+  if (!repo) {
+    await replacePendingWrites(ws, []);
+    return { ...result, off: `${ws.root} is not in a git repository` };
+  }
+  const state = await gitState(repo);
+  if (state.kind === "busy") throw gitBusyError(repo, state);
+  const top = (p: string) => `${repo.prefix}${p}`;
+
+  // A commit whose index catch-up was interrupted: finish it first.
+  const syncs = lines.filter(isSync).flatMap((l) => l.sync);
+  if (syncs.length > 0 && state.kind === "normal") await syncUserIndex(repo, syncs);
+
+  const chains = new Map<string, PendingWrite[]>();
+  for (const l of lines) {
+    if (isSync(l)) continue;
+    const chain = chains.get(l.path) ?? [];
+    chain.push(l);
+    chains.set(l.path, chain);
+  }
+  const paths = [...chains.keys()].sort();
+  const head = state.kind === "normal" ? await headHashes(repo, paths.map(top)) : new Map<string, string>();
+  const ignored = await ignoredPaths(repo, paths.map(top));
+  const staged = await stagedByUser(repo, state);
+  const eligible: string[] = [];
+  for (const p of paths) {
+    const chain = chains.get(p)!;
+    const now = await fileHash(ws, p);
+    const atHead = head.get(top(p)) ?? null;
+    if (now === null || now === atHead) continue; // deleted by the user, or already committed (by the user)
+    if (now !== chain.at(-1)!.sha) {
+      result.left.push({ path: p, reason: "it was changed after membank wrote it; commit it yourself" });
+      continue;
+    }
+    // Each write started from HEAD's content or from bytes membank wrote before (a recorded
+    // write that a kill stopped before its rename leaves the file as it was).
+    const known = new Set<string | null>([atHead]);
+    const unbroken = chain.every((e) => {
+      const ok = known.has(e.base);
+      known.add(e.sha);
+      return ok;
+    });
+    if (!unbroken) {
+      result.left.push({
+        path: p,
+        reason:
+          atHead === null
+            ? "it is not in git yet and holds text that membank did not write; commit it yourself"
+            : "it holds changes of yours since the last commit; commit them yourself (membank's are in the file)",
+      });
+      continue;
+    }
+    if (ignored.has(top(p))) {
+      result.left.push({ path: p, reason: "git ignores it (.gitignore or .git/info/exclude)" });
+      continue;
+    }
+    if (staged.has(top(p))) {
+      result.left.push({ path: p, reason: "you have staged another version of it" });
+      continue;
+    }
+    eligible.push(p);
+  }
+  if (eligible.length === 0) {
+    await replacePendingWrites(ws, []);
+    return result;
+  }
+
+  const commit = await writeCommit(ws, repo, state, eligible.map(top), message(eligible), opts);
+  if (commit === undefined) {
+    await replacePendingWrites(ws, []);
+    return result;
+  }
+  result.commit = commit;
+  result.committed = eligible;
+  await replacePendingWrites(ws, []);
+  return result;
+}
+
+/** Build the commit in a private index and move HEAD to it; undefined when the tree equals HEAD's. */
+async function writeCommit(
+  ws: Workspace,
+  repo: RepoInfo,
+  state: Extract<GitState, { kind: "normal" | "unborn" }>,
+  topPaths: string[],
+  message: string,
+  opts: CommitOptions,
 ): Promise<string | undefined> {
-  if (files.length === 0) return undefined;
   const name = opts.authorName ?? ws.config.reflect.git.authorName;
   const email = opts.authorEmail ?? ws.config.reflect.git.authorEmail;
-  const git = simpleGit(ws.root).env({
-    ...process.env,
-    GIT_AUTHOR_NAME: name,
-    GIT_AUTHOR_EMAIL: email,
-    GIT_COMMITTER_NAME: name,
-    GIT_COMMITTER_EMAIL: email,
-  });
-  if (!(await git.checkIsRepo())) {
-    throw new MembankError(`${ws.root} is not a git repository: cannot commit (run git init, or reflect --git-init)`, {
-      code: "ENOGIT",
-    });
+  const indexFile = path.join(stateDir(ws), "commit-index");
+  await mkdir(path.dirname(indexFile), { recursive: true });
+  await rm(indexFile, { force: true });
+  const env = { GIT_INDEX_FILE: indexFile };
+  const run = (args: string[], input?: string) =>
+    runGit(args, { cwd: repo.top, env, detached: true, ...(input === undefined ? {} : { input }) });
+  try {
+    await run(state.kind === "normal" ? ["read-tree", state.head] : ["read-tree", "--empty"]);
+    await run(["update-index", "--add", "-z", "--stdin"], nulList(topPaths));
+    const tree = (await run(["write-tree"])).stdout.trim();
+    if (state.kind === "normal") {
+      const headTree = (await run(["rev-parse", `${state.head}^{tree}`])).stdout.trim();
+      if (headTree === tree) return undefined;
+    }
+    const ident = {
+      GIT_AUTHOR_NAME: name,
+      GIT_AUTHOR_EMAIL: email,
+      GIT_COMMITTER_NAME: name,
+      GIT_COMMITTER_EMAIL: email,
+    };
+    const commit = (
+      await runGit(
+        [
+          "-c",
+          `user.name=${name}`,
+          "-c",
+          `user.email=${email}`,
+          "-c",
+          "commit.gpgsign=false",
+          "commit-tree",
+          tree,
+          ...(state.kind === "normal" ? ["-p", state.head] : []),
+          "-F",
+          "-",
+        ],
+        { cwd: repo.top, env: ident, input: message, detached: true },
+      )
+    ).stdout.trim();
+    // Before HEAD moves: the next run must bring the user's index in line if we die after.
+    await appendPendingWrites(ws, [{ sync: topPaths, commit }]);
+    const old = state.kind === "normal" ? state.head : "0".repeat(commit.length);
+    const subject = message.split("\n", 1)[0]?.slice(0, 200) ?? "membank";
+    try {
+      await run(["update-ref", "-m", `commit (membank): ${subject}`, "HEAD", commit, old]);
+    } catch (error) {
+      const moved = await runGit(["rev-parse", "-q", "--verify", "HEAD"], { cwd: repo.top, okCodes: [1] });
+      if (moved.stdout.trim() !== commit) {
+        const why =
+          (error as MembankError).code === GIT_SIGNAL
+            ? (error as Error).message
+            : "HEAD moved while membank was committing";
+        throw new MembankError(
+          `${why}: nothing was committed; membank's pages stay pending and the next run commits them`,
+          { code: (error as MembankError).code ?? "EGIT" },
+        );
+      }
+    }
+    await syncUserIndex(repo, topPaths);
+    return commit;
+  } finally {
+    await rm(indexFile, { force: true });
   }
-  const paths = [...new Set(files)].sort();
-  const status = await git.raw(["status", "--porcelain", "--untracked-files=all", "--", ...paths]);
-  if (status.trim() === "") return undefined;
-  await git.raw(["add", "--", ...paths]);
-  await git.raw(["-c", "commit.gpgsign=false", "commit", "--no-verify", "--only", "-m", message, "--", ...paths]);
-  return (await git.raw(["rev-parse", "HEAD"])).trim();
 }
 
 /**
@@ -84,20 +330,12 @@ export async function unifiedDiff(changes: { path: string; before?: string; afte
       }
     }
     await mkdir(path.join(dir, "old"), { recursive: true });
-    let out: string;
-    try {
-      const res = await run("git", ["diff", "--no-index", "--no-color", "--no-ext-diff", "old", "new"], {
-        cwd: dir,
-        maxBuffer: 512 * 1024 * 1024,
-      });
-      out = res.stdout;
-    } catch (error) {
-      // Exit code 1 means "differences found": the normal case here.
-      const e = error as { code?: number; stdout?: string };
-      if (e.code !== 1 || e.stdout === undefined) throw error;
-      out = e.stdout;
-    }
-    return out
+    // Exit code 1 means "differences found": the normal case here.
+    const res = await runGit(["diff", "--no-index", "--no-color", "--no-ext-diff", "old", "new"], {
+      cwd: dir,
+      okCodes: [1],
+    });
+    return res.stdout
       .split("\n")
       .map((line) =>
         /^(diff --git |--- |\+\+\+ )/.test(line) ? line.replaceAll("a/old/", "a/").replaceAll("b/new/", "b/") : line,
@@ -106,4 +344,16 @@ export async function unifiedDiff(changes: { path: string; before?: string; afte
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Throws (exit code 5) when the workspace's repository is in the middle of a merge, rebase,
+ * cherry-pick, revert or bisect, or on a detached HEAD: membank then writes and commits
+ * nothing, and the next run in a normal state catches up. No repository: nothing to check.
+ */
+export async function assertGitCanCommit(ws: Workspace): Promise<void> {
+  const repo = await repoInfo(ws.root);
+  if (!repo) return;
+  const state = await gitState(repo);
+  if (state.kind === "busy") throw gitBusyError(repo, state);
 }

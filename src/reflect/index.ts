@@ -24,29 +24,19 @@ import { parseSinceDate } from "../retain/dates.js";
 import { dateFromPath } from "../retain/index.js";
 import type { Diagnostic, Fact } from "../retain/types.js";
 import { LETTER_BY_KIND } from "../retain/types.js";
-import { writeFileAtomic } from "../workspace/atomic.js";
+import { writeOwnedFiles } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { evolveOpinions, type OpinionChange } from "./evolve.js";
-import { cmp } from "./format.js";
-import { commitFiles, gitInit, isGitRepo, unifiedDiff } from "./git.js";
-import {
-  aliasKey,
-  applyAliases,
-  clearPending,
-  loadEntityPages,
-  loadFacts,
-  loadOpinions,
-  readPending,
-  saveSnapshot,
-  writePending,
-} from "./load.js";
+import { cmp, messageText } from "./format.js";
+import { assertGitCanCommit, commitPending, gitInit, isGitRepo, leftNote, unifiedDiff } from "./git.js";
+import { aliasKey, applyAliases, loadEntityPages, loadFacts, loadOpinions, saveSnapshot } from "./load.js";
 import { type Conflict, OPINIONS_PAGE, type RenderScope, renderBank } from "./render.js";
 
 export type { Evidence, Opinion } from "../markdown/opinions.js";
 export { parseOpinion, renderOpinion } from "../markdown/opinions.js";
 export { combineDay, evidenceWeight, nextConfidence } from "./confidence.js";
 export type { OpinionChange } from "./evolve.js";
-export { commitFiles, gitInit, isGitRepo, unifiedDiff } from "./git.js";
+export { type CommitResult, commitPending, gitInit, isGitRepo, leftNote, unifiedDiff } from "./git.js";
 export { heuristicJudge } from "./judge.js";
 export type { Conflict } from "./render.js";
 
@@ -59,6 +49,8 @@ export interface ReflectOptions {
   dryRun?: boolean;
   /** false: write the pages but do not commit (also config.reflect.git.commit). */
   commit?: boolean;
+  /** With commit: false: the caller commits later (the nightly pipeline), so record the pages as membank's. */
+  commitLater?: boolean;
   /** `git init` the workspace when it is not a repository. */
   gitInit?: boolean;
   llm?: LlmServices;
@@ -91,6 +83,8 @@ export interface ReflectReport {
   commit?: string;
   /** The commit message describing this run (facts added, new opinions, confidence changes, pages), also when reflect does not commit itself. */
   message: string;
+  /** Files membank wrote but did not commit (a person's edits are in them, git ignores them...), with why. */
+  left?: { path: string; reason: string }[];
   /** Why nothing was committed although pages changed (not a repository, --no-commit, dry run). */
   commitsOff?: string;
   diff?: string;
@@ -223,40 +217,51 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     return report;
   }
 
-  // Pages are written one by one, then committed. Should the process die in between, the
-  // written pages would look unchanged to the next run; so the list of pages still to
-  // commit is recorded first (.memory/reflect/pending.json) and the next run commits them.
+  // Pages are recorded as membank's (path, hash before, hash written) before they are
+  // written, so a run that dies before its commit is caught up by the next one, and only
+  // bytes membank wrote are ever committed (workspace/owned.ts, reflect/git.ts).
   const commitWanted = opts.commit !== false && cfg.git.commit;
-  const repo = commitWanted && ((await isGitRepo(ws)) || opts.gitInit === true);
-  const pending = repo ? await readPending(ws) : [];
-  const toCommit = [...new Set([...pending, ...report.pagesWritten, ...extracted])].sort();
-  if (repo && rendered.pages.length > 0) await writePending(ws, toCommit);
-  for (const page of rendered.pages) await writeFileAtomic(`${ws.root}/${page.path}`, page.after);
+  let repo = cfg.git.commit && (commitWanted || opts.commitLater === true);
+  if (repo) {
+    if (!(await isGitRepo(ws))) {
+      if (opts.gitInit === true) await gitInit(ws);
+      else repo = false;
+    }
+    // Mid-merge, mid-rebase, detached HEAD...: write nothing at all, the next run catches up.
+    if (repo) await assertGitCanCommit(ws);
+  }
+  await writeOwnedFiles(
+    ws,
+    rendered.pages.map((p) => ({ path: p.path, content: p.after })),
+    { record: repo },
+  );
   await saveSnapshot(ws, loaded.facts, loaded.diagnostics, aliases);
   lap("write");
 
-  if (toCommit.length === 0) return report;
   if (!commitWanted) {
-    report.commitsOff = opts.commit === false ? "--no-commit" : "config reflect.git.commit is false";
+    if (rendered.pages.length > 0)
+      report.commitsOff = opts.commit === false ? "--no-commit" : "config reflect.git.commit is false";
     return report;
   }
   if (!repo) {
-    report.commitsOff = "not a git repository (run `git init`, or reflect --git-init)";
+    if (rendered.pages.length > 0) report.commitsOff = "not a git repository (run `git init`, or reflect --git-init)";
     return report;
   }
-  if (!(await isGitRepo(ws))) await gitInit(ws);
-  const recovered = pending.filter((p) => !report.pagesWritten.includes(p));
-  if (recovered.length > 0) {
-    report.warnings.push(`committing ${recovered.length} page(s) an interrupted run wrote: ${recovered.join(", ")}`);
-  }
-  const commit = await commitFiles(ws, toCommit, commitMessage({ ...report, pagesWritten: toCommit }, added));
-  await clearPending(ws);
+  const result = await commitPending(ws, (committed) => commitMessage({ ...report, pagesWritten: committed }, added));
   lap("commit");
-  if (commit) report.commit = commit;
+  const recovered = result.committed.filter((p) => !report.pagesWritten.includes(p) && !extracted.includes(p));
+  if (recovered.length > 0) {
+    report.warnings.push(`committed ${recovered.length} file(s) an interrupted run wrote: ${recovered.join(", ")}`);
+  }
+  report.left = result.left;
+  for (const l of result.left) report.warnings.push(leftNote(l));
+  if (result.commit) report.commit = result.commit;
   return report;
 }
 
 const MAX_LISTED_FACTS = 100;
+/** Pages listed in a commit message; the commit itself shows them all. */
+const MAX_LISTED_PAGES = 200;
 
 /** One-line summary, then facts added, pages changed, confidence changes, conflicts. */
 export function commitMessage(report: ReflectReport, added: Fact[]): string {
@@ -272,14 +277,14 @@ export function commitMessage(report: ReflectReport, added: Fact[]): string {
   if (report.opinionsChanged.length) {
     lines.push("Confidence changes:");
     for (const c of report.opinionsChanged)
-      lines.push(`- ${who(c.entities)}${c.statement} ${fmt2(c.from)} -> ${fmt2(c.to)}`);
+      lines.push(`- ${who(c.entities)}${messageText(c.statement)} ${fmt2(c.from)} -> ${fmt2(c.to)}`);
     lines.push("");
   }
   if (report.opinionsCreated.length) {
     lines.push("New opinions:");
     for (const o of report.opinionsCreated) {
       const moved = o.initial === o.confidence ? fmt2(o.confidence) : `${fmt2(o.initial)} -> ${fmt2(o.confidence)}`;
-      lines.push(`- ${who(o.entities)}${o.statement} (${moved})`);
+      lines.push(`- ${who(o.entities)}${messageText(o.statement)} (${moved})`);
     }
     lines.push("");
   }
@@ -290,17 +295,20 @@ export function commitMessage(report: ReflectReport, added: Fact[]): string {
     );
     for (const f of sorted.slice(0, MAX_LISTED_FACTS)) {
       lines.push(
-        `- ${f.date} ${LETTER_BY_KIND[f.kind]} ${who(f.entities)}${f.content} (${f.source.path}#L${f.source.line})`,
+        `- ${f.date} ${LETTER_BY_KIND[f.kind]} ${who(f.entities)}${messageText(f.content)} (${f.source.path}#L${f.source.line})`,
       );
     }
     if (sorted.length > MAX_LISTED_FACTS) lines.push(`- ... and ${sorted.length - MAX_LISTED_FACTS} more`);
     lines.push("");
   }
   lines.push("Pages changed:");
-  for (const p of report.pagesWritten) lines.push(`- ${p}`);
+  for (const p of report.pagesWritten.slice(0, MAX_LISTED_PAGES)) lines.push(`- ${p}`);
+  if (report.pagesWritten.length > MAX_LISTED_PAGES)
+    lines.push(`- ... and ${report.pagesWritten.length - MAX_LISTED_PAGES} more`);
   if (report.conflicts.length) {
     lines.push("", "Conflicts (human edits kept, not overwritten):");
-    for (const c of report.conflicts) lines.push(`- ${c.path} [${c.region}]: ${c.reason}`);
+    for (const c of report.conflicts.slice(0, MAX_LISTED_PAGES))
+      lines.push(`- ${c.path} [${c.region}]: ${messageText(c.reason)}`);
   }
   return `${lines.join("\n").trimEnd()}\n`;
 }

@@ -1,4 +1,4 @@
-import { readdir, readFile, rm } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { type Opinion, parseOpinion } from "../markdown/opinions.js";
 import { bodyHash, readRegions } from "../markdown/regions.js";
@@ -131,31 +131,6 @@ export async function loadEntityPages(ws: Workspace): Promise<EntityPages> {
     }
   }
   return { texts, aliases };
-}
-
-const pendingPath = (ws: Workspace) => path.join(stateDir(ws), "reflect", "pending.json");
-
-/** Pages a run wrote but has not committed yet (see index.ts). */
-export async function readPending(ws: Workspace): Promise<string[]> {
-  const raw = await readIfExists(pendingPath(ws));
-  if (raw === undefined) return [];
-  try {
-    const list = JSON.parse(raw) as unknown;
-    // Only bank pages: a tampered file must never make membank commit anything else.
-    return Array.isArray(list)
-      ? list.filter((p): p is string => typeof p === "string" && /^bank\/.+\.md$/.test(p) && !p.includes(".."))
-      : [];
-  } catch {
-    return [];
-  }
-}
-
-export async function writePending(ws: Workspace, pages: string[]): Promise<void> {
-  await writeFileAtomic(pendingPath(ws), `${JSON.stringify(pages)}\n`);
-}
-
-export async function clearPending(ws: Workspace): Promise<void> {
-  await rm(pendingPath(ws), { force: true });
 }
 
 /** A stable key of an alias table, to notice when it changed. */

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ExtractedFact, LlmServices } from "../llm/types.js";
-import { writeFileAtomic } from "../workspace/atomic.js";
+import { writeOwnedFile } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
 import type { SessionMessage } from "./types.js";
 
@@ -79,7 +79,7 @@ export async function extractSessionFacts(
   if (!exists) {
     // A day with chats but no log yet: start the log so the facts have a home.
     current = `# ${day}\n`;
-    await writeFileAtomic(abs, current);
+    await writeOwnedFile(ws, rel, current);
   }
   const opts = { source: "sessions" as const, ...(llm.model ? { model: llm.model } : {}) };
   if (await appendExtractedRetain(ws, rel, facts, current, opts)) {

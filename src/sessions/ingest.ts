@@ -1,8 +1,8 @@
 import { open, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import type { LlmServices } from "../llm/types.js";
-import { writeFileAtomic } from "../workspace/atomic.js";
 import { MembankError } from "../workspace/errors.js";
+import { writeOwnedFile } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { type Clock, createClock } from "./clock.js";
 import { digestPath, entryFromMessage, mergeEntries, parseDigest, renderDigest } from "./digest.js";
@@ -168,7 +168,7 @@ export async function ingestSessions(ws: Workspace, opts: IngestOptions = {}): P
     );
     const next = renderDigest(day, merged, clock.zone);
     if (next !== old) {
-      if (!opts.dryRun) await writeFileAtomic(abs, next);
+      if (!opts.dryRun) await writeOwnedFile(ws, rel, next);
       written.add(rel);
     }
   }

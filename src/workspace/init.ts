@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { appendFile, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { CheckRepoActions, simpleGit } from "simple-git";
 import { CONFIG_FILE } from "./config.js";
 import { MembankError } from "./errors.js";
+import { repoInfo, runGit } from "./git.js";
 
 /** What `initWorkspace` did, path by path (workspace-relative, `/` separators). */
 export interface InitReport {
@@ -192,20 +192,20 @@ export async function initWorkspace(dir: string, options: InitOptions = {}): Pro
 
 async function initGit(root: string, report: InitReport): Promise<void> {
   try {
-    const git = simpleGit({ baseDir: root });
-    if (await git.checkIsRepo(CheckRepoActions.IS_REPO_ROOT)) {
+    const repo = await repoInfo(root);
+    if (repo && repo.prefix === "") {
       report.git = "existing";
       report.gitRoot = root;
       return;
     }
-    if (await git.checkIsRepo(CheckRepoActions.IN_TREE)) {
+    if (repo) {
       // A nested repository would hide the workspace from the outer one; reflect can
       // commit into the outer repository just as well.
       report.git = "parent";
-      report.gitRoot = (await git.revparse(["--show-toplevel"])).trim();
+      report.gitRoot = repo.top;
       return;
     }
-    await git.init();
+    await runGit(["init", "-q"], { cwd: root });
     report.git = "initialized";
     report.gitRoot = root;
   } catch (error) {

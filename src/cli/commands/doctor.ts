@@ -1,7 +1,6 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import type { Command } from "commander";
 import type { IndexStatus } from "../../index/status.js";
+import { runGit } from "../../workspace/git.js";
 import { loadWorkspace, printJson, workspaceOption } from "../shared.js";
 
 interface DoctorFlags {
@@ -23,7 +22,7 @@ export interface DoctorReport {
 
 async function gitVersion(): Promise<{ present: boolean; version?: string }> {
   try {
-    const { stdout } = await promisify(execFile)("git", ["--version"], { timeout: 5000 });
+    const { stdout } = await runGit(["--version"], { cwd: process.cwd() });
     return { present: true, version: stdout.trim().replace(/^git version /, "") };
   } catch {
     return { present: false };

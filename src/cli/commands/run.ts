@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { loadWorkspace, printJson, workspaceOption } from "../shared.js";
 
 /** Exit codes of `membank run` and `membank schedule --once` (documented in --help). */
-export const RUN_EXIT = { done: 0, failed: 1, usage: 2, nothing: 3, locked: 4 } as const;
+export const RUN_EXIT = { done: 0, failed: 1, usage: 2, nothing: 3, locked: 4, gitBusy: 5 } as const;
 
 export const RUN_EXIT_HELP = `
 Exit codes:
@@ -10,7 +10,9 @@ Exit codes:
   3  nothing to do: no new sessions, facts or changes
   4  busy: another run holds the workspace lock (.memory/lock); the message names its pid
   1  failed: a step failed (its message and the run record under .memory/runs/ say which)
-  2  bad usage (unknown pipeline, bad flag)`;
+  2  bad usage (unknown pipeline, bad flag)
+  5  git is busy: mid-merge, rebase, cherry-pick, revert or bisect, or a detached HEAD;
+     nothing was written or committed; finish or abort that, and the next run catches up`;
 
 export interface RunFlags {
   workspace?: string;
@@ -49,6 +51,10 @@ export async function runOnce(name: string, flags: RunFlags): Promise<number> {
     });
     if (flags.json) printJson(record);
     else for (const line of record.summary ?? [`run: ${record.status}`]) process.stdout.write(`${line}\n`);
+    if (record.status === "blocked") {
+      if (!flags.json && record.error) process.stderr.write(`membank: ${record.error.message}\n`);
+      return RUN_EXIT.gitBusy;
+    }
     if (record.status === "failed" || record.status === "aborted") {
       if (!flags.json && record.error) process.stderr.write(`membank: ${record.error.message}\n`);
       return RUN_EXIT.failed;

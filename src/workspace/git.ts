@@ -1,0 +1,200 @@
+/**
+ * The one git adapter: every git call membank makes goes through `runGit`.
+ *
+ * - The user's environment is passed through whole (EDITOR, PAGER, GIT_ASKPASS, ... are
+ *   the user's business; a filtered copy is what made simple-git refuse to run). Only
+ *   what membank needs is added: C locale (parseable messages), no terminal prompts,
+ *   no optional locks.
+ * - Input (commit messages, path lists) goes through stdin, never argv: a 128 KB message
+ *   or 2,000 paths would hit E2BIG.
+ * - git missing from PATH, a signal that killed git, and a failing git are three
+ *   different errors; none of them reads as "not a git repository".
+ */
+import { spawn } from "node:child_process";
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import { MembankError } from "./errors.js";
+
+export interface GitRunOptions {
+  cwd: string;
+  /** Written to git's stdin. */
+  input?: string | Buffer;
+  /** Added to (never replacing) the inherited environment. */
+  env?: Record<string, string>;
+  /** Exit codes that are answers, not failures (e.g. 1 for `diff --quiet`). */
+  okCodes?: number[];
+  /**
+   * Run git in its own process group, so a Ctrl-C meant for membank (sent to the
+   * terminal's foreground group) does not kill git halfway; membank decides what to do.
+   */
+  detached?: boolean;
+}
+
+export interface GitResult {
+  code: number;
+  stdout: string;
+  /** stdout as bytes (file contents from cat-file). */
+  raw: Buffer;
+  stderr: string;
+}
+
+/** git is not installed or not on PATH. */
+export const GIT_MISSING = "EGITMISSING";
+/** git was killed by a signal. */
+export const GIT_SIGNAL = "EGITSIGNAL";
+/** git exited with an error. */
+export const GIT_FAILED = "EGIT";
+
+const MAX_OUTPUT = 256 * 1024 * 1024;
+
+export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, LC_ALL: "C", GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", ...extra };
+}
+
+function firstLine(text: string): string {
+  return (
+    text
+      .split("\n")
+      .map((l) => l.trim())
+      .find((l) => l !== "") ?? ""
+  );
+}
+
+/** Run `git args...`; resolves with its output, rejects with a MembankError (code GIT_*). */
+export function runGit(args: string[], opts: GitRunOptions): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", args, {
+      cwd: opts.cwd,
+      env: gitEnv(opts.env),
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: opts.detached === true,
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let size = 0;
+    child.stdout.on("data", (b: Buffer) => {
+      size += b.length;
+      if (size <= MAX_OUTPUT) out.push(b);
+    });
+    child.stderr.on("data", (b: Buffer) => err.push(b));
+    child.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") {
+        reject(
+          new MembankError(
+            "git was not found on PATH: install git (or fix PATH); membank's pages stay written and pending, and the next run commits them",
+            { code: GIT_MISSING },
+          ),
+        );
+      } else reject(new MembankError(`cannot run git: ${error.message}`, { code: GIT_FAILED, cause: error }));
+    });
+    // EPIPE when git exits before reading all of stdin: its exit status says what happened.
+    child.stdin.on("error", () => {});
+    child.on("close", (code, signal) => {
+      const raw = Buffer.concat(out);
+      const stdout = raw.toString("utf8");
+      const stderr = Buffer.concat(err).toString("utf8");
+      const sub = args.find((a) => !a.startsWith("-") && !a.includes("=")) ?? "";
+      if (signal) {
+        reject(new MembankError(`git ${sub} was stopped by ${signal}`, { code: GIT_SIGNAL }));
+        return;
+      }
+      const c = code ?? 1;
+      if (c !== 0 && !(opts.okCodes ?? []).includes(c)) {
+        reject(
+          new MembankError(`git ${sub} failed in ${opts.cwd}: ${firstLine(stderr) || `exit code ${c}`}`, {
+            code: GIT_FAILED,
+          }),
+        );
+        return;
+      }
+      resolve({ code: c, stdout, raw, stderr });
+    });
+    if (opts.input !== undefined) child.stdin.end(opts.input);
+    else child.stdin.end();
+  });
+}
+
+export interface RepoInfo {
+  /** The work tree's top folder (absolute). */
+  top: string;
+  /** This work tree's git dir (absolute; a linked worktree has its own). */
+  gitDir: string;
+  /** `dir` relative to `top`, with a trailing `/` ("" at the top). */
+  prefix: string;
+}
+
+/**
+ * The repository `dir` is in, or undefined when it is in none. git missing or failing for
+ * another reason throws: that is not "no repository".
+ */
+export async function repoInfo(dir: string): Promise<RepoInfo | undefined> {
+  const r = await runGit(["rev-parse", "--show-toplevel", "--absolute-git-dir", "--show-prefix"], {
+    cwd: dir,
+    okCodes: [128],
+  });
+  if (r.code === 128) {
+    if (/not a git repository/i.test(r.stderr)) return undefined;
+    throw new MembankError(`git rev-parse failed in ${dir}: ${firstLine(r.stderr)}`, { code: GIT_FAILED });
+  }
+  const [top, gitDir, prefix] = r.stdout.split("\n");
+  if (top === undefined || gitDir === undefined) return undefined; // a bare repository: no work tree
+  return { top: path.resolve(top), gitDir: path.resolve(gitDir), prefix: prefix ?? "" };
+}
+
+export type GitState =
+  | { kind: "normal"; head: string; branch: string }
+  | { kind: "unborn"; branch: string }
+  | { kind: "busy"; what: string; advice: string };
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What the repository is doing: a plain branch (maybe unborn), or an operation membank must stay out of. */
+export async function gitState(repo: RepoInfo): Promise<GitState> {
+  const g = (f: string) => path.join(repo.gitDir, f);
+  const busy: [string, string, string][] = [
+    ["rebase-merge", "a rebase is in progress", "finish it (git rebase --continue) or abort it (git rebase --abort)"],
+    ["rebase-apply", "a rebase or `git am` is in progress", "finish or abort it (git rebase/am --continue or --abort)"],
+    ["MERGE_HEAD", "a merge is in progress", "finish it (git commit) or abort it (git merge --abort)"],
+    ["CHERRY_PICK_HEAD", "a cherry-pick is in progress", "finish or abort it (git cherry-pick --continue/--abort)"],
+    ["REVERT_HEAD", "a revert is in progress", "finish or abort it (git revert --continue/--abort)"],
+    ["BISECT_LOG", "a bisect is in progress", "end it (git bisect reset)"],
+  ];
+  for (const [file, what, advice] of busy) if (await exists(g(file))) return { kind: "busy", what, advice };
+  const sym = await runGit(["symbolic-ref", "-q", "HEAD"], { cwd: repo.top, okCodes: [1] });
+  if (sym.code !== 0) {
+    return {
+      kind: "busy",
+      what: "HEAD is detached (no branch is checked out)",
+      advice: "check out a branch (git switch <branch>)",
+    };
+  }
+  const branch = sym.stdout.trim();
+  const head = await runGit(["rev-parse", "-q", "--verify", "HEAD^{commit}"], { cwd: repo.top, okCodes: [1] });
+  if (head.code !== 0) return { kind: "unborn", branch };
+  return { kind: "normal", head: head.stdout.trim(), branch };
+}
+
+/** Exit code of a run that could not commit because git is busy (merge, rebase, detached HEAD...). */
+export const GIT_BUSY_EXIT = 5;
+export const GIT_BUSY = "EGITBUSY";
+
+/** The error for a busy repository: nothing staged, nothing committed, the next run catches up. */
+export function gitBusyError(repo: RepoInfo, state: Extract<GitState, { kind: "busy" }>): MembankError {
+  return new MembankError(
+    `${repo.top}: ${state.what}; membank staged and committed nothing (its pages stay pending). ` +
+      `${state.advice[0]?.toUpperCase()}${state.advice.slice(1)}, then run again: the next run commits what is pending.`,
+    { code: GIT_BUSY, exitCode: GIT_BUSY_EXIT },
+  );
+}
+
+/** Quote a list of paths for stdin: NUL-separated (`--stdin -z`, `--pathspec-file-nul`). */
+export function nulList(paths: readonly string[]): string {
+  return paths.map((p) => `${p}\0`).join("");
+}
