@@ -239,6 +239,7 @@ export const nightly: PipelineDefinition<NightlyState> = {
         const r = await commitPending(ws, (files) => commitMessage(ctx.state, files, day));
         await markCommitEnd(ws);
         if (r.off) notes.push(`${r.off}: files written, no commit`);
+        if (r.unsynced) notes.push("git was stopped after the commit; the next run brings git's index in line");
         for (const l of r.left.slice(0, MAX_NOTES)) notes.push(leftNote(l));
         if (r.left.length > MAX_NOTES) notes.push(`... and ${r.left.length - MAX_NOTES} more files left uncommitted`);
         ctx.state.commit = { ...(r.commit ? { hash: r.commit } : {}), files: r.committed.length, left: r.left };

@@ -56,6 +56,8 @@ export interface CommitResult {
   left: { path: string; reason: string }[];
   /** Set when no commit is possible at all (not a repository). */
   off?: string;
+  /** The commit was made but git was stopped before the user's index caught up (the next run does it). */
+  unsynced?: string;
 }
 
 /** What a person needs to know about a page left uncommitted, as one line. */
@@ -224,14 +226,16 @@ export async function commitPending(
     return result;
   }
 
-  const commit = await writeCommit(ws, repo, state, eligible.map(top), message(eligible), opts);
-  if (commit === undefined) {
+  const made = await writeCommit(ws, repo, state, eligible.map(top), message(eligible), opts);
+  if (made === undefined) {
     await replacePendingWrites(ws, []);
     return result;
   }
-  result.commit = commit;
+  result.commit = made.commit;
   result.committed = eligible;
-  await replacePendingWrites(ws, []);
+  // The commit stands; if git was stopped before the user's index caught up, the next run finishes that.
+  await replacePendingWrites(ws, made.synced ? [] : [{ sync: eligible.map(top), commit: made.commit }]);
+  if (!made.synced) result.unsynced = made.commit;
   return result;
 }
 
@@ -243,7 +247,7 @@ async function writeCommit(
   topPaths: string[],
   message: string,
   opts: CommitOptions,
-): Promise<string | undefined> {
+): Promise<{ commit: string; synced: boolean } | undefined> {
   const name = opts.authorName ?? ws.config.reflect.git.authorName;
   const email = opts.authorEmail ?? ws.config.reflect.git.authorEmail;
   const indexFile = path.join(stateDir(ws), "commit-index");
@@ -303,8 +307,12 @@ async function writeCommit(
         );
       }
     }
-    await syncUserIndex(repo, topPaths);
-    return commit;
+    try {
+      await syncUserIndex(repo, topPaths);
+      return { commit, synced: true };
+    } catch {
+      return { commit, synced: false };
+    }
   } finally {
     await rm(indexFile, { force: true });
   }
