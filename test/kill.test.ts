@@ -194,5 +194,5 @@ describe("SIGKILL at random points", () => {
     const tree = async (root: string) =>
       (await exec("git", ["ls-tree", "-r", "HEAD", "--", "bank", "memory"], { cwd: root })).stdout;
     expect(await tree(work)).toBe(await tree(clean));
-  });
+  }, 600_000);
 });

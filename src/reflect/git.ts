@@ -156,14 +156,14 @@ export async function commitPending(
   message: (committed: string[]) => string,
   opts: CommitOptions = {},
 ): Promise<CommitResult> {
-  const lines = await readPendingWrites(ws);
   const result: CommitResult = { committed: [], left: [] };
-  if (lines.length === 0) return result;
   const repo = await repoInfo(ws.root);
   if (!repo) {
     await replacePendingWrites(ws, []);
-    return { ...result, off: `${ws.root} is not in a git repository` };
+    return { ...result, off: `${ws.root} is not a git repository` };
   }
+  const lines = await readPendingWrites(ws);
+  if (lines.length === 0) return result;
   const state = await gitState(repo);
   if (state.kind === "busy") throw gitBusyError(repo, state);
   const top = (p: string) => `${repo.prefix}${p}`;
