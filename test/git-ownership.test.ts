@@ -207,6 +207,8 @@ describe("a repository in the middle of something", () => {
       await enter(root);
       const statusBefore = await git(root, "status", "--porcelain");
       const headBefore = await head(root);
+      const doctor = await exec(process.execPath, [CLI, "doctor", "--workspace", root, "--json"], { env: USER_ENV });
+      expect(JSON.parse(doctor.stdout).git).toMatchObject({ busy: true, state: expect.stringMatching(message) });
       const blocked = await nightly(root);
       expect(blocked.code).toBe(5);
       expect(blocked.stderr).toMatch(message);

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { IndexStatus } from "../../index/status.js";
-import { runGit } from "../../workspace/git.js";
+import { gitState, repoInfo, runGit } from "../../workspace/git.js";
 import { loadWorkspace, printJson, workspaceOption } from "../shared.js";
 
 interface DoctorFlags {
@@ -12,7 +12,7 @@ export interface DoctorReport {
   workspace: string;
   configFile: string | null;
   node: string;
-  git: { present: boolean; version?: string };
+  git: { present: boolean; version?: string; repository?: string; state?: string; busy?: boolean };
   embedding: { configured: string; provider: string; model?: string; fallback?: string };
   llm: { configured: string };
   sqlite: IndexStatus["sqlite"];
@@ -20,10 +20,26 @@ export interface DoctorReport {
   index: IndexStatus["index"];
 }
 
-async function gitVersion(): Promise<{ present: boolean; version?: string }> {
+/** git's version, the workspace's repository, and whether a nightly run could commit now. */
+async function gitReport(root: string): Promise<DoctorReport["git"]> {
   try {
-    const { stdout } = await runGit(["--version"], { cwd: process.cwd() });
-    return { present: true, version: stdout.trim().replace(/^git version /, "") };
+    const { stdout } = await runGit(["--version"], { cwd: root });
+    const version = stdout.trim().replace(/^git version /, "");
+    const repo = await repoInfo(root);
+    if (!repo) return { present: true, version, state: "not a git repository: pages are written, never committed" };
+    const state = await gitState(repo);
+    return {
+      present: true,
+      version,
+      repository: repo.top,
+      busy: state.kind === "busy",
+      state:
+        state.kind === "busy"
+          ? `${state.what}: nightly runs write and commit nothing (exit 5) until you ${state.advice}`
+          : state.kind === "unborn"
+            ? `branch ${state.branch.replace(/^refs\/heads\//, "")} has no commit yet: the first run makes it`
+            : `on ${state.branch.replace(/^refs\/heads\//, "")}: ready to commit`,
+    };
   } catch {
     return { present: false };
   }
@@ -36,7 +52,7 @@ function formatDoctor(r: DoctorReport): string {
     `workspace   ${r.workspace}`,
     `config      ${r.configFile ?? "(none: defaults)"}`,
     `node        ${r.node}`,
-    `${ok(r.git.present)}git         ${r.git.present ? r.git.version : "not found (reflect cannot commit)"}`,
+    `${ok(r.git.present && !r.git.busy)}git         ${r.git.present ? `${r.git.version}; ${r.git.state}` : "not found (reflect cannot commit)"}`,
     `${ok(true)}sqlite      ${r.sqlite.version}`,
     `${ok(r.sqlite.fts5)}fts5        ${r.sqlite.fts5 ? "available (unicode61 + trigram)" : "missing: vector-only search"}`,
     `${ok(r.sqliteVec.loaded)}sqlite-vec  ${r.sqliteVec.loaded ? r.sqliteVec.version : `not loaded (${r.sqliteVec.error}); in-process cosine fallback`}`,
@@ -66,7 +82,7 @@ export function registerDoctor(program: Command): void {
       const ws = await loadWorkspace(flags);
       const { resolveEmbedder } = await import("../../embed/index.js");
       const { indexStatus } = await import("../../index/status.js");
-      const [status, git] = await Promise.all([indexStatus(ws), gitVersion()]);
+      const [status, git] = await Promise.all([indexStatus(ws), gitReport(ws.root)]);
       let embedding: DoctorReport["embedding"];
       try {
         const choice = await resolveEmbedder(ws);
