@@ -1,0 +1,19 @@
+/**
+ * Size limits of session ingestion, in one place. A transcript can be hundreds of MB (tool
+ * output, pasted logs); a digest is read by people and indexed for recall, so it keeps the
+ * start of a day and says what it left out instead of growing without bound.
+ */
+
+/** Message text (rendered quotes) in one day's `memory/YYYY-MM-DD-sessions.md`. */
+export const DIGEST_DAY_MAX_BYTES = 512 * 1024;
+
+/** One message in a digest; a longer message keeps its start and says how much was cut. */
+export const MESSAGE_MAX_BYTES = 16 * 1024;
+
+/**
+ * One transcript line (one JSON record) held in memory while reading. A longer line (a huge
+ * tool result or an inlined image) is skipped with a diagnostic instead of being buffered.
+ */
+export const LINE_MAX_BYTES = 32 * 1024 * 1024;
+
+export const kb = (bytes: number): number => Math.ceil(bytes / 1024);
