@@ -149,6 +149,22 @@ describe("digest size limits", () => {
     expect(digest).not.toContain(",A");
     expect(digest).toContain("left out: over the per-message limit of 16 KB_");
   });
+  it("a pasted multi-MB message is cut without scanning all of it, and the day still gets its other messages", async () => {
+    // Segments like a minified bundle or a log of dotted ids: worst case for key=value patterns.
+    const blob = Array.from({ length: 200_000 }, (_, i) => `cfg_${i % 97}.v-${i % 13}`).join("_");
+    const t = Date.parse("2026-03-04T10:00:00Z");
+    await writeFile(
+      path.join(folder, "s.jsonl"),
+      record(t, "user", `can you look at this bundle\n${blob}`, true) +
+        record(t + 60_000, "assistant", "That is a minified config; the interesting part is the retry section.", false),
+    );
+    const r = await ingestSessions(ws, { now: NOW });
+    expect(r.messages).toBe(2);
+    expect(r.truncated).toBe(1);
+    const digest = await readFile(path.join(ws.root, "memory/2026-03-04-sessions.md"), "utf8");
+    expect(digest).toMatch(/^> _… \d{4} KB more of this message left out: over the per-message limit of 16 KB_$/m);
+    expect(digest).toContain("> That is a minified config");
+  });
 });
 
 describe("fileLines", () => {

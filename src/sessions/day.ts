@@ -48,23 +48,35 @@ export class DayDigest {
     this.full = parsed.leftOut.length > 0 || this.used >= DIGEST_DAY_MAX_BYTES;
   }
 
-  /** Offer a (redacted, capped) message of this day. */
-  offer(m: SessionMessage): "kept" | "duplicate" | "left-out" | "counted" {
+  /**
+   * Offer a message of this day. `prepare` redacts and caps its text; it runs only for a
+   * message whose text is needed (kept, or already in the digest and given to fact
+   * extraction), so messages left out of a full day are never scanned.
+   */
+  offer(
+    m: SessionMessage,
+    prepare: (m: SessionMessage) => SessionMessage,
+  ): "kept" | "duplicate" | "left-out" | "counted" {
     if (this.existingKeys.has(lineKey(m.source, m.line))) {
-      this.messages.push(m);
+      this.messages.push(prepare(m));
       return "duplicate";
     }
     const prev = this.leftOut.get(m.source);
     if (prev && m.line >= prev.firstLine && m.line <= prev.lastLine) return "counted";
-    const e = entryFromMessage(m, this.clock);
-    const size = entryBytes(e);
-    if (!this.full && this.used + size <= DIGEST_DAY_MAX_BYTES) {
-      this.used += size;
-      this.added.push(e);
-      this.messages.push(m);
-      return "kept";
+    if (!this.full) {
+      const ready = prepare(m);
+      const e = entryFromMessage(ready, this.clock);
+      const size = entryBytes(e);
+      if (this.used + size <= DIGEST_DAY_MAX_BYTES) {
+        this.used += size;
+        this.added.push(e);
+        this.messages.push(ready);
+        return "kept";
+      }
+      this.full = true;
     }
-    this.full = true;
+    // Left out: counted by the size of its text in the transcript.
+    const size = Buffer.byteLength(m.text, "utf8");
     this.count(this.leftOut, m, size);
     this.count(this.newlyLeftOut, m, size);
     return "left-out";

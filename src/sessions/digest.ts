@@ -63,20 +63,26 @@ export function leftOutNote(l: LeftOut): string {
 
 /**
  * A message's text within MESSAGE_MAX_BYTES: longer text keeps its start (cut at a line or
- * word break when one is near) and ends with a line saying how much was cut. Idempotent.
+ * word break when one is near) and ends with a line saying how much was cut. `totalBytes` is
+ * the size of the original message when `text` is already a (redacted) prefix of it.
+ * Idempotent.
  */
-export function capMessage(text: string): { text: string; cut: number } {
+export function capMessage(text: string, totalBytes?: number): { text: string; cut: number } {
   const size = Buffer.byteLength(text, "utf8");
-  if (size <= MESSAGE_MAX_BYTES) return { text, cut: 0 };
-  // Leave room for the note; decoding a cut buffer may end in a partial character, dropped by the regex.
-  let head = Buffer.from(text, "utf8")
-    .subarray(0, MESSAGE_MAX_BYTES - 120)
-    .toString("utf8")
-    .replace(/\uFFFD+$/u, "");
-  const brk = Math.max(head.lastIndexOf("\n"), head.lastIndexOf(" "));
-  if (brk > head.length - 400) head = head.slice(0, brk);
+  const total = Math.max(size, totalBytes ?? 0);
+  if (total <= MESSAGE_MAX_BYTES) return { text, cut: 0 };
+  let head = text;
+  if (size > MESSAGE_MAX_BYTES - 120) {
+    // Leave room for the note; a cut buffer may end in a partial character, dropped by the regex.
+    head = Buffer.from(text, "utf8")
+      .subarray(0, MESSAGE_MAX_BYTES - 120)
+      .toString("utf8")
+      .replace(/\uFFFD+$/u, "");
+    const brk = Math.max(head.lastIndexOf("\n"), head.lastIndexOf(" "));
+    if (brk > head.length - 400) head = head.slice(0, brk);
+  }
   head = head.replace(/\s+$/u, "");
-  const cut = size - Buffer.byteLength(head, "utf8");
+  const cut = Math.max(1, total - Buffer.byteLength(head, "utf8"));
   return {
     text: `${head}\n\n_… ${kb(cut)} KB more of this message left out: over the per-message limit of ${kb(MESSAGE_MAX_BYTES)} KB_`,
     cut,

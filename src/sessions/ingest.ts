@@ -9,12 +9,12 @@ import { DayDigest } from "./day.js";
 import { capMessage, digestPath } from "./digest.js";
 import { findSessionFiles, isExcluded, isHeartbeatMessage, resolveSessionsDir, type SessionFile } from "./discover.js";
 import { extractSessionFacts } from "./extract.js";
-import { DIGEST_DAY_MAX_BYTES, kb } from "./limits.js";
+import { DIGEST_DAY_MAX_BYTES, kb, MESSAGE_MAX_BYTES, REDACT_LOOKAHEAD_CHARS } from "./limits.js";
 import { fileLines } from "./lines.js";
 import { SessionChunkParser } from "./parse.js";
 import { redactSecrets } from "./redact.js";
 import { loadSessionsState, saveSessionsState } from "./state.js";
-import type { IngestReport } from "./types.js";
+import type { IngestReport, SessionMessage } from "./types.js";
 
 export interface IngestOptions {
   /** A folder of session transcripts (`*.jsonl`, or `<agentId>/sessions/*.jsonl`); default config `sessions.dir`. */
@@ -102,6 +102,16 @@ export async function ingestSessions(ws: Workspace, opts: IngestOptions = {}): P
     }
     return d;
   };
+  // Redact before the cut (a cut must never leave the start of a secret behind), but scan only
+  // the start of a huge message: what lies beyond the lookahead is cut anyway.
+  const prepare = (m: SessionMessage): SessionMessage => {
+    const long = m.text.length > MESSAGE_MAX_BYTES + REDACT_LOOKAHEAD_CHARS;
+    const r = redactSecrets(long ? m.text.slice(0, MESSAGE_MAX_BYTES + REDACT_LOOKAHEAD_CHARS) : m.text);
+    report.redactions += r.count;
+    const capped = capMessage(r.text, long ? Buffer.byteLength(m.text, "utf8") : undefined);
+    if (capped.cut > 0) report.truncated++;
+    return { ...m, text: capped.text };
+  };
   const dropHeartbeats = ws.config.sessions.exclude.some((w) => w.toLowerCase() === "heartbeat");
   let stateChanged = false;
   for (const f of files) {
@@ -133,12 +143,7 @@ export async function ingestSessions(ws: Workspace, opts: IngestOptions = {}): P
         report.heartbeats++;
         continue;
       }
-      // Redact the whole text first: a cut must never leave the start of a secret behind.
-      const r = redactSecrets(m.text);
-      report.redactions += r.count;
-      const capped = capMessage(r.text);
-      if (capped.cut > 0) report.truncated++;
-      const outcome = (await dayOf(clock.day(m.ts))).offer({ ...m, text: capped.text });
+      const outcome = (await dayOf(clock.day(m.ts))).offer(m, prepare);
       if (outcome === "kept" || outcome === "duplicate") kept++;
     }
     const chunk = parser.result();

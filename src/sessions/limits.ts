@@ -16,4 +16,11 @@ export const MESSAGE_MAX_BYTES = 16 * 1024;
  */
 export const LINE_MAX_BYTES = 32 * 1024 * 1024;
 
+/**
+ * Text after the per-message cut that redaction still sees (a secret straddling the cut is
+ * then redacted whole); what lies beyond is never scanned, so a pasted multi-MB message
+ * costs no more than a 24 KB one. An unterminated private key block is redacted to the end.
+ */
+export const REDACT_LOOKAHEAD_CHARS = 8 * 1024;
+
 export const kb = (bytes: number): number => Math.ceil(bytes / 1024);
