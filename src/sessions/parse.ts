@@ -1,4 +1,5 @@
 import { kb, LINE_MAX_BYTES } from "./limits.js";
+import { secretAcrossSeam } from "./redact.js";
 import type { SessionDiagnostic, SessionMessage } from "./types.js";
 
 /** Where a session file's lines come from and where parsing resumes. */
@@ -40,18 +41,21 @@ export function parseTimestamp(value: unknown): number | undefined {
   return undefined;
 }
 
-/** The text of a message's content: a string, or the `text` of its `type: "text"` blocks. */
+/** The text of a message's content: a string, or the `text` of its `type: "text"` blocks, one paragraph each. */
 export function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  const parts: string[] = [];
+  let out: string | undefined;
   for (const block of content) {
     if (block && typeof block === "object") {
       const b = block as { type?: unknown; text?: unknown };
-      if (b.type === "text" && typeof b.text === "string") parts.push(b.text);
+      if (b.type !== "text" || typeof b.text !== "string") continue;
+      // Parts are paragraphs, but a key split across two parts is glued back so redaction sees it whole.
+      if (out === undefined) out = b.text;
+      else out += secretAcrossSeam(out, b.text) ? b.text : `\n\n${b.text}`;
     }
   }
-  return parts.join("\n\n");
+  return out ?? "";
 }
 
 /** Normalise text so a digest round-trips exactly: LF, no trailing spaces, no edge blank lines, at most one blank line in a row. */
