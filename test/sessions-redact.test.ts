@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseSessionLine } from "../src/sessions/parse.js";
 import { redactSecrets } from "../src/sessions/redact.js";
@@ -215,5 +216,45 @@ describe("secret redaction: every shape of issue 13 item 16", () => {
       expect(r.label).toMatch(/^[a-z-]+$/);
       expect(r.why.length).toBeGreaterThan(10);
     }
+  });
+
+  it("is idempotent and leaves no token of a known shape behind, whatever surrounds it (property)", () => {
+    const an = (n: number) => fc.stringMatching(new RegExp(`^[A-Za-z0-9]{${n}}$`));
+    const token = fc.oneof(
+      an(36).map((s) => `ghp_${s}`),
+      an(24).map((s) => `sk_live_${s}`),
+      fc.stringMatching(/^[A-Za-z]{34}$/).map((s) => `hf_${s}`),
+      an(20).map((s) => `glpat-${s}`),
+      an(36).map((s) => `npm_${s}`),
+      an(40).map((s) => `ya29.${s}`),
+      fc.tuple(an(22), an(43)).map(([a, b]) => `SG.${a}.${b}`),
+      an(33).map((s) => `123456789:AA${s}`),
+      fc.tuple(an(12), an(50)).map(([a, b]) => `xapp-1-${a}-1234567890-${b}`),
+      an(30).map((s) => `AWS_SECRET_ACCESS_KEY=${s}`),
+      an(12).map((s) => `DB_PASSWORD: '${s}'`),
+    );
+    const before = fc.constantFrom(" ", "\n", "(", ": ", "the key is ", "ok\u200b ");
+    const after = fc.constantFrom(" ", "\n", ")", ", ", ". ", "\u200b ");
+    const prose = fc.constantFrom("ok", "see the vault", "commit 3f2a9c1", "👩‍💻", "password");
+    fc.assert(
+      // Tokens are always delimited by something in real text (two tokens run together are one odd word).
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.tuple(before, token, after).map((t) => t.join("")),
+            prose,
+          ),
+          { maxLength: 8 },
+        ),
+        (items) => {
+          const once = redactSecrets(items.join(" "));
+          expect(redactSecrets(once.text)).toEqual({ text: once.text, count: 0 });
+          expect(once.text).not.toMatch(
+            /ghp_[A-Za-z0-9]{8}|sk_live_[A-Za-z0-9]{8}|hf_[A-Za-z]{8}|glpat-[A-Za-z0-9]{8}|npm_[A-Za-z0-9]{8}|ya29\.[A-Za-z0-9]{8}|SG\.[A-Za-z0-9]{8}|:AA[A-Za-z0-9]{8}|xapp-1-[A-Za-z0-9]{8}|KEY=[A-Za-z0-9]|PASSWORD: '[A-Za-z0-9]/,
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

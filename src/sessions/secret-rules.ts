@@ -232,7 +232,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // Key segments are split by _ . -, so AWS_SECRET_ACCESS_KEY, DB_PASSWORD and client.secret all count
     // (a \b before "secret" fails after "_"); "max_tokens" and "passwords" do not.
     pattern: new RegExp(
-      String.raw`(?<pre>(?<![A-Za-z0-9])(?:[A-Za-z0-9]{1,40}[_.-]){0,6}(?:${KEY_WORDS})(?:[_.-][A-Za-z0-9]{1,40}){0,6}["'\]]?\s*(?:=>|:=|[:=])[ \t]*)(?<q>["'\x60]?)${NOT_REDACTED}(?<value>(?:(?<=["'\x60])[^"'\x60\n]{1,300}(?=["'\x60]))|[^\s,;'"\x60<>)\]}]+)\k<q>`,
+      String.raw`(?<pre>(?<![A-Za-z0-9])(?<!\[REDACTED:[a-z-]{0,30})(?:[A-Za-z0-9]{1,40}[_.-]){0,6}(?:${KEY_WORDS})(?:[_.-][A-Za-z0-9]{1,40}){0,6}["'\]]?\s*(?:=>|:=|[:=])[ \t]*)(?<q>["'\x60]?)${NOT_REDACTED}(?<value>(?:(?<=["'\x60])[^"'\x60\n]{1,300}(?=["'\x60]))|[^\s,;'"\x60<>)\]}]+)\k<q>`,
       "gi",
     ),
     why: "key=value and key: value where the key names a password, secret, token or key (env vars, JSON, YAML, config)",
