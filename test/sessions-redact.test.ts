@@ -1,8 +1,13 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ingestSessions } from "../src/sessions/ingest.js";
 import { parseSessionLine } from "../src/sessions/parse.js";
 import { redactSecrets } from "../src/sessions/redact.js";
 import { SECRET_RULES } from "../src/sessions/secret-rules.js";
+import { openWorkspace } from "../src/workspace/workspace.js";
 
 // Fake secrets in the real formats (random, never issued), inside sentences as people paste them in chat.
 const CASES: { shape: string; input: string; secret: string; want: string }[] = [
@@ -256,5 +261,49 @@ describe("secret redaction: every shape of issue 13 item 16", () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it("end to end: no shape above reaches the day's digest, and the report counts them", async () => {
+    const tmp = await mkdtemp(path.join(os.tmpdir(), "membank-redact-"));
+    try {
+      await mkdir(path.join(tmp, "agents/main/sessions"), { recursive: true });
+      await mkdir(path.join(tmp, "ws/memory"), { recursive: true });
+      await writeFile(
+        path.join(tmp, "ws/membank.config.json"),
+        JSON.stringify({ sessions: { dir: "../agents", tz: "UTC" } }),
+      );
+      const t0 = Date.parse("2026-03-04T09:00:00Z");
+      const lines = CASES.map((c, i) =>
+        JSON.stringify({
+          type: "message",
+          timestamp: new Date(t0 + i * 60_000).toISOString(),
+          message: { role: i % 2 ? "assistant" : "user", content: c.input },
+        }),
+      );
+      lines.push(
+        JSON.stringify({
+          type: "message",
+          timestamp: new Date(t0 + 3600_000).toISOString(),
+          message: {
+            role: "assistant",
+            content: [
+              { type: "text", text: "Saved. The key is sk_live_51JIH0EoQnsZcyGT" },
+              { type: "text", text: "6kVjqBR02nqBLpwX and it is in the vault now." },
+            ],
+          },
+        }),
+      );
+      await writeFile(path.join(tmp, "agents/main/sessions/chat.jsonl"), `${lines.join("\n")}\n`);
+      const ws = await openWorkspace(path.join(tmp, "ws"));
+      const r = await ingestSessions(ws, { now: new Date("2026-03-06T12:00:00Z") });
+      expect(r.messages).toBe(CASES.length + 1);
+      expect(r.redactions).toBeGreaterThanOrEqual(CASES.length + 1);
+      const digest = await readFile(path.join(tmp, "ws/memory/2026-03-04-sessions.md"), "utf8");
+      for (const c of CASES) expect(digest, c.shape).not.toContain(c.secret);
+      expect(digest).not.toContain("6kVjqBR02");
+      expect(digest).toContain("> Saved. The key is [REDACTED:stripe-key] and it is in the vault now.");
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
   });
 });
