@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ingestSessions } from "../src/sessions/ingest.js";
-import { DIGEST_DAY_MAX_BYTES, MESSAGE_MAX_BYTES } from "../src/sessions/limits.js";
+import { DIGEST_DAY_MAX_BYTES, DIGEST_READ_MAX_BYTES, MESSAGE_MAX_BYTES } from "../src/sessions/limits.js";
 import { fileLines } from "../src/sessions/lines.js";
 import { sessionsStatePath } from "../src/sessions/state.js";
 import { openWorkspace, type Workspace } from "../src/workspace/workspace.js";
@@ -164,6 +164,28 @@ describe("digest size limits", () => {
     const digest = await readFile(path.join(ws.root, "memory/2026-03-04-sessions.md"), "utf8");
     expect(digest).toMatch(/^> _… \d{4} KB more of this message left out: over the per-message limit of 16 KB_$/m);
     expect(digest).toContain("> That is a minified config");
+  });
+});
+
+describe("a digest written before the limit", () => {
+  it("is neither read into memory nor rewritten; its day's new messages are counted and the report says why", async () => {
+    const rel = "memory/2026-03-04-sessions.md";
+    const big = `# Sessions of 2026-03-04\n\n${"> an old, very long digest line\n".repeat(80_000)}`;
+    expect(Buffer.byteLength(big)).toBeGreaterThan(DIGEST_READ_MAX_BYTES);
+    await writeFile(path.join(ws.root, rel), big);
+    await writeFile(
+      path.join(folder, "s.jsonl"),
+      record(Date.parse("2026-03-04T10:00:00Z"), "user", "late note", false),
+    );
+    const r = await ingestSessions(ws, { now: NOW });
+    expect(r.written).toEqual([]);
+    expect(await readFile(path.join(ws.root, rel), "utf8")).toBe(big);
+    expect(r.leftOut.map((l) => l.messages)).toEqual([1]);
+    expect(r.diagnostics.map((d) => `${d.path}: ${d.reason}`)).toContainEqual(
+      expect.stringMatching(
+        /^memory\/2026-03-04-sessions\.md: 1 message \(1 KB\) of session s left out: the digest is already over 2048 KB/,
+      ),
+    );
   });
 });
 

@@ -33,10 +33,15 @@ export class DayDigest {
   private used = 0;
   private full: boolean;
 
+  /**
+   * `old` is the digest's current text; `frozen`: the digest is too big to read
+   * (DIGEST_READ_MAX_BYTES), so it stays as it is and every new message is left out.
+   */
   constructor(
     readonly day: string,
     private readonly clock: Clock,
     private readonly old: string | undefined,
+    readonly frozen = false,
   ) {
     const parsed = old === undefined ? { entries: [], leftOut: [] } : parseDigestFull(old);
     this.existing = parsed.entries;
@@ -45,7 +50,7 @@ export class DayDigest {
       this.used += entryBytes(e);
     }
     for (const l of parsed.leftOut) this.leftOut.set(l.source, l);
-    this.full = parsed.leftOut.length > 0 || this.used >= DIGEST_DAY_MAX_BYTES;
+    this.full = frozen || parsed.leftOut.length > 0 || this.used >= DIGEST_DAY_MAX_BYTES;
   }
 
   /**
@@ -105,6 +110,7 @@ export class DayDigest {
 
   /** The digest's new text, or undefined when it would not change. */
   render(): string | undefined {
+    if (this.frozen) return undefined;
     const next = renderDigest(this.day, mergeEntries(this.existing, this.added), this.clock.zone, [
       ...this.leftOut.values(),
     ]);

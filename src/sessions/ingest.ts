@@ -9,7 +9,13 @@ import { DayDigest } from "./day.js";
 import { capMessage, digestPath } from "./digest.js";
 import { findSessionFiles, isExcluded, isHeartbeatMessage, resolveSessionsDir, type SessionFile } from "./discover.js";
 import { extractSessionFacts } from "./extract.js";
-import { DIGEST_DAY_MAX_BYTES, kb, MESSAGE_MAX_BYTES, REDACT_LOOKAHEAD_CHARS } from "./limits.js";
+import {
+  DIGEST_DAY_MAX_BYTES,
+  DIGEST_READ_MAX_BYTES,
+  kb,
+  MESSAGE_MAX_BYTES,
+  REDACT_LOOKAHEAD_CHARS,
+} from "./limits.js";
 import { fileLines } from "./lines.js";
 import { SessionChunkParser } from "./parse.js";
 import { redactSecrets } from "./redact.js";
@@ -91,13 +97,16 @@ export async function ingestSessions(ws: Workspace, opts: IngestOptions = {}): P
   const dayOf = async (day: string): Promise<DayDigest> => {
     let d = byDay.get(day);
     if (!d) {
+      const abs = path.join(ws.root, digestPath(day));
       let old: string | undefined;
+      let frozen = false;
       try {
-        old = await readFile(path.join(ws.root, digestPath(day)), "utf8");
+        frozen = (await stat(abs)).size > DIGEST_READ_MAX_BYTES;
+        if (!frozen) old = await readFile(abs, "utf8");
       } catch {
         old = undefined;
       }
-      d = new DayDigest(day, clock, old);
+      d = new DayDigest(day, clock, old, frozen);
       byDay.set(day, d);
     }
     return d;
@@ -169,10 +178,13 @@ export async function ingestSessions(ws: Workspace, opts: IngestOptions = {}): P
     const rel = digestPath(day);
     for (const l of [...d.newlyLeftOut.values()].sort((x, y) => (x.source < y.source ? -1 : 1))) {
       report.leftOut.push({ day, source: l.source, messages: l.messages, bytes: l.bytes });
+      const why = d.frozen
+        ? `the digest is already over ${kb(DIGEST_READ_MAX_BYTES)} KB (written before the daily limit; trim or delete it and run again to rewrite it)`
+        : `over the daily digest limit of ${kb(DIGEST_DAY_MAX_BYTES)} KB`;
       report.diagnostics.push({
         path: rel,
         line: 0,
-        reason: `${l.messages} messages (${kb(l.bytes)} KB) of session ${l.sessionId} left out: over the daily digest limit of ${kb(DIGEST_DAY_MAX_BYTES)} KB`,
+        reason: `${l.messages} message${l.messages === 1 ? "" : "s"} (${kb(l.bytes)} KB) of session ${l.sessionId} left out: ${why}`,
       });
     }
     const next = d.render();

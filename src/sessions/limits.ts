@@ -7,6 +7,12 @@
 /** Message text (rendered quotes) in one day's `memory/YYYY-MM-DD-sessions.md`. */
 export const DIGEST_DAY_MAX_BYTES = 512 * 1024;
 
+/**
+ * A digest bigger than this was written before the daily limit existed (or by hand): it is
+ * not read into memory nor rewritten; new messages of its day are counted as left out.
+ */
+export const DIGEST_READ_MAX_BYTES = 4 * DIGEST_DAY_MAX_BYTES;
+
 /** One message in a digest; a longer message keeps its start and says how much was cut. */
 export const MESSAGE_MAX_BYTES = 16 * 1024;
 
