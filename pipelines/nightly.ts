@@ -149,6 +149,8 @@ export const nightly: PipelineDefinition<NightlyState> = {
             factsExtracted: r.factsExtracted,
             redactions: r.redactions,
             heartbeats: r.heartbeats,
+            truncated: r.truncated,
+            leftOut: r.leftOut.reduce((n, l) => n + l.messages, 0),
             diagnostics: r.diagnostics.length,
           },
           written: r.written,
@@ -300,6 +302,9 @@ export function summarizeNightly(s: NightlyState, record: RunRecord): string[] {
         ing.deferred ? `${ing.deferred} of today wait for tomorrow` : "",
         ing.redactions ? `${ing.redactions} secrets redacted` : "",
         ing.factsExtracted ? `${ing.factsExtracted} facts extracted` : "",
+        ing.leftOut.length
+          ? `${ing.leftOut.reduce((n, l) => n + l.messages, 0)} messages left out over the daily digest limit`
+          : "",
         ing.diagnostics.length ? `${ing.diagnostics.length} bad lines skipped` : "",
       ].filter(Boolean);
       lines.push(

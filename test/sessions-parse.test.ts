@@ -164,7 +164,7 @@ describe("redaction", () => {
       ["gh ghp_abcdefghijklmnopqrstuvwxyz0123456789", "gh [REDACTED:github-token]"],
       ["Authorization: Bearer abc.def-ghi_jkl012345", "Authorization: Bearer [REDACTED:token]"],
       ["db password=hunter2, fine", "db password=[REDACTED:secret], fine"],
-      ['{"api_key": "xyz123456"}', '{"api_key": [REDACTED:secret]}'],
+      ['{"api_key": "xyz123456"}', '{"api_key": "[REDACTED:secret]"}'],
       ["url postgres://app:s3cret@db:5432/x", "url postgres://app:[REDACTED:secret]@db:5432/x"],
       ["-----BEGIN RSA PRIVATE KEY-----\nMIIabc\n-----END RSA PRIVATE KEY----- end", "[REDACTED:private-key] end"],
       ["slack xoxb-1234567890-abcdef", "slack [REDACTED:slack-token]"],

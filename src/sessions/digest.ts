@@ -1,4 +1,5 @@
 import type { Clock } from "./clock.js";
+import { DIGEST_DAY_MAX_BYTES, kb, MESSAGE_MAX_BYTES } from "./limits.js";
 import type { SessionMessage } from "./types.js";
 
 /**
@@ -16,6 +17,19 @@ export interface DigestEntry {
   /** HH:MM:SS in the digest's time zone. */
   time: string;
   text: string;
+}
+
+/** Messages of one session left out of a day's digest because the day was over its size limit. */
+export interface LeftOut {
+  source: string;
+  sessionId: string;
+  agent?: string;
+  messages: number;
+  /** Size of their rendered text (parsed back from the note as whole KB). */
+  bytes: number;
+  /** First and last transcript line left out: a rerun re-reading these lines does not count them twice. */
+  firstLine: number;
+  lastLine: number;
 }
 
 export function digestPath(day: string): string {
@@ -39,12 +53,67 @@ export function entryFromMessage(m: SessionMessage, clock: Clock): DigestEntry {
 const safe = (s: string) => s.replace(/`/g, "'");
 
 const SESSION_RE = /^## Session `([^`]+)`(?: · agent `([^`]+)`)?(?: · .*)?$/;
+const LEFT_OUT_RE =
+  /^_… (\d+) messages? \((\d+) KB, L(\d+)–L(\d+)\) of session `[^`]*` left out: over the daily digest limit of \d+ KB_$/;
+
+export function leftOutNote(l: LeftOut): string {
+  const n = `${l.messages} message${l.messages === 1 ? "" : "s"}`;
+  return `_… ${n} (${kb(l.bytes)} KB, L${l.firstLine}–L${l.lastLine}) of session \`${safe(l.sessionId)}\` left out: over the daily digest limit of ${kb(DIGEST_DAY_MAX_BYTES)} KB_`;
+}
+
+/**
+ * A message's text within MESSAGE_MAX_BYTES: longer text keeps its start (cut at a line or
+ * word break when one is near) and ends with a line saying how much was cut. `totalBytes` is
+ * the size of the original message when `text` is already a (redacted) prefix of it.
+ * Idempotent.
+ */
+export function capMessage(text: string, totalBytes?: number): { text: string; cut: number } {
+  const size = Buffer.byteLength(text, "utf8");
+  const total = Math.max(size, totalBytes ?? 0);
+  if (total <= MESSAGE_MAX_BYTES) return { text, cut: 0 };
+  let head = text;
+  if (size > MESSAGE_MAX_BYTES - 120) {
+    // Leave room for the note; a cut buffer may end in a partial character, dropped by the regex.
+    head = Buffer.from(text, "utf8")
+      .subarray(0, MESSAGE_MAX_BYTES - 120)
+      .toString("utf8")
+      .replace(/\uFFFD+$/u, "");
+    const brk = Math.max(head.lastIndexOf("\n"), head.lastIndexOf(" "));
+    if (brk > head.length - 400) head = head.slice(0, brk);
+  }
+  head = head.replace(/\s+$/u, "");
+  const cut = Math.max(1, total - Buffer.byteLength(head, "utf8"));
+  return {
+    text: `${head}\n\n_… ${kb(cut)} KB more of this message left out: over the per-message limit of ${kb(MESSAGE_MAX_BYTES)} KB_`,
+    cut,
+  };
+}
+
+/** The digest lines of one message (its heading and quoted text). */
+function entryLines(e: DigestEntry): string[] {
+  const lines = ["", `### ${e.time} ${e.role} · L${e.line}`, ""];
+  for (const l of e.text.split("\n")) lines.push(l === "" ? ">" : `> ${l}`);
+  return lines;
+}
+
+/** Bytes one message takes in a digest: what DIGEST_DAY_MAX_BYTES counts. */
+export function entryBytes(e: DigestEntry): number {
+  let n = 0;
+  for (const l of entryLines(e)) n += Buffer.byteLength(l, "utf8") + 1;
+  return n;
+}
 const SOURCE_RE = /^Source: `([^`]+)`\s*$/;
 const ENTRY_RE = /^### (\d\d:\d\d:\d\d) (user|assistant) · L(\d+)\s*$/;
 
 /** Parse a digest this module rendered. Lines it does not recognise are ignored. */
 export function parseDigest(text: string): DigestEntry[] {
+  return parseDigestFull(text).entries;
+}
+
+/** A digest's messages and its left-out notes. */
+export function parseDigestFull(text: string): { entries: DigestEntry[]; leftOut: LeftOut[] } {
   const out: DigestEntry[] = [];
+  const leftOut: LeftOut[] = [];
   let session: { id: string; agent?: string; source?: string } | undefined;
   let entry: (DigestEntry & { body: string[] }) | undefined;
   const flush = () => {
@@ -67,6 +136,21 @@ export function parseDigest(text: string): DigestEntry[] {
       session.source = src[1] as string;
       continue;
     }
+    const note = LEFT_OUT_RE.exec(line);
+    if (note && session) {
+      flush();
+      const l: LeftOut = {
+        source: session.source ?? session.id,
+        sessionId: session.id,
+        messages: Number(note[1]),
+        bytes: Number(note[2]) * 1024,
+        firstLine: Number(note[3]),
+        lastLine: Number(note[4]),
+      };
+      if (session.agent !== undefined) l.agent = session.agent;
+      leftOut.push(l);
+      continue;
+    }
     const e = ENTRY_RE.exec(line);
     if (e && session) {
       flush();
@@ -85,7 +169,7 @@ export function parseDigest(text: string): DigestEntry[] {
     if (entry && (line === ">" || line.startsWith("> "))) entry.body.push(line === ">" ? "" : line.slice(2));
   }
   flush();
-  return out;
+  return { entries: out, leftOut };
 }
 
 const key = (e: { source: string; line: number }) => `${e.source}\u0000${String(e.line).padStart(12, "0")}`;
@@ -99,37 +183,40 @@ export function mergeEntries(existing: DigestEntry[], added: DigestEntry[]): Dig
   return [...byKey.values()];
 }
 
-/** Render a day's digest: sessions by first message time then file, messages by line. */
-export function renderDigest(day: string, entries: DigestEntry[], zone: string): string {
+/** Render a day's digest: sessions by first message time then file, messages by line; sessions with only left-out messages last. */
+export function renderDigest(day: string, entries: DigestEntry[], zone: string, leftOut: LeftOut[] = []): string {
   const sessions = new Map<string, DigestEntry[]>();
   for (const e of [...entries].sort((a, b) => cmp(key(a), key(b)))) {
     const list = sessions.get(e.source);
     if (list) list.push(e);
     else sessions.set(e.source, [e]);
   }
+  const notes = new Map(leftOut.map((l) => [l.source, l]));
   const ordered = [...sessions.entries()].map(([source, list]) => {
     const times = list.map((e) => e.time).sort();
     return { source, list, first: times[0] as string, last: times[times.length - 1] as string };
   });
   ordered.sort((a, b) => cmp(a.first, b.first) || cmp(a.source, b.source));
+  const onlyLeftOut = leftOut.filter((l) => !sessions.has(l.source)).sort((a, b) => cmp(a.source, b.source));
   const lines: string[] = [
     `# Sessions of ${day}`,
     "",
     `Transcript digest of the agent's chat sessions of this day, written by membank: user and assistant text only, secrets redacted, times in ${zone}. Regenerated from the session files; edits inside a message quote are kept.`,
   ];
+  const header = (h: { sessionId: string; agent?: string; source: string }, range: string) => {
+    const agent = h.agent !== undefined ? ` · agent \`${safe(h.agent)}\`` : "";
+    lines.push("", `## Session \`${safe(h.sessionId)}\`${agent}${range}`, "", `Source: \`${safe(h.source)}\``);
+  };
   for (const s of ordered) {
     const head = s.list[0] as DigestEntry;
-    const agent = head.agent !== undefined ? ` · agent \`${safe(head.agent)}\`` : "";
-    lines.push(
-      "",
-      `## Session \`${safe(head.sessionId)}\`${agent} · ${s.first}–${s.last}`,
-      "",
-      `Source: \`${safe(s.source)}\``,
-    );
-    for (const e of s.list) {
-      lines.push("", `### ${e.time} ${e.role} · L${e.line}`, "");
-      for (const l of e.text.split("\n")) lines.push(l === "" ? ">" : `> ${l}`);
-    }
+    header(head, ` · ${s.first}–${s.last}`);
+    for (const e of s.list) lines.push(...entryLines(e));
+    const note = notes.get(s.source);
+    if (note) lines.push("", leftOutNote(note));
+  }
+  for (const l of onlyLeftOut) {
+    header(l, "");
+    lines.push("", leftOutNote(l));
   }
   return `${lines.join("\n")}\n`;
 }

@@ -1,14 +1,23 @@
-import { open, readFile, stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import type { LlmServices } from "../llm/types.js";
 import { MembankError } from "../workspace/errors.js";
 import { writeOwnedFile } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { type Clock, createClock } from "./clock.js";
-import { digestPath, entryFromMessage, mergeEntries, parseDigest, renderDigest } from "./digest.js";
+import { DayDigest } from "./day.js";
+import { capMessage, digestPath } from "./digest.js";
 import { findSessionFiles, isExcluded, isHeartbeatMessage, resolveSessionsDir, type SessionFile } from "./discover.js";
 import { extractSessionFacts } from "./extract.js";
-import { parseSessionChunk } from "./parse.js";
+import {
+  DIGEST_DAY_MAX_BYTES,
+  DIGEST_READ_MAX_BYTES,
+  kb,
+  MESSAGE_MAX_BYTES,
+  REDACT_LOOKAHEAD_CHARS,
+} from "./limits.js";
+import { fileLines } from "./lines.js";
+import { SessionChunkParser } from "./parse.js";
 import { redactSecrets } from "./redact.js";
 import { loadSessionsState, saveSessionsState } from "./state.js";
 import type { IngestReport, SessionMessage } from "./types.js";
@@ -36,23 +45,6 @@ export function sessionsClock(ws: Workspace): Clock {
   }
 }
 
-async function readFrom(file: string, offset: number): Promise<string> {
-  const fh = await open(file, "r");
-  try {
-    const { size } = await fh.stat();
-    const buf = Buffer.alloc(Math.max(0, size - offset));
-    let done = 0;
-    while (done < buf.length) {
-      const { bytesRead } = await fh.read(buf, done, buf.length - done, offset + done);
-      if (bytesRead === 0) break;
-      done += bytesRead;
-    }
-    return buf.subarray(0, done).toString("utf8");
-  } finally {
-    await fh.close();
-  }
-}
-
 function emptyReport(): IngestReport {
   return {
     files: 0,
@@ -65,6 +57,8 @@ function emptyReport(): IngestReport {
     factsExtracted: 0,
     redactions: 0,
     heartbeats: 0,
+    truncated: 0,
+    leftOut: [],
     diagnostics: [],
   };
 }
@@ -99,7 +93,35 @@ export async function ingestSessions(ws: Workspace, opts: IngestOptions = {}): P
   }
   report.files = files.length;
 
-  const byDay = new Map<string, SessionMessage[]>();
+  const byDay = new Map<string, DayDigest>();
+  const dayOf = async (day: string): Promise<DayDigest> => {
+    let d = byDay.get(day);
+    if (!d) {
+      const abs = path.join(ws.root, digestPath(day));
+      let old: string | undefined;
+      let frozen = false;
+      try {
+        frozen = (await stat(abs)).size > DIGEST_READ_MAX_BYTES;
+        if (!frozen) old = await readFile(abs, "utf8");
+      } catch {
+        old = undefined;
+      }
+      d = new DayDigest(day, clock, old, frozen);
+      byDay.set(day, d);
+    }
+    return d;
+  };
+  // Redact before the cut (a cut must never leave the start of a secret behind), but scan only
+  // the start of a huge message: what lies beyond the lookahead is cut anyway.
+  const prepare = (m: SessionMessage): SessionMessage => {
+    const long = m.text.length > MESSAGE_MAX_BYTES + REDACT_LOOKAHEAD_CHARS;
+    const r = redactSecrets(long ? m.text.slice(0, MESSAGE_MAX_BYTES + REDACT_LOOKAHEAD_CHARS) : m.text);
+    report.redactions += r.count;
+    const capped = capMessage(r.text, long ? Buffer.byteLength(m.text, "utf8") : undefined);
+    if (capped.cut > 0) report.truncated++;
+    return { ...m, text: capped.text };
+  };
+  const dropHeartbeats = ws.config.sessions.exclude.some((w) => w.toLowerCase() === "heartbeat");
   let stateChanged = false;
   for (const f of files) {
     const size = (await stat(f.absPath)).size;
@@ -109,9 +131,7 @@ export async function ingestSessions(ws: Workspace, opts: IngestOptions = {}): P
       prev = { lines: 0, bytes: 0 };
     }
     if (size === prev.bytes) continue;
-    const text = await readFrom(f.absPath, prev.bytes);
-    const chunk = parseSessionChunk(
-      text,
+    const parser = new SessionChunkParser(
       {
         source: f.key,
         sessionId: f.sessionId,
@@ -123,22 +143,23 @@ export async function ingestSessions(ws: Workspace, opts: IngestOptions = {}): P
       clock.day,
       today,
     );
+    // Streamed line by line: only the day's kept messages (bounded by the digest limit) stay in memory.
+    let kept = 0;
+    for await (const line of fileLines(f.absPath, prev.bytes)) {
+      const m = parser.line(line.text, line.bytes);
+      if (!m) continue;
+      if (dropHeartbeats && isHeartbeatMessage(m.text)) {
+        report.heartbeats++;
+        continue;
+      }
+      const outcome = (await dayOf(clock.day(m.ts))).offer(m, prepare);
+      if (outcome === "kept" || outcome === "duplicate") kept++;
+    }
+    const chunk = parser.result();
     report.diagnostics.push(...chunk.diagnostics);
     report.deferred += chunk.deferred;
-    const dropHeartbeats = ws.config.sessions.exclude.some((w) => w.toLowerCase() === "heartbeat");
-    const kept = dropHeartbeats ? chunk.messages.filter((m) => !isHeartbeatMessage(m.text)) : chunk.messages;
-    report.heartbeats += chunk.messages.length - kept.length;
-    if (kept.length > 0) report.sessionsIngested++;
-    for (const m of kept) {
-      const r = redactSecrets(m.text);
-      report.redactions += r.count;
-      const day = clock.day(m.ts);
-      const list = byDay.get(day);
-      const msg = { ...m, text: r.text };
-      if (list) list.push(msg);
-      else byDay.set(day, [msg]);
-    }
-    report.messages += kept.length;
+    if (kept > 0) report.sessionsIngested++;
+    report.messages += kept;
     if (chunk.lines > 0) {
       state.files[f.key] = {
         lines: prev.lines + chunk.lines,
@@ -153,21 +174,21 @@ export async function ingestSessions(ws: Workspace, opts: IngestOptions = {}): P
   const days = [...byDay.keys()].sort();
   report.days = days;
   for (const day of days) {
-    const messages = byDay.get(day) as SessionMessage[];
+    const d = byDay.get(day) as DayDigest;
     const rel = digestPath(day);
-    const abs = path.join(ws.root, rel);
-    let old: string | undefined;
-    try {
-      old = await readFile(abs, "utf8");
-    } catch {
-      old = undefined;
+    for (const l of [...d.newlyLeftOut.values()].sort((x, y) => (x.source < y.source ? -1 : 1))) {
+      report.leftOut.push({ day, source: l.source, messages: l.messages, bytes: l.bytes });
+      const why = d.frozen
+        ? `the digest is already over ${kb(DIGEST_READ_MAX_BYTES)} KB (written before the daily limit; trim or delete it and run again to rewrite it)`
+        : `over the daily digest limit of ${kb(DIGEST_DAY_MAX_BYTES)} KB`;
+      report.diagnostics.push({
+        path: rel,
+        line: 0,
+        reason: `${l.messages} message${l.messages === 1 ? "" : "s"} (${kb(l.bytes)} KB) of session ${l.sessionId} left out: ${why}`,
+      });
     }
-    const merged = mergeEntries(
-      old === undefined ? [] : parseDigest(old),
-      messages.map((m) => entryFromMessage(m, clock)),
-    );
-    const next = renderDigest(day, merged, clock.zone);
-    if (next !== old) {
+    const next = d.render();
+    if (next !== undefined) {
       if (!opts.dryRun) await writeOwnedFile(ws, rel, next);
       written.add(rel);
     }
@@ -176,7 +197,7 @@ export async function ingestSessions(ws: Workspace, opts: IngestOptions = {}): P
   // Digests first, state last: a crash in between re-reads lines that merge away as duplicates.
   if (opts.llm?.extractFacts && !opts.dryRun) {
     for (const day of days) {
-      const res = await extractSessionFacts(ws, day, byDay.get(day) as SessionMessage[], opts.llm);
+      const res = await extractSessionFacts(ws, day, (byDay.get(day) as DayDigest).messages, opts.llm);
       report.factsExtracted += res.facts;
       if (res.written) written.add(res.written);
       for (const w of res.warnings) report.diagnostics.push({ path: `memory/${day}.md`, line: 0, reason: w });

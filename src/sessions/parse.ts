@@ -1,3 +1,5 @@
+import { kb, LINE_MAX_BYTES } from "./limits.js";
+import { secretAcrossSeam } from "./redact.js";
 import type { SessionDiagnostic, SessionMessage } from "./types.js";
 
 /** Where a session file's lines come from and where parsing resumes. */
@@ -39,18 +41,21 @@ export function parseTimestamp(value: unknown): number | undefined {
   return undefined;
 }
 
-/** The text of a message's content: a string, or the `text` of its `type: "text"` blocks. */
+/** The text of a message's content: a string, or the `text` of its `type: "text"` blocks, one paragraph each. */
 export function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  const parts: string[] = [];
+  let out: string | undefined;
   for (const block of content) {
     if (block && typeof block === "object") {
       const b = block as { type?: unknown; text?: unknown };
-      if (b.type === "text" && typeof b.text === "string") parts.push(b.text);
+      if (b.type !== "text" || typeof b.text !== "string") continue;
+      // Parts are paragraphs, but a key split across two parts is glued back so redaction sees it whole.
+      if (out === undefined) out = b.text;
+      else out += secretAcrossSeam(out, b.text) ? b.text : `\n\n${b.text}`;
     }
   }
-  return parts.join("\n\n");
+  return out ?? "";
 }
 
 /** Normalise text so a digest round-trips exactly: LF, no trailing spaces, no edge blank lines, at most one blank line in a row. */
@@ -128,49 +133,87 @@ export interface ParsedChunk {
 }
 
 /**
- * Parse the complete lines of `text` (a trailing line without a newline may still be being
- * written, so it waits). Stops at the first message whose day (by `dayOf`) is `stopDay` or
- * later: that day is still going, and the line will be read again by a later run.
+ * Parses a session file one complete line at a time, so a transcript of any size is read in
+ * constant memory. Stops consuming at the first message whose day (by `dayOf`) is `stopDay`
+ * or later: that day is still going, and the line will be read again by a later run.
  */
+export class SessionChunkParser {
+  private readonly out: Omit<ParsedChunk, "messages"> = { diagnostics: [], lines: 0, bytes: 0, deferred: 0 };
+  private lastTs: number | undefined;
+  private lineNo: number;
+  private stopped = false;
+  private bytes = 0;
+
+  constructor(
+    private readonly ctx: ParseContext,
+    private readonly dayOf: (ts: number) => string,
+    private readonly stopDay?: string,
+  ) {
+    this.lastTs = ctx.lastTs;
+    this.lineNo = ctx.firstLine;
+  }
+
+  /**
+   * One line without its newline; `byteLength` is its size in the file (newline excluded).
+   * `raw` undefined: the line was too long to hold (see LINE_MAX_BYTES) and is skipped.
+   * Returns the message to keep, if the line is one.
+   */
+  line(raw: string | undefined, byteLength: number): SessionMessage | undefined {
+    const lineNo = this.lineNo++;
+    let kept: SessionMessage | undefined;
+    const outcome: LineOutcome =
+      raw === undefined
+        ? {
+            kind: "diagnostic",
+            diagnostic: {
+              path: this.ctx.displayPath,
+              line: lineNo,
+              reason: `line of ${kb(byteLength)} KB is over the ${kb(LINE_MAX_BYTES)} KB limit for one transcript record; skipped`,
+            },
+          }
+        : parseSessionLine(raw, lineNo, this.ctx, this.lastTs);
+    if (outcome.kind === "message") {
+      if (this.stopped || (this.stopDay !== undefined && this.dayOf(outcome.message.ts) >= this.stopDay)) {
+        this.stopped = true;
+        this.out.deferred++;
+        return undefined;
+      }
+      kept = outcome.message;
+      this.lastTs = outcome.message.ts;
+    } else if (!this.stopped) {
+      if (outcome.kind === "diagnostic") this.out.diagnostics.push(outcome.diagnostic);
+      else if (outcome.ts !== undefined) this.lastTs = outcome.ts;
+    }
+    this.bytes += byteLength + 1;
+    if (!this.stopped) {
+      this.out.lines = this.lineNo - this.ctx.firstLine;
+      this.out.bytes = this.bytes;
+    }
+    return kept;
+  }
+
+  result(): Omit<ParsedChunk, "messages"> {
+    return this.lastTs === undefined ? { ...this.out } : { ...this.out, lastTs: this.lastTs };
+  }
+}
+
+/** Parse the complete lines of `text` (a trailing line without a newline may still be being written, so it waits). */
 export function parseSessionChunk(
   text: string,
   ctx: ParseContext,
   dayOf: (ts: number) => string,
   stopDay?: string,
 ): ParsedChunk {
-  const out: ParsedChunk = { messages: [], diagnostics: [], lines: 0, bytes: 0, deferred: 0 };
-  let lastTs = ctx.lastTs;
+  const parser = new SessionChunkParser(ctx, dayOf, stopDay);
+  const messages: SessionMessage[] = [];
   let pos = 0;
-  let lineNo = ctx.firstLine;
-  let stopped = false;
-  let bytes = 0;
   while (pos < text.length) {
     const nl = text.indexOf("\n", pos);
     if (nl < 0) break;
     const raw = text.slice(pos, nl);
-    const outcome = parseSessionLine(raw, lineNo, ctx, lastTs);
-    if (outcome.kind === "message") {
-      if (stopped || (stopDay !== undefined && dayOf(outcome.message.ts) >= stopDay)) {
-        stopped = true;
-        out.deferred++;
-        pos = nl + 1;
-        lineNo++;
-        continue;
-      }
-      out.messages.push(outcome.message);
-      lastTs = outcome.message.ts;
-    } else if (!stopped) {
-      if (outcome.kind === "diagnostic") out.diagnostics.push(outcome.diagnostic);
-      else if (outcome.ts !== undefined) lastTs = outcome.ts;
-    }
+    const m = parser.line(raw, Buffer.byteLength(raw, "utf8"));
+    if (m) messages.push(m);
     pos = nl + 1;
-    lineNo++;
-    bytes += Buffer.byteLength(raw, "utf8") + 1;
-    if (!stopped) {
-      out.lines = lineNo - ctx.firstLine;
-      out.bytes = bytes;
-    }
   }
-  if (lastTs !== undefined) out.lastTs = lastTs;
-  return out;
+  return { messages, ...parser.result() };
 }

@@ -42,6 +42,10 @@ export interface IngestReport {
   redactions: number;
   /** Heartbeat polls and acks dropped (when "heartbeat" is in sessions.exclude). */
   heartbeats: number;
+  /** Messages cut to MESSAGE_MAX_BYTES (the digest says how much of each was cut). */
+  truncated: number;
+  /** Messages left out of a day's digest because the day was over DIGEST_DAY_MAX_BYTES, per day and session (also a diagnostic each). */
+  leftOut: { day: string; source: string; messages: number; bytes: number }[];
   diagnostics: SessionDiagnostic[];
   /** Why nothing was read, when no sessions folder is configured. */
   skipped?: string;
