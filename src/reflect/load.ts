@@ -1,7 +1,7 @@
 import { readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { type Opinion, parseOpinion } from "../markdown/opinions.js";
-import { bodyHash, readRegions } from "../markdown/regions.js";
+import { isEdited, readRegions, toLf } from "../markdown/regions.js";
 import { dateFromPath } from "../retain/dates.js";
 import { entitySlug } from "../retain/entities.js";
 import { readFacts } from "../retain/index.js";
@@ -190,14 +190,14 @@ export async function loadOpinions(ws: Workspace, rel: string): Promise<LoadedOp
   out.text = text;
   for (const region of readRegions(text, rel)) {
     if (!region.name.startsWith("op-")) continue;
-    const parsed = parseOpinion(region.name, region.body);
+    const parsed = parseOpinion(region.name, toLf(region.body));
     if (typeof parsed === "string") {
       out.broken.push({ region: region.name, reason: parsed });
       continue;
     }
     parsed.id = region.name; // the region name is the identity; an edited id line cannot fork it
     out.opinions.push(parsed);
-    if (region.sha !== undefined && bodyHash(region.body) !== region.sha) out.adopted.push(region.name);
+    if (isEdited(region)) out.adopted.push(region.name);
   }
   return out;
 }

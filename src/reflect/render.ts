@@ -2,7 +2,7 @@ import path from "node:path";
 import type { LlmServices } from "../llm/types.js";
 import type { Opinion } from "../markdown/opinions.js";
 import { renderOpinion } from "../markdown/opinions.js";
-import { applyRegions, bodyHash, readRegions } from "../markdown/regions.js";
+import { applyRegions, isEdited, readRegions, toLf } from "../markdown/regions.js";
 import type { Fact } from "../retain/types.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { readIfExists } from "./load.js";
@@ -187,8 +187,11 @@ async function summary(
   }
   const old = regions.find((r) => r.name === "summary");
   const oldFacts = regions.find((r) => r.name === "facts");
-  const untouched = (r: typeof old) => r !== undefined && (r.sha === undefined || bodyHash(r.body) === r.sha);
-  if (old && oldFacts && untouched(old) && old.body.trim() !== "" && oldFacts.body === factsBody) return old.body;
+  const untouched = (r: typeof old) => r !== undefined && !isEdited(r);
+  // Compared with LF endings: a CRLF checkout of the same page is the same summary.
+  if (old && oldFacts && untouched(old) && old.body.trim() !== "" && toLf(oldFacts.body) === factsBody) {
+    return toLf(old.body);
+  }
   try {
     const text = await summarize.call(input.llm, slug, facts);
     if (text?.trim()) return `${text.trim()}\n`;
