@@ -209,7 +209,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     opinionsChanged: evolved.changed,
     conflicts,
     adoptedEdits: state.adopted,
-    diagnostics: loaded.diagnostics,
+    diagnostics: [...entityPages.diagnostics, ...loaded.diagnostics],
     warnings: [...evolved.warnings, ...rendered.warnings, ...(opts.llm?.warnings ?? [])],
     judge: opts.llm?.judge?.id ?? "heuristic-v1",
     message: "",

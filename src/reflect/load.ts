@@ -3,13 +3,12 @@ import path from "node:path";
 import { type Opinion, parseOpinion } from "../markdown/opinions.js";
 import { isEdited, readRegions, toLf } from "../markdown/regions.js";
 import { dateFromPath } from "../retain/dates.js";
-import { entitySlug } from "../retain/entities.js";
 import { readFacts } from "../retain/index.js";
 import type { Diagnostic, Fact } from "../retain/types.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
+import { aliasTable } from "./aliases.js";
 import { cmp } from "./format.js";
-import { parseAliases } from "./frontmatter.js";
 import { readWindowFacts } from "./window.js";
 
 /** Read a file, or undefined when it does not exist. */
@@ -108,6 +107,8 @@ export interface EntityPages {
   texts: Map<string, string>;
   /** Lower-cased alias (or slug) -> page slug. */
   aliases: Map<string, string>;
+  /** Alias declarations that were ignored (cycles), `path:line: reason`. */
+  diagnostics: Diagnostic[];
 }
 
 /** Existing entity pages and the aliases their front matter declares. */
@@ -120,17 +121,14 @@ export async function loadEntityPages(ws: Workspace): Promise<EntityPages> {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
   const texts = new Map<string, string>();
-  const aliases = new Map<string, string>();
+  const pages: { slug: string; path: string; text: string }[] = [];
   for (const name of names) {
     const slug = name.slice(0, -3);
     const text = await readFile(path.join(dir, name), "utf8");
     texts.set(slug, text);
-    for (const alias of parseAliases(text)) {
-      const key = (entitySlug(alias) || alias).toLowerCase();
-      if (key !== slug.toLowerCase() && !aliases.has(key)) aliases.set(key, slug);
-    }
+    pages.push({ slug, path: `bank/entities/${name}`, text });
   }
-  return { texts, aliases };
+  return { texts, ...aliasTable(pages) };
 }
 
 const pendingPath = (ws: Workspace) => path.join(stateDir(ws), "reflect", "pending.json");
