@@ -1,4 +1,4 @@
-import { readdir, readFile, rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { type Opinion, parseOpinion } from "../markdown/opinions.js";
 import { isEdited, readRegions, toLf } from "../markdown/regions.js";
@@ -6,9 +6,11 @@ import { dateFromPath } from "../retain/dates.js";
 import { readFacts } from "../retain/index.js";
 import type { Diagnostic, Fact } from "../retain/types.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
+import { listMemoryFiles } from "../workspace/files.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
 import { aliasTable } from "./aliases.js";
 import { cmp } from "./format.js";
+import { ENTITY_DIR } from "./pages.js";
 import { readWindowFacts } from "./window.js";
 
 /** Read a file, or undefined when it does not exist. */
@@ -111,22 +113,21 @@ export interface EntityPages {
   diagnostics: Diagnostic[];
 }
 
-/** Existing entity pages and the aliases their front matter declares. */
+/**
+ * Existing entity pages and the aliases their front matter declares: the pages of the one
+ * listing (scanMemoryFiles), so a link out of the workspace is never read.
+ */
 export async function loadEntityPages(ws: Workspace): Promise<EntityPages> {
-  const dir = path.join(ws.root, "bank", "entities");
-  let names: string[] = [];
-  try {
-    names = (await readdir(dir)).filter((n) => n.endsWith(".md") && !n.startsWith(".")).sort();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
+  const files = (await listMemoryFiles(ws, { under: ENTITY_DIR }))
+    .filter((f) => f.path.endsWith(".md") && !f.path.slice(ENTITY_DIR.length + 1).includes("/"))
+    .sort((a, b) => cmp(a.path, b.path));
   const texts = new Map<string, string>();
   const pages: { slug: string; path: string; text: string }[] = [];
-  for (const name of names) {
-    const slug = name.slice(0, -3);
-    const text = await readFile(path.join(dir, name), "utf8");
+  for (const file of files) {
+    const slug = path.posix.basename(file.path, ".md");
+    const text = await readFile(file.absPath, "utf8");
     texts.set(slug, text);
-    pages.push({ slug, path: `bank/entities/${name}`, text });
+    pages.push({ slug, path: file.path, text });
   }
   return { texts, ...aliasTable(pages) };
 }
