@@ -122,6 +122,19 @@ describe("logs linked from outside the workspace", () => {
     );
   });
 
+  it("a bank page linked outside is not read, and reflect refuses to write through it", async () => {
+    const { dir, outside } = await setup("file");
+    await mkdir(path.join(dir, "bank"));
+    const theirs = "# World (another project's page)\n\nNot yours.\n";
+    await writeFile(path.join(outside, "world.md"), theirs);
+    await symlink(path.join(outside, "world.md"), path.join(dir, "bank/world.md"));
+    const res = await membank("reflect", "--workspace", dir);
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toMatch(/bank\/world\.md leads outside the workspace \(to .*world\.md\)/);
+    expect(await readFile(path.join(outside, "world.md"), "utf8")).toBe(theirs);
+    expect(git(dir, "log", "--format=%s")).not.toContain("reflect:");
+  });
+
   it("an entity folder linked outside is neither read nor written", async () => {
     const { dir, outside } = await setup("file");
     await mkdir(path.join(dir, "bank"));

@@ -6,7 +6,7 @@ import { dateFromPath } from "../retain/dates.js";
 import { readFacts } from "../retain/index.js";
 import type { Diagnostic, Fact } from "../retain/types.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
-import { listMemoryFiles } from "../workspace/files.js";
+import { listMemoryFiles, outsideWorkspace } from "../workspace/files.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
 import { aliasTable } from "./aliases.js";
 import { cmp } from "./format.js";
@@ -21,6 +21,16 @@ export async function readIfExists(file: string): Promise<string | undefined> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
   }
+}
+
+/**
+ * A workspace file (bank page, MEMORY.md) by its relative path, or undefined when it does
+ * not exist or a symlink takes it outside the workspace: the index's rule, so reflect
+ * never reads what the index ignores (and writing such a page is refused, see index.ts).
+ */
+export async function readWorkspaceFile(ws: Workspace, rel: string): Promise<string | undefined> {
+  if (outsideWorkspace(ws, rel) !== undefined) return undefined;
+  return readIfExists(path.join(ws.root, rel));
 }
 
 const SNAPSHOT_VERSION = 1;
@@ -183,7 +193,7 @@ export interface LoadedOpinions {
 }
 
 export async function loadOpinions(ws: Workspace, rel: string): Promise<LoadedOpinions> {
-  const text = await readIfExists(path.join(ws.root, rel));
+  const text = await readWorkspaceFile(ws, rel);
   const out: LoadedOpinions = { opinions: [], adopted: [], broken: [] };
   if (text === undefined) return out;
   out.text = text;

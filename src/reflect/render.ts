@@ -5,7 +5,7 @@ import { renderOpinion } from "../markdown/opinions.js";
 import { applyRegions, isEdited, readRegions, toLf } from "../markdown/regions.js";
 import type { Fact } from "../retain/types.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { readIfExists } from "./load.js";
+import { readWorkspaceFile } from "./load.js";
 import {
   entityFacts,
   entityOpinions,
@@ -134,7 +134,7 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
 
   // Typed pages.
   for (const [kind, rel] of Object.entries(TYPED_PAGES) as [Fact["kind"], string][]) {
-    const before = await readIfExists(path.join(ws.root, rel));
+    const before = await readWorkspaceFile(ws, rel);
     const scope = before === undefined ? undefined : input.scope; // a missing page is written whole
     const all = input.facts.filter((f) => f.kind === kind);
     const { bodies, order } = typedRegions(
@@ -148,15 +148,12 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
   }
 
   // Proposals for MEMORY.md.
-  const core =
-    (await readIfExists(path.join(ws.root, "MEMORY.md"))) ??
-    (await readIfExists(path.join(ws.root, "memory.md"))) ??
-    "";
+  const core = (await readWorkspaceFile(ws, "MEMORY.md")) ?? (await readWorkspaceFile(ws, "memory.md")) ?? "";
   const proposals = proposalsBody(input.opinions, factsByEntity, ws.config.reflect.proposals, core);
   await put(
     PROPOSALS_PAGE,
     "proposals",
-    await readIfExists(path.join(ws.root, PROPOSALS_PAGE)),
+    await readWorkspaceFile(ws, PROPOSALS_PAGE),
     new Map([["proposals", proposals]]),
   );
 
