@@ -111,6 +111,19 @@ describe("logs linked from outside the workspace", () => {
     expect(search.stdout).not.toContain("vault");
   });
 
+  it("session digests are not written through a memory/ linked outside", async () => {
+    const { dir, outside } = await setup("memory");
+    await writeFile(
+      path.join(dir, "membank.config.json"),
+      JSON.stringify({ embedding: { provider: "none" }, sessions: { tz: "UTC" } }),
+    );
+    const sessions = path.join(repoRoot, "fixtures/sessions/agents");
+    const res = await membank("run", "nightly", "--workspace", dir, "--sessions", sessions, "--json");
+    expect(JSON.parse(res.stdout).status).toMatch(/^(done|nothing)$/);
+    expect(`${res.stdout}${res.stderr}`).toMatch(/memory\/2026-03-0\d-sessions\.md.*leads outside the workspace/);
+    expect((await readdir(outside)).filter((n) => n.endsWith("-sessions.md"))).toEqual([]);
+  });
+
   it("a link that stays inside the workspace is followed", async () => {
     const { dir } = await setup("inside");
     const facts = await membank("facts", "--workspace", dir, "--json");
