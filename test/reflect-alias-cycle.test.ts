@@ -7,6 +7,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { entityReport } from "../src/mcp/server.js";
+import { openWorkspace } from "../src/workspace/workspace.js";
 import { git, repoRoot } from "./reflect-support.js";
 
 const run = promisify(execFile);
@@ -84,5 +86,13 @@ describe("alias cycles", () => {
     expect(report.pagesWritten).toEqual([]);
     expect(report.diagnostics.map((d) => d.path)).toEqual(["bank/entities/Jonas.md", "bank/entities/Mara.md"]);
     expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+
+    // memory_entity: "Mara" is Mara's page, though Jonas.md lists Mara as an alias.
+    const ws = await openWorkspace(dir);
+    const mcpMara = await entityReport(ws, "Mara");
+    expect(mcpMara.entity).toBe("Mara");
+    expect(JSON.stringify(mcpMara.facts)).toContain("cheese stall");
+    expect(JSON.stringify(mcpMara.facts)).not.toContain("bakery");
+    expect((await entityReport(ws, "jonas")).entity).toBe("Jonas");
   });
 });
