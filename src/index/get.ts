@@ -1,7 +1,7 @@
 import { lstat, readFile } from "node:fs/promises";
 import path from "node:path";
 import { MembankError } from "../workspace/errors.js";
-import { isMemoryPath } from "../workspace/files.js";
+import { isMemoryPath, memoryFileRefusal } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 
 /** Largest number of lines one read returns. */
@@ -29,7 +29,8 @@ function refuse(message: string): MembankError {
 
 /**
  * Validate a requested memory path without touching the disk: relative, `/`-separated,
- * no `.`/`..`/empty segments, a `.md` memory file (MEMORY.md, memory.md, memory/**, bank/**).
+ * no `.`/`..`/empty/hidden (`.drafts`) segments, a `.md` memory file (MEMORY.md, memory.md,
+ * memory/**, bank/**).
  * Returns the normalised relative path. Pure.
  */
 export function checkMemoryPath(requested: string): string {
@@ -43,6 +44,8 @@ export function checkMemoryPath(requested: string): string {
   const segments = p.split("/");
   if (segments.some((s) => s === "..")) throw refuse(`memory_get: ${JSON.stringify(p)} leaves the workspace (..)`);
   if (segments.some((s) => s === "" || s === ".")) throw refuse(`memory_get: ${JSON.stringify(p)} is not a plain path`);
+  const hidden = memoryFileRefusal(p);
+  if (hidden !== undefined) throw refuse(`memory_get: ${p} ${hidden} (the index skips it too)`);
   if (!p.toLowerCase().endsWith(".md")) throw refuse(`memory_get: ${JSON.stringify(p)} is not a Markdown (.md) file`);
   if (!isMemoryPath(p)) {
     throw refuse(
@@ -55,7 +58,8 @@ export function checkMemoryPath(requested: string): string {
 /**
  * `memory_get`: lines of one memory file. Refuses anything outside the memory files,
  * symlinks anywhere on the path (so a linked folder cannot expose outside files), files
- * that are not regular files, and reads over MAX_GET_LINES lines or MAX_GET_BYTES bytes.
+ * that are not regular files, files with more than one hard link (the index skips them:
+ * memoryFileRefusal), and reads over MAX_GET_LINES lines or MAX_GET_BYTES bytes.
  */
 export async function getMemoryLines(ws: Workspace, requested: string, opts: GetOptions = {}): Promise<GetResult> {
   const rel = checkMemoryPath(requested);
@@ -84,6 +88,8 @@ export async function getMemoryLines(ws: Workspace, requested: string, opts: Get
     const last = i === segments.length - 1;
     if (!last && !info.isDirectory()) throw refuse(`memory_get: ${shown} is not a folder`);
     if (last && !info.isFile()) throw refuse(`memory_get: ${rel} is not a regular file`);
+    const linked = last ? memoryFileRefusal(rel, info) : undefined;
+    if (linked !== undefined) throw refuse(`memory_get: ${rel} ${linked} (the index skips it too)`);
     if (last && info.size > MAX_GET_FILE_BYTES) {
       throw refuse(`memory_get: ${rel} is ${info.size} bytes, over the ${MAX_GET_FILE_BYTES}-byte limit`);
     }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { createCachedEmbedder, ensureEmbeddingCache } from "../embed/cache.js";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
 import { MembankError } from "../workspace/errors.js";
-import { type MemoryFile, scanMemoryFiles } from "../workspace/files.js";
+import { type MemoryFile, type SkippedFile, scanMemoryFiles } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { applyFiles, dailyLogsMayHaveChanged, knownFiles } from "./apply.js";
 import { type IndexDb, indexFile, openIndexFile, removeIndexFile } from "./db.js";
@@ -241,7 +241,9 @@ export async function syncIndex(ws: Workspace, opts: SyncOptions = {}): Promise<
   const choice = opts.embedder ?? NO_EMBEDDER;
   const warnings: string[] = [];
   const openOpts = { fts: opts.fts, vec: opts.vec };
-  const files = scanMemoryFiles(ws);
+  const skipped: SkippedFile[] = [];
+  const files = scanMemoryFiles(ws, { skipped });
+  for (const s of skipped) warnings.push(`${s.path}: not indexed: ${s.reason}`);
 
   let idx = acquireIndex(file, opts.check ? { ...openOpts, check: true } : openOpts);
   if (idx.replaced) warnings.push(`index ${file} was unusable (${idx.replaced}) and was rebuilt`);

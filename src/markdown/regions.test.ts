@@ -95,6 +95,81 @@ describe("managed regions with ownership hashes", () => {
   });
 });
 
+describe("line endings (a Windows checkout with core.autocrlf)", () => {
+  const crlf = (s: string) => s.replace(/\n/g, "\r\n");
+
+  it("a CRLF copy of a page membank wrote is not a hand edit, and is rewritten in CRLF", () => {
+    const lf = page("- one\n");
+    const text = crlf(lf);
+    const same = applyRegions(text, new Map([["facts", "- one\n"]]));
+    expect(same.conflicts).toEqual([]);
+    expect(same.written).toEqual([]);
+    expect(same.text).toBe(text);
+    const next = applyRegions(text, new Map([["facts", "- one\n- two\n"]]));
+    expect(next.conflicts).toEqual([]);
+    expect(next.text).toBe(crlf(page("- one\n- two\n")));
+  });
+
+  it("a real edit of a CRLF page is still a conflict", () => {
+    const text = crlf(page("- one\n")).replace("- one", "- one (mine)");
+    const out = applyRegions(text, new Map([["facts", "- two\n"]]));
+    expect(out.conflicts).toEqual(["facts"]);
+    expect(out.text).toBe(text);
+  });
+
+  it("new regions in a CRLF page are CRLF", () => {
+    const out = applyRegions("# Opinions\r\n\r\nHello.\r\n", new Map([["op-a", "A\n"]]));
+    expect(out.text).toBe(crlf(`# Opinions\n\nHello.\n\n${renderRegion("op-a", "A\n")}\n`));
+    const two = applyRegions(
+      out.text,
+      new Map([
+        ["op-b", "B\n"],
+        ["op-a", "A\n"],
+      ]),
+      ["op-b", "op-a"],
+    );
+    expect(two.text).not.toMatch(/[^\r]\n/);
+  });
+
+  it("a page with mixed endings keeps every byte outside the regions and each region's own ending", () => {
+    const text = [
+      "---\r\naliases: []\r\n---\r\n# Ana\r\n\r\n",
+      renderRegion("summary", "old\n", "\r\n"),
+      "\n\nwritten on Linux later\n\n",
+      renderRegion("facts", "- a\n- b\n"),
+      "\r\n## Notes\r\nmine\n",
+    ].join("");
+    const out = applyRegions(
+      text,
+      new Map([
+        ["summary", "new\nlines\n"],
+        ["facts", "- a\n- b\n- c\n"],
+      ]),
+    );
+    expect(out.conflicts).toEqual([]);
+    expect(out.text).toBe(
+      [
+        "---\r\naliases: []\r\n---\r\n# Ana\r\n\r\n",
+        renderRegion("summary", "new\nlines\n", "\r\n"),
+        "\n\nwritten on Linux later\n\n",
+        renderRegion("facts", "- a\n- b\n- c\n"),
+        "\r\n## Notes\r\nmine\n",
+      ].join(""),
+    );
+    expect(out.text).not.toContain("\r\r");
+  });
+
+  it("hashes ignore line endings (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.string().map((s) => s.replace(/[\r\n]/g, ""))), (lines) => {
+        const body = lines.map((l) => `${l}\n`).join("");
+        expect(bodyHash(crlf(body))).toBe(bodyHash(body));
+        expect(readRegions(crlf(renderRegion("r", body)))[0]!.sha).toBe(bodyHash(body));
+      }),
+    );
+  });
+});
+
 describe("managed regions", () => {
   const doc =
     "\uFEFFTop text\r\n<!-- membank:begin facts -->\r\nold 1\r\nold 2\r\n<!-- membank:end facts -->\r\nmiddle\r\n<!-- membank:begin empty -->\r\n<!-- membank:end empty -->\r\ntail without newline";

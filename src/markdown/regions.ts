@@ -15,7 +15,9 @@ import { FenceTracker } from "./scan.js";
  * .memory/ and travels with the file through git. A region without `sha=` (a fresh
  * template, or one a person handed back by deleting the hash) is membank's to write.
  * Everything is string-level so the bytes outside a region (including line endings and a
- * BOM) are never touched.
+ * BOM) are never touched. Hashes and comparisons ignore line endings (a Windows checkout
+ * with core.autocrlf turns every LF into CRLF, which is not a hand edit), and a region is
+ * written back with the line ending its begin marker uses.
  */
 export interface Region {
   name: string;
@@ -164,9 +166,28 @@ export function replaceRegion(text: string, name: string, body: string, path?: s
   return text.slice(0, region.bodyStart) + normalised + text.slice(region.bodyEnd);
 }
 
-/** Hash of a region body as written by membank (12 hex chars of SHA-256). */
+/** `text` with every line ending (CRLF, lone CR) as LF. */
+export function toLf(text: string): string {
+  return text.replace(/\r\n?/g, "\n");
+}
+
+/** The line ending a document uses: that of its first line (LF for a one-line or empty text). */
+export function lineEnding(text: string): string {
+  const m = /\r\n|\r|\n/.exec(text);
+  return m ? m[0] : "\n";
+}
+
+/**
+ * Hash of a region body as written by membank (12 hex chars of SHA-256), over the body
+ * with LF line endings: the same body with CRLF (a Windows checkout) has the same hash.
+ */
 export function bodyHash(body: string): string {
-  return createHash("sha256").update(body).digest("hex").slice(0, 12);
+  return createHash("sha256").update(toLf(body)).digest("hex").slice(0, 12);
+}
+
+/** True when a region's body no longer matches the hash membank recorded (a person edited it). */
+export function isEdited(region: Pick<Region, "body" | "sha">): boolean {
+  return region.sha !== undefined && bodyHash(region.body) !== region.sha;
 }
 
 /** A body ends with a line break (unless empty) so the end marker stays on its own line. */
@@ -174,10 +195,14 @@ function withFinalBreak(body: string): string {
   return body === "" || body.endsWith("\n") ? body : `${body}\n`;
 }
 
-/** Text of a complete region with its hash (markers included, no trailing line break). */
-export function renderRegion(name: string, body: string): string {
-  const normalized = withFinalBreak(body);
-  return `<!-- membank:begin ${name} -->\n${normalized}<!-- membank:end ${name} sha=${bodyHash(normalized)} -->`;
+/**
+ * Text of a complete region with its hash (markers included, no trailing line break),
+ * every line ending `eol`.
+ */
+export function renderRegion(name: string, body: string, eol = "\n"): string {
+  const normalized = withFinalBreak(toLf(body));
+  const text = `<!-- membank:begin ${name} -->\n${normalized}<!-- membank:end ${name} sha=${bodyHash(normalized)} -->`;
+  return eol === "\n" ? text : text.replace(/\n/g, eol);
 }
 
 export interface RegionUpdate {
@@ -205,6 +230,8 @@ export function applyRegions(
   path?: string,
 ): RegionUpdate {
   const regions = locate(text, path);
+  // New regions and their blank-line separators take the page's own line ending.
+  const eol = lineEnding(text);
   const conflicts: string[] = [];
   const written: string[] = [];
   const present = new Set(regions.map((r) => r.name));
@@ -226,18 +253,18 @@ export function applyRegions(
   for (const region of regions) {
     const before = inserts.get(region.start);
     out += text.slice(pos, region.start);
-    if (before) for (const name of before) out += `${renderRegion(name, bodies.get(name)!)}\n\n`;
+    if (before) for (const name of before) out += `${renderRegion(name, bodies.get(name)!, eol)}${eol}${eol}`;
     const body = bodies.get(region.name);
     if (body === undefined) {
       out += text.slice(region.start, region.end);
     } else {
-      const normalized = withFinalBreak(body);
-      const edited = region.sha !== undefined && bodyHash(region.body) !== region.sha;
-      if (edited && region.body !== normalized && !force.has(region.name)) {
+      const normalized = withFinalBreak(toLf(body));
+      if (isEdited(region) && toLf(region.body) !== normalized && !force.has(region.name)) {
         conflicts.push(region.name);
         out += text.slice(region.start, region.end);
       } else {
-        const fresh = renderRegion(region.name, normalized);
+        // The region keeps its own line ending (a page with mixed endings stays as it is elsewhere).
+        const fresh = renderRegion(region.name, normalized, region.eol);
         if (fresh !== text.slice(region.start, region.end)) written.push(region.name);
         out += fresh;
       }
@@ -248,14 +275,14 @@ export function applyRegions(
   if (tail) {
     if (regions.length > 0) {
       // pos is the last region's end: new regions follow it, then the rest of the page.
-      for (const name of tail) out += `\n\n${renderRegion(name, bodies.get(name)!)}`;
+      for (const name of tail) out += `${eol}${eol}${renderRegion(name, bodies.get(name)!, eol)}`;
       out += text.slice(pos);
     } else {
       out += text.slice(pos);
       let sep = "";
-      if (out.length > 0) sep = out.endsWith("\n\n") ? "" : out.endsWith("\n") ? "\n" : "\n\n";
-      out += sep + tail.map((name) => renderRegion(name, bodies.get(name)!)).join("\n\n");
-      out += "\n";
+      if (out.length > 0) sep = out.endsWith(`${eol}${eol}`) ? "" : out.endsWith(eol) ? eol : `${eol}${eol}`;
+      out += sep + tail.map((name) => renderRegion(name, bodies.get(name)!, eol)).join(`${eol}${eol}`);
+      out += eol;
     }
   } else {
     out += text.slice(pos);

@@ -12,7 +12,7 @@ import { factsByEntity, listEntities } from "../index/queries.js";
 import { search } from "../index/search.js";
 import { syncIndex } from "../index/sync.js";
 import { closeLineStores, recall } from "../recall/recall.js";
-import { nameKey } from "../recall/text.js";
+import { findEntityByName } from "../recall/text.js";
 import type { ResultKind } from "../recall/types.js";
 import { isIsoDate } from "../retain/dates.js";
 import { MembankError } from "../workspace/errors.js";
@@ -52,9 +52,8 @@ export interface McpOptions {
 export async function entityReport(ws: Workspace, name: string, limit = 50) {
   await syncIndex(ws);
   const idx = acquireIndex(indexFile(ws));
-  const key = nameKey(name);
   const rows = listEntities(idx);
-  const row = rows.find((e) => [e.slug, e.name, ...e.aliases].some((n) => nameKey(n) === key));
+  const row = findEntityByName(rows, name);
   if (!row) {
     const known = rows.map((e) => e.slug).join(", ");
     throw new MembankError(`no entity named ${JSON.stringify(name)}; known entities: ${known || "(none)"}`, {

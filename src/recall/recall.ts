@@ -17,7 +17,7 @@ import { DEFAULT_LINE_RANK, type LineRankOptions } from "./linerank.js";
 import { type LineStore, openLineStore, syncLineStore } from "./lines.js";
 import { absorbIntoPageOpinions, pageEvidenceForFact } from "./opinions.js";
 import { fitBudget, toResult } from "./shape.js";
-import { nameWords } from "./text.js";
+import { findEntityByName, nameWords } from "./text.js";
 import { anchorVague, isoDay, overlapsWindow, reportedWindow } from "./timewindow.js";
 import type { ArmList, RecallResponse, ResultKind } from "./types.js";
 import { DEFAULT_WINDOW, type WindowOptions } from "./windows.js";
@@ -156,8 +156,7 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
   if (intent.window?.vague)
     intent.window = anchorVague(intent.window, newestLogDay(idx, isoDay(opts.asOf ?? new Date())));
   if (opts.entity) {
-    const wanted = nameWords(opts.entity).join(" ");
-    const row = entities.find((e) => [e.slug, e.name, ...e.aliases].some((n) => nameWords(n).join(" ") === wanted));
+    const row = findEntityByName(entities, opts.entity);
     const slug = row?.slug ?? opts.entity.replace(/^@/, "");
     if (!intent.entities.includes(slug)) intent.entities.unshift(slug);
     if (!intent.kinds.includes("entity")) intent.kinds.unshift("entity");

@@ -28,6 +28,23 @@ export function nameKey(text: string): string {
 }
 
 /**
+ * The entity a name means: the one whose slug it is, then whose display name, then whose
+ * alias, so another page's alias never hides a page of that name (Jonas.md listing
+ * `Mara` as an alias while Mara.md exists: "Mara" is Mara).
+ */
+export function findEntityByName<T extends { slug: string; name: string; aliases: readonly string[] }>(
+  rows: readonly T[],
+  name: string,
+): T | undefined {
+  const key = nameKey(name);
+  return (
+    rows.find((e) => nameKey(e.slug) === key) ??
+    rows.find((e) => nameKey(e.name) === key) ??
+    rows.find((e) => e.aliases.some((a) => nameKey(a) === key))
+  );
+}
+
+/**
  * A token that must be matched exactly: it mixes letters and digits (a91f3c2, v2),
  * or joins word parts with `-`, `_`, `=`, `.`, `:` or `/` (FJD-482, LEDGER_SYNC_BATCH=500).
  */

@@ -24,6 +24,8 @@ import { parseSinceDate } from "../retain/dates.js";
 import { dateFromPath } from "../retain/index.js";
 import type { Diagnostic, Fact } from "../retain/types.js";
 import { LETTER_BY_KIND } from "../retain/types.js";
+import { MembankError } from "../workspace/errors.js";
+import { outsideWorkspace } from "../workspace/files.js";
 import { writeOwnedFiles } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { evolveOpinions, type OpinionChange } from "./evolve.js";
@@ -203,13 +205,25 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     opinionsChanged: evolved.changed,
     conflicts,
     adoptedEdits: state.adopted,
-    diagnostics: loaded.diagnostics,
+    diagnostics: [...entityPages.diagnostics, ...loaded.diagnostics],
     warnings: [...evolved.warnings, ...rendered.warnings, ...(opts.llm?.warnings ?? [])],
     judge: opts.llm?.judge?.id ?? "heuristic-v1",
     message: "",
     timings,
   };
   report.message = commitMessage(report, rendered.pages.length === 0 ? [] : added);
+
+  // One rule for every file membank touches: nothing outside the workspace (README). A bank
+  // page linked out of it would be overwritten there and committed as a link.
+  for (const page of rendered.pages) {
+    const real = outsideWorkspace(ws, page.path);
+    if (real !== undefined) {
+      throw new MembankError(
+        `${page.path} leads outside the workspace (to ${real}) through a symbolic link; membank writes only inside the workspace: replace the link with a real file or folder`,
+        { code: "EOUTSIDE" },
+      );
+    }
+  }
 
   if (opts.dryRun) {
     report.diff = await unifiedDiff(rendered.pages);

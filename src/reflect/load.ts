@@ -1,15 +1,16 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { type Opinion, parseOpinion } from "../markdown/opinions.js";
-import { bodyHash, readRegions } from "../markdown/regions.js";
+import { isEdited, readRegions, toLf } from "../markdown/regions.js";
 import { dateFromPath } from "../retain/dates.js";
-import { entitySlug } from "../retain/entities.js";
 import { readFacts } from "../retain/index.js";
 import type { Diagnostic, Fact } from "../retain/types.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
+import { listMemoryFiles, outsideWorkspace } from "../workspace/files.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
+import { aliasTable } from "./aliases.js";
 import { cmp } from "./format.js";
-import { parseAliases } from "./frontmatter.js";
+import { ENTITY_DIR } from "./pages.js";
 import { readWindowFacts } from "./window.js";
 
 /** Read a file, or undefined when it does not exist. */
@@ -20,6 +21,16 @@ export async function readIfExists(file: string): Promise<string | undefined> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
   }
+}
+
+/**
+ * A workspace file (bank page, MEMORY.md) by its relative path, or undefined when it does
+ * not exist or a symlink takes it outside the workspace: the index's rule, so reflect
+ * never reads what the index ignores (and writing such a page is refused, see index.ts).
+ */
+export async function readWorkspaceFile(ws: Workspace, rel: string): Promise<string | undefined> {
+  if (outsideWorkspace(ws, rel) !== undefined) return undefined;
+  return readIfExists(path.join(ws.root, rel));
 }
 
 const SNAPSHOT_VERSION = 1;
@@ -108,29 +119,27 @@ export interface EntityPages {
   texts: Map<string, string>;
   /** Lower-cased alias (or slug) -> page slug. */
   aliases: Map<string, string>;
+  /** Alias declarations that were ignored (cycles), `path:line: reason`. */
+  diagnostics: Diagnostic[];
 }
 
-/** Existing entity pages and the aliases their front matter declares. */
+/**
+ * Existing entity pages and the aliases their front matter declares: the pages of the one
+ * listing (scanMemoryFiles), so a link out of the workspace is never read.
+ */
 export async function loadEntityPages(ws: Workspace): Promise<EntityPages> {
-  const dir = path.join(ws.root, "bank", "entities");
-  let names: string[] = [];
-  try {
-    names = (await readdir(dir)).filter((n) => n.endsWith(".md") && !n.startsWith(".")).sort();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
+  const files = (await listMemoryFiles(ws, { under: ENTITY_DIR }))
+    .filter((f) => f.path.endsWith(".md") && !f.path.slice(ENTITY_DIR.length + 1).includes("/"))
+    .sort((a, b) => cmp(a.path, b.path));
   const texts = new Map<string, string>();
-  const aliases = new Map<string, string>();
-  for (const name of names) {
-    const slug = name.slice(0, -3);
-    const text = await readFile(path.join(dir, name), "utf8");
+  const pages: { slug: string; path: string; text: string }[] = [];
+  for (const file of files) {
+    const slug = path.posix.basename(file.path, ".md");
+    const text = await readFile(file.absPath, "utf8");
     texts.set(slug, text);
-    for (const alias of parseAliases(text)) {
-      const key = (entitySlug(alias) || alias).toLowerCase();
-      if (key !== slug.toLowerCase() && !aliases.has(key)) aliases.set(key, slug);
-    }
+    pages.push({ slug, path: file.path, text });
   }
-  return { texts, aliases };
+  return { texts, ...aliasTable(pages) };
 }
 
 /** A stable key of an alias table, to notice when it changed. */
@@ -159,20 +168,20 @@ export interface LoadedOpinions {
 }
 
 export async function loadOpinions(ws: Workspace, rel: string): Promise<LoadedOpinions> {
-  const text = await readIfExists(path.join(ws.root, rel));
+  const text = await readWorkspaceFile(ws, rel);
   const out: LoadedOpinions = { opinions: [], adopted: [], broken: [] };
   if (text === undefined) return out;
   out.text = text;
   for (const region of readRegions(text, rel)) {
     if (!region.name.startsWith("op-")) continue;
-    const parsed = parseOpinion(region.name, region.body);
+    const parsed = parseOpinion(region.name, toLf(region.body));
     if (typeof parsed === "string") {
       out.broken.push({ region: region.name, reason: parsed });
       continue;
     }
     parsed.id = region.name; // the region name is the identity; an edited id line cannot fork it
     out.opinions.push(parsed);
-    if (region.sha !== undefined && bodyHash(region.body) !== region.sha) out.adopted.push(region.name);
+    if (isEdited(region)) out.adopted.push(region.name);
   }
   return out;
 }

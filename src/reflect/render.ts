@@ -2,10 +2,10 @@ import path from "node:path";
 import type { LlmServices } from "../llm/types.js";
 import type { Opinion } from "../markdown/opinions.js";
 import { renderOpinion } from "../markdown/opinions.js";
-import { applyRegions, bodyHash, readRegions } from "../markdown/regions.js";
+import { applyRegions, isEdited, readRegions, toLf } from "../markdown/regions.js";
 import type { Fact } from "../retain/types.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { readIfExists } from "./load.js";
+import { readWorkspaceFile } from "./load.js";
 import {
   entityFacts,
   entityOpinions,
@@ -134,7 +134,7 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
 
   // Typed pages.
   for (const [kind, rel] of Object.entries(TYPED_PAGES) as [Fact["kind"], string][]) {
-    const before = await readIfExists(path.join(ws.root, rel));
+    const before = await readWorkspaceFile(ws, rel);
     const scope = before === undefined ? undefined : input.scope; // a missing page is written whole
     const all = input.facts.filter((f) => f.kind === kind);
     const { bodies, order } = typedRegions(
@@ -148,15 +148,12 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
   }
 
   // Proposals for MEMORY.md.
-  const core =
-    (await readIfExists(path.join(ws.root, "MEMORY.md"))) ??
-    (await readIfExists(path.join(ws.root, "memory.md"))) ??
-    "";
+  const core = (await readWorkspaceFile(ws, "MEMORY.md")) ?? (await readWorkspaceFile(ws, "memory.md")) ?? "";
   const proposals = proposalsBody(input.opinions, factsByEntity, ws.config.reflect.proposals, core);
   await put(
     PROPOSALS_PAGE,
     "proposals",
-    await readIfExists(path.join(ws.root, PROPOSALS_PAGE)),
+    await readWorkspaceFile(ws, PROPOSALS_PAGE),
     new Map([["proposals", proposals]]),
   );
 
@@ -187,8 +184,11 @@ async function summary(
   }
   const old = regions.find((r) => r.name === "summary");
   const oldFacts = regions.find((r) => r.name === "facts");
-  const untouched = (r: typeof old) => r !== undefined && (r.sha === undefined || bodyHash(r.body) === r.sha);
-  if (old && oldFacts && untouched(old) && old.body.trim() !== "" && oldFacts.body === factsBody) return old.body;
+  const untouched = (r: typeof old) => r !== undefined && !isEdited(r);
+  // Compared with LF endings: a CRLF checkout of the same page is the same summary.
+  if (old && oldFacts && untouched(old) && old.body.trim() !== "" && toLf(oldFacts.body) === factsBody) {
+    return toLf(old.body);
+  }
   try {
     const text = await summarize.call(input.llm, slug, facts);
     if (text?.trim()) return `${text.trim()}\n`;

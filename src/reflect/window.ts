@@ -1,17 +1,18 @@
 import type { Dirent } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { lstat, readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { collectFacts, dateFromPath } from "../retain/index.js";
 import type { RetainResult } from "../retain/types.js";
-import { isDailyLog } from "../workspace/files.js";
+import { isDailyLog, memoryFileRefusal } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 
 /**
  * The facts of the daily logs dated `since` or later: the same result as
  * `readFacts(ws, { since })`, but found with directory listings only (no stat of every
  * older log), so the nightly run on years of logs does not pay for history it does not
- * read. Returns undefined when memory/ holds a symbolic link: then readFacts, which
- * follows links safely, does the work.
+ * read. Returns undefined when memory/ is or holds a symbolic link, or a log in the window
+ * is one the listing leaves out (memoryFileRefusal: a hard link): then readFacts, which
+ * reads exactly the files of the one listing (scanMemoryFiles), does the work.
  */
 export async function readWindowFacts(
   ws: Workspace,
@@ -39,8 +40,18 @@ export async function readWindowFacts(
     }
     return true;
   };
+  try {
+    // readdir follows a linked memory/ itself, wherever it points.
+    if ((await lstat(path.join(ws.root, "memory"))).isSymbolicLink()) return undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
   if (!(await walk("memory"))) return undefined;
   const texts: { path: string; text: string }[] = [];
-  for (const rel of logs) texts.push({ path: rel, text: await readFile(path.join(ws.root, rel), "utf8") });
+  for (const rel of logs) {
+    const abs = path.join(ws.root, rel);
+    if (memoryFileRefusal(rel, await stat(abs)) !== undefined) return undefined;
+    texts.push({ path: rel, text: await readFile(abs, "utf8") });
+  }
   return { ...collectFacts(texts, ws.config.retain.defaultConfidence), files: logs.length };
 }

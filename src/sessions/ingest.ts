@@ -2,6 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import type { LlmServices } from "../llm/types.js";
 import { MembankError } from "../workspace/errors.js";
+import { outsideWorkspace } from "../workspace/files.js";
 import { writeOwnedFile } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { type Clock, createClock } from "./clock.js";
@@ -173,9 +174,22 @@ export async function ingestSessions(ws: Workspace, opts: IngestOptions = {}): P
   const written = new Set<string>();
   const days = [...byDay.keys()].sort();
   report.days = days;
+  // The workspace rule (README): nothing is read or written through a link out of the
+  // workspace. Such a day is left out, and the state is not saved, so it is read again.
+  const blocked = new Set<string>();
   for (const day of days) {
     const d = byDay.get(day) as DayDigest;
     const rel = digestPath(day);
+    const outside = outsideWorkspace(ws, rel) ?? outsideWorkspace(ws, `memory/${day}.md`);
+    if (outside !== undefined) {
+      blocked.add(day);
+      report.diagnostics.push({
+        path: rel,
+        line: 0,
+        reason: `leads outside the workspace (to ${outside}) through a symbolic link; not written (make memory/ a real folder, the day is read again next run)`,
+      });
+      continue;
+    }
     for (const l of [...d.newlyLeftOut.values()].sort((x, y) => (x.source < y.source ? -1 : 1))) {
       report.leftOut.push({ day, source: l.source, messages: l.messages, bytes: l.bytes });
       const why = d.frozen
@@ -197,13 +211,14 @@ export async function ingestSessions(ws: Workspace, opts: IngestOptions = {}): P
   // Digests first, state last: a crash in between re-reads lines that merge away as duplicates.
   if (opts.llm?.extractFacts && !opts.dryRun) {
     for (const day of days) {
+      if (blocked.has(day)) continue;
       const res = await extractSessionFacts(ws, day, (byDay.get(day) as DayDigest).messages, opts.llm);
       report.factsExtracted += res.facts;
       if (res.written) written.add(res.written);
       for (const w of res.warnings) report.diagnostics.push({ path: `memory/${day}.md`, line: 0, reason: w });
     }
   }
-  if (stateChanged && !opts.dryRun) await saveSessionsState(ws, state);
+  if (stateChanged && !opts.dryRun && blocked.size === 0) await saveSessionsState(ws, state);
   report.written = [...written].sort();
   return report;
 }

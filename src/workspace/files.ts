@@ -21,6 +21,26 @@ export function isInside(parent: string, child: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
 
+/**
+ * Where `rel` really is when that is outside the workspace (a symlinked file or folder on
+ * its path leads out), else undefined. A path that does not exist yet is judged by its
+ * nearest existing folder: that is where a write would land.
+ */
+export function outsideWorkspace(ws: Workspace, rel: string): string | undefined {
+  const root = realpathSync(ws.root);
+  let abs = path.join(root, rel);
+  for (;;) {
+    try {
+      const real = realpathSync(abs);
+      return isInside(root, real) ? undefined : real;
+    } catch {
+      const up = path.dirname(abs);
+      if (up === abs) return undefined;
+      abs = up;
+    }
+  }
+}
+
 /** Is this workspace-relative path one of the memory files (`MEMORY.md`, `memory/**.md`, `bank/**.md`)? */
 export function isMemoryPath(rel: string): boolean {
   if (rel === "MEMORY.md" || rel === "memory.md") return true;
@@ -28,9 +48,41 @@ export function isMemoryPath(rel: string): boolean {
   return rel.startsWith("memory/") || rel.startsWith("bank/");
 }
 
+/** A file the listing left out for a reason the user should hear (say, a hard link). */
+export interface SkippedFile {
+  path: string;
+  reason: string;
+}
+
+export interface ScanOptions {
+  /** List only this workspace-relative folder (`bank/entities`), by the same rules. */
+  under?: string;
+  /** Collects the files left out with a reason (hidden names are left out silently). */
+  skipped?: SkippedFile[];
+}
+
+/** Hidden names (`.drafts/`, `.hidden.md`) are never memory files: not indexed, not read by `get`. */
+export function isHiddenName(name: string): boolean {
+  return name.startsWith(".");
+}
+
+/**
+ * Why membank does not read this memory file, or undefined when it may. The one rule of
+ * the index listing and of `get`: no hidden path segment, and a regular file must have a
+ * single hard link, because a second link may be a file outside the workspace and
+ * nothing on the path shows it (a symlink does, and is checked by its target).
+ */
+export function memoryFileRefusal(rel: string, info?: Pick<Stats, "nlink" | "isFile">): string | undefined {
+  if (rel.split("/").some(isHiddenName)) return "is hidden (a name starting with '.'); membank does not read it";
+  if (info?.isFile() && info.nlink > 1) {
+    return `has ${info.nlink} hard links, and one may be outside the workspace; membank reads only files with one link (copy the file instead of linking it)`;
+  }
+  return undefined;
+}
+
 /** `scanMemoryFiles` for callers that await (the same files, in the same order). */
-export async function listMemoryFiles(ws: Workspace): Promise<MemoryFile[]> {
-  return scanMemoryFiles(ws);
+export async function listMemoryFiles(ws: Workspace, opts: ScanOptions = {}): Promise<MemoryFile[]> {
+  return scanMemoryFiles(ws, opts);
 }
 
 /**
@@ -40,7 +92,7 @@ export async function listMemoryFiles(ws: Workspace): Promise<MemoryFile[]> {
  * readdir already returns and one stat per file: it is the freshness check every search
  * runs, and 3-4x faster than an awaited lstat-per-entry walk (~60 vs ~250 ms on 10 years).
  */
-export function scanMemoryFiles(ws: Workspace): MemoryFile[] {
+export function scanMemoryFiles(ws: Workspace, opts: ScanOptions = {}): MemoryFile[] {
   const root = realpathSync(ws.root);
   const out = new Map<string, MemoryFile>();
   const seenReal = new Set<string>();
@@ -73,17 +125,23 @@ export function scanMemoryFiles(ws: Workspace): MemoryFile[] {
       }
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const e of entries) {
-        if (e.name.startsWith(".")) continue;
+        if (isHiddenName(e.name)) continue;
         consider(`${abs}${path.sep}${e.name}`, `${rel}/${e.name}`, e);
       }
       return;
     }
     if (!s.info.isFile() || !path.basename(abs).toLowerCase().endsWith(".md")) return;
+    const refusal = memoryFileRefusal(rel, s.info);
+    if (refusal !== undefined) {
+      opts.skipped?.push({ path: rel, reason: refusal });
+      return;
+    }
     seenReal.add(s.real);
     out.set(rel, { path: rel, absPath: abs, size: s.info.size, mtimeMs: s.info.mtimeMs });
   }
 
-  for (const top of ["MEMORY.md", "memory.md", "memory", "bank"]) consider(path.join(root, top), top);
+  const tops = opts.under === undefined ? ["MEMORY.md", "memory.md", "memory", "bank"] : [opts.under];
+  for (const top of tops) consider(path.join(root, top), top);
   return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
