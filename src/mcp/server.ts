@@ -8,13 +8,14 @@ import type { EmbedderChoice } from "../embed/types.js";
 import { indexFile } from "../index/db.js";
 import { getMemoryLines } from "../index/get.js";
 import { acquireIndex, closeIndexes } from "../index/handles.js";
-import { factsByEntity, listEntities } from "../index/queries.js";
+import { type EntityRow, factsByEntity, listEntities } from "../index/queries.js";
 import { search } from "../index/search.js";
 import { syncIndex } from "../index/sync.js";
 import { closeLineStores, recall } from "../recall/recall.js";
 import { nameKey } from "../recall/text.js";
 import type { ResultKind } from "../recall/types.js";
 import { isIsoDate } from "../retain/dates.js";
+import { entityKey } from "../retain/entities.js";
 import { MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";
 
@@ -54,7 +55,16 @@ export async function entityReport(ws: Workspace, name: string, limit = 50) {
   const idx = acquireIndex(indexFile(ws));
   const key = nameKey(name);
   const rows = listEntities(idx);
-  const row = rows.find((e) => [e.slug, e.name, ...e.aliases].some((n) => nameKey(n) === key));
+  // Case variants (@Peter, @PETER) are one entity: the one with the page speaks for all.
+  // A name that is exactly an entity's (any case) wins over the looser word match (C# vs C++).
+  const names = (e: EntityRow) => [e.slug, e.name, ...e.aliases];
+  const exact = entityKey(name.replace(/^@/, ""));
+  const same = rows.filter((e) => names(e).some((n) => entityKey(n) === exact));
+  const loose = rows.filter((e) => names(e).some((n) => nameKey(n) === key));
+  const matches = (same.length > 0 ? same : loose.filter((e) => entityKey(e.slug) === entityKey(loose[0]!.slug))).sort(
+    (a, b) => Number(b.page !== null) - Number(a.page !== null) || b.facts - a.facts,
+  );
+  const row = matches[0];
   if (!row) {
     const known = rows.map((e) => e.slug).join(", ");
     throw new MembankError(`no entity named ${JSON.stringify(name)}; known entities: ${known || "(none)"}`, {
@@ -69,7 +79,11 @@ export async function entityReport(ws: Workspace, name: string, limit = 50) {
       page = undefined;
     }
   }
-  const facts = factsByEntity(idx, [row.slug], limit).map((f) => ({
+  const facts = factsByEntity(
+    idx,
+    matches.map((m) => m.slug),
+    limit,
+  ).map((f) => ({
     kind: f.kind,
     timestamp: f.date,
     entities: f.entities,

@@ -1,7 +1,7 @@
 import type { Dirent } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { collectFacts, dateFromPath } from "../retain/index.js";
+import { collectFacts, dateFromPath, type LogInput, readLog } from "../retain/index.js";
 import type { RetainResult } from "../retain/types.js";
 import { isDailyLog } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
@@ -40,7 +40,7 @@ export async function readWindowFacts(
     return true;
   };
   if (!(await walk("memory"))) return undefined;
-  const texts: { path: string; text: string }[] = [];
-  for (const rel of logs) texts.push({ path: rel, text: await readFile(path.join(ws.root, rel), "utf8") });
+  const texts: LogInput[] = [];
+  for (const rel of logs) texts.push(await readLog(rel, path.join(ws.root, rel)));
   return { ...collectFacts(texts, ws.config.retain.defaultConfidence), files: logs.length };
 }
