@@ -86,7 +86,11 @@ export function collectFacts(logs: readonly LogInput[], defaultConfidence?: numb
       defaultConfidence,
       ...(log.invalidLines ? { invalidLines: log.invalidLines } : {}),
     });
-    diagnostics.push(...result.diagnostics);
+    // The file's own UTF-8 diagnostic already speaks for its first bad line.
+    const said = new Set((log.problems ?? []).map((p) => p.line));
+    diagnostics.push(
+      ...result.diagnostics.filter((d) => !(said.has(d.line) && d.reason.startsWith("not valid UTF-8"))),
+    );
     all.push(...result.facts);
   }
   all.sort((a, b) => Number(a.extracted ?? false) - Number(b.extracted ?? false) || compareFacts(a, b));
