@@ -160,6 +160,14 @@ describe("membank run nightly on messy input", () => {
     }
     const cpp = await entityReport(ws, "C#");
     expect(cpp.entity).toBe("C#");
+    expect(cpp.facts.map((f) => f.content)).toEqual(["Benchmarked @C++ against @C# for the parser."]);
+  });
+
+  it("recalls an entity asked for in any case with the facts of every spelling", async () => {
+    const res = await membank("recall", "tell me about PETER", "--workspace", dir, "--json", "--k", "20");
+    expect(res.code).toBe(0);
+    const contents = (JSON.parse(res.stdout).results as { content: string }[]).map((r) => r.content).join("\n");
+    for (const text of ["Back from Marrakech", "Prefers tea", "Lisbon office"]) expect(contents).toContain(text);
   });
 
   it("indexes and searches without reading the 2 GB log, and says it is not indexed", async () => {

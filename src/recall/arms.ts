@@ -144,7 +144,9 @@ export function entityArm(ctx: ArmContext, entities: EntityRow[], weight: number
   const items: ArmList["items"] = [];
   const wanted = ctx.intent.entities;
   // Case variants (@Peter, @PETER) are one entity: its page, and the facts of every spelling.
-  const variants = (slug: string) => entities.filter((e) => entityKey(e.slug) === entityKey(slug));
+  // (A page's row may be named by its H1 only: `CON~1143da2bc5.md` is `# CON`.)
+  const variants = (slug: string) =>
+    entities.filter((e) => entityKey(e.slug) === entityKey(slug) || entityKey(e.name) === entityKey(slug));
   for (const slug of wanted) {
     const row = variants(slug).sort((a, b) => Number(b.page !== null) - Number(a.page !== null))[0];
     const page = row && entityPageSummary(ctx.root, row);
