@@ -145,7 +145,7 @@ export function proposalsBody(
   if (ents.length === 0) lines.push("None yet.");
   for (const { slug, days } of ents.slice(0, MAX_PROPOSALS)) {
     lines.push(
-      `- @${slug} — mentioned on ${plural(days.length, "day")} (${days[0]} … ${days[days.length - 1]}): [${slug}](entities/${encodeURI(slug)}.md)`,
+      `- @${slug} — mentioned on ${plural(days.length, "day")} (${days[0]} … ${days[days.length - 1]}): [${slug}](entities/${encodeURIComponent(entityFileStem(slug))}.md)`,
     );
   }
   if (ents.length > MAX_PROPOSALS) lines.push(`- ... and ${ents.length - MAX_PROPOSALS} more`);

@@ -144,6 +144,24 @@ describe("entity names, properties", () => {
     );
   });
 
+  it("an entity before the colon is taken whole or refused with file:line, never cut", () => {
+    fc.assert(
+      fc.property(fc.array(nameChar, { minLength: 1, maxLength: 30 }), (chars) => {
+        const token = chars.join("").replace(/[\s,:\r\n\u2028\u2029]/g, "x");
+        const r = parseRetain(P, `## Retain\n- W @${token}: text\n`);
+        expect(r.facts.length + r.diagnostics.length).toBe(1);
+        if (r.facts[0]) expect(r.facts[0].entities).toEqual([token.normalize("NFC")]);
+        else
+          expect(r.diagnostics[0]).toEqual({
+            path: P,
+            line: 2,
+            reason: expect.stringMatching(/^(invalid entity|contains control)/),
+          });
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it("every inline mention found is a whole name: the text right after it ends the word", () => {
     fc.assert(
       fc.property(fc.array(nameChar, { maxLength: 30 }), (chars) => {

@@ -2,6 +2,7 @@ import type { List, ListItem, RootContent } from "mdast";
 import { parseMarkdown, splitLines, stripBom } from "../markdown/parse.js";
 import { scanHeadings } from "../markdown/scan.js";
 import { dateFromPath, extractValidity } from "./dates.js";
+import { entityKey } from "./entities.js";
 import { factId } from "./id.js";
 import { type ParsedLine, parseFactLine } from "./line.js";
 import { type Diagnostic, type Fact, KIND_BY_LETTER, type RetainResult } from "./types.js";
@@ -83,7 +84,8 @@ function diagnose(ctx: Ctx, line: number, endLine: number, reason: string): void
 function buildFact(ctx: Ctx, line: number, v: ParsedLine): Fact {
   const kind = KIND_BY_LETTER[v.letter]!;
   const entities = [...v.prefixEntities];
-  for (const e of v.mentions) if (!entities.includes(e)) entities.push(e);
+  // `@Peter ... @peter` in one fact names one entity (see entityKey).
+  for (const e of v.mentions) if (!entities.some((x) => entityKey(x) === entityKey(e))) entities.push(e);
   const key = `${v.letter}${v.prefixEntities.map((e) => ` @${e}`).join("")}: ${v.content}`;
   const { validFrom, validTo } = extractValidity(v.content, ctx.date);
   // Key order is the JSON order; absent optional fields are left out, not undefined.
