@@ -114,7 +114,8 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
   const live = [...new Set([...factsByEntity.keys(), ...opinionsByEntity.keys()])];
   const liveStems = new Set(live.map(entityFileStem));
   const managed = [...input.entityTexts]
-    .filter(([stem, text]) => MANAGED.test(text) && !liveStems.has(stem))
+    // (A legacy page whose name is no portable file name, e.g. `CON.md`, is left as it is.)
+    .filter(([stem, text]) => MANAGED.test(text) && !liveStems.has(stem) && entityFileStem(stem) === stem)
     .map(([stem]) => stem);
   const slugs = [...new Set([...live, ...managed])].sort();
   for (const slug of slugs) {

@@ -93,7 +93,7 @@ describe("entity page file names", () => {
   it("choose one spelling per entity: an existing page's, else the most frequent, ties to the first", () => {
     const facts = [{ entities: ["PETER"] }, { entities: ["peter"] }, { entities: ["peter", "Mara"] }];
     expect(entitySpellings(facts).get(entityKey("Peter"))).toBe("peter");
-    expect(entitySpellings(facts, ["Peter", "Mara"]).get(entityKey("PETER"))).toBe("peter");
+    expect(entitySpellings(facts, ["Peter", "Mara"]).get(entityKey("PETER"))).toBe("Peter");
     expect(entitySpellings([...facts, { entities: ["Peter"] }], ["Peter"]).get(entityKey("peter"))).toBe("Peter");
     expect(entitySpellings([{ entities: ["Zoë"] }, { entities: ["ZOË"] }]).get(entityKey("zoë"))).toBe("Zoë");
   });

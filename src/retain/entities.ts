@@ -136,7 +136,6 @@ interface HasEntities {
  * (facts by date, path, line) for the result to be deterministic.
  */
 export function entitySpellings(items: readonly HasEntities[], preferred: Iterable<string> = []): Map<string, string> {
-  const pages = new Set(preferred);
   const counts = new Map<string, Map<string, number>>();
   for (const item of items) {
     for (const e of new Set(item.entities)) {
@@ -146,21 +145,24 @@ export function entitySpellings(items: readonly HasEntities[], preferred: Iterab
       byName.set(e, (byName.get(e) ?? 0) + 1);
     }
   }
+  // Pages by key: a page named `Peter.md` is the spelling of @peter too. A cut name's page
+  // (`CON~1143da2bc5.md`) is no spelling; it is matched through the spellings' own stems.
+  const stems = new Set(preferred);
+  const pageNames = new Map<string, string[]>();
+  for (const stem of stems) {
+    if (stem.includes("~") || entityFileStem(stem) !== stem) continue;
+    const key = entityKey(stem);
+    pageNames.set(key, [...(pageNames.get(key) ?? []), stem]);
+  }
   const out = new Map<string, string>();
   for (const [key, byName] of counts) {
-    let best: string | undefined;
-    let bestCount = -1;
-    for (const [name, n] of byName) {
-      if (pages.has(entityFileStem(name))) {
-        best = name;
-        break;
-      }
-      if (n > bestCount) {
-        best = name;
-        bestCount = n;
-      }
-    }
-    out.set(key, best!);
+    const count = (name: string) => byName.get(name) ?? 0;
+    const pages = [...(pageNames.get(key) ?? []), ...[...byName.keys()].filter((n) => stems.has(entityFileStem(n)))];
+    // The page used most (then the first); else the spelling used most (then the first seen).
+    const pool = pages.length > 0 ? pages : [...byName.keys()];
+    let best = pool[0]!;
+    for (const name of pool) if (count(name) > count(best)) best = name;
+    out.set(key, best);
   }
   return out;
 }
