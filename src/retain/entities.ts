@@ -33,7 +33,7 @@ export function entitySlug(name: string): string {
  * Check a whole token written before the colon (`@Name`): the name, or why it is not one.
  * Unlike inline mentions nothing may follow the name: `@a/b` and `@foo@bar` are errors.
  */
-export function entityToken(token: string): { name: string } | { reason: string } {
+export function checkEntityToken(token: string): { name: string } | { reason: string } {
   const bare = token.normalize("NFC").replace(/^@/, "");
   const name = NAME.exec(bare)?.[0] ?? "";
   if (name !== "" && name === bare) return { name };

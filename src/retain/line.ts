@@ -1,4 +1,4 @@
-import { entityToken, scanMentions } from "./entities.js";
+import { checkEntityToken, scanMentions } from "./entities.js";
 import { KIND_BY_LETTER } from "./types.js";
 
 /** A fact line's parts, before dates, ids and sources are attached. */
@@ -79,7 +79,7 @@ export function parseFactLine(text: string): LineResult {
     rest = rest.replace(/^[\s,]+/, "");
     if (!rest.startsWith("@")) break;
     const token = /^@[^\s,:]*/.exec(rest)![0];
-    const checked = entityToken(token);
+    const checked = checkEntityToken(token);
     if ("reason" in checked) return fail(checked.reason);
     if (!prefixEntities.includes(checked.name)) prefixEntities.push(checked.name);
     rest = rest.slice(token.length);
