@@ -1,8 +1,13 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { RetainResult } from "../retain/types.js";
 import { isDailyLog, type MemoryFile } from "../workspace/files.js";
+import {
+  MAX_MEMORY_FILE_BYTES,
+  type MemoryText,
+  memoryTextProblems,
+  readMemoryTextSync,
+} from "../workspace/text-file.js";
 import { type ChunkOptions, chunkMarkdown } from "./chunk.js";
 import type { IndexDb } from "./db.js";
 import { entitySlugFromPagePath, parseEntityPage } from "./entity-page.js";
@@ -11,7 +16,11 @@ import { OPINIONS_PAGE, removeOpinions, storeOpinions } from "./opinions.js";
 import { deleteVectors } from "./vectors.js";
 
 /** The Retain parser (src/retain parseRetain), passed in so it is loaded only when a daily log changed. */
-export type RetainParser = (path: string, text: string, opts: { defaultConfidence?: number }) => RetainResult;
+export type RetainParser = (
+  path: string,
+  text: string,
+  opts: { defaultConfidence?: number; invalidLines?: readonly number[] },
+) => RetainResult;
 
 export interface ApplyOptions {
   chunk: ChunkOptions;
@@ -29,6 +38,8 @@ export interface ApplyResult {
   removed: number;
   /** Retain lines that did not parse, in changed files (the retain module reports them in full). */
   diagnostics: number;
+  /** Files left out of the index, `path: reason` (over the size limit). */
+  skipped: string[];
 }
 
 export function sha256(text: string): string {
@@ -102,7 +113,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
   }
 
   let diagnostics = 0;
-  function addFile(f: MemoryFile, text: string, hash: string): void {
+  function addFile(f: MemoryFile, text: string, hash: string, invalidLines: readonly number[]): void {
     const date = fileDate(f.path);
     insertFile.run(f.path, hash, f.mtimeMs, f.size, date);
     for (const c of chunkMarkdown(text, opts.chunk)) {
@@ -118,7 +129,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
     }
     if (date !== null) {
       if (!opts.parseRetain) throw new Error("applyFiles: a daily log changed but no Retain parser was given");
-      const retained = opts.parseRetain(f.path, text, { defaultConfidence: opts.defaultConfidence });
+      const retained = opts.parseRetain(f.path, text, { defaultConfidence: opts.defaultConfidence, invalidLines });
       diagnostics += retained.diagnostics.length;
       for (const fact of retained.facts) {
         const { lastInsertRowid } = insertFact.run(
@@ -146,30 +157,37 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
 
   let changed = 0;
   let removed = 0;
+  const skipped: string[] = [];
   db.transaction(() => {
     files.forEach((f, i) => {
       opts.onProgress?.(i, files.length);
       const prev = known.get(f.path);
       known.delete(f.path);
       if (prev && prev.size === f.size && prev.mtime_ms === f.mtimeMs) return;
-      let text: string;
+      let read: MemoryText | undefined;
       try {
-        text = readFileSync(f.absPath, "utf8");
+        // Over the limit by the listing's size: not opened, so a search never re-reads it.
+        read = f.size > MAX_MEMORY_FILE_BYTES ? { text: "", tooLarge: f.size } : readMemoryTextSync(f.absPath);
       } catch {
-        // Vanished between listing and reading: treat as deleted.
+        read = undefined; // vanished between listing and reading
+      }
+      if (read?.tooLarge !== undefined) skipped.push(`${f.path}: ${memoryTextProblems(read)[0]!.reason}`);
+      if (read === undefined || read.tooLarge !== undefined) {
+        // Not readable (or no longer): treat as deleted.
         if (prev) {
           removePath(f.path);
           removed++;
         }
         return;
       }
+      const text = read.text;
       const hash = sha256(text);
       if (prev && prev.hash === hash) {
         touchFile.run(f.mtimeMs, f.size, f.path);
         return;
       }
       if (prev) removePath(f.path);
-      addFile(f, text, hash);
+      addFile(f, text, hash, read.invalid?.lines ?? []);
       changed++;
     });
     for (const rel of known.keys()) {
@@ -179,7 +197,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
     if (changed > 0 || removed > 0) refreshEntities(idx);
   })();
   opts.onProgress?.(files.length, files.length);
-  return { scanned: files.length, changed, removed, diagnostics };
+  return { scanned: files.length, changed, removed, diagnostics, skipped };
 }
 
 /** Recount facts per entity; drop entities with neither facts nor a page. */

@@ -125,6 +125,7 @@ async function fill(
     onProgress: opts.onProgress ? (d, t) => opts.onProgress!(d, t, "files") : undefined,
   });
   if (bulk && idx.fts) endBulkLoad(idx.db);
+  warnings.push(...applied.skipped.map((s) => `not indexed: ${s}`));
   let embedded = 0;
   let fallback: string | undefined;
   if (choice.embedder) {

@@ -1,3 +1,4 @@
+export * from "./display.js";
 export * from "./links.js";
 export * from "./opinions.js";
 export * from "./parse.js";

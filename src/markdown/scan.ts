@@ -40,13 +40,26 @@ export class FenceTracker {
   }
 }
 
-/** ATX headings of the given lines (1-based line numbers), outside fenced code. */
+/** An HTML comment block (CommonMark HTML block 2): from a line starting `<!--` to the line with `-->`. */
+const COMMENT_OPEN = /^ {0,3}<!--/;
+
+/** ATX headings of the given lines (1-based line numbers), outside fenced code and HTML comments. */
 export function scanHeadings(lines: readonly string[]): ScannedHeading[] {
   const out: ScannedHeading[] = [];
   const fence = new FenceTracker();
+  let inComment = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
+    // A commented-out "## Retain" is no section: what is inside a comment is not content.
+    if (inComment) {
+      if (line.includes("-->")) inComment = false;
+      continue;
+    }
     if (fence.feed(line)) continue;
+    if (COMMENT_OPEN.test(line)) {
+      inComment = !line.slice(line.indexOf("<!--") + 4).includes("-->");
+      continue;
+    }
     if (!line.includes("#")) continue;
     const m = ATX.exec(line);
     if (!m) continue;

@@ -15,6 +15,7 @@ import { closeLineStores, recall } from "../recall/recall.js";
 import { findEntityByName } from "../recall/text.js";
 import type { ResultKind } from "../recall/types.js";
 import { isIsoDate } from "../retain/dates.js";
+import { entityKey } from "../retain/entities.js";
 import { MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";
 
@@ -68,7 +69,12 @@ export async function entityReport(ws: Workspace, name: string, limit = 50) {
       page = undefined;
     }
   }
-  const facts = factsByEntity(idx, [row.slug], limit).map((f) => ({
+  const facts = factsByEntity(
+    idx,
+    // Case variants (@Peter, @PETER) are one entity: their facts together.
+    rows.filter((e) => entityKey(e.slug) === entityKey(row.slug)).map((e) => e.slug),
+    limit,
+  ).map((f) => ({
     kind: f.kind,
     timestamp: f.date,
     entities: f.entities,

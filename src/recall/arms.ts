@@ -15,6 +15,7 @@ import {
   trigramChunks,
   vectorKnn,
 } from "../index/index.js";
+import { entityKey } from "../retain/entities.js";
 import {
   factCandidate,
   factsInWindowLean,
@@ -142,15 +143,20 @@ export function entityPageSummary(root: string, row: EntityRow): Candidate | und
 export function entityArm(ctx: ArmContext, entities: EntityRow[], weight: number): ArmList {
   const items: ArmList["items"] = [];
   const wanted = ctx.intent.entities;
+  // Case variants (@Peter, @PETER) are one entity: its page, and the facts of every spelling.
+  // (A page's row may be named by its H1 only: `CON~1143da2bc5.md` is `# CON`.)
+  const variants = (slug: string) =>
+    entities.filter((e) => entityKey(e.slug) === entityKey(slug) || entityKey(e.name) === entityKey(slug));
   for (const slug of wanted) {
-    const row = entities.find((e) => e.slug.toLowerCase() === slug.toLowerCase());
+    const row = variants(slug).sort((a, b) => Number(b.page !== null) - Number(a.page !== null))[0];
     const page = row && entityPageSummary(ctx.root, row);
     if (page) items.push({ cand: page, score: 1 });
   }
   // Facts about all the named entities first ("Priya and Noor"), each group newest first.
-  const lower = wanted.map((w) => w.toLowerCase());
-  const all = (f: { entities: string[] }) => lower.every((w) => f.entities.some((e) => e.toLowerCase() === w));
-  const found = factsOfEntities(ctx.idx, wanted, ctx.pool);
+  const keys = wanted.map(entityKey);
+  const all = (f: { entities: string[] }) => keys.every((w) => f.entities.some((e) => entityKey(e) === w));
+  const spellings = [...new Set([...wanted, ...wanted.flatMap((w) => variants(w).map((e) => e.slug))])];
+  const found = factsOfEntities(ctx.idx, spellings, ctx.pool);
   const facts = [...found.filter(all), ...found.filter((f) => !all(f))];
   facts.forEach((f, i) => {
     items.push({ cand: factCandidate(f), score: 1 - i / (facts.length + 1) });

@@ -2,6 +2,7 @@
  * Small text helpers shared by query understanding and ranking: normalisation for
  * entity matching, tokenisation that keeps exact tokens (ids, env keys), stop words.
  */
+import { entityKey } from "../retain/entities.js";
 
 /** Lower-case, strip accents, so `Zoë` = `zoe`. */
 export function fold(text: string): string {
@@ -28,20 +29,32 @@ export function nameKey(text: string): string {
 }
 
 /**
- * The entity a name means: the one whose slug it is, then whose display name, then whose
- * alias, so another page's alias never hides a page of that name (Jonas.md listing
- * `Mara` as an alias while Mara.md exists: "Mara" is Mara).
+ * The entity a name means. A name that is exactly an entity's in any case (`PETER`, `C#`)
+ * wins over the looser word match (`c` for both C# and C++); within each, its slug, then
+ * its display name, then an alias, so another page's alias never hides a page of that name
+ * (Jonas.md listing `Mara` as an alias while Mara.md exists: "Mara" is Mara). Case variants
+ * are one entity: the row with a page (then the most facts) speaks for them.
  */
-export function findEntityByName<T extends { slug: string; name: string; aliases: readonly string[] }>(
-  rows: readonly T[],
-  name: string,
-): T | undefined {
-  const key = nameKey(name);
-  return (
-    rows.find((e) => nameKey(e.slug) === key) ??
-    rows.find((e) => nameKey(e.name) === key) ??
-    rows.find((e) => e.aliases.some((a) => nameKey(a) === key))
-  );
+export function findEntityByName<
+  T extends { slug: string; name: string; aliases: readonly string[]; page?: string | null; facts?: number },
+>(rows: readonly T[], name: string): T | undefined {
+  const exact = entityKey(name.replace(/^@/, ""));
+  const loose = nameKey(name);
+  const tiers: ((e: T) => boolean)[] = [
+    (e) => entityKey(e.slug) === exact,
+    (e) => entityKey(e.name) === exact,
+    (e) => e.aliases.some((a) => entityKey(a) === exact),
+    (e) => nameKey(e.slug) === loose,
+    (e) => nameKey(e.name) === loose,
+    (e) => e.aliases.some((a) => nameKey(a) === loose),
+  ];
+  const speaker = (a: T, b: T) =>
+    Number((b.page ?? null) !== null) - Number((a.page ?? null) !== null) || (b.facts ?? 0) - (a.facts ?? 0);
+  for (const tier of tiers) {
+    const hits = rows.filter(tier);
+    if (hits.length > 0) return [...hits].sort(speaker)[0];
+  }
+  return undefined;
 }
 
 /**

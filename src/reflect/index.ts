@@ -21,6 +21,7 @@ import { extractFromPastLogs } from "../llm/past-logs.js";
 import type { LlmServices } from "../llm/types.js";
 import { fmt2 } from "../markdown/opinions.js";
 import { parseSinceDate } from "../retain/dates.js";
+import { entitySpellings, respell, respellAll } from "../retain/entities.js";
 import { dateFromPath } from "../retain/index.js";
 import type { Diagnostic, Fact } from "../retain/types.js";
 import { LETTER_BY_KIND } from "../retain/types.js";
@@ -119,8 +120,12 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   const entityPages = await loadEntityPages(ws);
   const aliases = aliasKey(entityPages.aliases);
   const loaded = await loadFacts(ws, since, aliases);
-  const facts = applyAliases(loaded.facts, entityPages.aliases);
+  // Case variants (@Peter, @peter, @PETER) are one entity with one page, under one spelling.
+  const aliased = applyAliases(loaded.facts, entityPages.aliases);
+  const spellings = entitySpellings(aliased, entityPages.texts.keys());
+  const facts = respellAll(aliased, spellings);
   const state = await loadOpinions(ws, OPINIONS_PAGE);
+  for (const op of state.opinions) op.entities = respell(op.entities, spellings);
 
   // Keep evidence links pointing at the line where each fact lives now; evidence whose fact
   // is gone from every log stays (it moved the confidence) but is marked, never a silent dead link.
@@ -153,9 +158,9 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   // other page would render to the bytes it already has.
   let scope: RenderScope | undefined;
   if (since !== undefined && !loaded.renderAll) {
-    const windowFacts = applyAliases(
-      [...loaded.windowBefore, ...loaded.facts.filter((f) => f.date >= since)],
-      entityPages.aliases,
+    const windowFacts = respellAll(
+      applyAliases([...loaded.windowBefore, ...loaded.facts.filter((f) => f.date >= since)], entityPages.aliases),
+      spellings,
     );
     const entities = new Set(windowFacts.flatMap((f) => f.entities));
     const moved = new Set([...evolved.touched, ...state.adopted]);

@@ -1,4 +1,5 @@
 import { fmt2, type Opinion } from "../markdown/opinions.js";
+import { entityFileStem } from "../retain/entities.js";
 import type { Fact, FactKind } from "../retain/types.js";
 import { cmp, factBullet, KIND_ORDER, KIND_TITLES, monthTitle, newestFirst } from "./format.js";
 
@@ -11,8 +12,9 @@ export const TYPED_PAGES: Readonly<Partial<Record<FactKind, string>>> = {
   observation: "bank/observations.md",
 };
 
+/** The page of an entity: its name when that is a portable file name (see entityFileStem). */
 export function entityPagePath(slug: string): string {
-  return `${ENTITY_DIR}/${slug}.md`;
+  return `${ENTITY_DIR}/${entityFileStem(slug)}.md`;
 }
 
 /** How many of the newest facts the deterministic summary quotes. */
@@ -70,7 +72,7 @@ export function entityRelated(slug: string, facts: Fact[], limit = 20): string {
   for (const f of facts) for (const e of new Set(f.entities)) if (e !== slug) counts.set(e, (counts.get(e) ?? 0) + 1);
   const list = [...counts].sort((a, b) => b[1] - a[1] || cmp(a[0], b[0])).slice(0, limit);
   if (list.length === 0) return "None yet.\n";
-  return `${list.map(([e, n]) => `- [${e}](${encodeURI(e)}.md) — ${plural(n, "shared fact")}`).join("\n")}\n`;
+  return `${list.map(([e, n]) => `- [${e}](${encodeURIComponent(entityFileStem(e))}.md) — ${plural(n, "shared fact")}`).join("\n")}\n`;
 }
 
 /** Typed page bodies: one region per month (`YYYY-MM`), newest month first. */
@@ -143,7 +145,7 @@ export function proposalsBody(
   if (ents.length === 0) lines.push("None yet.");
   for (const { slug, days } of ents.slice(0, MAX_PROPOSALS)) {
     lines.push(
-      `- @${slug} — mentioned on ${plural(days.length, "day")} (${days[0]} … ${days[days.length - 1]}): [${slug}](entities/${encodeURI(slug)}.md)`,
+      `- @${slug} — mentioned on ${plural(days.length, "day")} (${days[0]} … ${days[days.length - 1]}): [${slug}](entities/${encodeURIComponent(entityFileStem(slug))}.md)`,
     );
   }
   if (ents.length > MAX_PROPOSALS) lines.push(`- ... and ${ents.length - MAX_PROPOSALS} more`);

@@ -3,6 +3,7 @@ import type { LlmServices } from "../llm/types.js";
 import type { Opinion } from "../markdown/opinions.js";
 import { renderOpinion } from "../markdown/opinions.js";
 import { applyRegions, isEdited, readRegions, toLf } from "../markdown/regions.js";
+import { entityFileStem } from "../retain/entities.js";
 import type { Fact } from "../retain/types.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { readWorkspaceFile } from "./load.js";
@@ -109,11 +110,17 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
   const opinionsByEntity = groupByEntity(input.opinions);
   // A page membank wrote whose entity has no facts left (their log was deleted or edited)
   // is rendered too, so it never cites lines that are gone.
-  const managed = [...input.entityTexts].filter(([, text]) => MANAGED.test(text)).map(([slug]) => slug);
-  const slugs = [...new Set([...factsByEntity.keys(), ...opinionsByEntity.keys(), ...managed])].sort();
+  // Texts are keyed by file stem; a stem is its own entity name (entityFileStem is idempotent).
+  const live = [...new Set([...factsByEntity.keys(), ...opinionsByEntity.keys()])];
+  const liveStems = new Set(live.map(entityFileStem));
+  const managed = [...input.entityTexts]
+    // (A legacy page whose name is no portable file name, e.g. `CON.md`, is left as it is.)
+    .filter(([stem, text]) => MANAGED.test(text) && !liveStems.has(stem) && entityFileStem(stem) === stem)
+    .map(([stem]) => stem);
+  const slugs = [...new Set([...live, ...managed])].sort();
   for (const slug of slugs) {
     const facts = factsByEntity.get(slug) ?? [];
-    const before = input.entityTexts.get(slug);
+    const before = input.entityTexts.get(entityFileStem(slug));
     if (input.scope && before !== undefined && !input.scope.entities.has(slug)) continue;
     const bodies = new Map<string, string>();
     const factsBody = entityFacts(slug, facts);

@@ -1,7 +1,7 @@
 import type { Dirent } from "node:fs";
-import { lstat, readdir, readFile, stat } from "node:fs/promises";
+import { lstat, readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { collectFacts, dateFromPath } from "../retain/index.js";
+import { collectFacts, dateFromPath, type LogInput, readLog } from "../retain/index.js";
 import type { RetainResult } from "../retain/types.js";
 import { isDailyLog, memoryFileRefusal } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
@@ -47,11 +47,11 @@ export async function readWindowFacts(
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
   if (!(await walk("memory"))) return undefined;
-  const texts: { path: string; text: string }[] = [];
+  const texts: LogInput[] = [];
   for (const rel of logs) {
     const abs = path.join(ws.root, rel);
     if (memoryFileRefusal(rel, await stat(abs)) !== undefined) return undefined;
-    texts.push({ path: rel, text: await readFile(abs, "utf8") });
+    texts.push(await readLog(rel, abs));
   }
   return { ...collectFacts(texts, ws.config.retain.defaultConfidence), files: logs.length };
 }

@@ -1,5 +1,5 @@
 export { dateFromPath, extractValidity, isIsoDate, parseSinceDate, shiftDate, type Validity } from "./dates.js";
-export { entitySlug, findMentions } from "./entities.js";
+export { entityFileStem, entityKey, entitySlug, findMentions } from "./entities.js";
 export { factId, normaliseContent } from "./id.js";
 export { type LineResult, type ParsedLine, parseFactLine } from "./line.js";
 export {
@@ -11,5 +11,5 @@ export {
   retainHeading,
   scanRetain,
 } from "./parse.js";
-export { collectFacts, type ReadFactsOptions, readFacts } from "./read.js";
+export { collectFacts, type LogInput, type ReadFactsOptions, readFacts, readLog } from "./read.js";
 export * from "./types.js";

@@ -7,14 +7,20 @@ describe("parseFactLine: the grammar", () => {
   it("reads each type letter", () => {
     for (const letter of ["W", "B", "O", "S"]) {
       const r = parseFactLine(`${letter}: text`);
-      expect(r).toEqual({ ok: true, value: { letter, prefixEntities: [], content: "text" } });
+      expect(r).toEqual({ ok: true, value: { letter, prefixEntities: [], content: "text", mentions: [] } });
     }
   });
 
   it("reads O(c=...) with optional spaces", () => {
     expect(parseFactLine("O(c=0.95) @Peter: Prefers short replies")).toEqual({
       ok: true,
-      value: { letter: "O", confidence: 0.95, prefixEntities: ["Peter"], content: "Prefers short replies" },
+      value: {
+        letter: "O",
+        confidence: 0.95,
+        prefixEntities: ["Peter"],
+        content: "Prefers short replies",
+        mentions: [],
+      },
     });
     for (const [c, v] of [
       ["1", 1],
@@ -31,7 +37,7 @@ describe("parseFactLine: the grammar", () => {
     const r = parseFactLine("W @Peter @Andy, @Peter: Went to Marrakech");
     expect(r).toEqual({
       ok: true,
-      value: { letter: "W", prefixEntities: ["Peter", "Andy"], content: "Went to Marrakech" },
+      value: { letter: "W", prefixEntities: ["Peter", "Andy"], content: "Went to Marrakech", mentions: [] },
     });
   });
 

@@ -1,4 +1,4 @@
-import { entitySlug } from "./entities.js";
+import { checkEntityToken, scanMentions } from "./entities.js";
 import { KIND_BY_LETTER } from "./types.js";
 
 /** A fact line's parts, before dates, ids and sources are attached. */
@@ -10,11 +10,22 @@ export interface ParsedLine {
   prefixEntities: string[];
   /** Text after the colon, trimmed, markup kept as written. */
   content: string;
+  /** Entities mentioned in the content, in order of first appearance. */
+  mentions: string[];
 }
 
 export type LineResult = { ok: true; value: ParsedLine } | { ok: false; reason: string };
 
 const USAGE = '"W|B|O|S [@Entity ...]: text" (opinions: "O(c=0.8) ...")';
+
+/** C0 controls except tab, and DEL. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const CONTROL = /[\u0000-\u0008\u000A-\u001F\u007F]/;
+
+/** `U+001B` */
+export function codePoint(ch: string): string {
+  return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+}
 
 function fail(reason: string): LineResult {
   return { ok: false, reason };
@@ -37,6 +48,9 @@ function parseConfidence(inner: string, letter: string): { value: number } | { r
  * Never throws: every problem comes back as a reason.
  */
 export function parseFactLine(text: string): LineResult {
+  // Control bytes break terminals, git commit messages and argv (NUL): refuse them here.
+  const control = CONTROL.exec(text);
+  if (control) return fail(`contains control character ${codePoint(control[0])}: not read as a fact; remove it`);
   const s = text.trim();
   if (s === "") return fail("empty list item");
   const head = /^([A-Za-z])(?=[\s(:]|$)/.exec(s);
@@ -65,9 +79,9 @@ export function parseFactLine(text: string): LineResult {
     rest = rest.replace(/^[\s,]+/, "");
     if (!rest.startsWith("@")) break;
     const token = /^@[^\s,:]*/.exec(rest)![0];
-    const slug = entitySlug(token);
-    if (slug === "") return fail(`invalid entity "${token}" before the colon`);
-    if (!prefixEntities.includes(slug)) prefixEntities.push(slug);
+    const checked = checkEntityToken(token);
+    if ("reason" in checked) return fail(checked.reason);
+    if (!prefixEntities.includes(checked.name)) prefixEntities.push(checked.name);
     rest = rest.slice(token.length);
   }
   if (!rest.startsWith(":")) {
@@ -76,7 +90,9 @@ export function parseFactLine(text: string): LineResult {
   }
   const content = rest.slice(1).trim();
   if (content === "") return fail("empty fact: no text after the colon");
-  const value: ParsedLine = { letter, prefixEntities, content };
+  const mentions = scanMentions(content);
+  if (mentions.invalid !== undefined) return fail(mentions.invalid);
+  const value: ParsedLine = { letter, prefixEntities, content, mentions: mentions.names };
   if (confidence !== undefined) value.confidence = confidence;
   return { ok: true, value };
 }

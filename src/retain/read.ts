@@ -1,5 +1,5 @@
-import { readFile } from "node:fs/promises";
 import { isDailyLog, listMemoryFiles } from "../workspace/files.js";
+import { memoryTextProblems, readMemoryText } from "../workspace/text-file.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { dateFromPath, parseSinceDate } from "./dates.js";
 import { parseRetain } from "./parse.js";
@@ -35,22 +35,40 @@ export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Pro
     const date = dateFromPath(f.path);
     return date !== undefined && (since === undefined || date >= since);
   });
-  const texts = new Array<string>(logs.length);
+  const inputs = new Array<LogInput>(logs.length);
   // Bounded parallel reads: fast on 1,000 files without exhausting file descriptors.
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(16, logs.length) }, async () => {
       while (next < logs.length) {
         const i = next++;
-        texts[i] = await readFile(logs[i]!.absPath, "utf8");
+        inputs[i] = await readLog(logs[i]!.path, logs[i]!.absPath);
       }
     }),
   );
-  const result = collectFacts(
-    logs.map((file, i) => ({ path: file.path, text: texts[i]! })),
-    ws.config.retain.defaultConfidence,
-  );
+  const result = collectFacts(inputs, ws.config.retain.defaultConfidence);
   return { ...result, files: logs.length };
+}
+
+/** A daily log to parse: its text, and what reading it found wrong (see readLog). */
+export interface LogInput {
+  path: string;
+  text: string;
+  /** Lines with bytes that are not UTF-8: never facts. */
+  invalidLines?: readonly number[];
+  /** Problems of the file as a whole (too large, not UTF-8, unreadable), reported as diagnostics. */
+  problems?: { line: number; reason: string }[];
+}
+
+/** Read one daily log for collectFacts: never throws, a file it cannot read is a diagnostic. */
+export async function readLog(rel: string, abs: string): Promise<LogInput> {
+  try {
+    const m = await readMemoryText(abs);
+    return { path: rel, text: m.text, invalidLines: m.invalid?.lines ?? [], problems: memoryTextProblems(m) };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    return { path: rel, text: "", problems: [{ line: 1, reason: `cannot read the file (${code}): not read` }] };
+  }
 }
 
 /**
@@ -59,15 +77,20 @@ export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Pro
  * the same id (same day, same text, another file), the one a person wrote wins over an
  * extracted one, then the first by path and line; the others are reported as duplicates.
  */
-export function collectFacts(
-  logs: readonly { path: string; text: string }[],
-  defaultConfidence?: number,
-): RetainResult {
+export function collectFacts(logs: readonly LogInput[], defaultConfidence?: number): RetainResult {
   const all: Fact[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const log of logs) {
-    const result = parseRetain(log.path, log.text, { defaultConfidence });
-    diagnostics.push(...result.diagnostics);
+    for (const p of log.problems ?? []) diagnostics.push({ path: log.path, ...p });
+    const result = parseRetain(log.path, log.text, {
+      defaultConfidence,
+      ...(log.invalidLines ? { invalidLines: log.invalidLines } : {}),
+    });
+    // The file's own UTF-8 diagnostic already speaks for its first bad line.
+    const said = new Set((log.problems ?? []).map((p) => p.line));
+    diagnostics.push(
+      ...result.diagnostics.filter((d) => !(said.has(d.line) && d.reason.startsWith("not valid UTF-8"))),
+    );
     all.push(...result.facts);
   }
   all.sort((a, b) => Number(a.extracted ?? false) - Number(b.extracted ?? false) || compareFacts(a, b));

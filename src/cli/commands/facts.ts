@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { displaySafe } from "../../markdown/display.js";
 import type { Diagnostic, Fact } from "../../retain/types.js";
 import { loadWorkspace, printJson, workspaceOption } from "../shared.js";
 
@@ -71,8 +72,8 @@ export function registerFacts(program: Command): void {
           `${plural(result.facts.length, "fact")} from ${plural(result.files, "daily log")}, ` +
             `${plural(result.diagnostics.length, "diagnostic")}${extracted}`,
         );
-        process.stdout.write(`${out.join("\n")}\n`);
-        for (const d of result.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
+        process.stdout.write(displaySafe(`${out.join("\n")}\n`));
+        for (const d of result.diagnostics) process.stderr.write(displaySafe(`${formatDiagnostic(d)}\n`));
       }
       if (flags.strict && result.diagnostics.length > 0) process.exitCode = 1;
     });

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { displaySafe } from "../../markdown/display.js";
 import { intFlag, loadWorkspace, printJson, workspaceOption } from "../shared.js";
 
 interface GetFlags {
@@ -25,6 +26,6 @@ export function registerGet(program: Command): void {
         ...(flags.lines !== undefined ? { lines: flags.lines } : {}),
       });
       if (flags.json) printJson(res);
-      else process.stdout.write(res.text === "" ? "" : `${res.text}\n`);
+      else process.stdout.write(res.text === "" ? "" : displaySafe(`${res.text}\n`));
     });
 }

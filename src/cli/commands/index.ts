@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { SyncPhase, SyncReport } from "../../index/sync.js";
+import { displaySafe } from "../../markdown/display.js";
 import { loadWorkspace, printJson, workspaceOption } from "../shared.js";
 
 interface IndexFlags {
@@ -76,7 +77,7 @@ export function registerIndex(program: Command): void {
         });
         progress.stop();
         if (flags.json) printJson(report);
-        else process.stdout.write(`${formatSyncReport(report)}\n`);
+        else process.stdout.write(displaySafe(`${formatSyncReport(report)}\n`));
       } finally {
         progress.stop();
         closeIndexes();

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { displaySafe } from "../../markdown/display.js";
 import type { RecallResponse } from "../../recall/types.js";
 import { isIsoDate } from "../../retain/dates.js";
 import { MembankError } from "../../workspace/errors.js";
@@ -110,7 +111,7 @@ export function registerRecall(program: Command): void {
           ...(flags.fusion !== undefined ? { fusion: flags.fusion as "rrf" | "weighted" } : {}),
         });
         if (flags.json) printJson(res);
-        else process.stdout.write(`${formatRecall(res)}\n`);
+        else process.stdout.write(displaySafe(`${formatRecall(res)}\n`));
       } finally {
         closeLineStores();
         closeIndexes();

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { displaySafe } from "../../markdown/display.js";
 import type { ReflectReport } from "../../reflect/index.js";
 import { MembankError } from "../../workspace/errors.js";
 import { loadWorkspace, printJson, workspaceOption } from "../shared.js";
@@ -83,9 +84,10 @@ export function registerReflect(program: Command): void {
         });
         if (flags.json) printJson(report);
         else {
-          if (report.diff) process.stdout.write(report.diff);
-          process.stdout.write(formatReflectReport(report));
-          for (const d of report.diagnostics) process.stderr.write(`${d.path}:${d.line}: ${d.reason} (skipped)\n`);
+          if (report.diff) process.stdout.write(displaySafe(report.diff));
+          process.stdout.write(displaySafe(formatReflectReport(report)));
+          for (const d of report.diagnostics)
+            process.stderr.write(displaySafe(`${d.path}:${d.line}: ${d.reason} (skipped)\n`));
         }
       } finally {
         await llm?.close?.();

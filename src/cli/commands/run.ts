@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { displaySafe } from "../../markdown/display.js";
 import { loadWorkspace, printJson, workspaceOption } from "../shared.js";
 
 /** Exit codes of `membank run` and `membank schedule --once` (documented in --help). */
@@ -50,9 +51,9 @@ export async function runOnce(name: string, flags: RunFlags): Promise<number> {
       purpose: `run ${name}`,
     });
     if (flags.json) printJson(record);
-    else for (const line of record.summary ?? [`run: ${record.status}`]) process.stdout.write(`${line}\n`);
+    else for (const line of record.summary ?? [`run: ${record.status}`]) process.stdout.write(displaySafe(`${line}\n`));
     if (record.status === "blocked") {
-      if (!flags.json && record.error) process.stderr.write(`membank: ${record.error.message}\n`);
+      if (!flags.json && record.error) process.stderr.write(`membank: ${displaySafe(record.error.message)}\n`);
       return RUN_EXIT.gitBusy;
     }
     if (record.status === "failed" || record.status === "aborted") {

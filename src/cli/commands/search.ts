@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { EmbedderChoice } from "../../embed/types.js";
 import type { SearchResponse } from "../../index/search.js";
+import { displaySafe } from "../../markdown/display.js";
 import { intFlag, loadWorkspace, numberFlag, printJson, workspaceOption } from "../shared.js";
 
 interface SearchFlags {
@@ -56,7 +57,7 @@ export function registerSearch(program: Command): void {
           ...(flags.minScore !== undefined ? { minScore: flags.minScore } : {}),
         });
         if (flags.json) printJson(res);
-        else process.stdout.write(`${formatSearch(res)}\n`);
+        else process.stdout.write(displaySafe(`${formatSearch(res)}\n`));
       } finally {
         closeIndexes();
         await embedder.embedder?.close?.();

@@ -1,0 +1,52 @@
+import { execFileSync } from "node:child_process";
+import { mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeMemoryText, MAX_MEMORY_FILE_BYTES, memoryTextProblems, readMemoryText } from "./text-file.js";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "membank-text-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("memory file text", () => {
+  it("finds the lines with Latin-1 bytes and says where the first one is", () => {
+    const bytes = Buffer.concat([
+      Buffer.from("# Day\r\n\r\n- W @Zoë: ok\n- W: caf"),
+      Buffer.from([0xe9]),
+      Buffer.from(" cr\u00e8me\n- S: na"),
+      Buffer.from([0xef, 0x76, 0x65]),
+      Buffer.from("\n"),
+    ]);
+    const m = decodeMemoryText(bytes);
+    expect(m.invalid).toEqual({ line: 4, byte: 0xe9, lines: [4, 5] });
+    expect(m.text).toContain("caf\uFFFD");
+    expect(memoryTextProblems(m)[0]).toEqual({
+      line: 4,
+      reason: expect.stringMatching(/^not valid UTF-8 \(byte 0xE9/),
+    });
+  });
+
+  it("accepts any valid UTF-8, including a written U+FFFD, and refuses overlongs and surrogates", () => {
+    expect(decodeMemoryText(Buffer.from("Zoë 张伟 😀 \uFFFD")).invalid).toBeUndefined();
+    expect(decodeMemoryText(Buffer.from([0x61, 0xc0, 0xaf])).invalid?.byte).toBe(0xc0);
+    expect(decodeMemoryText(Buffer.from([0x0a, 0xed, 0xa0, 0x80])).invalid?.line).toBe(2);
+  });
+
+  it("does not read a file over the limit (a sparse 2 GB file: nothing is read)", async () => {
+    const big = path.join(dir, "2026-03-04.md");
+    await writeFile(big, "# huge\n");
+    await truncate(big, 2 * 1024 ** 3);
+    const t = performance.now();
+    const m = await readMemoryText(big);
+    expect(performance.now() - t).toBeLessThan(1000);
+    expect(m).toEqual({ text: "", tooLarge: 2 * 1024 ** 3 });
+    expect(memoryTextProblems(m)[0]!.reason).toMatch(/^file is 2147483648 bytes, over the 16777216-byte/);
+    expect(MAX_MEMORY_FILE_BYTES).toBe(16 * 1024 * 1024);
+    expect(execFileSync("du", ["-k", big], { encoding: "utf8" }).split("\t")[0]!.length).toBeLessThan(5); // still sparse
+  });
+});
