@@ -15,7 +15,6 @@ const repoRoot = path.resolve(import.meta.dirname, "..");
 const cli = path.join(repoRoot, "dist/src/cli/main.js");
 const LONG = `Grand-${"Ünïcödé-".repeat(30)}Committee`; // ~300 bytes: once ENAMETOOLONG
 
-
 async function membank(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, [cli, ...args], {

@@ -1,3 +1,4 @@
+import { displaySafe } from "../markdown/display.js";
 import { cmp, relLink } from "../markdown/links.js";
 import type { Fact, FactKind, SourceRef } from "../retain/types.js";
 
@@ -60,13 +61,7 @@ export const MESSAGE_TEXT_MAX = 300;
  * MESSAGE_TEXT_MAX characters.
  */
 export function messageText(text: string, max = MESSAGE_TEXT_MAX): string {
-  const clean = text
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point.
-    .replace(/\u001b(?:\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\[[0-?]*[ -/]*[@-~]|[@-_])/g, "")
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point.
-    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+  const clean = displaySafe(text).replace(/\s+/g, " ").trim();
   const chars = [...clean];
   return chars.length <= max ? clean : `${chars.slice(0, max - 1).join("")}…`;
 }
