@@ -8,7 +8,7 @@ import { syncIndex } from "../index/sync.js";
 import { isIsoDate } from "../retain/dates.js";
 import type { FactKind } from "../retain/types.js";
 import { MembankError } from "../workspace/errors.js";
-import type { Workspace } from "../workspace/workspace.js";
+import { stateDir, type Workspace } from "../workspace/workspace.js";
 import { type ArmContext, entityArm, factsArm, inRange, linesArm, opinionArm, timeArm, vectorArm } from "./arms.js";
 import { opinionEvidence } from "./candidates.js";
 import { DEFAULT_FUSE, dedupe, type Fused, type FusionMethod, fuse, sortFused } from "./fuse.js";
@@ -78,9 +78,13 @@ const KINDS: readonly ResultKind[] = ["world", "experience", "opinion", "observa
 
 const stores = new Map<string, LineStore>();
 
-/** The workspace's line store (one handle per process, like the index's). */
+/**
+ * The workspace's line store (one handle per process, like the index's). Always in
+ * `.memory/`: it replaces a broken file of its name, so it must not follow an
+ * `index.path` that points elsewhere.
+ */
 export function lineStoreFor(ws: Workspace): LineStore {
-  const file = path.join(path.dirname(indexFile(ws)), "recall-lines.sqlite");
+  const file = path.join(stateDir(ws), "recall-lines.sqlite");
   let s = stores.get(file);
   if (!s?.db.open) {
     s = openLineStore(file);
