@@ -55,6 +55,8 @@ export function describeIoError(error: unknown, file?: string): string | undefin
     return `a part of ${target} is a file where a folder is needed (${code}): move that file away or use another path`;
   if (code === "EMFILE" || code === "ENFILE")
     return `too many open files while opening ${target} (${code}): raise the limit (ulimit -n) and run again`;
+  if (code === "SQLITE_IOERR_WRITE" || code === "SQLITE_IOERR_FSYNC" || code === "SQLITE_IOERR_TRUNCATE")
+    return `cannot write ${target} (${code}): the disk may be full or a file size limit reached; free space and run again`;
   if (code.startsWith("SQLITE_IOERR"))
     return `the disk failed reading or writing ${target} (${code}): check free space and the disk, then run again`;
   return undefined;
