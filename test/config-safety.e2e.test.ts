@@ -174,7 +174,9 @@ describe("index.path never replaces a user's file (issue 13, item 1)", () => {
       expect(JSON.parse(r.stdout).results[0].path).toBe("memory/2026-03-02.md");
     }
     expect(statSync(file).isFile()).toBe(true);
-    // Nothing of the index's own lands beside the user's file.
+    const recall = await run(["recall", "-w", root, "--provider", "none", "what does Mara prefer?"]);
+    expect(recall.code, recall.stderr).toBe(0);
+    // Nothing of membank's other derived files (the recall line store) lands beside the user's file.
     expect(readdirSync(path.dirname(file)).filter((n) => !n.startsWith("mara.sqlite"))).toEqual([]);
   });
 });
