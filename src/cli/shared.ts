@@ -63,6 +63,12 @@ export function reportError(error: unknown): number {
     return 1;
   }
   const err = error as Error;
+  if (err?.name === "GitError") {
+    // git's own words are the useful part; its first line says what failed.
+    const first = err.message.trim().split("\n")[0] ?? "";
+    process.stderr.write(`membank: git failed: ${first} (fix the repository, then run again)\n`);
+    return 1;
+  }
   process.stderr.write(`membank: unexpected error: ${err?.stack ?? String(error)}\n`);
   return 1;
 }
