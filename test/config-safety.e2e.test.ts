@@ -216,7 +216,7 @@ describe("clear errors instead of stack traces (issue 13, item 17)", () => {
 
   it("a read-only .memory/ or a read-only index file: one line naming it, the valid index kept", async () => {
     const root = workspace();
-    expect((await run(["index", "-w", root, "--provider", "none"])).code).toBe(0);
+    expect((await run(["recall", "-w", root, "--provider", "none", "ledger"])).code).toBe(0);
     writeFileSync(path.join(root, "memory/2026-03-03.md"), "# 2026-03-03\n\nQuiet day.\n");
     handOver(root);
     const index = path.join(root, ".memory/index.sqlite");
@@ -234,6 +234,21 @@ describe("clear errors instead of stack traces (issue 13, item 17)", () => {
     expectCleanFailure(b, /read-only/, /chmod/);
     expect(b.stderr).toContain(index);
     expect(readFileSync(index).equals(before)).toBe(true);
+
+    // recall's line store: the same, though SQLite's own error names no file.
+    chmodSync(index, 0o644);
+    const lines = path.join(root, ".memory/recall-lines.sqlite");
+    const linesBefore = readFileSync(lines);
+    chmodSync(lines, 0o444);
+    const c = await run(["recall", "-w", root, "--provider", "none", "quiet day"], { uid: UNPRIVILEGED });
+    expectCleanFailure(c, /read-only/);
+    expect(c.stderr).toContain(lines);
+    expect(readFileSync(lines).equals(linesBefore)).toBe(true);
+    // Once the user fixes the mode, the next run works: no read-only side file was left behind.
+    chmodSync(lines, 0o644);
+    const d = await run(["recall", "-w", root, "--provider", "none", "quiet day"], { uid: UNPRIVILEGED });
+    expect(d.code, d.stderr).toBe(0);
+    expect(d.stdout).toContain("memory/2026-03-03.md");
   });
 
   it.skipIf(!hasPrlimit())(

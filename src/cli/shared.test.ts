@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -37,6 +37,17 @@ describe("reportError", () => {
     expect(out.code).toBe(1);
     expect(out.text).toBe(
       `membank: ${dir} is a folder where membank expects a file (EISDIR): move it away and run again\n`,
+    );
+    const file = path.join(dir, ".memory");
+    writeFileSync(file, "junk\n");
+    let mkdirError: unknown;
+    try {
+      mkdirSync(file, { recursive: true });
+    } catch (error) {
+      mkdirError = error;
+    }
+    expect(printed(mkdirError).text).toBe(
+      `membank: cannot create the folder ${file}: a file of that name is in the way (EEXIST); move it away and run again\n`,
     );
     const full = Object.assign(new Error("ENOSPC: no space left on device, write"), {
       code: "ENOSPC",

@@ -1,4 +1,15 @@
-import { closeSync, existsSync, mkdirSync, openSync, readSync, realpathSync, rmSync, statSync } from "node:fs";
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  realpathSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -100,7 +111,8 @@ export function indexFile(ws: Workspace): string {
     throw configError(ws, file, "is a memory file path (the index would index itself)");
   const state = inspectIndexFile(file);
   if (state.kind === "missing" || state.kind === "ours") return file;
-  if (state.kind === "unknown") throw new MembankError(state.detail, { code: "EINDEX" });
+  if (state.kind === "unknown")
+    throw configError(ws, file, `exists and cannot be checked to be a membank index (${state.detail})`);
   if (state.kind === "empty") throw configError(ws, file, "is an existing empty file, not a membank index");
   throw configError(ws, file, `is ${state.detail}`);
 }
@@ -149,6 +161,9 @@ export function inspectIndexFile(file: string): IndexFileState {
     return { kind: "unknown", detail: ioMessage(error, file) };
   }
   if (head.toString("latin1") !== SQLITE_MAGIC) return { kind: "garbage", detail: "not a SQLite database" };
+  // Even a read-only SQLite connection creates side files (with the file's mode): look only at what we may write.
+  const readOnly = notWritable(file);
+  if (readOnly !== undefined) return { kind: "unknown", detail: readOnly };
   let db: Database.Database | undefined;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
@@ -299,6 +314,31 @@ class Damaged extends Error {}
 
 function isDamaged(error: unknown): boolean {
   return error instanceof Damaged || isDamage(error);
+}
+
+/**
+ * Fail early on a read-only index file: SQLite would open it read-only and create its
+ * -shm side file read-only too, which keeps failing after the user fixes the file's mode.
+ */
+export function assertWritable(file: string): void {
+  const problem = notWritable(file);
+  if (problem !== undefined) throw new MembankError(problem, { code: "EACCES" });
+}
+
+/** Why the file (or its WAL side files) cannot be written by this user, if so. */
+function notWritable(file: string): string | undefined {
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      accessSync(f, constants.W_OK);
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === "ENOENT") continue;
+      return code === "EACCES" || code === "EPERM" || code === "EROFS"
+        ? `${f} is read-only for this user (${code}): make it writable (chmod u+w, or check its owner) and run again (the index is derived data; nothing was deleted)`
+        : ioMessage(error, f);
+    }
+  }
+  return undefined;
 }
 
 /** Create the index's folder, or say in one line why it cannot be (a file in the way, permissions). */

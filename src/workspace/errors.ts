@@ -51,6 +51,8 @@ export function describeIoError(error: unknown, file?: string): string | undefin
     return `cannot open ${target} (${code}): check that it and ${dir} exist, are writable and are not folders`;
   if (code === "EISDIR" || code === "ERR_FS_EISDIR")
     return `${target} is a folder where membank expects a file (${code}): move it away and run again`;
+  if (code === "EEXIST" && (error as { syscall?: unknown }).syscall === "mkdir")
+    return `cannot create the folder ${target}: a file of that name is in the way (${code}); move it away and run again`;
   if (code === "ENOTDIR")
     return `a part of ${target} is a file where a folder is needed (${code}): move that file away or use another path`;
   if (code === "EMFILE" || code === "ENFILE")
