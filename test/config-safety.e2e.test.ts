@@ -148,6 +148,14 @@ describe("index.path never replaces a user's file (issue 13, item 1)", () => {
     expectCleanFailure(a, /index\.path/, /\.sqlite/);
     expect(readFileSync(path.join(root, ".memory/reflect/pending.json"), "utf8")).toContain("Mara.md");
 
+    writeFileSync(
+      path.join(root, "membank.config.json"),
+      JSON.stringify({ index: { path: ".memory/recall-lines.sqlite" } }),
+    );
+    const store = await run(["search", "-w", root, "--provider", "none", "ledger"]);
+    expectCleanFailure(store, /index\.path/, /another of membank's own stores/);
+    expect(existsSync(path.join(root, ".memory/recall-lines.sqlite"))).toBe(false);
+
     writeFileSync(path.join(root, "membank.config.json"), "{}\n");
     const index = path.join(root, ".memory/index.sqlite");
     foreignSqlite(index);

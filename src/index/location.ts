@@ -35,6 +35,9 @@ export function inStateDir(ws: Workspace, file: string): boolean {
   return real !== dir && isInside(dir, real);
 }
 
+/** membank's other SQLite files in `.memory/` (recall's line store, the LLM answer cache). */
+const OTHER_STORES = ["recall-lines.sqlite", "llm-cache.sqlite"];
+
 function configError(ws: Workspace, file: string, why: string): MembankError {
   const where = ws.configPath ?? "the config";
   return new MembankError(
@@ -59,6 +62,8 @@ export function indexFile(ws: Workspace): string {
         file,
         "is not named like an index (.sqlite, .sqlite3 or .db); other files in .memory/ are membank's state",
       );
+    if (path.dirname(realish(file)) === realish(stateDir(ws)) && OTHER_STORES.includes(path.basename(file)))
+      throw configError(ws, file, "is another of membank's own stores");
     return file;
   }
   if (realish(file) === realish(stateDir(ws))) throw configError(ws, file, "is membank's .memory/ folder itself");
