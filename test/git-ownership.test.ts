@@ -337,3 +337,29 @@ describe("signals, environment and git itself", () => {
     expect(message).toMatch(/\.\.\. and \d+ more/);
   }, 240_000);
 });
+
+describe("a full disk", () => {
+  it("stops the nightly with one line naming the file, commits nothing, and the next run finishes", async () => {
+    const root = await workspace();
+    const before = await head(root);
+    // A 3 KB file size limit (RLIMIT_FSIZE) stands in for a full disk: writes fail with EFBIG.
+    const run = await new Promise<Run>((resolve) => {
+      execFile(
+        "prlimit",
+        ["--fsize=3000", process.execPath, CLI, "run", "nightly", "--workspace", root],
+        { env: USER_ENV },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/hit the file size limit/);
+    expect(run.stderr).toContain(root);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(await head(root)).toBe(before);
+    expect(await git(root, "diff", "--cached", "--name-only")).toBe("");
+    const next = await nightly(root);
+    expect(next.code, next.stderr).toBe(0);
+    expect(await git(root, "status", "--porcelain", "--", "bank")).toBe("");
+  });
+});

@@ -229,7 +229,7 @@ describe("syncIndex", () => {
     idx.close();
   });
 
-  it("replaces a foreign SQLite file and a non-SQLite file", async () => {
+  it("refuses another program's SQLite file at the index path, and replaces junk inside .memory/", async () => {
     const w = await ws({ "memory/2025-11-27.md": DAY1 });
     const file = indexFile(w);
     const { default: Database } = await import("better-sqlite3");
@@ -238,10 +238,13 @@ describe("syncIndex", () => {
     const foreign = new Database(file);
     foreign.exec("CREATE TABLE people(name TEXT); INSERT INTO people VALUES ('x')");
     foreign.close();
-    const a = await syncIndex(w);
-    expect(a.warnings.join(" ")).toMatch(/not a membank index/);
-    expect(a.facts).toBe(3);
+    const before = readFileSync(file);
+    await expect(syncIndex(w)).rejects.toThrow(
+      /another program's SQLite database \(tables: people\).*will not overwrite/,
+    );
+    expect(readFileSync(file).equals(before)).toBe(true);
     closeIndexes();
+    // Not a database at all, in membank's own folder: a broken index, rebuilt.
     writeFileSync(file, "this is not a database, just text ".repeat(200));
     const b = await syncIndex(w);
     expect(b.warnings.join(" ")).toMatch(/unusable/);

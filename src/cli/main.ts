@@ -11,6 +11,11 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+// A file-size limit (ulimit -f) or quota must surface as EFBIG naming the file, not kill
+// the process: Node ignores SIGXFSZ, but signal-exit (under the lock library) listens for it
+// and re-raises it when it is the only listener.
+process.on("SIGXFSZ", () => {});
+
 const program = new Command();
 program
   .name("membank")

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { MembankError } from "../workspace/errors.js";
+import { describeIoError, MembankError } from "../workspace/errors.js";
 import { resolveWorkspace, type Workspace } from "../workspace/workspace.js";
 
 export interface WorkspaceFlag {
@@ -47,11 +47,20 @@ export function numberFlag(name: string, min: number, max: number): (value: stri
   };
 }
 
-/** Print a user-facing error (no stack for MembankError) and return its exit code. */
+/**
+ * Print a user-facing error and return its exit code: a MembankError's message, or one
+ * line for a file-system failure (disk full, read-only, a folder in the way) naming the
+ * path; only an unexpected error (a bug) gets a stack.
+ */
 export function reportError(error: unknown): number {
   if (error instanceof MembankError) {
     process.stderr.write(`membank: ${error.message}\n`);
     return error.exitCode;
+  }
+  const io = describeIoError(error);
+  if (io !== undefined) {
+    process.stderr.write(`membank: ${io}\n`);
+    return 1;
   }
   const err = error as Error;
   process.stderr.write(`membank: unexpected error: ${err?.stack ?? String(error)}\n`);

@@ -2,8 +2,21 @@ import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { describeIoError, errorCode, MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";
+import { indexFile, indexIoError, inStateDir, inspectIndexFile, isDamage } from "./location.js";
 import { migrate, readMeta, SCHEMA_VERSION } from "./schema.js";
+
+export {
+  assertWritable,
+  type IndexFileState,
+  indexFile,
+  indexIoError,
+  inStateDir,
+  inspectIndexFile,
+  ioMessage,
+  isDamage,
+} from "./location.js";
 
 const require = createRequire(import.meta.url);
 
@@ -36,11 +49,11 @@ export interface OpenOptions {
   check?: boolean;
   /** Build mode for a temp file nobody else reads: no journal, no fsync. */
   build?: boolean;
-}
-
-/** Absolute path of the workspace's index file (config `index.path`). */
-export function indexFile(ws: Workspace): string {
-  return path.resolve(ws.root, ws.config.index.path);
+  /**
+   * The file lies in membank's own `.memory/`: a file there that is not a SQLite database
+   * at all is a broken index and may be replaced. Elsewhere only a membank index is.
+   */
+  owned?: boolean;
 }
 
 let ftsAvailable: boolean | undefined;
@@ -97,8 +110,9 @@ class Handle implements IndexDb {
  * Open (creating if needed) and migrate one index file, or say why it is unusable.
  * Checks: SQLite can read it, it is not shorter than its header says (truncation), it
  * is ours (a meta table with a known schema version, or empty), optionally quick_check.
+ * `damaged` says whether the bytes are bad (replaceable) rather than the disk or access.
  */
-function tryOpen(file: string, opts: OpenOptions): { handle?: Handle; problem?: string } {
+function tryOpen(file: string, opts: OpenOptions): { handle?: Handle; problem?: string; error?: unknown } {
   const existed = existsSync(file);
   const size = existed ? statSync(file).size : 0;
   let db: Database.Database | undefined;
@@ -118,17 +132,17 @@ function tryOpen(file: string, opts: OpenOptions): { handle?: Handle; problem?: 
       const pageSize = db.pragma("page_size", { simple: true }) as number;
       const pages = db.pragma("page_count", { simple: true }) as number;
       if (walSize === 0 && pages * pageSize > size)
-        throw new Error(`truncated: ${size} bytes, header says ${pages * pageSize}`);
+        throw new Damaged(`truncated: ${size} bytes, header says ${pages * pageSize}`);
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
-      if (tables.length > 0 && !tables.some((t) => t.name === "meta")) throw new Error("not a membank index");
-      if (tables.length > 0 && readMeta(db, "schema_version") === undefined) throw new Error("missing meta");
+      if (tables.length > 0 && !tables.some((t) => t.name === "meta")) throw new Damaged("not a membank index");
+      if (tables.length > 0 && readMeta(db, "schema_version") === undefined) throw new Damaged("missing meta");
     }
     if (opts.check) {
       const result = db.pragma("quick_check", { simple: true });
-      if (result !== "ok") throw new Error(`quick_check: ${String(result)}`);
+      if (result !== "ok") throw new Damaged(`quick_check: ${String(result)}`);
     }
     const fts = (opts.fts ?? true) && hasFts5();
-    if (!migrate(db, fts)) throw new Error(`schema version newer than ${SCHEMA_VERSION}`);
+    if (!migrate(db, fts)) throw new Damaged(`schema version newer than ${SCHEMA_VERSION}`);
     // A file built with FTS keeps its tables; one built without cannot search them.
     const fileFts = readMeta(db, "fts") === "1" && fts;
     const vec: VecStatus = opts.vec === false ? { loaded: false, error: "disabled" } : loadVec(db);
@@ -139,27 +153,69 @@ function tryOpen(file: string, opts: OpenOptions): { handle?: Handle; problem?: 
     } catch {
       // already unusable
     }
-    return { problem: (error as Error).message };
+    return { problem: (error as Error).message, error };
+  }
+}
+
+/** A reason the bytes of an index file are unusable (as opposed to an I/O or access failure). */
+class Damaged extends Error {}
+
+function isDamaged(error: unknown): boolean {
+  return error instanceof Damaged || isDamage(error);
+}
+
+/** Create the index's folder, or say in one line why it cannot be (a file in the way, permissions). */
+function ensureFolder(file: string): void {
+  const dir = path.dirname(file);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    const code = errorCode(error);
+    const why =
+      code === "EEXIST" || code === "ENOTDIR"
+        ? `cannot create the index folder ${dir}: a file is in the way (${code}); move it away or set index.path`
+        : (describeIoError(error, dir) ?? `cannot create the index folder ${dir}: ${(error as Error).message}`);
+    throw new MembankError(why, { code: code ?? "EIO", cause: error });
   }
 }
 
 /**
- * Open an index file. A corrupt, truncated or foreign file is never crashed on: it is
- * removed and an empty index is created in its place (`replaced` says why); the next
- * sync fills it.
+ * Open an index file. A damaged membank index (corrupt, truncated, newer schema) is
+ * never crashed on: it is removed and an empty index is created in its place (`replaced`
+ * says why); the next sync fills it. A file that is not provably ours is never replaced:
+ * another program's SQLite database, a folder, or (outside `.memory/`, see `owned`) any
+ * non-index file is an error naming the path. So is a disk or permission failure, and
+ * then nothing is deleted.
  */
 export function openIndexFile(file: string, opts: OpenOptions = {}): IndexDb {
-  mkdirSync(path.dirname(file), { recursive: true });
+  ensureFolder(file);
+  const state = inspectIndexFile(file);
+  const refuse = (why: string) =>
+    new MembankError(
+      `${file} ${why}: membank will not overwrite it. Move it away (the index is rebuilt from the Markdown) or set index.path to another file.`,
+      { code: "EINDEX" },
+    );
+  if (state.kind === "unknown") throw new MembankError(state.detail, { code: "EINDEX" });
+  if (state.kind === "not-a-file" || state.kind === "foreign") throw refuse(`is ${state.detail}`);
+  if (!opts.owned && state.kind === "garbage") throw refuse(`is ${state.detail}, not a membank index`);
+  if (!opts.owned && state.kind === "empty" && statSync(file).size === 0)
+    throw refuse("is an existing empty file, not a membank index");
   const first = tryOpen(file, opts);
   if (first.handle) return first.handle;
+  if (!isDamaged(first.error)) throw indexIoError(first.error, file);
   removeIndexFile(file);
   const second = tryOpen(file, opts);
-  if (!second.handle) throw new Error(`Cannot create index ${file}: ${second.problem}`);
+  if (!second.handle) {
+    const error = indexIoError(second.error, file);
+    if (error instanceof MembankError) throw error;
+    throw new MembankError(`cannot create the index ${file}: ${second.problem}`, { code: "EINDEX", cause: error });
+  }
   const h = second.handle;
   return new Handle(h.db, h.file, h.fts, h.vec, first.problem);
 }
 
 /** Open the workspace's index (migrations applied). Close it when done. */
 export function openIndex(ws: Workspace, opts: OpenOptions = {}): IndexDb {
-  return openIndexFile(indexFile(ws), opts);
+  const file = indexFile(ws);
+  return openIndexFile(file, { owned: inStateDir(ws, file), ...opts });
 }

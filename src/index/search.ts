@@ -1,7 +1,7 @@
 import type { EmbedderChoice } from "../embed/types.js";
 import { MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { indexFile, removeIndexFile } from "./db.js";
+import { indexFile, inStateDir, removeIndexFile } from "./db.js";
 import { buildMatchQuery, cjkTerms, hasCjk, queryTerms } from "./fts.js";
 import { acquireIndex, releaseIndex } from "./handles.js";
 import { bm25Chunks, type ChunkRow, chunksByIds, trigramChunks, vectorKnn } from "./queries.js";
@@ -101,12 +101,14 @@ async function searchOnce(ws: Workspace, query: string, opts: SearchOptions): Pr
     const report = await syncIndex(ws, { embedder: choice, fts: opts.fts, vec: opts.vec });
     if (report.fallback && report.fallback !== choice.fallback) fallbacks.push(report.fallback);
   }
-  let idx = acquireIndex(indexFile(ws), { fts: opts.fts, vec: opts.vec });
+  const file = indexFile(ws);
+  const openOpts = { fts: opts.fts, vec: opts.vec, owned: inStateDir(ws, file) };
+  let idx = acquireIndex(file, openOpts);
   if (idx.replaced) {
     // The file was unusable and is now empty: fill it before answering (also when sync was off).
     fallbacks.push(`index was unusable (${idx.replaced}) and was rebuilt`);
     await syncIndex(ws, { embedder: choice, fts: opts.fts, vec: opts.vec });
-    idx = acquireIndex(indexFile(ws), { fts: opts.fts, vec: opts.vec });
+    idx = acquireIndex(file, openOpts);
   }
   const pool = maxResults * cfg.candidateMultiplier;
   const candidates = new Map<number, Candidate>();

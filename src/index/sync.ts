@@ -6,7 +6,16 @@ import { MembankError } from "../workspace/errors.js";
 import { type MemoryFile, type SkippedFile, scanMemoryFiles } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { applyFiles, dailyLogsMayHaveChanged, knownFiles } from "./apply.js";
-import { type IndexDb, indexFile, openIndexFile, removeIndexFile } from "./db.js";
+import {
+  type IndexDb,
+  indexFile,
+  indexIoError,
+  inStateDir,
+  isDamage,
+  type OpenOptions,
+  openIndexFile,
+  removeIndexFile,
+} from "./db.js";
 import { embedMissing } from "./embedpass.js";
 import { acquireIndex, releaseIndex } from "./handles.js";
 import { beginBulkLoad, endBulkLoad, readMeta, SCHEMA_VERSION, writeMeta } from "./schema.js";
@@ -88,10 +97,12 @@ function rebuildReason(idx: IndexDb, ws: Workspace, embedder: Embedder | null, f
   return undefined;
 }
 
-/** Is this a SQLite error that means the file is damaged (rebuild it) rather than a bug? */
+/**
+ * Is this a SQLite error that means the file is damaged (rebuild it) rather than a bug?
+ * A full disk or a read-only folder is not damage: rebuilding would delete a good index.
+ */
 export function isCorruption(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return typeof code === "string" && /^SQLITE_(CORRUPT|NOTADB|IOERR)/.test(code);
+  return isDamage(error);
 }
 
 interface Counts {
@@ -211,7 +222,7 @@ async function rebuild(
   const tmp = `${file}.build-${process.pid}`;
   removeStaleBuilds(file);
   removeIndexFile(tmp);
-  const fresh = openIndexFile(tmp, { build: true, fts: opts.fts, vec: opts.vec });
+  const fresh = openIndexFile(tmp, { build: true, fts: opts.fts, vec: opts.vec, owned: true });
   let counts: Counts & { fallback?: string };
   try {
     writeMeta(fresh.db, "fingerprint", contentFingerprint(ws, fresh.fts));
@@ -237,11 +248,20 @@ async function rebuild(
  * is unusable. Chunks without a vector are embedded when an embedder is given.
  */
 export async function syncIndex(ws: Workspace, opts: SyncOptions = {}): Promise<SyncReport> {
-  const started = performance.now();
   const file = indexFile(ws);
+  try {
+    return await syncAt(file, ws, opts);
+  } catch (error) {
+    // A full disk or a read-only folder: one line naming the file, not a stack.
+    throw indexIoError(error, file);
+  }
+}
+
+async function syncAt(file: string, ws: Workspace, opts: SyncOptions): Promise<SyncReport> {
+  const started = performance.now();
   const choice = opts.embedder ?? NO_EMBEDDER;
   const warnings: string[] = [];
-  const openOpts = { fts: opts.fts, vec: opts.vec };
+  const openOpts: OpenOptions = { fts: opts.fts, vec: opts.vec, owned: inStateDir(ws, file) };
   const skipped: SkippedFile[] = [];
   const files = scanMemoryFiles(ws, { skipped });
   for (const s of skipped) warnings.push(`${s.path}: not indexed: ${s.reason}`);

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import type { MembankError } from "../workspace/errors.js";
+import { describeIoError, MembankError } from "../workspace/errors.js";
 import { GIT_BUSY } from "../workspace/git.js";
 import { acquireWorkspaceLock } from "../workspace/lock.js";
 import { removeRecordedTempFiles } from "../workspace/owned.js";
@@ -7,7 +7,11 @@ import type { Workspace } from "../workspace/workspace.js";
 import { markInterruptedRuns, pruneRunRecords, runId, writeRunRecord } from "./record.js";
 import type { PipelineDefinition, RunOptions, RunRecord, StepContext, StepRecord } from "./types.js";
 
+/** A step's failure in words a user can act on (a full disk names the file it was writing). */
 function errorMessage(error: unknown): string {
+  if (error instanceof MembankError) return error.message;
+  const io = describeIoError(error);
+  if (io !== undefined) return io;
   if (error instanceof Error) return error.message;
   return String(error);
 }

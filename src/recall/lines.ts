@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { assertWritable, indexIoError, isDamage } from "../index/db.js";
 import { prepared } from "../index/statements.js";
 import type { MemoryFile } from "../workspace/files.js";
 import { type Bm25Params, DEFAULT_BM25, ftsIdf, rescoreLine } from "./bm25.js";
@@ -33,13 +34,18 @@ export interface LineHit {
 }
 
 export function openLineStore(file: string): LineStore {
-  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ":memory:") {
+    mkdirSync(path.dirname(file), { recursive: true });
+    assertWritable(file);
+  }
   let db = new Database(file);
   try {
     ensureSchema(db);
-  } catch {
-    // A corrupt or foreign file is derived data: start over rather than fail recall.
+  } catch (error) {
     db.close();
+    // A corrupt file is derived data: start over rather than fail recall. A read-only
+    // file or folder, or a full disk, is not damage: say so and delete nothing.
+    if (!isDamage(error)) throw indexIoError(error, file);
     if (file === ":memory:") throw new Error("cannot create the in-memory line store");
     for (const suffix of ["", "-wal", "-shm"]) {
       rmSync(file + suffix, { force: true });

@@ -1,14 +1,14 @@
 import path from "node:path";
 import { createCachedEmbedder } from "../embed/cache.js";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
-import { indexFile } from "../index/db.js";
+import { indexFile, indexIoError } from "../index/db.js";
 import { acquireIndex } from "../index/handles.js";
 import { hasOpinions, listEntities, newestLogDay } from "../index/queries.js";
 import { syncIndex } from "../index/sync.js";
 import { isIsoDate } from "../retain/dates.js";
 import type { FactKind } from "../retain/types.js";
 import { MembankError } from "../workspace/errors.js";
-import type { Workspace } from "../workspace/workspace.js";
+import { stateDir, type Workspace } from "../workspace/workspace.js";
 import { type ArmContext, entityArm, factsArm, inRange, linesArm, opinionArm, timeArm, vectorArm } from "./arms.js";
 import { opinionEvidence } from "./candidates.js";
 import { DEFAULT_FUSE, dedupe, type Fused, type FusionMethod, fuse, sortFused } from "./fuse.js";
@@ -78,9 +78,15 @@ const KINDS: readonly ResultKind[] = ["world", "experience", "opinion", "observa
 
 const stores = new Map<string, LineStore>();
 
-/** The workspace's line store (one handle per process, like the index's). */
+const lineStoreFile = (ws: Workspace) => path.join(stateDir(ws), "recall-lines.sqlite");
+
+/**
+ * The workspace's line store (one handle per process, like the index's). Always in
+ * `.memory/`: it replaces a broken file of its name, so it must not follow an
+ * `index.path` that points elsewhere.
+ */
 export function lineStoreFor(ws: Workspace): LineStore {
-  const file = path.join(path.dirname(indexFile(ws)), "recall-lines.sqlite");
+  const file = lineStoreFile(ws);
   let s = stores.get(file);
   if (!s?.db.open) {
     s = openLineStore(file);
@@ -143,10 +149,15 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
   if (opts.sync !== false) {
     // The index just checked every file; follow its content hashes instead of a second stat pass.
     const rows = idx.db.prepare("SELECT path, hash FROM files").all() as { path: string; hash: string }[];
-    syncLineStore(
-      store,
-      rows.map((r) => ({ path: r.path, absPath: path.join(ws.root, r.path), version: r.hash })),
-    );
+    try {
+      syncLineStore(
+        store,
+        rows.map((r) => ({ path: r.path, absPath: path.join(ws.root, r.path), version: r.hash })),
+      );
+    } catch (error) {
+      // A read-only or full disk: name the store's file (SQLite errors carry no path).
+      throw indexIoError(error, lineStoreFile(ws));
+    }
   }
   const entities = listEntities(idx);
   const intent = understandQuery(query, {

@@ -1,25 +1,26 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
+import { describeIssues, describeJsonError } from "./config-report.js";
 import { MembankError } from "./errors.js";
 
 /** Name of the optional per-workspace config file (also how a workspace is found from cwd). */
 export const CONFIG_FILE = "membank.config.json";
 
 const embeddingSchema = z
-  .object({
+  .strictObject({
     /** `auto`: local if its model file exists, then a provider whose key is set, then `use`, else none. */
     provider: z.enum(["auto", "local", "openai", "gemini", "use", "none"]).default("auto"),
     /** What to do when the chosen provider fails at run time: fall back to BM25 only, or fail. */
     fallback: z.enum(["none", "error"]).default("none"),
     batchSize: z.number().int().min(1).max(2048).default(32),
     local: z
-      .object({
+      .strictObject({
         modelPath: z.string().default(".memory/models/embedding.gguf"),
         threads: z.number().int().min(1).optional(),
       })
       .default({}),
     openai: z
-      .object({
+      .strictObject({
         baseUrl: z.string().default("https://api.openai.com/v1"),
         model: z.string().default("text-embedding-3-small"),
         /** Name of the environment variable that holds the key (keys never live in the workspace). */
@@ -29,7 +30,7 @@ const embeddingSchema = z
       })
       .default({}),
     gemini: z
-      .object({
+      .strictObject({
         baseUrl: z.string().default("https://generativelanguage.googleapis.com/v1beta"),
         model: z.string().default("text-embedding-004"),
         apiKeyEnv: z.string().default("GEMINI_API_KEY"),
@@ -39,7 +40,7 @@ const embeddingSchema = z
       .default({}),
     /** Remote providers (openai, gemini): bounded exponential backoff on 408/429/5xx and network errors. */
     retry: z
-      .object({
+      .strictObject({
         /** Retries after the first attempt (default 4). */
         retries: z.number().int().min(0).max(10).default(4),
         /** First delay, doubled per retry (default 500 ms). */
@@ -52,15 +53,15 @@ const embeddingSchema = z
   .default({});
 
 export const configSchema = z
-  .object({
+  .strictObject({
     retain: z
-      .object({
+      .strictObject({
         /** Confidence of an `O` fact written without `(c=...)`. */
         defaultConfidence: z.number().min(0).max(1).default(0.7),
       })
       .default({}),
     index: z
-      .object({
+      .strictObject({
         /** Index file, relative to the workspace (or absolute). Derived data: safe to delete. */
         path: z.string().default(".memory/index.sqlite"),
         chunkTokens: z.number().int().min(16).max(8192).default(400),
@@ -69,7 +70,7 @@ export const configSchema = z
       .default({}),
     embedding: embeddingSchema,
     search: z
-      .object({
+      .strictObject({
         maxResults: z.number().int().min(1).max(100).default(6),
         minScore: z.number().min(0).max(1).default(0.35),
         vectorWeight: z.number().min(0).default(0.7),
@@ -79,16 +80,16 @@ export const configSchema = z
       })
       .default({}),
     recall: z
-      .object({
+      .strictObject({
         k: z.number().int().min(1).max(100).default(8),
         budgetTokens: z.number().int().min(50).default(1500),
       })
       .default({}),
     llm: z
-      .object({
+      .strictObject({
         provider: z.enum(["none", "anthropic", "local"]).default("none"),
         anthropic: z
-          .object({
+          .strictObject({
             model: z.string().default("claude-sonnet-4-5"),
             /** Override for proxies and tests; the SDK default otherwise. */
             baseUrl: z.string().optional(),
@@ -97,7 +98,7 @@ export const configSchema = z
           })
           .default({}),
         local: z
-          .object({
+          .strictObject({
             modelPath: z.string().default(".memory/models/chat.gguf"),
             threads: z.number().int().min(1).optional(),
           })
@@ -105,10 +106,10 @@ export const configSchema = z
       })
       .default({}),
     reflect: z
-      .object({
+      .strictObject({
         /** Confidence update constants (DESIGN.md 1.3); see src/reflect/confidence.ts. */
         confidence: z
-          .object({
+          .strictObject({
             /** Largest move one piece of evidence of strength 1 can make, as a fraction of the distance to 0 or 1. */
             step: z.number().min(0).max(1).default(0.15),
             /** Extra weight per additional distinct day that agrees, so repeated independent evidence moves further. */
@@ -121,7 +122,7 @@ export const configSchema = z
           })
           .default({}),
         proposals: z
-          .object({
+          .strictObject({
             minConfidence: z.number().min(0).max(1).default(0.85),
             minDays: z.number().int().min(1).default(3),
             entityMinDays: z.number().int().min(1).default(5),
@@ -129,7 +130,7 @@ export const configSchema = z
           .default({}),
         /** Fact-to-opinion matching (src/reflect/text.ts similarity: mean of token Jaccard and opinion-word coverage). */
         matching: z
-          .object({
+          .strictObject({
             /** Below this similarity a fact is not even shown to the judge (default 0.3). */
             minSimilarity: z.number().min(0).max(1).default(0.3),
             /** An O fact this similar to an opinion restates it: evidence, not a new opinion (default 0.45). */
@@ -137,7 +138,7 @@ export const configSchema = z
           })
           .default({}),
         git: z
-          .object({
+          .strictObject({
             commit: z.boolean().default(true),
             authorName: z.string().default("membank"),
             authorEmail: z.string().default("membank@localhost"),
@@ -146,7 +147,7 @@ export const configSchema = z
       })
       .default({}),
     sessions: z
-      .object({
+      .strictObject({
         /** OpenClaw agents dir: `<dir>/<agentId>/sessions/*.jsonl`. Unset: no ingestion. */
         dir: z.string().optional(),
         /** Session ids / agent ids (glob-free substrings) to skip, e.g. heartbeat and cron sessions. */
@@ -156,13 +157,12 @@ export const configSchema = z
       })
       .default({}),
     schedule: z
-      .object({
+      .strictObject({
         cron: z.string().default("0 3 * * *"),
         tz: z.string().optional(),
       })
       .default({}),
   })
-  .strict()
   .default({});
 
 export type MembankConfig = z.infer<typeof configSchema>;
@@ -172,12 +172,16 @@ export function defaultConfig(): MembankConfig {
   return configSchema.parse({});
 }
 
-/** Parse a config object, turning zod issues into one readable message naming the file. */
+/**
+ * Parse a config object, turning zod issues into one readable message naming the file
+ * and each key by its full dotted path. Every object is strict: a typo'd key
+ * (`reflect.git.comit`) is an error, not a silently ignored setting.
+ */
 export function parseConfig(raw: unknown, file: string): MembankConfig {
   const result = configSchema.safeParse(raw ?? {});
   if (!result.success) {
-    const problems = result.error.issues
-      .map((issue) => `  - ${issue.path.join(".") || "(root)"}: ${issue.message}`)
+    const problems = describeIssues(configSchema, result.error.issues)
+      .map((line) => `  - ${line}`)
       .join("\n");
     throw new MembankError(`Invalid config in ${file}:\n${problems}`, { code: "ECONFIG" });
   }
@@ -194,11 +198,12 @@ export async function loadConfigFile(file: string): Promise<MembankConfig> {
       cause: error,
     });
   }
+  text = text.replace(/^\uFEFF/, "");
   let raw: unknown;
   try {
-    raw = JSON.parse(text.replace(/^\uFEFF/, ""));
+    raw = JSON.parse(text);
   } catch (error) {
-    throw new MembankError(`Config ${file} is not valid JSON: ${(error as Error).message}`, {
+    throw new MembankError(`Config ${file} is not valid JSON: ${describeJsonError(text, error as Error)}`, {
       code: "ECONFIG",
       cause: error,
     });

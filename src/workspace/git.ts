@@ -95,7 +95,11 @@ export function runGit(args: string[], opts: GitRunOptions): Promise<GitResult> 
       const stderr = Buffer.concat(err).toString("utf8");
       const sub = args.find((a) => !a.startsWith("-") && !a.includes("=")) ?? "";
       if (signal) {
-        reject(new MembankError(`git ${sub} was stopped by ${signal}`, { code: GIT_SIGNAL }));
+        const why =
+          signal === "SIGXFSZ"
+            ? "hit the file size limit (disk full or ulimit -f): free some space or raise the limit, and run again"
+            : `was stopped by ${signal}`;
+        reject(new MembankError(`git ${sub} in ${opts.cwd} ${why}`, { code: GIT_SIGNAL }));
         return;
       }
       const c = code ?? 1;

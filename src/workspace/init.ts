@@ -111,6 +111,18 @@ export async function initWorkspace(dir: string, options: InitOptions = {}): Pro
       exitCode: 2,
     });
   }
+  for (let up = path.dirname(root); ; up = path.dirname(up)) {
+    if (existsSync(up)) {
+      if (!(await isDirectory(up))) {
+        throw new MembankError(
+          `Cannot create a workspace at ${root}: ${up} is a file, not a folder. Choose a path under a folder.`,
+          { code: "ENOTDIR", exitCode: 2 },
+        );
+      }
+      break;
+    }
+    if (path.dirname(up) === up) break;
+  }
   const report: InitReport = { root, created: [], skipped: [], updated: [], git: "disabled" };
 
   async function ensureDir(rel: string): Promise<void> {

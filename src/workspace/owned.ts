@@ -18,7 +18,7 @@ import { createHash } from "node:crypto";
 import { appendFileSync, mkdirSync } from "node:fs";
 import { open, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import writeFileAtomicLib from "write-file-atomic";
+import { writeFileAtomic } from "./atomic.js";
 import { isMemoryPath } from "./files.js";
 import { stateDir, type Workspace } from "./workspace.js";
 
@@ -101,9 +101,8 @@ export async function writeOwnedFiles(
   for (const f of files) {
     const abs = path.join(ws.root, f.path);
     mkdirSync(path.dirname(abs), { recursive: true });
-    await writeFileAtomicLib(abs, f.content, {
-      fsync: true,
-      tmpfileCreated: (tmp: string) => {
+    await writeFileAtomic(abs, f.content, {
+      onTemp: (tmp) => {
         // Not fsynced: a lost record only leaves a temp file behind, it never removes one.
         mkdirSync(path.dirname(tempLog), { recursive: true });
         appendFileSync(tempLog, `${JSON.stringify({ tmp: path.relative(ws.root, tmp), pid: process.pid })}\n`);
