@@ -1,3 +1,4 @@
+import { dropInvalidMentions } from "../retain/entities.js";
 import { LETTER_BY_KIND } from "../retain/types.js";
 import type { ExtractedFact } from "./types.js";
 
@@ -27,7 +28,7 @@ function oneLine(text: string): string {
  * ` (session abc123#L42)` suffix of the content. Pure: same fact, same bytes.
  */
 export function formatRetainLine(fact: ExtractedFact): string {
-  const content = oneLine(fact.content);
+  const content = dropInvalidMentions(oneLine(fact.content));
   if (content === "") throw new Error("formatRetainLine: a fact needs content");
   const letter = LETTER_BY_KIND[fact.kind];
   let confidence = "";

@@ -63,6 +63,28 @@ export function scanMentions(text: string): { names: string[]; invalid?: string 
   return { names };
 }
 
+/**
+ * The text with the `@` of every malformed inline mention dropped (`@Peter&Mara` ->
+ * `Peter&Mara`), as the parser's diagnostic advises: what membank writes itself (facts an
+ * LLM extracted) must read back as the fact, not as an error. Unchanged when all is well.
+ */
+export function dropInvalidMentions(text: string): string {
+  let s = text;
+  for (let guard = 0; guard < 1000 && scanMentions(s).invalid !== undefined; guard++) {
+    s = s.normalize("NFC");
+    for (const m of s.matchAll(MENTION)) {
+      const next = s.slice(m.index + m[0].length);
+      const c = [...next][0] ?? "";
+      if (c === "/" || c === "@") continue;
+      if (NAME_CHAR.test(c) || GLUE.test(c)) {
+        s = s.slice(0, m.index) + s.slice(m.index + 1);
+        break;
+      }
+    }
+  }
+  return s;
+}
+
 /** Entity names mentioned inline in a text, in order of first appearance, deduplicated. */
 export function findMentions(text: string): string[] {
   return scanMentions(text).names;
