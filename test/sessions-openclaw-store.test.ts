@@ -258,6 +258,9 @@ describe("OpenClaw session store", () => {
     await mkdir(path.join(state, "agents/broken/agent"), { recursive: true });
     const broken = path.join(state, "agents/broken/agent/openclaw-agent.sqlite");
     await writeFile(broken, "this is not a database, someone truncated it\n".repeat(200));
+    // An archive cut short (disk full while OpenClaw wrote it).
+    const cut = path.join(agentDir, "sessions/zz-9.jsonl.deleted.2026-09-02T09-00-00.000Z.zst");
+    await writeFile(cut, (await readFile(path.join(FIX, DELETED))).subarray(0, 40));
     const ws = await openclawWorkspace();
     const r = await ingestSessions(ws, { now: NOW, ...env() });
     expect(r.days).toEqual(["2026-08-20", "2026-09-01", "2026-09-02"]);
@@ -270,6 +273,7 @@ describe("OpenClaw session store", () => {
     }
     expect(r.diagnostics).toEqual([
       expect.objectContaining({ path: broken, reason: expect.stringMatching(/not a readable SQLite database/) }),
+      expect.objectContaining({ path: cut, reason: expect.stringMatching(/zstd/) }),
       expect.objectContaining({ path: `${db}#${LIVE}`, line: 3 }),
     ]);
   });

@@ -17,7 +17,7 @@ export interface SessionFile {
   /** zstd-compressed (`.zst`): read whole, decompressed, instead of streamed from a byte offset. */
   zstd?: boolean;
   /** The content, when it lives in OpenClaw's store rather than in a file (absPath then names the store). */
-  blob?: Buffer;
+  blob?: { size: number; read: () => Buffer };
 }
 
 /**

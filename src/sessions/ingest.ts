@@ -116,7 +116,7 @@ async function sessionsDir(ws: Workspace, opts: IngestOptions): Promise<string |
 /** A transcript's complete lines from byte `offset` of its (decompressed) content. */
 async function transcriptLines(f: SessionFile, offset: number): Promise<AsyncGenerator<FileLine>> {
   if (!f.zstd && !f.blob) return fileLines(f.absPath, offset);
-  const raw = f.blob ?? (await readFile(f.absPath));
+  const raw = f.blob ? f.blob.read() : await readFile(f.absPath);
   const text = f.zstd ? unzstd(raw) : raw;
   return chunkLines([text.subarray(offset)]);
 }
@@ -133,7 +133,7 @@ async function ingestOpened(
 ): Promise<IngestReport> {
   const all = await findSessionFiles(dir);
   const known = new Set(all.map((f) => f.key));
-  for (const s of stores) all.push(...storeArchiveFiles(s, known));
+  for (const s of stores) all.push(...storeArchiveFiles(s, known, report));
   const keyOf = (f: SessionFile) => stores.find((s) => s.agent === f.agent)?.keys.get(f.sessionId);
   const files: SessionFile[] = [];
   for (const f of all) {
@@ -181,7 +181,7 @@ async function ingestOpened(
     return outcome === "kept" || outcome === "duplicate";
   };
   for (const f of files) {
-    const size = f.blob ? f.blob.length : (await stat(f.absPath)).size;
+    const size = f.blob ? f.blob.size : (await stat(f.absPath)).size;
     let prev = state.files[f.key] ?? { lines: 0, bytes: 0 };
     if (f.zstd || f.blob) {
       // Compressed (or in the store): offsets are in the content; `done` marks one read to its end.

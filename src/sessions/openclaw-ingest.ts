@@ -1,7 +1,15 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { isExcluded, type SessionFile, transcriptKey } from "./discover.js";
-import { coldArchiveEvents, OpenClawStore, STORE_FILE, type StoreEvent, storeErrorReason } from "./openclaw-store.js";
+import {
+  coldArchiveEvents,
+  OpenClawStore,
+  STORE_FILE,
+  type StoreBlob,
+  type StoreEvent,
+  type StoreSession,
+  storeErrorReason,
+} from "./openclaw-store.js";
 import { parseSessionLine } from "./parse.js";
 import type { SessionsState, StoreCursor } from "./state.js";
 import type { IngestReport, SessionMessage } from "./types.js";
@@ -52,9 +60,16 @@ export async function openStores(agentsDir: string, report: IngestReport): Promi
 }
 
 /** Reset/deleted archives that are only in the store (not yet written to `sessions/`), as session files. */
-export function storeArchiveFiles(s: OpenStore, known: ReadonlySet<string>): SessionFile[] {
+export function storeArchiveFiles(s: OpenStore, known: ReadonlySet<string>, report: IngestReport): SessionFile[] {
   const out: SessionFile[] = [];
-  for (const a of s.store.archives()) {
+  let archives: StoreBlob[];
+  try {
+    archives = s.store.archives();
+  } catch (error) {
+    report.diagnostics.push({ path: s.store.file, line: 0, reason: storeErrorReason(error) });
+    return [];
+  }
+  for (const a of archives) {
     const key = `${s.agent}/sessions/${a.name}`.replace(/`/g, "'");
     if (known.has(key)) continue;
     out.push({
@@ -63,7 +78,7 @@ export function storeArchiveFiles(s: OpenStore, known: ReadonlySet<string>): Ses
       sessionId: a.sessionId,
       agent: s.agent,
       transcript: transcriptKey(a.sessionId, s.agent),
-      blob: a.bytes,
+      blob: { size: a.size, read: a.read },
       ...(a.zstd ? { zstd: true } : {}),
     });
   }
@@ -147,7 +162,14 @@ function setCursor(sink: EventSink, id: string, c: StoreCursor): boolean {
 export async function ingestStore(s: OpenStore, sink: EventSink): Promise<boolean> {
   let changed = false;
   const { report } = sink;
-  for (const session of s.store.sessions()) {
+  let sessions: StoreSession[];
+  try {
+    sessions = s.store.sessions();
+  } catch (error) {
+    report.diagnostics.push({ path: s.store.file, line: 0, reason: storeErrorReason(error) });
+    return false;
+  }
+  for (const session of sessions) {
     if (isExcluded({ agent: s.agent, sessionId: session.sessionId }, sink.exclude, session.sessionKey)) {
       report.excluded++;
       continue;
@@ -197,10 +219,16 @@ async function ingestCold(s: OpenStore, sink: EventSink): Promise<boolean> {
       // vanished (restored by OpenClaw) between readdir and stat
     }
   }
-  for (const b of s.store.coldBlobs()) {
+  let stored: StoreBlob[] = [];
+  try {
+    stored = s.store.coldBlobs();
+  } catch (error) {
+    sink.report.diagnostics.push({ path: s.store.file, line: 0, reason: storeErrorReason(error) });
+  }
+  for (const b of stored) {
     const key = `${s.agent}/sessions/cold/${b.name}`;
     if (!names.includes(b.name))
-      blobs.push({ key, display: `${s.store.file}#${b.name}`, load: async () => b.bytes, size: b.bytes.length });
+      blobs.push({ key, display: `${s.store.file}#${b.name}`, load: async () => b.read(), size: b.size });
   }
   let changed = false;
   for (const b of blobs) {

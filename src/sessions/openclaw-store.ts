@@ -40,12 +40,14 @@ export interface StoreEvent {
   error?: string;
 }
 
+/** An archive kept inside the store; its bytes are read only when needed (archives can be large). */
 export interface StoreBlob {
   sessionId: string;
   sessionKey?: string;
   name: string;
   zstd: boolean;
-  bytes: Buffer;
+  size: number;
+  read: () => Buffer;
 }
 
 /** A SQLite error as a one-line reason a user can act on. */
@@ -175,21 +177,18 @@ export class OpenClawStore {
     if (!this.has("session_transcript_archives")) return [];
     const rows = this.db
       .prepare(
-        "SELECT session_id, session_key, encoding, archive_blob, archive_name FROM session_transcript_archives ORDER BY archive_name",
+        `SELECT session_id, session_key, encoding, length(archive_blob) AS size, archive_name
+         FROM session_transcript_archives ORDER BY archive_name`,
       )
-      .all() as {
-      session_id: string;
-      session_key: string;
-      encoding: string;
-      archive_blob: Buffer;
-      archive_name: string;
-    }[];
+      .all() as { session_id: string; session_key: string; encoding: string; size: number; archive_name: string }[];
+    const blob = this.db.prepare("SELECT archive_blob FROM session_transcript_archives WHERE archive_name = ?").pluck();
     return rows.map((r) => ({
       sessionId: r.session_id,
       sessionKey: r.session_key,
       name: r.archive_name,
       zstd: r.encoding === "zstd",
-      bytes: r.archive_blob,
+      size: r.size,
+      read: () => blob.get(r.archive_name) as Buffer,
     }));
   }
 
@@ -198,11 +197,20 @@ export class OpenClawStore {
     if (!this.has("session_transcript_cold_archives")) return [];
     const rows = this.db
       .prepare(
-        `SELECT session_id, archive_name, archive_blob FROM session_transcript_cold_archives
+        `SELECT session_id, archive_name, length(archive_blob) AS size FROM session_transcript_cold_archives
          WHERE storage = 'sqlite' AND archive_blob IS NOT NULL ORDER BY archive_name`,
       )
-      .all() as { session_id: string; archive_name: string; archive_blob: Buffer }[];
-    return rows.map((r) => ({ sessionId: r.session_id, name: r.archive_name, zstd: true, bytes: r.archive_blob }));
+      .all() as { session_id: string; archive_name: string; size: number }[];
+    const blob = this.db
+      .prepare("SELECT archive_blob FROM session_transcript_cold_archives WHERE archive_name = ?")
+      .pluck();
+    return rows.map((r) => ({
+      sessionId: r.session_id,
+      name: r.archive_name,
+      zstd: true,
+      size: r.size,
+      read: () => blob.get(r.archive_name) as Buffer,
+    }));
   }
 }
 
