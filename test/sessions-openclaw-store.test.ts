@@ -278,6 +278,16 @@ describe("OpenClaw session store", () => {
     ]);
   });
 
+  it("keeps an event once by its id when the store's seqs do not line up with its archive's lines", async () => {
+    // After a rewrite OpenClaw may number a session's events from further on.
+    writer.exec("UPDATE transcript_events SET seq = seq + 5 WHERE session_id = 'd3l3t3d-0001'");
+    const r = await ingestSessions(await openclawWorkspace(), { now: NOW, ...env() });
+    expect(r.days).toContain("2026-09-02");
+    const d0902 = await digest("2026-09-02");
+    expect(d0902.split("Lisbon offsite is now Oct 14–16").length).toBe(2);
+    expect(d0902.split("the Lisbon offsite moved").length).toBe(2);
+  });
+
   it("finds OpenClaw's state dir only for an OpenClaw workspace: $OPENCLAW_STATE_DIR, then ~/.openclaw", async () => {
     writer.close();
     const home = path.join(tmp, "home");

@@ -172,7 +172,14 @@ async function ingestOpened(
   };
   const dropHeartbeats = ws.config.sessions.exclude.some((w) => w.toLowerCase() === "heartbeat");
   let stateChanged = false;
+  // An event read twice in one run (a store and an archive whose lines do not line up with seq) is kept once.
+  const seenEvents = new Set<string>();
   const emit = async (m: SessionMessage): Promise<boolean> => {
+    if (m.eventId !== undefined) {
+      const k = `${m.source}\u0000${m.eventId}`;
+      if (seenEvents.has(k)) return false;
+      seenEvents.add(k);
+    }
     if (dropHeartbeats && isHeartbeatMessage(m.text)) {
       report.heartbeats++;
       return false;
