@@ -6,10 +6,13 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
+import fc from "fast-check";
 import { decompress } from "fzstd";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runPipeline } from "../src/pipeline/registry.js";
+import { archiveSessionId } from "../src/sessions/discover.js";
 import { ingestSessions } from "../src/sessions/ingest.js";
+import { coldArchiveEvents } from "../src/sessions/openclaw-store.js";
 import { sessionsStatePath } from "../src/sessions/state.js";
 import { openWorkspace, type Workspace } from "../src/workspace/workspace.js";
 
@@ -321,5 +324,52 @@ describe("OpenClaw session store", () => {
     expect(shown).not.toContain("CRONONLY");
     const again = await runPipeline(await openWorkspace(ws.root), "nightly", { now: NOW, sessionsDir: state });
     expect(again.written.filter((w) => w.endsWith("-sessions.md"))).toEqual([]);
+  });
+});
+
+describe("OpenClaw archive formats", () => {
+  it("an archive's name gives its session id; other names are not archives", () => {
+    const id = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,40}$/).filter((x) => !x.includes(".jsonl."));
+    fc.assert(
+      fc.property(id, fc.constantFrom("reset", "deleted"), fc.boolean(), (sid, reason, zst) => {
+        const name = `${sid}.jsonl.${reason}.2026-09-02T08-00-00.000Z.g1${zst ? ".zst" : ""}`;
+        expect(archiveSessionId(name)).toBe(sid);
+      }),
+    );
+    for (const name of ["s1.jsonl", "s1.jsonl.bak", "sessions.json", "s1.jsonl.lock", "notes.md"]) {
+      expect(archiveSessionId(name)).toBeUndefined();
+    }
+  });
+
+  it("a cold archive's records never throw: events are read, anything else is skipped or a reason", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.string(),
+            fc.json(),
+            fc.jsonValue().map((v) => JSON.stringify({ kind: "event", row: v })),
+          ),
+        ),
+        (lines) => {
+          const r = coldArchiveEvents(lines.join("\n"));
+          for (const e of r.events) expect(e.json !== undefined || e.error !== undefined).toBe(true);
+        },
+      ),
+    );
+    const r = coldArchiveEvents(
+      [
+        JSON.stringify({ kind: "header", version: 1, sessionId: "s9", generation: "g" }),
+        JSON.stringify({ kind: "event", row: { seq: 0, event_json: "{}", created_at: 1 } }),
+        JSON.stringify({ kind: "active", row: { active_position: 0, event_seq: 0 } }),
+        "{oops",
+      ].join("\n"),
+    );
+    expect(r.sessionId).toBe("s9");
+    expect(r.events).toEqual([
+      { seq: 0, json: "{}" },
+      { seq: -4, error: "record 4 is not valid JSON" },
+    ]);
+    expect([...(r.active ?? [])]).toEqual([0]);
   });
 });
