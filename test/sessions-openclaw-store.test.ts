@@ -14,6 +14,7 @@ import { archiveSessionId } from "../src/sessions/discover.js";
 import { ingestSessions } from "../src/sessions/ingest.js";
 import { coldArchiveEvents } from "../src/sessions/openclaw-store.js";
 import { sessionsStatePath } from "../src/sessions/state.js";
+import { zstdChunks } from "../src/sessions/zstd.js";
 import { openWorkspace, type Workspace } from "../src/workspace/workspace.js";
 
 const exec = promisify(execFile);
@@ -339,6 +340,17 @@ describe("OpenClaw archive formats", () => {
     for (const name of ["s1.jsonl", "s1.jsonl.bak", "sessions.json", "s1.jsonl.lock", "notes.md"]) {
       expect(archiveSessionId(name)).toBeUndefined();
     }
+  });
+
+  it("a zstd archive streams in pieces from any offset, equal to decompressing it whole", async () => {
+    const z = await readFile(path.join(FIX, DELETED));
+    const whole = Buffer.from(decompress(z));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: whole.length }), fc.integer({ min: 1, max: 200 }), (offset, piece) => {
+        expect(Buffer.concat([...zstdChunks(z, offset, piece)]).equals(whole.subarray(offset))).toBe(true);
+      }),
+    );
+    expect(() => [...zstdChunks(z.subarray(0, 30))]).toThrow(/not valid zstd data/);
   });
 
   it("a cold archive's records never throw: events are read, anything else is skipped or a reason", () => {

@@ -23,7 +23,7 @@ import { SessionChunkParser } from "./parse.js";
 import { redactSecrets } from "./redact.js";
 import { loadSessionsState, saveSessionsState } from "./state.js";
 import type { IngestReport, SessionMessage } from "./types.js";
-import { unzstd } from "./zstd.js";
+import { zstdChunks } from "./zstd.js";
 
 export interface IngestOptions extends LocateOptions {
   /**
@@ -117,8 +117,7 @@ async function sessionsDir(ws: Workspace, opts: IngestOptions): Promise<string |
 async function transcriptLines(f: SessionFile, offset: number): Promise<AsyncGenerator<FileLine>> {
   if (!f.zstd && !f.blob) return fileLines(f.absPath, offset);
   const raw = f.blob ? f.blob.read() : await readFile(f.absPath);
-  const text = f.zstd ? unzstd(raw) : raw;
-  return chunkLines([text.subarray(offset)]);
+  return chunkLines(f.zstd ? zstdChunks(raw, offset) : [raw.subarray(offset)]);
 }
 
 async function ingestOpened(
@@ -198,23 +197,13 @@ async function ingestOpened(
       prev = { lines: 0, bytes: 0 };
     }
     if (!f.zstd && !f.blob && size === prev.bytes) continue;
-    let lines: AsyncGenerator<FileLine>;
-    try {
-      lines = await transcriptLines(f, prev.bytes);
-    } catch (error) {
-      report.diagnostics.push({
-        path: f.blob ? `${f.absPath}#${f.key}` : f.absPath,
-        line: 0,
-        reason: (error as Error).message,
-      });
-      continue;
-    }
+    const display = f.blob ? `${f.absPath}#${f.key}` : f.absPath;
     const parser = new SessionChunkParser(
       {
         source: f.transcript ?? f.key,
         sessionId: f.sessionId,
         ...(f.agent !== undefined ? { agent: f.agent } : {}),
-        displayPath: f.blob ? `${f.absPath}#${f.key}` : f.absPath,
+        displayPath: display,
         firstLine: prev.lines + 1,
         ...(prev.lastTs !== undefined ? { lastTs: prev.lastTs } : {}),
       },
@@ -223,9 +212,16 @@ async function ingestOpened(
     );
     // Streamed line by line: only the day's kept messages (bounded by the digest limit) stay in memory.
     let kept = 0;
-    for await (const line of lines) {
-      const m = parser.line(line.text, line.bytes);
-      if (m && (await emit(m))) kept++;
+    try {
+      for await (const line of await transcriptLines(f, prev.bytes)) {
+        const m = parser.line(line.text, line.bytes);
+        if (m && (await emit(m))) kept++;
+      }
+    } catch (error) {
+      // A corrupt archive (or a file gone mid-read): what was read stays; its state is not advanced.
+      report.diagnostics.push({ path: display, line: 0, reason: (error as Error).message });
+      report.messages += kept;
+      continue;
     }
     const chunk = parser.result();
     report.diagnostics.push(...chunk.diagnostics);

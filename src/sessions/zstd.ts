@@ -26,3 +26,32 @@ export function unzstd(bytes: Uint8Array, max = ZSTD_MAX_BYTES): Buffer {
   }
   return Buffer.concat(parts, total);
 }
+
+/**
+ * Decompressed content from byte `offset` on, a piece at a time: an archive of any size is read
+ * in bounded memory (the compressed bytes plus one piece). Throws like unzstd on corrupt data.
+ */
+export function* zstdChunks(bytes: Uint8Array, offset = 0, inputPiece = 64 * 1024): Generator<Buffer> {
+  const out: Uint8Array[] = [];
+  const stream = new Decompress((chunk) => {
+    out.push(chunk);
+  });
+  let skip = offset;
+  for (let pos = 0; pos < bytes.length || pos === 0; pos += inputPiece) {
+    const end = Math.min(bytes.length, pos + inputPiece);
+    try {
+      stream.push(bytes.subarray(pos, end), end >= bytes.length);
+    } catch (error) {
+      throw new Error(`not valid zstd data (${(error as Error).message})`);
+    }
+    for (const c of out.splice(0)) {
+      if (skip >= c.length) {
+        skip -= c.length;
+        continue;
+      }
+      yield Buffer.from(c.buffer, c.byteOffset + skip, c.length - skip);
+      skip = 0;
+    }
+    if (end >= bytes.length) break;
+  }
+}
