@@ -8,11 +8,31 @@ export interface SessionFile {
   absPath: string;
   sessionId: string;
   agent?: string;
+  /**
+   * The session's transcript key the digest cites, when it differs from `key`: an OpenClaw
+   * archive (`<id>.jsonl.reset.<ts>`) holds the same events as `<agent>/sessions/<id>.jsonl`,
+   * line for line, so both merge into one digest entry.
+   */
+  transcript?: string;
+  /** zstd-compressed (`.zst`): read whole, decompressed, instead of streamed from a byte offset. */
+  zstd?: boolean;
+  /** The content, when it lives in OpenClaw's store rather than in a file (absPath then names the store). */
+  blob?: { size: number; read: () => Buffer };
+}
+
+/**
+ * OpenClaw's archives of a transcript: `<sessionId>.jsonl.reset.<ts>` and
+ * `<sessionId>.jsonl.deleted.<ts>[.<generation>][.zst]` (see openclaw-store.ts).
+ */
+const ARCHIVE_RE = /^(.+?)\.jsonl\.(?:reset|deleted)\.[^/]+$/;
+
+export function archiveSessionId(name: string): string | undefined {
+  return ARCHIVE_RE.exec(name)?.[1];
 }
 
 /** `~/x` and workspace-relative paths as users write them in config. */
-export function resolveSessionsDir(dir: string, workspaceRoot: string): string {
-  if (dir === "~" || dir.startsWith("~/")) return path.join(os.homedir(), dir.slice(1));
+export function resolveSessionsDir(dir: string, workspaceRoot: string, home = os.homedir()): string {
+  if (dir === "~" || dir.startsWith("~/")) return path.join(home, dir.slice(1));
   return path.resolve(workspaceRoot, dir);
 }
 
@@ -25,7 +45,7 @@ async function jsonlIn(dir: string): Promise<string[]> {
   }
   const out: string[] = [];
   for (const name of names) {
-    if (!name.endsWith(".jsonl") || name.startsWith(".")) continue;
+    if (!(name.endsWith(".jsonl") || archiveSessionId(name) !== undefined) || name.startsWith(".")) continue;
     try {
       if ((await stat(path.join(dir, name))).isFile()) out.push(name);
     } catch {
@@ -35,15 +55,33 @@ async function jsonlIn(dir: string): Promise<string[]> {
   return out.sort();
 }
 
+function sessionFile(dir: string, name: string, key: string, agent?: string): SessionFile {
+  const archived = archiveSessionId(name);
+  const f: SessionFile = {
+    key: key.replace(/`/g, "'"),
+    absPath: path.join(dir, name),
+    sessionId: archived ?? name.slice(0, -6),
+  };
+  if (agent !== undefined) f.agent = agent;
+  if (archived !== undefined) {
+    f.transcript = transcriptKey(archived, agent);
+    if (name.endsWith(".zst")) f.zstd = true;
+  }
+  return f;
+}
+
+/** The digest key of a session's transcript: `<agent>/sessions/<id>.jsonl`, or `<id>.jsonl` in a plain folder. */
+export function transcriptKey(sessionId: string, agent?: string): string {
+  return (agent === undefined ? `${sessionId}.jsonl` : `${agent}/sessions/${sessionId}.jsonl`).replace(/`/g, "'");
+}
+
 /**
  * Session transcripts under `dir`: `*.jsonl` directly in it (a plain folder of sessions), and
  * the OpenClaw agents layout `<dir>/<agentId>/sessions/*.jsonl`. Sorted by key.
  */
 export async function findSessionFiles(dir: string): Promise<SessionFile[]> {
   const out: SessionFile[] = [];
-  for (const name of await jsonlIn(dir)) {
-    out.push({ key: name.replace(/`/g, "'"), absPath: path.join(dir, name), sessionId: name.slice(0, -6) });
-  }
+  for (const name of await jsonlIn(dir)) out.push(sessionFile(dir, name, name));
   let agents: string[] = [];
   try {
     agents = (await readdir(dir, { withFileTypes: true }))
@@ -55,20 +93,22 @@ export async function findSessionFiles(dir: string): Promise<SessionFile[]> {
   }
   for (const agent of agents) {
     for (const name of await jsonlIn(path.join(dir, agent, "sessions"))) {
-      out.push({
-        key: `${agent}/sessions/${name}`.replace(/`/g, "'"),
-        absPath: path.join(dir, agent, "sessions", name),
-        sessionId: name.slice(0, -6),
-        agent,
-      });
+      out.push(sessionFile(path.join(dir, agent, "sessions"), name, `${agent}/sessions/${name}`, agent));
     }
   }
   return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
-/** Heartbeat and cron sessions are noise: skip a file whose agent or session id contains an excluded word. */
-export function isExcluded(file: SessionFile, exclude: readonly string[]): boolean {
-  const hay = `${file.agent ?? ""}/${file.sessionId}`.toLowerCase();
+/**
+ * Heartbeat and cron sessions are noise: skip a session whose agent, session id or OpenClaw
+ * session key (`agent:main:cron:nightly`) contains an excluded word.
+ */
+export function isExcluded(
+  file: { agent?: string; sessionId: string },
+  exclude: readonly string[],
+  sessionKey?: string,
+): boolean {
+  const hay = `${file.agent ?? ""}/${file.sessionId}/${sessionKey ?? ""}`.toLowerCase();
   return exclude.some((word) => word !== "" && hay.includes(word.toLowerCase()));
 }
 

@@ -9,7 +9,15 @@ export {
   parseDigestFull,
   renderDigest,
 } from "./digest.js";
-export { findSessionFiles, isExcluded, isHeartbeatMessage, resolveSessionsDir, type SessionFile } from "./discover.js";
+export {
+  archiveSessionId,
+  findSessionFiles,
+  isExcluded,
+  isHeartbeatMessage,
+  resolveSessionsDir,
+  type SessionFile,
+  transcriptKey,
+} from "./discover.js";
 export { bestSourceLine, citation } from "./extract.js";
 export { type IngestOptions, ingestSessions, sessionsClock } from "./ingest.js";
 export {
@@ -19,6 +27,8 @@ export {
   MESSAGE_MAX_BYTES,
   REDACT_LOOKAHEAD_CHARS,
 } from "./limits.js";
+export { findOpenClawAgentsDir, type LocateOptions, openClawStateDir } from "./openclaw-locate.js";
+export { OpenClawStore, STORE_FILE, type StoreBlob, type StoreEvent, type StoreSession } from "./openclaw-store.js";
 export {
   contentText,
   normalizeText,
@@ -29,5 +39,6 @@ export {
 } from "./parse.js";
 export { type Redacted, redactSecrets, secretAcrossSeam, stripZeroWidth } from "./redact.js";
 export { SECRET_RULES, type SecretRule } from "./secret-rules.js";
-export { loadSessionsState, type SessionsState, sessionsStatePath } from "./state.js";
+export { loadSessionsState, type SessionsState, type StoreCursor, sessionsStatePath } from "./state.js";
 export type { IngestReport, SessionDiagnostic, SessionMessage } from "./types.js";
+export { unzstd, ZSTD_MAX_BYTES } from "./zstd.js";

@@ -17,14 +17,21 @@ import {
   MESSAGE_MAX_BYTES,
   REDACT_LOOKAHEAD_CHARS,
 } from "./limits.js";
-import { fileLines } from "./lines.js";
+import { chunkLines, type FileLine, fileLines } from "./lines.js";
+import { ingestStore, type OpenStore, openStores, storeArchiveFiles } from "./openclaw-ingest.js";
+import { findOpenClawAgentsDir, type LocateOptions } from "./openclaw-locate.js";
 import { SessionChunkParser } from "./parse.js";
 import { redactSecrets } from "./redact.js";
 import { loadSessionsState, saveSessionsState } from "./state.js";
 import type { IngestReport, SessionMessage } from "./types.js";
+import { zstdChunks } from "./zstd.js";
 
-export interface IngestOptions {
-  /** A folder of session transcripts (`*.jsonl`, or `<agentId>/sessions/*.jsonl`); default config `sessions.dir`. */
+export interface IngestOptions extends LocateOptions {
+  /**
+   * A folder of session transcripts (`*.jsonl`, or OpenClaw's agents dir `<agentId>/sessions/*.jsonl`
+   * and `<agentId>/agent/openclaw-agent.sqlite`); default config `sessions.dir`, else OpenClaw's
+   * agents dir when the workspace is OpenClaw's (`env`/`home`: where to look for it).
+   */
   dir?: string;
   /** With `extractFacts`, the day's messages also become Retain facts in that day's log. */
   llm?: LlmServices;
@@ -72,24 +79,65 @@ function emptyReport(): IngestReport {
  */
 export async function ingestSessions(ws: Workspace, opts: IngestOptions = {}): Promise<IngestReport> {
   const report = emptyReport();
-  const configured = opts.dir ?? ws.config.sessions.dir;
-  if (!configured) {
-    report.skipped = "no sessions folder (config sessions.dir or --sessions DIR)";
+  const dir = await sessionsDir(ws, opts);
+  if (!dir) {
+    report.skipped = "no sessions folder (config sessions.dir or --sessions DIR; none found for OpenClaw)";
     return report;
   }
-  const dir = resolveSessionsDir(configured, ws.root);
+  const clock = sessionsClock(ws);
+  const today = clock.day((opts.now ?? new Date()).getTime());
+  const state = await loadSessionsState(ws);
+  const stores = await openStores(dir, report);
+  try {
+    return await ingestOpened(ws, opts, dir, stores, state, report, clock, today);
+  } finally {
+    for (const s of stores) s.store.close();
+  }
+}
+
+/** The sessions folder: `--sessions`/`sessions.dir`, else OpenClaw's agents dir when the workspace is OpenClaw's. */
+async function sessionsDir(ws: Workspace, opts: IngestOptions): Promise<string | undefined> {
+  const configured = opts.dir ?? ws.config.sessions.dir;
+  if (!configured) return findOpenClawAgentsDir(ws.root, opts);
+  const dir = resolveSessionsDir(configured, ws.root, opts.home ?? opts.env?.HOME);
   try {
     if (!(await stat(dir)).isDirectory()) throw new Error("not a folder");
   } catch {
     throw new MembankError(`Sessions folder ${dir} does not exist or is not a folder.`, { code: "ENOSESSIONS" });
   }
-  const clock = sessionsClock(ws);
-  const today = clock.day((opts.now ?? new Date()).getTime());
-  const state = await loadSessionsState(ws);
+  try {
+    // OpenClaw's state dir given instead of its agents dir.
+    if ((await stat(path.join(dir, "agents"))).isDirectory()) return path.join(dir, "agents");
+  } catch {
+    // a plain sessions folder
+  }
+  return dir;
+}
+
+/** A transcript's complete lines from byte `offset` of its (decompressed) content. */
+async function transcriptLines(f: SessionFile, offset: number): Promise<AsyncGenerator<FileLine>> {
+  if (!f.zstd && !f.blob) return fileLines(f.absPath, offset);
+  const raw = f.blob ? f.blob.read() : await readFile(f.absPath);
+  return chunkLines(f.zstd ? zstdChunks(raw, offset) : [raw.subarray(offset)]);
+}
+
+async function ingestOpened(
+  ws: Workspace,
+  opts: IngestOptions,
+  dir: string,
+  stores: OpenStore[],
+  state: Awaited<ReturnType<typeof loadSessionsState>>,
+  report: IngestReport,
+  clock: Clock,
+  today: string,
+): Promise<IngestReport> {
   const all = await findSessionFiles(dir);
+  const known = new Set(all.map((f) => f.key));
+  for (const s of stores) all.push(...storeArchiveFiles(s, known, report));
+  const keyOf = (f: SessionFile) => stores.find((s) => s.agent === f.agent)?.keys.get(f.sessionId);
   const files: SessionFile[] = [];
   for (const f of all) {
-    if (isExcluded(f, ws.config.sessions.exclude)) report.excluded++;
+    if (isExcluded(f, ws.config.sessions.exclude, keyOf(f))) report.excluded++;
     else files.push(f);
   }
   report.files = files.length;
@@ -124,20 +172,39 @@ export async function ingestSessions(ws: Workspace, opts: IngestOptions = {}): P
   };
   const dropHeartbeats = ws.config.sessions.exclude.some((w) => w.toLowerCase() === "heartbeat");
   let stateChanged = false;
+  // An event read twice in one run (a store and an archive whose lines do not line up with seq) is kept once.
+  const seenEvents = new Set<string>();
+  const emit = async (m: SessionMessage): Promise<boolean> => {
+    if (m.eventId !== undefined) {
+      const k = `${m.source}\u0000${m.eventId}`;
+      if (seenEvents.has(k)) return false;
+      seenEvents.add(k);
+    }
+    if (dropHeartbeats && isHeartbeatMessage(m.text)) {
+      report.heartbeats++;
+      return false;
+    }
+    const outcome = (await dayOf(clock.day(m.ts))).offer(m, prepare);
+    return outcome === "kept" || outcome === "duplicate";
+  };
   for (const f of files) {
-    const size = (await stat(f.absPath)).size;
+    const size = f.blob ? f.blob.size : (await stat(f.absPath)).size;
     let prev = state.files[f.key] ?? { lines: 0, bytes: 0 };
-    if (size < prev.bytes) {
+    if (f.zstd || f.blob) {
+      // Compressed (or in the store): offsets are in the content; `done` marks one read to its end.
+      if (prev.done === size) continue;
+    } else if (size < prev.bytes) {
       // The file was truncated or replaced: read it again from the start (digests dedupe by line).
       prev = { lines: 0, bytes: 0 };
     }
-    if (size === prev.bytes) continue;
+    if (!f.zstd && !f.blob && size === prev.bytes) continue;
+    const display = f.blob ? `${f.absPath}#${f.key}` : f.absPath;
     const parser = new SessionChunkParser(
       {
-        source: f.key,
+        source: f.transcript ?? f.key,
         sessionId: f.sessionId,
         ...(f.agent !== undefined ? { agent: f.agent } : {}),
-        displayPath: f.absPath,
+        displayPath: display,
         firstLine: prev.lines + 1,
         ...(prev.lastTs !== undefined ? { lastTs: prev.lastTs } : {}),
       },
@@ -146,30 +213,42 @@ export async function ingestSessions(ws: Workspace, opts: IngestOptions = {}): P
     );
     // Streamed line by line: only the day's kept messages (bounded by the digest limit) stay in memory.
     let kept = 0;
-    for await (const line of fileLines(f.absPath, prev.bytes)) {
-      const m = parser.line(line.text, line.bytes);
-      if (!m) continue;
-      if (dropHeartbeats && isHeartbeatMessage(m.text)) {
-        report.heartbeats++;
-        continue;
+    try {
+      for await (const line of await transcriptLines(f, prev.bytes)) {
+        const m = parser.line(line.text, line.bytes);
+        if (m && (await emit(m))) kept++;
       }
-      const outcome = (await dayOf(clock.day(m.ts))).offer(m, prepare);
-      if (outcome === "kept" || outcome === "duplicate") kept++;
+    } catch (error) {
+      // A corrupt archive (or a file gone mid-read): what was read stays; its state is not advanced.
+      report.diagnostics.push({ path: display, line: 0, reason: (error as Error).message });
+      report.messages += kept;
+      continue;
     }
     const chunk = parser.result();
     report.diagnostics.push(...chunk.diagnostics);
     report.deferred += chunk.deferred;
     if (kept > 0) report.sessionsIngested++;
     report.messages += kept;
-    if (chunk.lines > 0) {
+    if (chunk.lines > 0 || ((f.zstd || f.blob) && chunk.deferred === 0)) {
       state.files[f.key] = {
         lines: prev.lines + chunk.lines,
         bytes: prev.bytes + chunk.bytes,
         ...(chunk.lastTs !== undefined ? { lastTs: chunk.lastTs } : {}),
+        // An archive is never appended to: read to its end, it is done.
+        ...((f.zstd || f.blob) && chunk.deferred === 0 ? { done: size } : {}),
       };
       stateChanged = true;
     }
   }
+  const sink = {
+    state,
+    exclude: ws.config.sessions.exclude,
+    dayOf: clock.day,
+    today,
+    report,
+    emit,
+  };
+  for (const s of stores) if (await ingestStore(s, sink)) stateChanged = true;
 
   const written = new Set<string>();
   const days = [...byDay.keys()].sort();

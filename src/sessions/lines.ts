@@ -15,14 +15,22 @@ export interface FileLine {
  * node:readline (strings, and CR/LF folded away). A line longer than `maxLine` is not
  * buffered: it is yielded with `text` undefined once its newline is found.
  */
-export async function* fileLines(file: string, offset: number, maxLine = LINE_MAX_BYTES): AsyncGenerator<FileLine> {
+export function fileLines(file: string, offset: number, maxLine = LINE_MAX_BYTES): AsyncGenerator<FileLine> {
+  return chunkLines(
+    createReadStream(file, { start: offset, highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>,
+    maxLine,
+  );
+}
+
+/** The complete lines of a stream of chunks (see fileLines): also used for decompressed archives. */
+export async function* chunkLines(
+  chunks: AsyncIterable<Buffer> | Iterable<Buffer>,
+  maxLine = LINE_MAX_BYTES,
+): AsyncGenerator<FileLine> {
   const pending: Buffer[] = [];
   let pendingBytes = 0;
   let overflow = false;
-  for await (const chunk of createReadStream(file, {
-    start: offset,
-    highWaterMark: 256 * 1024,
-  }) as AsyncIterable<Buffer>) {
+  for await (const chunk of chunks) {
     let pos = 0;
     while (pos < chunk.length) {
       const nl = chunk.indexOf(0x0a, pos);

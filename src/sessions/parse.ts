@@ -117,6 +117,7 @@ export function parseSessionLine(raw: string, lineNo: number, ctx: ParseContext,
     ts: when,
   };
   if (ctx.agent !== undefined) message.agent = ctx.agent;
+  if (typeof rec.id === "string" && rec.id !== "") message.eventId = rec.id;
   return { kind: "message", message };
 }
 

@@ -8,6 +8,8 @@ export interface SessionMessage {
   agent?: string;
   /** 1-based line in the session file. */
   line: number;
+  /** The record's own id (OpenClaw's event id), when it has one: the same event read twice in a run is kept once. */
+  eventId?: string;
   role: "user" | "assistant";
   text: string;
   /** Epoch milliseconds. */
