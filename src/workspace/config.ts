@@ -148,7 +148,7 @@ export const configSchema = z
       .default({}),
     sessions: z
       .strictObject({
-        /** OpenClaw agents dir: `<dir>/<agentId>/sessions/*.jsonl`. Unset: no ingestion. */
+        /** OpenClaw agents dir (`<dir>/<agentId>/sessions/*.jsonl`, or the state dir with its SQLite store). Unset: OpenClaw's own state dir when this is its workspace, else no ingestion. */
         dir: z.string().optional(),
         /** Session ids / agent ids (glob-free substrings) to skip, e.g. heartbeat and cron sessions. */
         exclude: z.array(z.string()).default(["heartbeat", "cron"]),
