@@ -208,8 +208,17 @@ describe("one bank on two machines", () => {
       );
       await git(dir, "commit", "-qam", "how to reach Jonas");
     }
+    // And on the laptop, a confidence set by hand (not yet run through reflect): it wins.
+    const ops = path.join(laptop, "bank/opinions.md");
+    const handSet = (await readFile(ops, "utf8")).replace(
+      /(membank:begin op-a085b639f513 -->[\s\S]*?- confidence: )[\d.]+/,
+      "$10.30",
+    );
+    await writeFile(ops, handSet);
+    await git(laptop, "commit", "-qam", "I doubt March");
     await git(laptop, "push", "-q", "origin", "HEAD:main");
     const pull = await gitTry(desktop, "pull", "--no-rebase", "--no-edit", "origin", "main");
+    expect(pull.out).toMatch(/region "op-a085b639f513" was edited by hand on the other machine; that edit is kept/);
     expect(pull.out).toMatch(/CONFLICT \(content\).*bank\/entities\/Jonas\.md/);
     expect(pull.out).not.toMatch(/CONFLICT.*(opinions|Priya)/);
     const jonas = await readFile(path.join(desktop, "bank/entities/Jonas.md"), "utf8");
@@ -224,6 +233,8 @@ describe("one bank on two machines", () => {
     expect(await readFile(path.join(desktop, "bank/entities/Jonas.md"), "utf8")).toBe(jonas);
     const merged = await bank(desktop);
     expect(merged["bank/entities/Priya.md"]).toBe(reference["bank/entities/Priya.md"]);
-    expect(merged["bank/opinions.md"]).toBe(reference["bank/opinions.md"]);
+    // The desktop's evidence (the 17th) moved the hand-set value, not the laptop's number before it.
+    expect(opinion(merged["bank/opinions.md"]!)).toMatch(/- confidence: 0\.\d\d \(previous 0\.30\)/);
+    expect(opinion(merged["bank/opinions.md"]!)).toContain("`c0a8d6d2463f`");
   }, 120_000);
 });
