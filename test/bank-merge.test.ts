@@ -126,6 +126,14 @@ beforeAll(async () => {
   await git(seed, "add", "-A");
   await git(seed, "commit", "-qm", "my notes");
   await nightly(seed);
+  // Weeks ago someone set Jonas's opinion by hand and a run adopted it: merges keep that history.
+  const ops = path.join(seed, "bank/opinions.md");
+  await writeFile(
+    ops,
+    (await readFile(ops, "utf8")).replace(/(membank:begin op-a085b639f513 -->[\s\S]*?- confidence: )[\d.]+/, "$10.45"),
+  );
+  await git(seed, "commit", "-qam", "Jonas: 0.45");
+  await nightly(seed);
   // .gitattributes travels with the bank; the driver's git config stays per clone.
   await membank("merge-driver", "--install", "--workspace", seed);
   await git(seed, "config", "--unset", "merge.membank.driver");

@@ -36,7 +36,13 @@ export async function runMergeDriver(ws: Workspace, files: DriverFiles): Promise
   try {
     const merged = await mergePage({ base: base!, ours: ours!, theirs: theirs!, path: rel, labels });
     await writeFile(files.ours, merged.text);
-    if (merged.stale.length > 0) await markStale(ws, rel, merged.stale);
+    // Regions filled from the base need no rebuild of their state, only the full run.
+    if (merged.stale.length > 0)
+      await markStale(
+        ws,
+        rel,
+        merged.stale.filter((r) => !merged.fromBase.includes(r)),
+      );
     const notes: string[] = [];
     describeMerge(rel, merged, notes);
     return { clean: merged.clean, stale: merged.stale, notes };

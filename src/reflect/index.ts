@@ -166,7 +166,8 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   const facts = applyAliases(loaded.facts, entityPages.aliases);
   const state = await loadOpinions(ws, OPINIONS_PAGE);
   if (merges.recompute.size > 0) {
-    // Moved differently on two machines: rebuilt from every fact, oldest day first, as one machine would.
+    // Moved differently on two machines and no common state to start from (recover.ts): rebuilt
+    // from every fact, oldest day first, as one machine would.
     state.opinions = state.opinions.filter((op) => !merges.recompute.has(op.id) || state.adopted.includes(op.id));
     merges.notes.push(
       `${OPINIONS_PAGE}: ${[...merges.recompute].sort().join(", ")} rebuilt from the evidence in the logs (the machines had moved them differently)`,

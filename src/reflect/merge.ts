@@ -26,6 +26,12 @@ export interface PageMerge {
   kept: { region: string; side: "ours" | "theirs" }[];
   /** Regions edited by hand differently on both sides: ours is kept, theirs is in git's history. */
   bothEdited: string[];
+  /**
+   * Stale regions filled with the base's version. For an opinion that is the state both
+   * machines started from: the next reflect applies both machines' evidence to it, oldest
+   * day first, as one machine would (and a confidence set by hand before the fork stays).
+   */
+  fromBase: string[];
 }
 
 export interface PageSides {
@@ -128,8 +134,15 @@ export async function mergePage(sides: PageSides): Promise<PageMerge> {
   }
   const merged = await mergeFile(skOurs, skBase, skTheirs, sides.labels ?? ["ours", "base", "theirs"]);
 
+  let baseSpans = new Map<string, RegionSpan>();
+  try {
+    if (sides.base !== undefined) baseSpans = new Map(regionSpans(sides.base, sides.path).map((s) => [s.name, s]));
+  } catch {
+    baseSpans = new Map(); // a base with broken markers: the stale regions are rebuilt from scratch
+  }
   const kept: PageMerge["kept"] = [];
   const bothEdited: string[] = [];
+  const fromBase: string[] = [];
   const fill = (name: string): string | undefined => {
     const o = ours.get(name);
     const t = theirs.get(name);
@@ -141,7 +154,14 @@ export async function mergePage(sides: PageSides): Promise<PageMerge> {
     else if (tEdited && differ) {
       kept.push({ region: name, side: "theirs" });
       return sides.theirs.slice(t.start, t.end);
-    } else if (differ) stale.add(name);
+    } else if (differ) {
+      stale.add(name);
+      const b = baseSpans.get(name);
+      if (b) {
+        fromBase.push(name);
+        return sides.base!.slice(b.start, b.end);
+      }
+    }
     if (o) return sides.ours.slice(o.start, o.end);
     return t ? sides.theirs.slice(t.start, t.end) : undefined;
   };
@@ -153,5 +173,5 @@ export async function mergePage(sides: PageSides): Promise<PageMerge> {
       return region === undefined ? line : `${m[1]}${region}${m[3] ?? ""}`;
     })
     .join("");
-  return { text, clean: merged.conflicts === 0, stale: [...stale].sort(), kept, bothEdited };
+  return { text, clean: merged.conflicts === 0, stale: [...stale].sort(), kept, bothEdited, fromBase: fromBase.sort() };
 }

@@ -5,9 +5,12 @@
  *    page is merged again region-aware (merge.ts) from the sides the markers hold; a
  *    conflict in people's text outside the regions is left as it is and reported;
  *  - the stale list membank's merge driver leaves in .memory/merge-stale.json.
- * Either means the logs now hold both machines' facts: the run reads every log. Opinions
- * the two sides moved differently are rebuilt from all facts (the evidence history in
- * the logs is the truth, not either side's last number); a hand-set one is kept.
+ * Either means the logs now hold both machines' facts: the run reads every log. An
+ * opinion the two sides moved differently restarts from the merge base's version (the
+ * state both started from), so this run applies both machines' evidence oldest day first,
+ * as one machine would: the evidence history is the truth, not either side's last number.
+ * Without a base (markers without diff3 and no merge commit) it is rebuilt from all facts.
+ * One side's confidence set by hand and not yet run through reflect is kept.
  */
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
@@ -132,7 +135,7 @@ export async function recoverMerges(ws: Workspace): Promise<MergeRecovery> {
       continue;
     }
     out.rewritten.set(file.path, merged.text);
-    for (const r of merged.stale) if (r.startsWith("op-")) out.recompute.add(r);
+    for (const r of merged.stale) if (r.startsWith("op-") && !merged.fromBase.includes(r)) out.recompute.add(r);
     out.notes.push(
       `${file.path}: git conflict markers inside membank's regions: rebuilt ${merged.stale.length ? merged.stale.join(", ") : "the page"} from the logs, kept the text outside the regions`,
     );
