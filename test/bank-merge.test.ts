@@ -10,6 +10,9 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { splitConflicts } from "../src/markdown/conflicts.js";
+import { renderRegion } from "../src/markdown/regions.js";
+import { mergePage } from "../src/reflect/merge.js";
 
 const exec = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -245,4 +248,21 @@ describe("one bank on two machines", () => {
     expect(opinion(merged["bank/opinions.md"]!)).toMatch(/- confidence: 0\.\d\d \(previous 0\.30\)/);
     expect(opinion(merged["bank/opinions.md"]!)).toContain("`c0a8d6d2463f`");
   }, 120_000);
+
+  it("a page with markers but no merge commit: both sides' notes kept, a Setext heading is not a marker", async () => {
+    const page = (facts: string, note: string) =>
+      `# Mara\n\nTeam lead\n=========\n${note}\n${renderRegion("facts", facts)}\n\n## Notes\n\n- met at the offsite\n`;
+    const ours = page("- 2026-03-16 — new on the laptop\n", "");
+    const theirs = `${page("- 2026-03-17 — new on the desktop\n", "")}- likes tea\n`;
+    const conflicted = `# Mara\n\nTeam lead\n=========\n\n<!-- membank:begin facts -->\n<<<<<<< HEAD\n- 2026-03-16 — new on the laptop\n<!-- membank:end facts sha=${"a".repeat(12)} -->\n=======\n- 2026-03-17 — new on the desktop\n<!-- membank:end facts sha=${"b".repeat(12)} -->\n>>>>>>> desktop\n`;
+    const split = splitConflicts(conflicted);
+    expect(split?.lines).toEqual([7]);
+    expect(split?.base).toBeUndefined();
+    expect(splitConflicts("# Title\n=======\ntext\n")).toBeUndefined();
+
+    const merged = await mergePage({ ours, theirs, path: "bank/entities/Mara.md" });
+    expect(merged.clean).toBe(true);
+    expect(merged.stale).toEqual(["facts"]);
+    expect(merged.text).toBe(`${ours}- likes tea\n`);
+  });
 });

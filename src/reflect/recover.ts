@@ -15,7 +15,7 @@
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { splitConflicts } from "../markdown/conflicts.js";
-import { RegionError } from "../markdown/regions.js";
+import { RegionError, toLf } from "../markdown/regions.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { listMemoryFiles } from "../workspace/files.js";
 import { repoInfo, runGit } from "../workspace/git.js";
@@ -74,6 +74,7 @@ export async function clearStale(ws: Workspace): Promise<void> {
 async function gitSides(
   ws: Workspace,
   rel: string,
+  text: string,
 ): Promise<{ ours: string; theirs: string; base?: string } | undefined> {
   const repo = await repoInfo(ws.root);
   if (!repo) return undefined;
@@ -86,7 +87,8 @@ async function gitSides(
     return r.code === 0 ? r.raw.toString("utf8") : undefined;
   };
   const merged = await show(merge);
-  if (merged === undefined || splitConflicts(merged) === undefined) return undefined; // not the merge that left them
+  // Only while the page is still what that merge left: a later edit of yours (or an older merge) is never lost.
+  if (merged === undefined || toLf(merged) !== toLf(text)) return undefined;
   const [o, t] = await Promise.all([show(ours), show(theirs)]);
   if (o === undefined || t === undefined) return undefined;
   const mb = await runGit(["merge-base", ours, theirs], { cwd: repo.top, okCodes: [1] });
@@ -121,7 +123,7 @@ export async function recoverMerges(ws: Workspace): Promise<MergeRecovery> {
     out.full = true;
     let merged: PageMerge | undefined;
     try {
-      const sides = (await gitSides(ws, file.path)) ?? split;
+      const sides = (await gitSides(ws, file.path, text)) ?? split;
       merged = await mergePage({ ...sides, path: file.path });
     } catch (error) {
       if (!(error instanceof RegionError)) throw error;
