@@ -12,15 +12,14 @@
  * Without a base (markers without diff3 and no merge commit) it is rebuilt from all facts.
  * One side's confidence set by hand and not yet run through reflect is kept.
  */
-import { readFile, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { splitConflicts } from "../markdown/conflicts.js";
 import { RegionError, toLf } from "../markdown/regions.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
-import { listMemoryFiles } from "../workspace/files.js";
 import { repoInfo, runGit } from "../workspace/git.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
-import { readIfExists } from "./load.js";
+import { readIfExists, readWorkspaceFile } from "./load.js";
 import { mergePage, type PageMerge } from "./merge.js";
 
 export const BANK_DIR = "bank";
@@ -96,6 +95,24 @@ async function gitSides(
   return base === undefined ? { ours: o, theirs: t } : { ours: o, theirs: t, base };
 }
 
+/**
+ * Bank pages holding a line that starts like a conflict marker, found by `git grep` (a
+ * read of every page took 2 s on 5,000 pages; git grep 50 ms). Outside a repository no
+ * git merge can have left markers.
+ */
+async function pagesWithMarkers(ws: Workspace): Promise<string[]> {
+  if (!(await repoInfo(ws.root))) return [];
+  const r = await runGit(["grep", "-l", "-I", "-z", "-e", "^<<<<<<< ", "--", BANK_DIR], {
+    cwd: ws.root,
+    okCodes: [1],
+  });
+  return r.stdout
+    .split("\0")
+    .filter((p) => p.endsWith(".md"))
+    .map((p) => p.split(path.sep).join("/"))
+    .sort();
+}
+
 function describe(rel: string, m: PageMerge, notes: string[]): void {
   for (const k of m.kept)
     notes.push(
@@ -114,34 +131,33 @@ export async function recoverMerges(ws: Workspace): Promise<MergeRecovery> {
   for (const [page, regions] of Object.entries(stale.pages))
     for (const r of regions) if (r.startsWith("op-") && page === `${BANK_DIR}/opinions.md`) out.recompute.add(r);
 
-  const files = (await listMemoryFiles(ws, { under: BANK_DIR })).filter((f) => f.path.endsWith(".md"));
-  for (const file of files) {
-    const text = await readFile(file.absPath, "utf8");
-    if (!text.includes("<<<<<<<")) continue;
+  for (const rel of await pagesWithMarkers(ws)) {
+    const text = await readWorkspaceFile(ws, rel);
+    if (text === undefined) continue;
     const split = splitConflicts(text);
     if (!split) continue;
     out.full = true;
     let merged: PageMerge | undefined;
     try {
-      const sides = (await gitSides(ws, file.path, text)) ?? split;
-      merged = await mergePage({ ...sides, path: file.path });
+      const sides = (await gitSides(ws, rel, text)) ?? split;
+      merged = await mergePage({ ...sides, path: rel });
     } catch (error) {
       if (!(error instanceof RegionError)) throw error;
     }
     if (!merged?.clean) {
-      out.skip.set(file.path, split.lines);
+      out.skip.set(rel, split.lines);
       for (const line of split.lines)
         out.notes.push(
-          `${file.path}:${line}: git conflict markers in your text outside membank's regions; page left as it is: resolve the conflict, then run again`,
+          `${rel}:${line}: git conflict markers in your text outside membank's regions; page left as it is: resolve the conflict, then run again`,
         );
       continue;
     }
-    out.rewritten.set(file.path, merged.text);
+    out.rewritten.set(rel, merged.text);
     for (const r of merged.stale) if (r.startsWith("op-") && !merged.fromBase.includes(r)) out.recompute.add(r);
     out.notes.push(
-      `${file.path}: git conflict markers inside membank's regions: rebuilt ${merged.stale.length ? merged.stale.join(", ") : "the page"} from the logs, kept the text outside the regions`,
+      `${rel}: git conflict markers inside membank's regions: rebuilt ${merged.stale.length ? merged.stale.join(", ") : "the page"} from the logs, kept the text outside the regions`,
     );
-    describe(file.path, merged, out.notes);
+    describe(rel, merged, out.notes);
   }
   return out;
 }
