@@ -55,3 +55,16 @@ export async function runMergeDriver(ws: Workspace, files: DriverFiles): Promise
     return { clean: merged.conflicts === 0, stale: [], notes: [error.message] };
   }
 }
+
+/**
+ * When membank cannot run its own merge (no workspace, a broken config...): git's own
+ * three-way text merge into %A, so the user gets a normal conflict and nothing is lost.
+ */
+export async function plainMerge(files: Omit<DriverFiles, "page" | "cwd">): Promise<boolean> {
+  const [base, ours, theirs] = await Promise.all(
+    [files.base, files.ours, files.theirs].map((f) => readFile(f, "utf8")),
+  );
+  const merged = await mergeFile(ours!, base!, theirs!, ["ours", "base", "theirs"]);
+  await writeFile(files.ours, merged.text);
+  return merged.conflicts === 0;
+}

@@ -32,8 +32,8 @@ export function registerMergeDriver(program: Command): void {
         page: string | undefined,
         flags: DriverFlags,
       ) => {
-        const ws = await loadWorkspace(flags);
         if (flags.install) {
+          const ws = await loadWorkspace(flags);
           const { installMergeDriver } = await import("../../workspace/merge-driver.js");
           const r = await installMergeDriver(ws.root, cliScript());
           if (flags.json) printJson(r);
@@ -48,8 +48,20 @@ export function registerMergeDriver(program: Command): void {
         if (base === undefined || ours === undefined || theirs === undefined || page === undefined) {
           throw new MembankError("merge-driver needs %O %A %B %P (git passes them), or --install", { exitCode: 2 });
         }
-        const { runMergeDriver } = await import("../../reflect/driver.js");
-        const r = await runMergeDriver(ws, { base, ours, theirs, page, cwd: process.cwd() });
+        const { plainMerge, runMergeDriver } = await import("../../reflect/driver.js");
+        let r: { clean: boolean; stale: string[]; notes: string[] };
+        try {
+          const ws = await loadWorkspace(flags);
+          r = await runMergeDriver(ws, { base, ours, theirs, page, cwd: process.cwd() });
+        } catch (error) {
+          // Never leave git with half a merge: fall back to its own text merge, markers and all.
+          const clean = await plainMerge({ base, ours, theirs });
+          r = {
+            clean,
+            stale: [],
+            notes: [`${page}: ${(error as Error).message.replace(/\.$/, "")}; merged as plain text`],
+          };
+        }
         for (const n of r.notes) process.stderr.write(`membank: ${n}\n`);
         if (flags.json) printJson(r);
         if (!r.clean) process.exitCode = 1;
