@@ -16,6 +16,10 @@
  * function of all facts plus the opinion state, so they need no state of their own. An
  * incremental run gets the facts older than `since` from the snapshot in
  * .memory/reflect/facts.json (derived; missing -> it reads all logs), see load.ts.
+ *
+ * AFTER A GIT MERGE of two machines' banks (recover.ts): pages with conflict markers, or
+ * listed stale by the merge driver, make the run read every log and render every page;
+ * opinions the machines moved differently restart from their merge-base version.
  */
 import { extractFromPastLogs } from "../llm/past-logs.js";
 import type { LlmServices } from "../llm/types.js";

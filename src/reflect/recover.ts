@@ -127,7 +127,12 @@ function describe(rel: string, m: PageMerge, notes: string[]): void {
 export async function recoverMerges(ws: Workspace): Promise<MergeRecovery> {
   const out: MergeRecovery = { rewritten: new Map(), skip: new Map(), recompute: new Set(), notes: [], full: false };
   const stale = await readStale(ws);
-  if ((await readIfExists(staleFile(ws))) !== undefined) out.full = true;
+  if ((await readIfExists(staleFile(ws))) !== undefined) {
+    out.full = true;
+    out.notes.push(
+      "bank pages were merged by git (membank's merge driver) since the last run: read every log, rendered every page",
+    );
+  }
   for (const [page, regions] of Object.entries(stale.pages))
     for (const r of regions) if (r.startsWith("op-") && page === `${BANK_DIR}/opinions.md`) out.recompute.add(r);
 
