@@ -47,6 +47,8 @@ describe("initWorkspace", () => {
       "templates/entity.md",
       "templates/opinions.md",
       "templates/sub/extra.md",
+      // bank/** merges with membank's driver (issue 15)
+      ".gitattributes",
     ]);
     expect(report.skipped).toEqual([]);
     expect(report.git).toBe("initialized");

@@ -5,6 +5,7 @@ import { registerGet } from "./commands/get.js";
 import { registerIndex } from "./commands/index.js";
 import { registerInit } from "./commands/init.js";
 import { registerMcp } from "./commands/mcp.js";
+import { registerMergeDriver } from "./commands/merge-driver.js";
 import { registerModels } from "./commands/models.js";
 import { registerRecall } from "./commands/recall.js";
 import { registerReflect } from "./commands/reflect.js";
@@ -31,5 +32,6 @@ export function registerCommands(program: Command): void {
   registerWatch(program);
   registerMcp(program);
   registerDoctor(program);
+  registerMergeDriver(program);
   void program;
 }

@@ -137,6 +137,17 @@ function locate(text: string, path: string | undefined): LocatedRegion[] {
   return out;
 }
 
+/** Regions with their offsets: `start`..`end` is the region's text from `<!--` of the begin marker to `-->` of the end marker. */
+export interface RegionSpan extends Region {
+  start: number;
+  end: number;
+}
+
+/** The managed regions of a document with their offsets, in order. Throws RegionError on unbalanced markers. */
+export function regionSpans(text: string, path?: string): RegionSpan[] {
+  return locate(text, path).map(({ bodyStart: _b, bodyEnd: _e, eol: _l, ...rest }) => rest);
+}
+
 /** The managed regions of a document, in order. Throws RegionError on unbalanced markers. */
 export function readRegions(text: string, path?: string): Region[] {
   return locate(text, path).map(({ name, body, startLine, endLine, sha }) =>

@@ -16,6 +16,10 @@
  * function of all facts plus the opinion state, so they need no state of their own. An
  * incremental run gets the facts older than `since` from the snapshot in
  * .memory/reflect/facts.json (derived; missing -> it reads all logs), see load.ts.
+ *
+ * AFTER A GIT MERGE of two machines' banks (recover.ts): pages with conflict markers, or
+ * listed stale by the merge driver, make the run read every log and render every page;
+ * opinions the machines moved differently restart from their merge-base version.
  */
 import { extractFromPastLogs } from "../llm/past-logs.js";
 import type { LlmServices } from "../llm/types.js";
@@ -33,6 +37,7 @@ import { evolveOpinions, type OpinionChange } from "./evolve.js";
 import { cmp, messageText } from "./format.js";
 import { assertGitCanCommit, commitPending, gitInit, isGitRepo, leftNote, unifiedDiff } from "./git.js";
 import { aliasKey, applyAliases, loadEntityPages, loadFacts, loadOpinions, saveSnapshot } from "./load.js";
+import { clearStale, recoverMerges } from "./recover.js";
 import { type Conflict, OPINIONS_PAGE, type RenderScope, renderBank } from "./render.js";
 
 export type { Evidence, Opinion } from "../markdown/opinions.js";
@@ -117,6 +122,49 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
       if (since !== undefined && day !== undefined && day < since) since = day;
     }
   }
+  // Pages a git merge touched (conflict markers, or the merge driver's stale list): the logs
+  // now hold both machines' facts, so this run reads them all and rebuilds those regions.
+  const merges = await recoverMerges(ws);
+  if (merges.full) since = undefined;
+  const conflicted = merges.skip.get(OPINIONS_PAGE);
+  if (conflicted !== undefined || (opts.dryRun && merges.rewritten.has(OPINIONS_PAGE))) {
+    throw new MembankError(
+      conflicted !== undefined
+        ? `${OPINIONS_PAGE}:${conflicted[0]}: git conflict markers in your text outside membank's regions; resolve them (the opinions inside the regions are rebuilt from the logs) and run again`
+        : `${OPINIONS_PAGE} holds git conflict markers; run without --dry-run to rebuild it from the logs`,
+      { code: "ECONFLICT" },
+    );
+  }
+  const cfg = ws.config.reflect;
+  const commitWanted = opts.commit !== false && cfg.git.commit;
+  let repo: boolean | undefined;
+  const repoReady = async (): Promise<boolean> => {
+    if (repo !== undefined) return repo;
+    repo = cfg.git.commit && (commitWanted || opts.commitLater === true);
+    if (repo) {
+      if (!(await isGitRepo(ws))) {
+        if (opts.gitInit === true) await gitInit(ws);
+        else repo = false;
+      }
+      // Mid-merge, mid-rebase, detached HEAD...: write nothing at all, the next run catches up.
+      if (repo) await assertGitCanCommit(ws);
+    }
+    return repo;
+  };
+  const skip = new Set(merges.skip.keys());
+  if (merges.rewritten.size > 0) {
+    if (opts.dryRun) for (const p of merges.rewritten.keys()) skip.add(p);
+    else {
+      // The merged page (markers gone) is membank's again: the render below starts from it.
+      const record = await repoReady();
+      await writeOwnedFiles(
+        ws,
+        [...merges.rewritten].map(([p, content]) => ({ path: p, content })),
+        { record },
+      );
+    }
+  }
+
   const entityPages = await loadEntityPages(ws);
   const aliases = aliasKey(entityPages.aliases);
   const loaded = await loadFacts(ws, since, aliases);
@@ -126,6 +174,14 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   const facts = respellAll(aliased, spellings);
   const state = await loadOpinions(ws, OPINIONS_PAGE);
   for (const op of state.opinions) op.entities = respell(op.entities, spellings);
+  if (merges.recompute.size > 0) {
+    // Moved differently on two machines and no common state to start from (recover.ts): rebuilt
+    // from every fact, oldest day first, as one machine would.
+    state.opinions = state.opinions.filter((op) => !merges.recompute.has(op.id) || state.adopted.includes(op.id));
+    merges.notes.push(
+      `${OPINIONS_PAGE}: ${[...merges.recompute].sort().join(", ")} rebuilt from the evidence in the logs (the machines had moved them differently)`,
+    );
+  }
 
   // Keep evidence links pointing at the line where each fact lives now; evidence whose fact
   // is gone from every log stays (it moved the confidence) but is marked, never a silent dead link.
@@ -140,7 +196,6 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   }
 
   lap("load");
-  const cfg = ws.config.reflect;
   const evolved = await evolveOpinions({
     opinions: state.opinions,
     facts: since === undefined ? facts : facts.filter((f) => f.date >= since),
@@ -177,6 +232,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     adopted: new Set(state.adopted),
     entityTexts: entityPages.texts,
     ...(opts.llm ? { llm: opts.llm } : {}),
+    skip,
   });
   lap("render");
   const conflicts: Conflict[] = [
@@ -211,7 +267,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     conflicts,
     adoptedEdits: state.adopted,
     diagnostics: [...entityPages.diagnostics, ...loaded.diagnostics],
-    warnings: [...evolved.warnings, ...rendered.warnings, ...(opts.llm?.warnings ?? [])],
+    warnings: [...merges.notes, ...evolved.warnings, ...rendered.warnings, ...(opts.llm?.warnings ?? [])],
     judge: opts.llm?.judge?.id ?? "heuristic-v1",
     message: "",
     timings,
@@ -239,22 +295,14 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   // Pages are recorded as membank's (path, hash before, hash written) before they are
   // written, so a run that dies before its commit is caught up by the next one, and only
   // bytes membank wrote are ever committed (workspace/owned.ts, reflect/git.ts).
-  const commitWanted = opts.commit !== false && cfg.git.commit;
-  let repo = cfg.git.commit && (commitWanted || opts.commitLater === true);
-  if (repo) {
-    if (!(await isGitRepo(ws))) {
-      if (opts.gitInit === true) await gitInit(ws);
-      else repo = false;
-    }
-    // Mid-merge, mid-rebase, detached HEAD...: write nothing at all, the next run catches up.
-    if (repo) await assertGitCanCommit(ws);
-  }
+  await repoReady();
   await writeOwnedFiles(
     ws,
     rendered.pages.map((p) => ({ path: p.path, content: p.after })),
-    { record: repo },
+    { record: repo === true },
   );
   await saveSnapshot(ws, loaded.facts, loaded.diagnostics, aliases);
+  if (merges.full) await clearStale(ws);
   lap("write");
 
   if (!commitWanted) {
@@ -268,7 +316,9 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   }
   const result = await commitPending(ws, (committed) => commitMessage({ ...report, pagesWritten: committed }, added));
   lap("commit");
-  const recovered = result.committed.filter((p) => !report.pagesWritten.includes(p) && !extracted.includes(p));
+  const recovered = result.committed.filter(
+    (p) => !report.pagesWritten.includes(p) && !extracted.includes(p) && !merges.rewritten.has(p),
+  );
   if (recovered.length > 0) {
     report.warnings.push(`committed ${recovered.length} file(s) an interrupted run wrote: ${recovered.join(", ")}`);
   }

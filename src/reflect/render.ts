@@ -51,6 +51,8 @@ export interface RenderInput {
   adopted: Set<string>;
   entityTexts: Map<string, string>;
   llm?: LlmServices;
+  /** Pages left as they are (git conflict markers in people's text). */
+  skip?: ReadonlySet<string>;
 }
 
 export interface RenderResult {
@@ -91,6 +93,7 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
     force?: Set<string>,
     name?: string,
   ) => {
+    if (input.skip?.has(rel)) return;
     const base = before ?? (await loadTemplate(ws, template, templates, name === undefined ? {} : { name }));
     const res = applyRegions(base, bodies, order, force, rel);
     for (const region of res.conflicts) {

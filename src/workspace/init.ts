@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { CONFIG_FILE } from "./config.js";
 import { MembankError } from "./errors.js";
 import { repoInfo, runGit } from "./git.js";
+import { installMergeDriver } from "./merge-driver.js";
 
 /** What `initWorkspace` did, path by path (workspace-relative, `/` separators). */
 export interface InitReport {
@@ -199,6 +200,12 @@ export async function initWorkspace(dir: string, options: InitOptions = {}): Pro
   }
 
   if (options.git !== false) await initGit(root, report);
+  // Bank pages of two clones merge with membank's driver (issue 15); without a built CLI, doctor offers it later.
+  const cli = path.join(packageRoot() ?? "", "dist/src/cli/main.js");
+  if (report.gitRoot !== undefined && existsSync(cli)) {
+    const { changed } = await installMergeDriver(root, cli).catch(() => ({ changed: [] as string[] }));
+    if (changed.includes(".gitattributes")) report.created.push(".gitattributes");
+  }
   return report;
 }
 

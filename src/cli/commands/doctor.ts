@@ -13,6 +13,8 @@ export interface DoctorReport {
   configFile: string | null;
   node: string;
   git: { present: boolean; version?: string; repository?: string; state?: string; busy?: boolean };
+  /** Whether bank pages merge with membank's driver in this clone (issue 15). */
+  mergeDriver?: { configured: boolean; attributes: boolean; setup?: string };
   embedding: { configured: string; provider: string; model?: string; fallback?: string };
   llm: { configured: string };
   sqlite: IndexStatus["sqlite"];
@@ -53,6 +55,15 @@ function formatDoctor(r: DoctorReport): string {
     `config      ${r.configFile ?? "(none: defaults)"}`,
     `node        ${r.node}`,
     `${ok(r.git.present && !r.git.busy)}git         ${r.git.present ? `${r.git.version}; ${r.git.state}` : "not found (reflect cannot commit)"}`,
+    ...(r.mergeDriver
+      ? [
+          `${ok(r.mergeDriver.configured && r.mergeDriver.attributes)}merge       ${
+            r.mergeDriver.configured && r.mergeDriver.attributes
+              ? "bank pages merge with membank's driver"
+              : `bank pages merge with git's text merge (conflicts are rebuilt by the next run); set up the driver: ${r.mergeDriver.setup}`
+          }`,
+        ]
+      : []),
     `${ok(true)}sqlite      ${r.sqlite.version}`,
     `${ok(r.sqlite.fts5)}fts5        ${r.sqlite.fts5 ? "available (unicode61 + trigram)" : "missing: vector-only search"}`,
     `${ok(r.sqliteVec.loaded)}sqlite-vec  ${r.sqliteVec.loaded ? r.sqliteVec.version : `not loaded (${r.sqliteVec.error}); in-process cosine fallback`}`,
@@ -95,11 +106,24 @@ export function registerDoctor(program: Command): void {
       } catch (error) {
         embedding = { configured: ws.config.embedding.provider, provider: "none", fallback: (error as Error).message };
       }
+      const { mergeDriverStatus } = await import("../../workspace/merge-driver.js");
+      const driver = git.repository ? await mergeDriverStatus(ws.root).catch(() => undefined) : undefined;
       const report: DoctorReport = {
         workspace: ws.root,
         configFile: ws.configPath ?? null,
         node: process.version,
         git,
+        ...(driver
+          ? {
+              mergeDriver: {
+                configured: driver.command !== undefined,
+                attributes: driver.attributes,
+                ...(driver.command !== undefined && driver.attributes
+                  ? {}
+                  : { setup: `membank merge-driver --install --workspace ${ws.root}` }),
+              },
+            }
+          : {}),
         embedding,
         llm: { configured: ws.config.llm.provider },
         sqlite: status.sqlite,
