@@ -1,33 +1,14 @@
-// One rule for every reader of memory/ and bank/ (README: "Symlinks are followed only when
-// they stay inside the workspace"): logs reached through a link out of the workspace are
-// not facts, not pages, not commits; a link that stays inside still works.
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { git, repoRoot } from "./reflect-support.js";
+import { git, membank, repoRoot } from "./reflect-support.js";
 
-const run = promisify(execFile);
-const cli = path.join(repoRoot, "dist/src/cli/main.js");
 const dirs: string[] = [];
 afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
-
-async function membank(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], {
-      env: { ...process.env, MEMBANK_WORKSPACE: "" },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 const OUTSIDE_LOG = (day: string) =>
   `# ${day}\n\nSomeone else's diary.\n\n## Retain\n- W @Eve: Keeps the vault code under the doormat.\n- O(c=0.9) @Eve: Trusts nobody at work\n`;

@@ -1,34 +1,15 @@
-// Alias cycles between entity pages (Mara.md says it is also "Jonas", Jonas.md says it is
-// also "Mara") must not swap the two people's facts: reflect reports the cycle with the
-// pages and lines that declare it, and each page keeps its own facts.
-import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { entityReport } from "../src/mcp/server.js";
 import { openWorkspace } from "../src/workspace/workspace.js";
-import { git, repoRoot } from "./reflect-support.js";
+import { git, membank } from "./reflect-support.js";
 
-const run = promisify(execFile);
-const cli = path.join(repoRoot, "dist/src/cli/main.js");
 const dirs: string[] = [];
 afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
-
-async function membank(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], {
-      env: { ...process.env, MEMBANK_WORKSPACE: "" },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 const read = (dir: string, rel: string) => readFile(path.join(dir, rel), "utf8");
 

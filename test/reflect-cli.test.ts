@@ -1,32 +1,14 @@
-// The BUILT CLI (`pnpm test` builds first): `membank reflect` human output, --json,
-// --dry-run, --no-commit, flag errors.
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { acquireWorkspaceLock } from "../src/workspace/lock.js";
-import { EVOLVING, git, repoRoot, workspaceFrom } from "./reflect-support.js";
+import { EVOLVING, git, membank, workspaceFrom } from "./reflect-support.js";
 
-const run = promisify(execFile);
-const cli = path.join(repoRoot, "dist/src/cli/main.js");
 const dirs: string[] = [];
 afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
-
-async function membank(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], {
-      env: { ...process.env, MEMBANK_WORKSPACE: "" },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 describe("membank reflect", () => {
   it("dry-runs, writes, commits, and then has nothing to do", async () => {

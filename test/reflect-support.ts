@@ -1,9 +1,10 @@
 // Helpers for the reflect end-to-end tests: fixture workspaces copied into temp dirs and
 // turned into real git repositories.
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { cp, mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { readRegions } from "../src/markdown/index.js";
 import { type Opinion, parseOpinion } from "../src/reflect/index.js";
 import { openWorkspace, type Workspace } from "../src/workspace/index.js";
@@ -77,4 +78,19 @@ export async function bankFiles(dir: string): Promise<Map<string, string>> {
   }
   await walk("bank");
   return out;
+}
+
+const CLI = path.join(repoRoot, "dist/src/cli/main.js");
+
+/** The built CLI as a user runs it (no MEMBANK_WORKSPACE): exit code and output, never a throw. */
+export async function membank(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], {
+      env: { ...process.env, MEMBANK_WORKSPACE: "" },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
 }
