@@ -75,6 +75,18 @@ export function transcriptKey(sessionId: string, agent?: string): string {
   return (agent === undefined ? `${sessionId}.jsonl` : `${agent}/sessions/${sessionId}.jsonl`).replace(/`/g, "'");
 }
 
+/** The agent folders of an OpenClaw agents dir (not hidden), sorted; none when it cannot be read. */
+export async function agentFolders(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir, { withFileTypes: true }))
+      .filter((d) => d.isDirectory() && !d.name.startsWith("."))
+      .map((d) => d.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
 /**
  * Session transcripts under `dir`: `*.jsonl` directly in it (a plain folder of sessions), and
  * the OpenClaw agents layout `<dir>/<agentId>/sessions/*.jsonl`. Sorted by key.
@@ -82,16 +94,7 @@ export function transcriptKey(sessionId: string, agent?: string): string {
 export async function findSessionFiles(dir: string): Promise<SessionFile[]> {
   const out: SessionFile[] = [];
   for (const name of await jsonlIn(dir)) out.push(sessionFile(dir, name, name));
-  let agents: string[] = [];
-  try {
-    agents = (await readdir(dir, { withFileTypes: true }))
-      .filter((d) => d.isDirectory() && !d.name.startsWith("."))
-      .map((d) => d.name)
-      .sort();
-  } catch {
-    agents = [];
-  }
-  for (const agent of agents) {
+  for (const agent of await agentFolders(dir)) {
     for (const name of await jsonlIn(path.join(dir, agent, "sessions"))) {
       out.push(sessionFile(path.join(dir, agent, "sessions"), name, `${agent}/sessions/${name}`, agent));
     }

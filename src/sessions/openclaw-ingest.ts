@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { isExcluded, type SessionFile, transcriptKey } from "./discover.js";
+import { agentFolders, isExcluded, type SessionFile, transcriptKey } from "./discover.js";
 import {
   coldArchiveEvents,
   OpenClawStore,
@@ -27,15 +27,7 @@ export interface OpenStore {
  * diagnostic (the run goes on with the others and with the transcript files).
  */
 export async function openStores(agentsDir: string, report: IngestReport): Promise<OpenStore[]> {
-  let agents: string[];
-  try {
-    agents = (await readdir(agentsDir, { withFileTypes: true }))
-      .filter((d) => d.isDirectory() && !d.name.startsWith("."))
-      .map((d) => d.name)
-      .sort();
-  } catch {
-    return [];
-  }
+  const agents = await agentFolders(agentsDir);
   const out: OpenStore[] = [];
   for (const agent of agents) {
     const file = path.join(agentsDir, agent, "agent", STORE_FILE);
