@@ -170,6 +170,12 @@ try {
     assert.deepEqual(entry.toolFilter, { include: ["memory_recall", "memory_entity"] });
   });
 
+  step("openclaw mcp probe: OpenClaw (Node 24) starts membank's server (its own node) and sees two tools", () => {
+    const probe = json(openclaw("mcp", "probe", "membank", "--json").stdout);
+    assert.deepEqual(probe.diagnostics, []);
+    assert.deepEqual([...probe.tools].sort(), ["membank__memory_entity", "membank__memory_recall"]);
+  });
+
   console.log(`openclaw e2e: passed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 } finally {
   if (process.env.KEEP_E2E_HOME) console.log(`kept ${home}`);
