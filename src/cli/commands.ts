@@ -7,6 +7,7 @@ import { registerInit } from "./commands/init.js";
 import { registerMcp } from "./commands/mcp.js";
 import { registerMergeDriver } from "./commands/merge-driver.js";
 import { registerModels } from "./commands/models.js";
+import { registerOpenClaw } from "./commands/openclaw.js";
 import { registerRecall } from "./commands/recall.js";
 import { registerReflect } from "./commands/reflect.js";
 import { registerRun } from "./commands/run.js";
@@ -31,6 +32,7 @@ export function registerCommands(program: Command): void {
   registerModels(program);
   registerWatch(program);
   registerMcp(program);
+  registerOpenClaw(program);
   registerDoctor(program);
   registerMergeDriver(program);
   void program;

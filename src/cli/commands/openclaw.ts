@@ -1,0 +1,113 @@
+import type { Command } from "commander";
+import { MembankError } from "../../workspace/errors.js";
+import { printJson } from "../shared.js";
+
+interface CommonFlags {
+  openclaw?: string;
+  workspace?: string;
+  json?: boolean;
+}
+
+interface SetupFlags extends CommonFlags {
+  dryRun?: boolean;
+  mcp?: boolean;
+  cron?: boolean;
+  cronExpr?: string;
+  tz?: string;
+}
+
+function common(cmd: Command): Command {
+  return cmd
+    .option("--openclaw <path>", "OpenClaw's CLI (default: $OPENCLAW_BIN, else openclaw on PATH)")
+    .option(
+      "-w, --workspace <dir>",
+      "the agent's workspace (default: OpenClaw's agents.defaults.workspace, else <state>/workspace)",
+    )
+    .option("--json", "print JSON");
+}
+
+export function registerOpenClaw(program: Command): void {
+  const oc = program.command("openclaw").description("wire membank into OpenClaw 2026.9 (setup, status)");
+
+  common(
+    oc
+      .command("setup")
+      .description(
+        "install the membank plugin (or with --mcp the MCP server), add bank/ to memory_search, the Retain paragraph " +
+          "to AGENTS.md and the nightly cron job; every OpenClaw config change goes through OpenClaw's own CLI",
+      )
+      .option("--dry-run", "print every change and the exact command, change nothing")
+      .option("--mcp", "add membank as an MCP server instead of installing the plugin")
+      .option("--no-cron", "skip the nightly cron job (it needs a running Gateway)")
+      .option("--cron-expr <expr>", "when the nightly job runs", "0 3 * * *")
+      .option("--tz <zone>", "IANA time zone of the cron expression (default: the Gateway's)"),
+  ).action(async (flags: SetupFlags) => {
+    const { describeStep, openClawContext, openClawVersion, planSetup, unsupportedVersion } = await import(
+      "../../openclaw/index.js"
+    );
+    const ctx = await openClawContext({
+      ...(flags.openclaw ? { openclaw: flags.openclaw } : {}),
+      ...(flags.workspace ? { workspace: flags.workspace } : {}),
+    });
+    const version = await openClawVersion(ctx.runner);
+    const unsupported = await unsupportedVersion(ctx.pluginDir, version);
+    if (unsupported) throw new MembankError(`${ctx.runner.bin}: ${unsupported}`, { code: "EOPENCLAWVERSION" });
+    const steps = await planSetup(ctx, {
+      ...(flags.mcp ? { mcp: true } : {}),
+      cron: flags.cron !== false,
+      ...(flags.cronExpr ? { cronExpr: flags.cronExpr } : {}),
+      ...(flags.tz ? { tz: flags.tz } : {}),
+    });
+    const log = (line: string) => {
+      if (!flags.json) process.stdout.write(`${line}\n`);
+    };
+    log(`OpenClaw ${version} (${ctx.runner.bin}); state ${ctx.stateDir}; workspace ${ctx.workspace}`);
+    const done: string[] = [];
+    for (const step of steps) {
+      if (!flags.dryRun && !step.done) {
+        try {
+          await step.apply();
+        } catch (error) {
+          if (error instanceof MembankError && done.length > 0) {
+            throw new MembankError(`${error.message} (already done: ${done.join(", ")})`, { code: error.code });
+          }
+          throw error;
+        }
+        done.push(step.id);
+      }
+      for (const line of describeStep(step, flags.dryRun === true)) log(line);
+    }
+    const todo = steps.filter((s) => !s.done).map((s) => s.id);
+    if (flags.json) {
+      printJson({
+        dryRun: flags.dryRun === true,
+        workspace: ctx.workspace,
+        steps: steps.map((s) => ({
+          id: s.id,
+          summary: s.summary,
+          state: s.done ? "ok" : flags.dryRun ? "planned" : "done",
+          ...(s.command ? { command: ["openclaw", ...s.command] } : {}),
+          ...(s.file ? { file: s.file } : {}),
+        })),
+      });
+    } else if (todo.length === 0) log("Nothing to do: membank is wired into OpenClaw.");
+    else if (flags.dryRun) log(`Dry run: ${todo.length} change(s) above, nothing written.`);
+    else log("Restart the Gateway (or run `openclaw plugins reload membank`) to apply.");
+  });
+
+  common(
+    oc
+      .command("status")
+      .description("show what is wired (plugin, MCP server, extraPaths, AGENTS.md block, nightly job) and what is not")
+      .option("--no-cron", "do not ask the Gateway for the nightly job"),
+  ).action(async (flags: CommonFlags & { cron?: boolean }) => {
+    const { formatStatus, openClawContext, openClawStatus } = await import("../../openclaw/index.js");
+    const ctx = await openClawContext({
+      ...(flags.openclaw ? { openclaw: flags.openclaw } : {}),
+      ...(flags.workspace ? { workspace: flags.workspace } : {}),
+    });
+    const status = await openClawStatus(ctx, { cron: flags.cron !== false });
+    if (flags.json) printJson(status);
+    else process.stdout.write(`${formatStatus(status)}\n`);
+  });
+}

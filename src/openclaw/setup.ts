@@ -1,0 +1,203 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { writeFileAtomic } from "../workspace/atomic.js";
+import { CONFIG_FILE } from "../workspace/config.js";
+import { MembankError } from "../workspace/errors.js";
+import { initWorkspace } from "../workspace/init.js";
+import { retainBlockState, upsertRetainBlock } from "./agents-block.js";
+import { getPath, type OpenClawContext } from "./context.js";
+import { lastLine, mustRunOpenClaw, runOpenClaw } from "./run.js";
+
+export const PLUGIN_ID = "membank";
+export const MCP_SERVER = "membank";
+export const CRON_KEY = "membank-nightly";
+export const MCP_TOOLS = ["memory_recall", "memory_entity"];
+
+export interface SetupOptions {
+  /** Wire membank in as an MCP server instead of the plugin. */
+  mcp?: boolean;
+  /** Add the nightly cron job (default true; it needs a running Gateway). */
+  cron?: boolean;
+  cronExpr?: string;
+  tz?: string;
+}
+
+export interface SetupStep {
+  id: string;
+  /** What changes, in one line. */
+  summary: string;
+  /** Already in place: nothing to do. */
+  done: boolean;
+  /** The exact OpenClaw command, when the change goes through OpenClaw's CLI. */
+  command?: string[];
+  /** The file written, when the change is a file edit. */
+  file?: string;
+  apply: () => Promise<void>;
+}
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+function record(v: unknown): Record<string, unknown> {
+  return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+/** What the plugin's config must hold: membank's CLI, its node, the workspace. */
+export function pluginConfig(ctx: OpenClawContext): Record<string, unknown> {
+  const current = record(getPath(ctx.config, `plugins.entries.${PLUGIN_ID}.config`));
+  return { ...current, membank: ctx.cli, node: ctx.node, workspace: ctx.workspace };
+}
+
+/** The MCP server entry: absolute node and CLI (the Node 20/24 split), 120 s per request, our tools only. */
+export function mcpServerEntry(ctx: OpenClawContext): Record<string, unknown> {
+  return {
+    command: ctx.node,
+    args: [ctx.cli, "mcp", "--workspace", ctx.workspace],
+    requestTimeoutMs: 120_000,
+    toolFilter: { include: MCP_TOOLS },
+  };
+}
+
+/** The nightly job's argv: `membank run nightly`, where exit 3 ("nothing to do") is a success. */
+export function nightlyArgv(ctx: OpenClawContext): string[] {
+  return [
+    "/bin/sh",
+    "-c",
+    '"$0" "$1" run nightly --workspace "$2"; c=$?; if [ "$c" -eq 3 ]; then exit 0; fi; exit "$c"',
+    ctx.node,
+    ctx.cli,
+    ctx.workspace,
+  ];
+}
+
+function openClawStep(ctx: OpenClawContext, id: string, summary: string, done: boolean, command: string[]): SetupStep {
+  return { id, summary, done, command, apply: async () => void (await mustRunOpenClaw(ctx.runner, command)) };
+}
+
+/** Every change setup would make, in order, each marked done when it is already in place. */
+export async function planSetup(ctx: OpenClawContext, opts: SetupOptions = {}): Promise<SetupStep[]> {
+  const steps: SetupStep[] = [];
+  const ws = ctx.workspace;
+
+  steps.push({
+    id: "workspace",
+    summary: `make ${ws} a membank workspace (membank init: memory/, bank/, ${CONFIG_FILE}; never overwrites)`,
+    done: existsSync(path.join(ws, CONFIG_FILE)),
+    file: path.join(ws, CONFIG_FILE),
+    apply: async () => void (await initWorkspace(ws)),
+  });
+
+  if (opts.mcp) {
+    const entry = mcpServerEntry(ctx);
+    steps.push(
+      openClawStep(
+        ctx,
+        "mcp",
+        `add MCP server "${MCP_SERVER}" (${ctx.node} ${ctx.cli} mcp; 120 s timeout; tools ${MCP_TOOLS.join(", ")})`,
+        sameJson(getPath(ctx.config, `mcp.servers.${MCP_SERVER}`), entry),
+        ["mcp", "set", MCP_SERVER, JSON.stringify(entry)],
+      ),
+    );
+  } else {
+    const paths = getPath(ctx.config, "plugins.load.paths");
+    const linked = Array.isArray(paths) && paths.includes(ctx.pluginDir);
+    steps.push(
+      openClawStep(ctx, "plugin", `install the membank plugin (linked from ${ctx.pluginDir})`, linked, [
+        "plugins",
+        "install",
+        "--link",
+        "--force",
+        "--accept-capabilities",
+        ctx.pluginDir,
+      ]),
+    );
+    const cfg = pluginConfig(ctx);
+    steps.push(
+      openClawStep(
+        ctx,
+        "plugin-config",
+        `point the plugin at membank (${ctx.node} ${ctx.cli}) and the workspace`,
+        sameJson(getPath(ctx.config, `plugins.entries.${PLUGIN_ID}.config`), cfg),
+        ["config", "set", `plugins.entries.${PLUGIN_ID}.config`, JSON.stringify(cfg), "--strict-json"],
+      ),
+    );
+  }
+
+  const extra = getPath(ctx.config, "memory.search.extraPaths");
+  const current = Array.isArray(extra) ? extra : [];
+  const hasBank = current.some((p) => p === "bank" || (p && typeof p === "object" && record(p).path === "bank"));
+  steps.push(
+    openClawStep(ctx, "extra-paths", "let memory_search read the bank: memory.search.extraPaths += bank", hasBank, [
+      "config",
+      "set",
+      "memory.search.extraPaths",
+      JSON.stringify([...current, "bank"]),
+      "--strict-json",
+    ]),
+  );
+
+  const agentsFile = path.join(ws, "AGENTS.md");
+  const agentsText = await readFile(agentsFile, "utf8").catch(() => "");
+  const state = retainBlockState(agentsText, ctx.guidance);
+  steps.push({
+    id: "agents-md",
+    summary: `${state === "stale" ? "refresh" : "add"} the Retain paragraph in ${agentsFile} (marked block)`,
+    done: state === "current",
+    file: agentsFile,
+    apply: async () => {
+      // Re-read: the agent may have written AGENTS.md since the plan was made.
+      const now = await readFile(agentsFile, "utf8").catch(() => "");
+      await writeFileAtomic(agentsFile, upsertRetainBlock(now, ctx.guidance));
+    },
+  });
+
+  if (opts.cron !== false) {
+    const command = [
+      "cron",
+      "add",
+      "--name",
+      "membank nightly",
+      "--declaration-key",
+      CRON_KEY,
+      "--cron",
+      opts.cronExpr ?? "0 3 * * *",
+      ...(opts.tz ? ["--tz", opts.tz] : []),
+      "--command-argv",
+      JSON.stringify(nightlyArgv(ctx)),
+      "--description",
+      "membank: sessions, facts, bank pages, git commit, index (exit 3 = nothing to do)",
+      "--no-deliver",
+      "--json",
+    ];
+    steps.push({
+      id: "cron",
+      summary: `add the nightly job "membank nightly" (${opts.cronExpr ?? "0 3 * * *"}; idempotent by key ${CRON_KEY})`,
+      done: false,
+      command,
+      apply: async () => {
+        const res = await runOpenClaw(ctx.runner, command);
+        // cron add prints {"ok": false, ...} on some failures while exiting 0.
+        if (res.code !== 0 || /"ok":\s*false/.test(res.stdout)) {
+          throw new MembankError(
+            `openclaw cron add failed: ${lastLine(res)}. Start the Gateway (openclaw gateway) and run setup again, or pass --no-cron`,
+            { code: "EOPENCLAW" },
+          );
+        }
+      },
+    });
+  }
+  return steps;
+}
+
+/** One line per step, with the exact command or file, for --dry-run and the report. */
+export function describeStep(step: SetupStep, dryRun: boolean): string[] {
+  const tag = step.done ? "ok  " : dryRun ? "will" : "did ";
+  const out = [`[${tag}] ${step.summary}`];
+  if (!step.done && step.command) out.push(`       $ openclaw ${step.command.map(shellQuote).join(" ")}`);
+  else if (!step.done && step.file) out.push(`       write ${step.file}`);
+  return out;
+}
+
+function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}

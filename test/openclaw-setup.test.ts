@@ -1,0 +1,136 @@
+import { execFile } from "node:child_process";
+import { chmod, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import {
+  describeStep,
+  mcpServerEntry,
+  nightlyArgv,
+  type OpenClawContext,
+  openClawContext,
+  planSetup,
+  upsertRetainBlock,
+} from "../src/openclaw/index.js";
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const pluginDir = path.join(repo, "openclaw-plugin");
+const cli = path.join(repo, "dist", "src", "cli", "main.js");
+const run = promisify(execFile);
+
+/** A temp OpenClaw home with the given openclaw.json (as OpenClaw writes it: plain JSON). */
+async function home(config: unknown): Promise<{ state: string; env: NodeJS.ProcessEnv }> {
+  const dir = await mkdtemp(path.join(tmpdir(), "membank-ocsetup-"));
+  const state = path.join(dir, ".openclaw");
+  await mkdir(path.join(state, "workspace", "memory"), { recursive: true });
+  await writeFile(path.join(state, "openclaw.json"), JSON.stringify(config, null, 2));
+  // Setup only plans here (no OpenClaw is run), so any executable stands in for its CLI.
+  return { state, env: { HOME: dir, OPENCLAW_STATE_DIR: state, OPENCLAW_BIN: "/bin/false", PATH: "/usr/bin:/bin" } };
+}
+
+async function ctxFor(config: unknown): Promise<OpenClawContext> {
+  return openClawContext({ env: (await home(config)).env });
+}
+
+describe("membank openclaw setup: the plan", () => {
+  it("keeps the user's other extraPaths and plugin settings when it adds its own", async () => {
+    const ctx = await ctxFor({
+      memory: { search: { extraPaths: ["../team-docs", { path: "notes", pattern: "**/*.md" }] } },
+      plugins: { entries: { membank: { config: { timeoutMs: 5000 } } } },
+    });
+    const steps = await planSetup(ctx, { cron: false });
+    const extra = steps.find((s) => s.id === "extra-paths")!;
+    expect(JSON.parse(extra.command![3]!)).toEqual(["../team-docs", { path: "notes", pattern: "**/*.md" }, "bank"]);
+    const cfg = steps.find((s) => s.id === "plugin-config")!;
+    expect(JSON.parse(cfg.command![3]!)).toEqual({
+      timeoutMs: 5000,
+      membank: cli,
+      node: process.execPath,
+      workspace: ctx.workspace,
+    });
+  });
+
+  it("finds the workspace from agents.defaults.workspace, else <state>/workspace", async () => {
+    const { state, env } = await home({});
+    expect((await openClawContext({ env })).workspace).toBe(path.join(state, "workspace"));
+    const custom = await ctxFor({ agents: { defaults: { workspace: "/srv/clawd" } } });
+    expect(custom.workspace).toBe("/srv/clawd");
+  });
+
+  it("has nothing to do on a wired install (the cron job is asked of the Gateway, so it is always tried)", async () => {
+    const { state, env } = await home({});
+    const ws = path.join(state, "workspace");
+    const ctx0 = await openClawContext({ env });
+    await writeFile(path.join(ws, "membank.config.json"), "{}\n");
+    await writeFile(path.join(ws, "AGENTS.md"), upsertRetainBlock("# mine\n", ctx0.guidance));
+    await writeFile(
+      path.join(state, "openclaw.json"),
+      JSON.stringify({
+        memory: { search: { extraPaths: ["bank"] } },
+        plugins: {
+          load: { paths: [pluginDir] },
+          entries: { membank: { enabled: true, config: { membank: cli, node: process.execPath, workspace: ws } } },
+        },
+      }),
+    );
+    const ctx = await openClawContext({ env });
+    expect((await planSetup(ctx, { cron: false })).filter((s) => !s.done)).toEqual([]);
+    const withCron = (await planSetup(ctx)).filter((s) => !s.done).map((s) => s.id);
+    expect(withCron).toEqual(["cron"]);
+  });
+
+  it("--mcp: the server entry uses membank's own node, a 120 s timeout and only membank's tools", async () => {
+    const ctx = await ctxFor({});
+    expect(mcpServerEntry(ctx)).toEqual({
+      command: process.execPath,
+      args: [cli, "mcp", "--workspace", ctx.workspace],
+      requestTimeoutMs: 120000,
+      toolFilter: { include: ["memory_recall", "memory_entity"] },
+    });
+    const ids = (await planSetup(ctx, { mcp: true, cron: false })).map((s) => s.id);
+    expect(ids).toEqual(["workspace", "mcp", "extra-paths", "agents-md"]);
+  });
+
+  it("dry-run lines show the exact command, quoted for a shell", async () => {
+    const ctx = await ctxFor({});
+    const steps = await planSetup(ctx);
+    const text = steps.flatMap((s) => describeStep(s, true)).join("\n");
+    expect(text).toContain(`$ openclaw plugins install --link --force --accept-capabilities ${pluginDir}`);
+    expect(text).toContain(`$ openclaw config set memory.search.extraPaths '["bank"]' --strict-json`);
+    expect(text).toMatch(
+      /\$ openclaw cron add --name 'membank nightly' --declaration-key membank-nightly --cron '0 3 \* \* \*'/,
+    );
+  });
+
+  it("the nightly job counts exit 3 (nothing to do) as success and passes other failures on", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "membank-nightly-"));
+    const fake = path.join(dir, "fake-node");
+    // Stands in for node: exits with the code named in the workspace path's last segment.
+    await writeFile(fake, '#!/bin/sh\nexit "$(basename "$5")"\n');
+    await chmod(fake, 0o755);
+    const ctx = await ctxFor({});
+    const argvFor = (code: number) => nightlyArgv({ ...ctx, node: fake, cli: "run-arg", workspace: `${dir}/${code}` });
+    const exitOf = async (code: number) => {
+      const [cmd, ...args] = argvFor(code);
+      return run(cmd!, args).then(
+        () => 0,
+        (e: { code: number }) => e.code,
+      );
+    };
+    expect(await exitOf(0)).toBe(0);
+    expect(await exitOf(3)).toBe(0);
+    expect(await exitOf(1)).toBe(1);
+    expect(await exitOf(4)).toBe(4);
+  });
+
+  it("with no OpenClaw anywhere, the CLI says how to get it and exits 1", async () => {
+    const { env } = await home({});
+    const { OPENCLAW_BIN: _, ...noBin } = env;
+    const res = await run(process.execPath, [cli, "openclaw", "setup", "--dry-run"], { env: noBin }).catch((e) => e);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/OpenClaw not found.*--openclaw <path>/);
+    expect(await readFile(path.join(env.OPENCLAW_STATE_DIR!, "openclaw.json"), "utf8")).toBe("{}");
+  });
+});
