@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import type { IndexStatus } from "../../index/status.js";
-import { gitState, repoInfo, runGit } from "../../workspace/git.js";
 import { loadWorkspace, printJson, workspaceOption } from "../shared.js";
 
 interface DoctorFlags {
@@ -24,6 +23,7 @@ export interface DoctorReport {
 
 /** git's version, the workspace's repository, and whether a nightly run could commit now. */
 async function gitReport(root: string): Promise<DoctorReport["git"]> {
+  const { gitState, repoInfo, runGit } = await import("../../workspace/git.js");
   try {
     const { stdout } = await runGit(["--version"], { cwd: root });
     const version = stdout.trim().replace(/^git version /, "");
