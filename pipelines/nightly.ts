@@ -20,7 +20,7 @@ import { dateFromPath, readFacts } from "../src/retain/index.js";
 import { ingestSessions } from "../src/sessions/ingest.js";
 import type { IngestReport } from "../src/sessions/types.js";
 import { isDailyLog, listMemoryFiles, type MemoryFile } from "../src/workspace/files.js";
-import { progressLines } from "../src/workspace/progress.js";
+import { ANNOUNCE_FROM, embedPassLine, progressLines } from "../src/workspace/progress.js";
 
 export interface NightlyState {
   /** Oldest day whose log changed since the last completed run (undefined: read everything). */
@@ -265,7 +265,9 @@ export const nightly: PipelineDefinition<NightlyState> = {
         const r = await syncIndex(ctx.ws, {
           embedder,
           onProgress: (done, total, phase) => {
-            if (phase === "embed") progress.update(`embedding chunks with ${embedder.provider}`, done, total);
+            if (phase !== "embed") return;
+            if (done === 0 && total >= ANNOUNCE_FROM) ctx.log(`    ${embedPassLine(total, embedder.provider)}`);
+            progress.update(`embedding chunks with ${embedder.provider}`, done, total);
           },
         });
         progress.finish();

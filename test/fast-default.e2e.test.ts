@@ -123,4 +123,19 @@ describe("fast by default", () => {
     expect(hybrid.fallback).toBeUndefined();
     expect(asked[0]).toEqual([question]);
   });
+
+  it("a big embedding pass is announced with its size before it starts", async () => {
+    const dir = await exampleWorkspace({
+      embedding: { provider: "openai", openai: { baseUrl: base, model: "fake-embed", dims: 8 } },
+    });
+    const topics = ["standup", "gym", "groceries", "release train", "dentist", "reading", "call with Mara"];
+    for (let i = 0; i < 120; i++) {
+      const day = new Date(Date.UTC(2025, 0, 1 + i)).toISOString().slice(0, 10);
+      await writeFile(path.join(dir, "memory", `${day}.md`), `# ${day}\n\n- ${topics[i % topics.length]}; note ${i}\n`);
+    }
+    const { stderr, stdout } = await membank(["index", "-w", dir, "--json"]);
+    const total = (JSON.parse(stdout) as { embedded: number }).embedded;
+    expect(total).toBeGreaterThanOrEqual(120);
+    expect(stderr).toContain(`membank: embedding ${total} chunks with openai (vectors are cached`);
+  });
 });

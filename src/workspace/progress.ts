@@ -38,6 +38,14 @@ export function progressLine(label: string, done: number, total: number, elapsed
   return `${head}, ~${formatDuration((elapsedMs / done) * (total - done))} left`;
 }
 
+/** Passes at least this long (items) are announced before they start, with their size. */
+export const ANNOUNCE_FROM = 100;
+
+/** Said before a big embedding pass: what is about to take a while, and that it is a one-off. */
+export function embedPassLine(total: number, provider: string): string {
+  return `embedding ${total} chunks with ${provider} (vectors are cached: later runs embed only new text)`;
+}
+
 export function progressLines(write: (line: string) => void, opts: ProgressLineOptions = {}): ProgressLines {
   const now = opts.now ?? Date.now;
   const quietMs = opts.quietMs ?? 2000;

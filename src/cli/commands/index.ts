@@ -19,9 +19,16 @@ async function progressReporter(
 ): Promise<{ update: (d: number, t: number, p: SyncPhase) => void; stop: () => void }> {
   const label = (p: SyncPhase) => (p === "files" ? "indexing files" : `embedding with ${provider}`);
   if (!process.stderr.isTTY) {
-    const { progressLines } = await import("../../workspace/progress.js");
-    const lines = progressLines((line) => process.stderr.write(`membank: ${line}\n`));
-    return { update: (d, t, p) => lines.update(label(p), d, t), stop: () => lines.finish() };
+    const { ANNOUNCE_FROM, embedPassLine, progressLines } = await import("../../workspace/progress.js");
+    const write = (line: string) => process.stderr.write(`membank: ${line}\n`);
+    const lines = progressLines(write);
+    return {
+      update(d, t, p) {
+        if (p === "embed" && d === 0 && t >= ANNOUNCE_FROM) write(embedPassLine(t, provider));
+        lines.update(label(p), d, t);
+      },
+      stop: () => lines.finish(),
+    };
   }
   const { SingleBar, Presets } = await import("cli-progress");
   const started = Date.now();
