@@ -234,6 +234,8 @@ describe("syncIndex", () => {
     expect(report.rebuilt).toBe(true);
     expect(report.warnings.join(" ")).toMatch(/quick_check/);
     expect(report.facts).toBe(first.facts);
+    // Checked once: the next no-change sync does not check again.
+    expect(existsSync(`${file}.syncing`)).toBe(false);
   });
 
   it("migrates an older index in place and then rebuilds it (the fingerprint includes the schema version)", async () => {

@@ -61,7 +61,7 @@ export function vectorArmPlan(idx: IndexDb, embedder: Embedder, provider: string
   if (c.missing > 0) {
     return {
       use: true,
-      note: `${c.missing} chunks have no ${provider} vector yet (\`membank index\` embeds them); vector arm over the ${c.vectors} that do`,
+      note: `${c.missing === 1 ? "1 chunk has" : `${c.missing} chunks have`} no ${provider} vector yet (\`membank index\` embeds ${c.missing === 1 ? "it" : "them"}); vector arm over the ${c.vectors} that do`,
     };
   }
   return { use: true };

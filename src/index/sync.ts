@@ -121,7 +121,9 @@ function crashedBefore(file: string): boolean {
   } catch {
     return false;
   }
-  if (!Number.isInteger(pid) || pid === process.pid) return true;
+  if (!Number.isInteger(pid)) return true;
+  // This process is syncing right now (a background embedding pass beside a query's sync).
+  if (pid === process.pid) return false;
   try {
     process.kill(pid, 0);
     return false; // another live process is syncing: not a crash
@@ -311,7 +313,10 @@ async function syncAt(file: string, ws: Workspace, opts: SyncOptions): Promise<S
   const files = scanMemoryFiles(ws, { skipped });
   for (const s of skipped) warnings.push(`${s.path}: not indexed: ${s.reason}`);
 
-  let idx = acquireIndex(file, opts.check || crashedBefore(file) ? { ...openOpts, check: true } : openOpts);
+  const crashed = crashedBefore(file);
+  let idx = acquireIndex(file, opts.check || crashed ? { ...openOpts, check: true } : openOpts);
+  // Checked (and replaced if damaged): the dead sync's marker has done its job.
+  if (crashed) rmSync(markerOf(file), { force: true });
   if (idx.replaced) warnings.push(`index ${file} was unusable (${idx.replaced}) and was rebuilt`);
   if (choice.embedder && !idx.vec.loaded && idx.vec.error !== "disabled") {
     warnings.push(`sqlite-vec did not load (${idx.vec.error}); vector search uses an in-process cosine scan`);
