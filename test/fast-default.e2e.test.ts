@@ -80,6 +80,8 @@ describe("fast by default", () => {
     const r = JSON.parse((await membank(["recall", "-w", dir, "--json", "Zanzibar ferry"])).stdout);
     expect(r.provider).toBe("none");
     expect(r.results[0].source).toMatch(/^bank\/world\.md#L3/);
+    const doctor = (await membank(["doctor", "-w", dir])).stdout;
+    expect(doctor).toMatch(/embedding +auto -> none \(BM25 \+ structure: the fast default/);
   });
 
   it("a configured provider embeds in `index` only: recall and search never embed the corpus", async () => {
