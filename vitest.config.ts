@@ -1,6 +1,12 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  resolve: {
+    // Vite does not resolve chrono-node's "./*" subpath export (src imports the English
+    // parser alone, "chrono-node/en", to start fast); Node does: point Vite at Node's answer.
+    alias: [{ find: /^chrono-node\/en$/, replacement: fileURLToPath(import.meta.resolve("chrono-node/en")) }],
+  },
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     // Native addons (better-sqlite3, node-llama-cpp) are safest in forked processes.

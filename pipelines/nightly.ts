@@ -20,6 +20,7 @@ import { dateFromPath, readFacts } from "../src/retain/index.js";
 import { ingestSessions } from "../src/sessions/ingest.js";
 import type { IngestReport } from "../src/sessions/types.js";
 import { isDailyLog, listMemoryFiles, type MemoryFile } from "../src/workspace/files.js";
+import { ANNOUNCE_FROM, embedPassLine, progressLines } from "../src/workspace/progress.js";
 
 export interface NightlyState {
   /** Oldest day whose log changed since the last completed run (undefined: read everything). */
@@ -258,16 +259,18 @@ export const nightly: PipelineDefinition<NightlyState> = {
       description: "sync the search index with the changed files",
       async run(ctx) {
         const embedder = await resolveEmbedder(ctx.ws);
-        // Embedding years of logs the first time takes minutes: say how far it is, every 10 s at most.
-        let lastReport = Date.now();
+        // Embedding years of logs the first time takes minutes: say how far it is and how long
+        // is left, every 10 s at most (a log line each, for cron as for a terminal).
+        const progress = progressLines((line) => ctx.log(`    ${line}`), { everyMs: 10_000 });
         const r = await syncIndex(ctx.ws, {
           embedder,
           onProgress: (done, total, phase) => {
-            if (phase !== "embed" || Date.now() - lastReport < 10_000) return;
-            lastReport = Date.now();
-            ctx.log(`    embedding with ${embedder.provider}: ${done}/${total} chunks`);
+            if (phase !== "embed") return;
+            if (done === 0 && total >= ANNOUNCE_FROM) ctx.log(`    ${embedPassLine(total, embedder.provider)}`);
+            progress.update(`embedding chunks with ${embedder.provider}`, done, total);
           },
         });
+        progress.finish();
         ctx.state.index = r;
         // The run is through: the logs it read are the baseline the next run compares with.
         if (ctx.state.logsRead) await writeFileManifest(ctx.ws, "nightly", ctx.state.logsRead);

@@ -68,30 +68,25 @@ describe("auto resolution order", () => {
     const ws = await workspace({ config: { embedding: { openai: { apiKeyEnv: "MY_EMBED_KEY" } } } });
     expect((await resolveEmbedder(ws, { env: { OPENAI_API_KEY: "k", MY_EMBED_KEY: "m" } })).provider).toBe("openai");
     const ws2 = await workspace({ config: { embedding: { openai: { apiKeyEnv: "MY_EMBED_KEY" } } } });
-    expect((await resolveEmbedder(ws2, { env: { OPENAI_API_KEY: "k" } })).provider).toBe("use");
+    expect((await resolveEmbedder(ws2, { env: { OPENAI_API_KEY: "k" } })).provider).toBe("none");
   });
 
   test("auto ignores a keyless custom openai endpoint", async () => {
     const ws = await workspace({ config: { embedding: { openai: { baseUrl: "http://127.0.0.1:9/v1" } } } });
-    expect((await resolveEmbedder(ws, { env: {} })).provider).toBe("use");
+    expect((await resolveEmbedder(ws, { env: {} })).provider).toBe("none");
   });
 
-  test("then use when its packages resolve", async () => {
+  test("with nothing configured: none (BM25 + structure), quietly, even though USE is installed", async () => {
     const ws = await workspace();
+    const choice = await resolveEmbedder(ws, { env: {}, useAvailable: true });
+    expect(choice).toEqual({ embedder: null, provider: "none" });
+  });
+
+  test("a configured model that is missing and no key: none, with the reason", async () => {
+    const ws = await workspace({ config: { embedding: { local: { modelPath: "models/gone.gguf" } } } });
     const choice = await resolveEmbedder(ws, { env: {} });
-    expect(choice).toMatchObject({ provider: "use", model: "universal-sentence-encoder-lite" });
-    expect(choice.embedder!.dims).toBe(512);
-    expect(choice.fallback).toBeUndefined();
-  });
-
-  test("else none: BM25 only, with the reasons", async () => {
-    const ws = await workspace();
-    const choice = await resolveEmbedder(ws, { env: {}, useAvailable: false });
     expect(choice.embedder).toBeNull();
-    expect(choice.provider).toBe("none");
-    expect(choice.fallback).toContain("local model file .memory/models/embedding.gguf not found");
-    expect(choice.fallback).toContain("not installed");
-    expect(choice.fallback).toMatch(/BM25 only$/);
+    expect(choice.fallback).toBe("local model file models/gone.gguf not found; BM25 only");
   });
 
   test("is cheap: resolving does not load the model (a broken file only fails at embed time)", async () => {

@@ -189,6 +189,7 @@ describe("search with vectors", () => {
   it("mixes vector and text scores with the configured weights", async () => {
     const w = await ws();
     const c = choice(64);
+    await syncIndex(w, { embedder: c });
     const hybrid = await search(w, "Postgres database migration", { embedder: c, minScore: 0 });
     const top = hybrid.results[0]!;
     expect(top.path).toBe("memory/2026-03-12.md");
@@ -203,8 +204,10 @@ describe("search with vectors", () => {
 
   it("works with no FTS5 (vector only)", async () => {
     const w = await ws();
-    const res = await search(w, "Vienna capital Austria", { embedder: choice(64), fts: false, minScore: 0 });
-    expect(res.results[0]?.path).toBe("bank/world.md");
+    const c = choice(64);
+    await syncIndex(w, { embedder: c, fts: false });
+    const res = await search(w, "Postgres read replica migration", { embedder: c, fts: false, minScore: 0 });
+    expect(res.results[0]?.path).toBe("memory/2026-03-12.md");
     const bm25Only = await search(w, "Vienna", { fts: false });
     expect(bm25Only.results).toEqual([]);
     expect(bm25Only.fallback).toMatch(/no FTS5 and no embedder/);
@@ -245,6 +248,53 @@ describe("search with vectors", () => {
     expect(e.calls).toBe(calls);
     await search(w, "database replica", { embedder: c });
     expect(e.calls).toBe(calls + 1);
+  });
+});
+
+describe("queries never embed the corpus", () => {
+  it("search over an index without vectors skips the vector arm and says so, embedding nothing", async () => {
+    const w = await ws();
+    await syncIndex(w);
+    const c = choice(64);
+    const e = c.embedder as ReturnType<typeof hashEmbedder>;
+    const res = await search(w, "Postgres database migration", { embedder: c });
+    expect(e.calls).toBe(0);
+    expect(res.provider).toBe("none");
+    expect(res.fallback).toMatch(/no hash-test vectors in the index yet .*membank index.*vector arm skipped/);
+    expect(res.results[0]?.path).toBe("memory/2026-03-12.md");
+  });
+
+  it("a new log after the last embedding pass is found by BM25; only the question is embedded", async () => {
+    const w = await ws();
+    const c = choice(64);
+    await syncIndex(w, { embedder: c });
+    const e = c.embedder as ReturnType<typeof hashEmbedder>;
+    const before = e.texts;
+    await writeFile(
+      path.join(w.root, "memory/2026-03-14.md"),
+      "# 2026-03-14\n\nMoved the nightly backup of atlas to 02:30 UTC.\n",
+    );
+    const res = await search(w, "nightly backup schedule", { embedder: c, minScore: 0 });
+    expect(e.texts - before).toBe(1);
+    expect(res.provider).toBe("hash-test");
+    expect(res.fallback).toMatch(
+      /^1 chunk has no hash-test vector yet \(`membank index` embeds it\); vector arm over the 3 that do$/,
+    );
+    expect(res.results[0]?.path).toBe("memory/2026-03-14.md");
+  });
+
+  it("bank pages are indexed for BM25 but get no vectors; logs and MEMORY.md do", async () => {
+    const w = await ws();
+    await syncIndex(w, { embedder: choice(64) });
+    const idx = acquireIndex(indexFile(w));
+    const rows = idx.db
+      .prepare(
+        "SELECT c.path, EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.id = c.id) AS vec FROM chunks c ORDER BY c.path",
+      )
+      .all() as { path: string; vec: number }[];
+    expect(rows.filter((r) => r.path.startsWith("bank/")).map((r) => r.vec)).toEqual([0]);
+    expect(rows.filter((r) => !r.path.startsWith("bank/")).every((r) => r.vec === 1)).toBe(true);
+    expect((await search(w, "Vienna")).results[0]?.path).toBe("bank/world.md");
   });
 });
 

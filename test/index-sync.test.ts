@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { rename, rm, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -205,6 +205,37 @@ describe("syncIndex", () => {
     expect(report.rebuilt).toBe(true);
     expect(report.warnings.join(" ")).toMatch(/unusable|damaged/);
     expect(report).toMatchObject({ chunks: first.chunks, facts: first.facts });
+  });
+
+  it("runs quick_check without being asked after a sync that died midway (its marker is left)", async () => {
+    const long = Array.from({ length: 400 }, (_, i) => `- note ${i}: retried the ledger export`).join("\n");
+    const w = await ws({ "memory/2025-11-27.md": DAY1, "memory/2025-11-28.md": `${DAY2}\n${long}\n` });
+    const first = await syncIndex(w);
+    const file = indexFile(w);
+    // A sync that writes leaves no marker behind when it ends.
+    await writeFile(path.join(w.root, "memory/2025-11-29.md"), "# 2025-11-29\n\nQuiet day.\n");
+    await syncIndex(w);
+    expect(existsSync(`${file}.syncing`)).toBe(false);
+    closeIndexes();
+    const { openSync, writeSync, closeSync } = await import("node:fs");
+    const pages = Math.floor(statSync(file).size / 4096);
+    const fd = openSync(file, "r+");
+    // Only the last pages (chunk text and FTS data): the schema still opens.
+    for (let p = Math.floor(pages * 0.6); p < pages; p++) writeSync(fd, Buffer.alloc(64, 0xff), 0, 64, p * 4096 + 1000);
+    closeSync(fd);
+    // No marker: a no-change sync does not pay for quick_check (nor notice damage it does not read).
+    expect((await syncIndex(w)).rebuilt).toBe(false);
+    closeIndexes();
+    // The marker of a process that no longer exists: that sync was killed.
+    const { spawnSync } = await import("node:child_process");
+    const dead = spawnSync(process.execPath, ["-e", ""]).pid!;
+    writeFileSync(`${file}.syncing`, String(dead));
+    const report = await syncIndex(w);
+    expect(report.rebuilt).toBe(true);
+    expect(report.warnings.join(" ")).toMatch(/quick_check/);
+    expect(report.facts).toBe(first.facts);
+    // Checked once: the next no-change sync does not check again.
+    expect(existsSync(`${file}.syncing`)).toBe(false);
   });
 
   it("migrates an older index in place and then rebuilds it (the fingerprint includes the schema version)", async () => {

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { describeIoError, MembankError } from "../workspace/errors.js";
-import { resolveWorkspace, type Workspace } from "../workspace/workspace.js";
+import type { Workspace } from "../workspace/workspace.js";
 
 export interface WorkspaceFlag {
   workspace?: string;
@@ -14,7 +14,9 @@ export function workspaceOption(cmd: Command): Command {
   );
 }
 
-export function loadWorkspace(flags: WorkspaceFlag): Promise<Workspace> {
+export async function loadWorkspace(flags: WorkspaceFlag): Promise<Workspace> {
+  // Lazily: the config schema (zod) is not needed by `--version` and `--help`.
+  const { resolveWorkspace } = await import("../workspace/workspace.js");
   return resolveWorkspace(flags.workspace === undefined ? {} : { workspace: flags.workspace });
 }
 

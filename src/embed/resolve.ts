@@ -107,8 +107,10 @@ function parseProvider(value: string): EmbeddingProvider {
 
 /**
  * Pick the embedding provider: the configured one (or `opts.provider`), or for `auto`
- * local if its model file exists, then openai / gemini if their key is set, then `use`
- * if its packages resolve, else none (BM25 only). Cheap: nothing is loaded or fetched
+ * local if its model file exists, then openai / gemini if their key is set, else none
+ * (BM25 + structure: the zero-setup path is the fast path). `use` is never picked by
+ * `auto`: it costs ~50x the BM25 index time for no measured gain on LoCoMo
+ * (bench/README.md), so it is an explicit choice. Cheap: nothing is loaded or fetched
  * until `embed()` is called. `fallback` says why a preferred provider was not taken.
  */
 export async function resolveEmbedder(ws: Workspace, opts: ResolveEmbedderOptions = {}): Promise<EmbedderChoice> {
@@ -121,20 +123,20 @@ export async function resolveEmbedder(ws: Workspace, opts: ResolveEmbedderOption
     }
     return { embedder: null, provider: "none", fallback: `${wanted}: ${result.reason}; BM25 only` };
   }
-  const reasons: string[] = [];
-  // No model at the default path is the zero-setup case, not worth a note on every call; a
-  // model path the user configured that is missing is.
+  // No model at the default path and no key are the zero-setup case, not worth a note on
+  // every call; a model path the user configured that is missing is.
   const localChosen = ws.config.embedding.local.modelPath !== defaultConfig().embedding.local.modelPath;
-  for (const candidate of ["local", "openai", "gemini", "use"] as const) {
+  const notes: string[] = [];
+  for (const candidate of ["local", "openai", "gemini"] as const) {
     const result = probe(ws, candidate, opts, true);
     if (result.ok) {
-      const notes = localChosen ? reasons : reasons.filter((r) => !r.startsWith("local model file"));
-      // Having no remote key is the normal case too: never reported.
       return notes.length > 0
         ? { ...result.choice, fallback: `${notes.join("; ")}; using ${candidate}` }
         : result.choice;
     }
-    if (candidate === "local" || candidate === "use") reasons.push(result.reason);
+    if (candidate === "local" && localChosen) notes.push(result.reason);
   }
-  return { embedder: null, provider: "none", fallback: `${reasons.join("; ")}; BM25 only` };
+  return notes.length > 0
+    ? { embedder: null, provider: "none", fallback: `${notes.join("; ")}; BM25 only` }
+    : { embedder: null, provider: "none" };
 }

@@ -1,7 +1,9 @@
 /** The derived index: SQLite schema, chunking, FTS, vectors, sync, search, memory_get. */
 export { CHARS_PER_TOKEN, type Chunk, type ChunkOptions, chunkMarkdown } from "./chunk.js";
 export { hasFts5, type IndexDb, indexFile, type OpenOptions, openIndex, type VecStatus } from "./db.js";
+export { type VectorCoverage, vectorCoverage } from "./embedpass.js";
 export { type EntityPageInfo, parseEntityPage } from "./entity-page.js";
+export { type EmbedMissingOptions, embedMissing } from "./fill.js";
 export { bm25ToScores, buildMatchQuery, cjkTerms, hasCjk, queryTerms, quoteTerm, STOP_WORDS } from "./fts.js";
 export {
   checkMemoryPath,

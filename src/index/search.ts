@@ -2,6 +2,7 @@ import type { EmbedderChoice } from "../embed/types.js";
 import { MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { indexFile, inStateDir, removeIndexFile } from "./db.js";
+import { vectorArmPlan } from "./embedpass.js";
 import { buildMatchQuery, cjkTerms, hasCjk, queryTerms } from "./fts.js";
 import { acquireIndex, releaseIndex } from "./handles.js";
 import { bm25Chunks, type ChunkRow, chunksByIds, trigramChunks, vectorKnn } from "./queries.js";
@@ -81,7 +82,7 @@ export async function search(ws: Workspace, query: string, opts: SearchOptions =
     const file = indexFile(ws);
     releaseIndex(file);
     removeIndexFile(file);
-    await syncIndex(ws, { embedder: opts.embedder, fts: opts.fts, vec: opts.vec });
+    await syncIndex(ws, { fts: opts.fts, vec: opts.vec });
     const res = await searchOnce(ws, query, { ...opts, sync: false });
     const note = `index ${file} was damaged (${(error as Error).message}) and was rebuilt`;
     return { ...res, fallback: res.fallback ? `${res.fallback}; ${note}` : note };
@@ -98,8 +99,9 @@ async function searchOnce(ws: Workspace, query: string, opts: SearchOptions): Pr
   const fallbacks: string[] = [];
   if (choice.fallback) fallbacks.push(choice.fallback);
   if (opts.sync !== false) {
-    const report = await syncIndex(ws, { embedder: choice, fts: opts.fts, vec: opts.vec });
-    if (report.fallback && report.fallback !== choice.fallback) fallbacks.push(report.fallback);
+    // Files only: a query never embeds the corpus (missing vectors are `membank index`'s job).
+    const report = await syncIndex(ws, { fts: opts.fts, vec: opts.vec });
+    if (report.fallback) fallbacks.push(report.fallback);
   }
   const file = indexFile(ws);
   const openOpts = { fts: opts.fts, vec: opts.vec, owned: inStateDir(ws, file) };
@@ -107,7 +109,7 @@ async function searchOnce(ws: Workspace, query: string, opts: SearchOptions): Pr
   if (idx.replaced) {
     // The file was unusable and is now empty: fill it before answering (also when sync was off).
     fallbacks.push(`index was unusable (${idx.replaced}) and was rebuilt`);
-    await syncIndex(ws, { embedder: choice, fts: opts.fts, vec: opts.vec });
+    await syncIndex(ws, { fts: opts.fts, vec: opts.vec });
     idx = acquireIndex(file, openOpts);
   }
   const pool = maxResults * cfg.candidateMultiplier;
@@ -133,9 +135,11 @@ async function searchOnce(ws: Workspace, query: string, opts: SearchOptions): Pr
   }
 
   let vectorArm = false;
-  if (choice.embedder && lexicalIsDecisive(query, candidates.size)) {
+  const plan = choice.embedder ? vectorArmPlan(idx, choice.embedder, choice.provider) : { use: false };
+  if (plan.note) fallbacks.push(plan.note);
+  if (plan.use && lexicalIsDecisive(query, candidates.size)) {
     fallbacks.push("exact-token query answered by BM25; vector arm skipped");
-  } else if (choice.embedder) {
+  } else if (plan.use && choice.embedder) {
     try {
       const [qv] = await choice.embedder.embed([query]);
       if (qv) {

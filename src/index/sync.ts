@@ -1,11 +1,11 @@
-import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createCachedEmbedder, ensureEmbeddingCache } from "../embed/cache.js";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
 import { MembankError } from "../workspace/errors.js";
 import { type MemoryFile, type SkippedFile, scanMemoryFiles } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { applyFiles, dailyLogsMayHaveChanged, knownFiles } from "./apply.js";
+import { applyFiles, dailyLogsMayHaveChanged, type KnownFiles, knownFiles } from "./apply.js";
 import {
   type IndexDb,
   indexFile,
@@ -16,7 +16,7 @@ import {
   openIndexFile,
   removeIndexFile,
 } from "./db.js";
-import { embedMissing } from "./embedpass.js";
+import { embedChunks, sameEmbedder } from "./embedpass.js";
 import { acquireIndex, releaseIndex } from "./handles.js";
 import { beginBulkLoad, endBulkLoad, readMeta, SCHEMA_VERSION, writeMeta } from "./schema.js";
 import { storedDims } from "./vectors.js";
@@ -32,7 +32,10 @@ export interface SyncOptions {
   /** Test/diagnostic switches: disable FTS5 (vector-only) or sqlite-vec (JS cosine fallback). */
   fts?: boolean;
   vec?: boolean;
-  /** Run PRAGMA quick_check on the existing file first (`membank index` does; searches do not). */
+  /**
+   * Run PRAGMA quick_check on the existing file first (`membank index --full` does). It also
+   * runs, without this, when a sync of an earlier process died midway (its marker is left).
+   */
   check?: boolean;
 }
 
@@ -73,15 +76,6 @@ export function embedderFingerprint(e: Embedder, dims = e.dims): string {
   return JSON.stringify({ provider: e.id, model: e.model, dims });
 }
 
-function sameEmbedder(stored: string, e: Embedder): boolean {
-  try {
-    const s = JSON.parse(stored) as { provider?: string; model?: string; dims?: number };
-    return s.provider === e.id && s.model === e.model && (e.dims === 0 || s.dims === e.dims);
-  } catch {
-    return false;
-  }
-}
-
 function rebuildReason(idx: IndexDb, ws: Workspace, embedder: Embedder | null, full: boolean): string | undefined {
   if (full) return "full rebuild requested";
   const stored = readMeta(idx.db, "fingerprint");
@@ -113,6 +107,40 @@ interface Counts {
   embedded: number;
 }
 
+/**
+ * A sync that writes leaves `<index>.syncing` (its pid) while it writes. A marker whose
+ * process is gone means a sync died midway: the next sync runs quick_check first. Without
+ * one, quick_check runs only on `--full` (it costs a third of a no-change sync on 20 years).
+ */
+const markerOf = (file: string) => `${file}.syncing`;
+
+function crashedBefore(file: string): boolean {
+  let pid: number;
+  try {
+    pid = Number.parseInt(readFileSync(markerOf(file), "utf8"), 10);
+  } catch {
+    return false;
+  }
+  if (!Number.isInteger(pid)) return true;
+  // This process is syncing right now (a background embedding pass beside a query's sync).
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false; // another live process is syncing: not a crash
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "EPERM";
+  }
+}
+
+/** Will this sync write? (An embedder may fill vectors; a file is new, gone, or its size/mtime changed.) */
+function mayWrite(known: KnownFiles, files: MemoryFile[], choice: EmbedderChoice): boolean {
+  if (choice.embedder || known.size !== files.length) return true;
+  return files.some((f) => {
+    const k = known.get(f.path);
+    return !k || k.size !== f.size || k.mtime_ms !== f.mtimeMs;
+  });
+}
+
 async function fill(
   idx: IndexDb,
   ws: Workspace,
@@ -122,8 +150,27 @@ async function fill(
   warnings: string[],
   bulk = false,
 ): Promise<Counts & { fallback?: string }> {
-  // The Retain parser pulls in remark; load it only when a daily log needs parsing.
   const known = knownFiles(idx);
+  const marker = !bulk && mayWrite(known, files, choice) ? markerOf(idx.file) : undefined;
+  if (marker) writeFileSync(marker, String(process.pid));
+  try {
+    return await fillKnown(idx, ws, files, choice, opts, warnings, bulk, known);
+  } finally {
+    if (marker) rmSync(marker, { force: true });
+  }
+}
+
+async function fillKnown(
+  idx: IndexDb,
+  ws: Workspace,
+  files: MemoryFile[],
+  choice: EmbedderChoice,
+  opts: SyncOptions,
+  warnings: string[],
+  bulk: boolean,
+  known: KnownFiles,
+): Promise<Counts & { fallback?: string }> {
+  // The Retain parser pulls in remark; load it only when a daily log needs parsing.
   const parseRetain = dailyLogsMayHaveChanged(known, files)
     ? (await import("../retain/index.js")).parseRetain
     : undefined;
@@ -144,7 +191,7 @@ async function fill(
     // The embedding cache lives in the index file, keyed by content: unchanged text is never embedded twice.
     const cached = createCachedEmbedder(choice.embedder, idx.db, { batchSize });
     try {
-      embedded = await embedMissing(
+      embedded = await embedChunks(
         idx,
         cached,
         batchSize,
@@ -266,7 +313,10 @@ async function syncAt(file: string, ws: Workspace, opts: SyncOptions): Promise<S
   const files = scanMemoryFiles(ws, { skipped });
   for (const s of skipped) warnings.push(`${s.path}: not indexed: ${s.reason}`);
 
-  let idx = acquireIndex(file, opts.check ? { ...openOpts, check: true } : openOpts);
+  const crashed = crashedBefore(file);
+  let idx = acquireIndex(file, opts.check || crashed ? { ...openOpts, check: true } : openOpts);
+  // Checked (and replaced if damaged): the dead sync's marker has done its job.
+  if (crashed) rmSync(markerOf(file), { force: true });
   if (idx.replaced) warnings.push(`index ${file} was unusable (${idx.replaced}) and was rebuilt`);
   if (choice.embedder && !idx.vec.loaded && idx.vec.error !== "disabled") {
     warnings.push(`sqlite-vec did not load (${idx.vec.error}); vector search uses an in-process cosine scan`);

@@ -2,6 +2,7 @@ import path from "node:path";
 import { createCachedEmbedder } from "../embed/cache.js";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
 import { indexFile, indexIoError } from "../index/db.js";
+import { vectorArmPlan } from "../index/embedpass.js";
 import { acquireIndex } from "../index/handles.js";
 import { hasOpinions, listEntities, newestLogDay } from "../index/queries.js";
 import { syncIndex } from "../index/sync.js";
@@ -38,7 +39,11 @@ export interface RecallOptions {
   asOf?: Date;
   /** Add to each result the arms that found it, with ranks and scores. */
   explain?: boolean;
-  /** The vector arm's embedder; without one recall is BM25 + structure. */
+  /**
+   * The vector arm's embedder; without one recall is BM25 + structure. Only the question
+   * (and the candidate lines, through the cache) is embedded: the arm runs over the chunk
+   * vectors `membank index` made, and is skipped with a note when there are none.
+   */
   embedder?: EmbedderChoice;
   /** Sync changed files first (default true; a stat per file). */
   sync?: boolean;
@@ -141,9 +146,10 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
 
   const store = lineStoreFor(ws);
   if (opts.sync !== false) {
-    // Only changed files are re-read (a stat per file); vectors are filled for changed chunks.
-    const report = await syncIndex(ws, { embedder: choice });
-    if (report.fallback && report.fallback !== choice.fallback) fallbacks.push(report.fallback);
+    // Only changed files are re-read (a stat per file). No embedding here: a question must not
+    // wait for the corpus (missing vectors are filled by `membank index` or the nightly).
+    const report = await syncIndex(ws);
+    if (report.fallback) fallbacks.push(report.fallback);
   }
   const idx = acquireIndex(indexFile(ws));
   if (opts.sync !== false) {
@@ -215,7 +221,10 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
   const vagueOnly = intent.window?.vague === true && intent.terms.length > 0;
   if (intent.window) arms.push(timed(() => timeArm(ctx, weights.time! * (vagueOnly ? VAGUE_TIME : 1))));
   if (intent.kinds.includes("opinion")) arms.push(timed(() => opinionArm(ctx, weights.opinion!)));
-  if (choice.embedder) {
+  const plan = choice.embedder ? vectorArmPlan(idx, choice.embedder, choice.provider) : { use: false };
+  if (plan.note) fallbacks.push(plan.note);
+  let vectorRan = false;
+  if (plan.use && choice.embedder) {
     let e = cachedEmbedders.get(choice.embedder);
     if (!e) {
       e = createCachedEmbedder(choice.embedder, idx.db);
@@ -226,6 +235,7 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
       const list = await vectorArm(ctx, e, weights.vector!);
       armMs.set(list.arm, performance.now() - t);
       arms.push(list);
+      vectorRan = true;
     } catch (error) {
       const message = `embedding the query with ${choice.provider} failed: ${(error as Error).message}`;
       if (ws.config.embedding.fallback === "error") throw new MembankError(message, { code: "EEMBED", cause: error });
@@ -282,9 +292,9 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
       kinds: intent.kinds,
     },
     results,
-    provider: choice.embedder ? choice.provider : "none",
+    provider: vectorRan ? choice.provider : "none",
   };
-  if (choice.embedder && choice.model) response.model = choice.model;
+  if (vectorRan && choice.model) response.model = choice.model;
   if (fallbacks.length > 0) response.fallback = fallbacks.join("; ");
   if (opts.explain) {
     response.explain = {

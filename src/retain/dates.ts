@@ -1,5 +1,7 @@
 import path from "node:path";
-import * as chrono from "chrono-node";
+// The English parser only: the package root loads all 15 locales (266 files, ~0.1 s per CLI call).
+import type { ParsedComponents, ParsedResult } from "chrono-node";
+import * as chrono from "chrono-node/en";
 import { MembankError } from "../workspace/errors.js";
 import { mentionSpans } from "./entities.js";
 
@@ -74,7 +76,7 @@ const MAYBE_DATE = new RegExp(
 const SINCE = /\b(?:since|from|starting(?:\s+(?:on|from))?|as\s+of|beginning)\s*$/i;
 const UNTIL = /\b(?:until|till|til|through|thru|up\s+to)\s*$/i;
 
-type Component = chrono.ParsedComponents;
+type Component = ParsedComponents;
 
 /** First or last day of the period a component names (day, month or year), undefined for time-only. */
 function bound(c: Component, edge: "start" | "end"): string | undefined {
@@ -121,7 +123,7 @@ export function extractValidity(text: string, logDate: string): Validity {
   masked = expandDayRanges(masked);
   const [y, m, d] = logDate.split("-").map(Number) as [number, number, number];
   const instant = new Date(Date.UTC(y, m - 1, d, 12));
-  let results: chrono.ParsedResult[];
+  let results: ParsedResult[];
   try {
     results = chrono.parse(masked, { instant, timezone: 0 });
   } catch {

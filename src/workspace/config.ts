@@ -8,7 +8,7 @@ export const CONFIG_FILE = "membank.config.json";
 
 const embeddingSchema = z
   .strictObject({
-    /** `auto`: local if its model file exists, then a provider whose key is set, then `use`, else none. */
+    /** `auto`: local if its model file exists, then a provider whose key is set, else none (`use` only when chosen). */
     provider: z.enum(["auto", "local", "openai", "gemini", "use", "none"]).default("auto"),
     /** What to do when the chosen provider fails at run time: fall back to BM25 only, or fail. */
     fallback: z.enum(["none", "error"]).default("none"),

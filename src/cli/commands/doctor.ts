@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import type { IndexStatus } from "../../index/status.js";
-import { gitState, repoInfo, runGit } from "../../workspace/git.js";
 import { loadWorkspace, printJson, workspaceOption } from "../shared.js";
 
 interface DoctorFlags {
@@ -24,6 +23,7 @@ export interface DoctorReport {
 
 /** git's version, the workspace's repository, and whether a nightly run could commit now. */
 async function gitReport(root: string): Promise<DoctorReport["git"]> {
+  const { gitState, repoInfo, runGit } = await import("../../workspace/git.js");
   try {
     const { stdout } = await runGit(["--version"], { cwd: root });
     const version = stdout.trim().replace(/^git version /, "");
@@ -67,7 +67,7 @@ function formatDoctor(r: DoctorReport): string {
     `${ok(true)}sqlite      ${r.sqlite.version}`,
     `${ok(r.sqlite.fts5)}fts5        ${r.sqlite.fts5 ? "available (unicode61 + trigram)" : "missing: vector-only search"}`,
     `${ok(r.sqliteVec.loaded)}sqlite-vec  ${r.sqliteVec.loaded ? r.sqliteVec.version : `not loaded (${r.sqliteVec.error}); in-process cosine fallback`}`,
-    `${ok(r.embedding.provider !== "none")}embedding   ${r.embedding.configured} -> ${r.embedding.provider}${r.embedding.model ? ` (${r.embedding.model})` : ""}${r.embedding.fallback ? `; ${r.embedding.fallback}` : ""}`,
+    `${ok(r.embedding.provider !== "none")}embedding   ${r.embedding.configured} -> ${r.embedding.provider}${r.embedding.model ? ` (${r.embedding.model})` : ""}${r.embedding.fallback ? `; ${r.embedding.fallback}` : r.embedding.provider === "none" ? " (BM25 + structure: the fast default; a local model or an API key adds vectors)" : ""}`,
     `    llm         ${r.llm.configured}`,
   ];
   if (!idx.present) {

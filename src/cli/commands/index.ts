@@ -10,9 +10,26 @@ interface IndexFlags {
   provider?: string;
 }
 
-/** A progress bar on stderr, shown only on a terminal and only once a run has lasted a while. */
-async function progressReporter(): Promise<{ update: (d: number, t: number, p: SyncPhase) => void; stop: () => void }> {
-  if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
+/**
+ * Progress on stderr: a bar on a terminal (once a run has lasted a while), else periodic
+ * lines with counts and an estimate, so an agent or cron log sees a long pass move.
+ */
+async function progressReporter(
+  provider: string,
+): Promise<{ update: (d: number, t: number, p: SyncPhase) => void; stop: () => void }> {
+  const label = (p: SyncPhase) => (p === "files" ? "indexing files" : `embedding with ${provider}`);
+  if (!process.stderr.isTTY) {
+    const { ANNOUNCE_FROM, embedPassLine, progressLines } = await import("../../workspace/progress.js");
+    const write = (line: string) => process.stderr.write(`membank: ${line}\n`);
+    const lines = progressLines(write);
+    return {
+      update(d, t, p) {
+        if (p === "embed" && d === 0 && t >= ANNOUNCE_FROM) write(embedPassLine(t, provider));
+        lines.update(label(p), d, t);
+      },
+      stop: () => lines.finish(),
+    };
+  }
   const { SingleBar, Presets } = await import("cli-progress");
   const started = Date.now();
   let bar: InstanceType<typeof SingleBar> | undefined;
@@ -59,7 +76,7 @@ export function registerIndex(program: Command): void {
     .command("index")
     .description("bring the search index (.memory/index.sqlite) up to date with the memory files");
   workspaceOption(cmd)
-    .option("--full", "rebuild from scratch (into a new file, swapped in when complete)")
+    .option("--full", "rebuild from scratch (into a new file, swapped in when complete), after a quick_check")
     .option("--provider <name>", "embedding provider for this run: auto, local, openai, gemini, use, none")
     .option("--json", "print the sync report as JSON")
     .action(async (flags: IndexFlags) => {
@@ -67,13 +84,15 @@ export function registerIndex(program: Command): void {
       const { resolveEmbedder } = await import("../../embed/index.js");
       const { syncIndex, closeIndexes } = await import("../../index/index.js");
       const embedder = await resolveEmbedder(ws, flags.provider === undefined ? {} : { provider: flags.provider });
-      const progress = await progressReporter();
+      const progress = await progressReporter(embedder.provider);
       try {
         const report = await syncIndex(ws, {
           full: flags.full ?? false,
           embedder,
           onProgress: progress.update,
-          check: true,
+          // quick_check costs a third of a no-change sync on a big index: only when rebuilding
+          // (sync also runs it after a crashed sync, and a file that fails to open is rebuilt).
+          check: flags.full ?? false,
         });
         progress.stop();
         if (flags.json) printJson(report);

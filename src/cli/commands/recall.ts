@@ -1,7 +1,6 @@
 import type { Command } from "commander";
 import { displaySafe } from "../../markdown/display.js";
 import type { RecallResponse } from "../../recall/types.js";
-import { isIsoDate } from "../../retain/dates.js";
 import { MembankError } from "../../workspace/errors.js";
 import { intFlag, loadWorkspace, printJson, workspaceOption } from "../shared.js";
 
@@ -81,6 +80,8 @@ export function registerRecall(program: Command): void {
       const ws = await loadWorkspace(flags);
       let asOf: Date | undefined;
       if (flags.asOf !== undefined) {
+        // Lazily: dates.ts loads chrono, which `membank --version` and `--help` must not pay for.
+        const { isIsoDate } = await import("../../retain/dates.js");
         if (!isIsoDate(flags.asOf)) {
           throw new MembankError(`--as-of must be a date YYYY-MM-DD, got ${JSON.stringify(flags.asOf)}`, {
             exitCode: 2,

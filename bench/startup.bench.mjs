@@ -1,0 +1,196 @@
+#!/usr/bin/env node
+// CLI start-up: how long `membank --version`, `get`, `search` and `recall` take from a cold
+// `node` process to exit, with the default config (nothing configured: BM25 + structure),
+// how many modules each loads, and what the heavy dependencies cost to import on their own.
+//
+//   pnpm build && node bench/startup.bench.mjs [--runs 15] [--corpus 1y] [--base DIR]
+//
+// --base DIR: another build of membank (a checkout with dist/ built, e.g. the commit before
+// a change) timed in the same loop, run for run, so machine load hits both alike. Its
+// search and recall get `--provider none` (older builds picked USE by default).
+//
+// Setup, untimed: a copy of the generated corpus (bench/generate.mjs), indexed once.
+// Timed: wall time of each command (median, p90 of --runs), and `node -e ""` as the floor.
+// Module counts come from a load hook (node:module register) that lists every file loaded.
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { corpusCopy, flags, fmt, percentile, repoRoot, report } from "./index-support.mjs";
+
+const opts = flags({ runs: 15, corpus: "1y", base: "" });
+const cli = path.join(repoRoot, "dist/src/cli/main.js");
+const ws = corpusCopy(opts.corpus, "startup");
+// A bare machine: no provider key may make `auto` pick a remote embedder.
+const env = { ...process.env, OPENAI_API_KEY: "", GEMINI_API_KEY: "" };
+execFileSync(process.execPath, [cli, "index", "-w", ws], { env, stdio: "ignore" });
+const day = readdirSync(path.join(ws, "memory"))
+  .filter((f) => /^\d{4}-\d{2}-\d{2}\.md$/.test(f))
+  .sort()
+  .at(-1);
+
+// The load hook: every module URL Node loads, one per line, to the file named by STARTUP_TRACE.
+const hookDir = path.join(repoRoot, "bench/.out/startup-hooks");
+mkdirSync(hookDir, { recursive: true });
+writeFileSync(
+  path.join(hookDir, "hooks.mjs"),
+  `import { appendFileSync } from "node:fs";
+export async function load(url, context, next) {
+  if (process.env.STARTUP_TRACE) appendFileSync(process.env.STARTUP_TRACE, url + "\\n");
+  return next(url, context);
+}
+`,
+);
+writeFileSync(
+  path.join(hookDir, "register.mjs"),
+  `import { register } from "node:module";\nregister("./hooks.mjs", import.meta.url);\n`,
+);
+
+// CPU time (user + sys) of the process, written at exit: unlike wall time it barely moves
+// with the load of other processes on a shared machine.
+writeFileSync(
+  path.join(hookDir, "cpu.cjs"),
+  `process.on("exit", () => { const u = process.cpuUsage(); require("node:fs").writeFileSync(process.env.STARTUP_CPU, String((u.user + u.system) / 1000)); });\n`,
+);
+
+const COMMANDS = [
+  ["node -e ''", ["-e", ""]],
+  ["membank --version", [cli, "--version"]],
+  ["membank get", [cli, "get", "-w", ws, `memory/${day}`, "--from", "1", "--lines", "5"]],
+  ["membank search", [cli, "search", "-w", ws, "--json", "Postgres operations work"]],
+  ["membank recall", [cli, "recall", "-w", ws, "--json", "what did Priya merge last week?"]],
+];
+
+function wall(args) {
+  const t = performance.now();
+  const r = spawnSync(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
+  const ms = performance.now() - t;
+  if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+
+function cpu(args) {
+  const file = path.join(hookDir, "cpu.txt");
+  const r = spawnSync(process.execPath, ["--require", path.join(hookDir, "cpu.cjs"), ...args], {
+    env: { ...env, STARTUP_CPU: file },
+    stdio: "ignore",
+  });
+  if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}`);
+  return Number(readFileSync(file, "utf8"));
+}
+
+/** Files loaded by one run, grouped: membank's own, each package, node: builtins. */
+function modules(args) {
+  const trace = path.join(hookDir, "trace.txt");
+  rmSync(trace, { force: true });
+  spawnSync(process.execPath, ["--import", path.join(hookDir, "register.mjs"), ...args], {
+    env: { ...env, STARTUP_TRACE: trace },
+    stdio: "ignore",
+  });
+  let urls = [];
+  try {
+    urls = readFileSync(trace, "utf8").trim().split("\n").filter(Boolean);
+  } catch {
+    // `node -e ""` loads no module through the hook
+  }
+  const groups = new Map();
+  for (const u of urls) {
+    const pkg = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(u)?.[1];
+    const key = pkg ?? (u.startsWith("node:") ? "node:*" : "membank");
+    groups.set(key, (groups.get(key) ?? 0) + 1);
+  }
+  return { files: urls.length, groups: Object.fromEntries([...groups].sort((a, b) => b[1] - a[1])) };
+}
+
+/** The same command on the --base build. */
+function baseArgs(args) {
+  if (args[0] !== cli) return undefined;
+  const out = [path.join(path.resolve(opts.base), "dist/src/cli/main.js"), ...args.slice(1)];
+  if (args[1] === "search" || args[1] === "recall") out.splice(2, 0, "--provider", "none");
+  return out;
+}
+
+const results = [];
+for (const [name, args] of COMMANDS) {
+  const base = opts.base ? baseArgs(args) : undefined;
+  wall(args); // warm the file cache
+  if (base) wall(base);
+  const times = [];
+  const cpus = [];
+  const baseTimes = [];
+  const baseCpus = [];
+  for (let i = 0; i < opts.runs; i++) {
+    times.push(wall(args));
+    cpus.push(cpu(args));
+    if (base) {
+      baseTimes.push(wall(base));
+      baseCpus.push(cpu(base));
+    }
+  }
+  const stats = (t, c, a) => ({
+    p50: percentile(t, 50),
+    p90: percentile(t, 90),
+    cpu: percentile(c, 50),
+    modules: modules(a),
+  });
+  results.push({ name, ...stats(times, cpus, args), ...(base ? { base: stats(baseTimes, baseCpus, base) } : {}) });
+}
+
+// Each dependency imported alone in a fresh process (the time of the import() itself).
+const IMPORTS = [
+  "commander",
+  "zod",
+  "better-sqlite3",
+  "sqlite-vec",
+  "chrono-node",
+  "chrono-node/en",
+  "unified",
+  "remark-parse",
+  "cli-progress",
+  "@modelcontextprotocol/sdk/server/mcp.js",
+  "@energetic-ai/embeddings",
+  "node-llama-cpp",
+  "./dist/src/workspace/workspace.js",
+  "./dist/src/index/index.js",
+  "./dist/src/recall/index.js",
+  "./dist/src/retain/index.js",
+];
+const imports = [];
+for (const spec of IMPORTS) {
+  const times = [];
+  for (let i = 0; i < Math.max(3, Math.ceil(opts.runs / 3)); i++) {
+    const r = spawnSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const t = performance.now(); await import(${JSON.stringify(spec)}); console.log(performance.now() - t);`,
+      ],
+      { cwd: repoRoot, env, encoding: "utf8" },
+    );
+    if (r.status !== 0) {
+      times.length = 0;
+      break;
+    }
+    times.push(Number(r.stdout.trim()));
+  }
+  imports.push({ module: spec, ms: times.length ? percentile(times, 50) : null });
+}
+
+report(
+  "startup",
+  { corpus: opts.corpus, runs: opts.runs, results, imports },
+  `| command | CPU p50 | wall p50 | wall p90 | files loaded | biggest groups |${opts.base ? " base CPU | base wall | base files |" : ""}`,
+  results.map(
+    (r) =>
+      `| \`${r.name}\` | ${fmt(r.cpu)} | ${fmt(r.p50)} | ${fmt(r.p90)} | ${r.modules.files} | ${Object.entries(
+        r.modules.groups,
+      )
+        .slice(0, 4)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(
+          ", ",
+        )} |${r.base ? ` ${fmt(r.base.cpu)} | ${fmt(r.base.p50)} | ${r.base.modules.files} |` : opts.base ? " | | |" : ""}`,
+  ),
+);
+console.log("\n| import alone | p50 |\n|---|---|");
+for (const i of imports) console.log(`| \`${i.module}\` | ${i.ms === null ? "not installed" : fmt(i.ms)} |`);
