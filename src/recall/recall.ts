@@ -1,4 +1,3 @@
-import path from "node:path";
 import { createCachedEmbedder } from "../embed/cache.js";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
 import { indexFile } from "../index/db.js";
