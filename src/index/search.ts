@@ -98,8 +98,9 @@ async function searchOnce(ws: Workspace, query: string, opts: SearchOptions): Pr
   const fallbacks: string[] = [];
   if (choice.fallback) fallbacks.push(choice.fallback);
   if (opts.sync !== false) {
-    const report = await syncIndex(ws, { embedder: choice, fts: opts.fts, vec: opts.vec });
+    const report = await syncIndex(ws, { embedder: choice, fts: opts.fts, vec: opts.vec, reader: true });
     if (report.fallback && report.fallback !== choice.fallback) fallbacks.push(report.fallback);
+    if (report.busy) fallbacks.push(report.busy);
   }
   const file = indexFile(ws);
   const openOpts = { fts: opts.fts, vec: opts.vec, owned: inStateDir(ws, file) };

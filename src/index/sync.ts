@@ -6,7 +6,9 @@ import { MembankError } from "../workspace/errors.js";
 import { type MemoryFile, type SkippedFile, scanMemoryFiles } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { applyFiles, dailyLogsMayHaveChanged, knownFiles } from "./apply.js";
+import { type BuildLock, tryBuildLock, waitForBuild } from "./buildlock.js";
 import {
+  BUSY_TIMEOUT_MS,
   type IndexDb,
   indexFile,
   indexIoError,
@@ -34,6 +36,12 @@ export interface SyncOptions {
   vec?: boolean;
   /** Run PRAGMA quick_check on the existing file first (`membank index` does; searches do not). */
   check?: boolean;
+  /**
+   * A read path's sync (search, recall, get): never wait long on another writer. When
+   * another process is writing or rebuilding the index, answer from its last committed
+   * state and say so in `busy`, instead of waiting (or failing with "database is locked").
+   */
+  reader?: boolean;
 }
 
 export interface SyncReport {
@@ -57,6 +65,8 @@ export interface SyncReport {
   fallback?: string;
   /** Things the user should know (sqlite-vec missing, a provider failure, a replaced corrupt file). */
   warnings: string[];
+  /** Set when a reader's sync skipped writing because another process was writing the index. */
+  busy?: string;
   ms: number;
 }
 
@@ -104,6 +114,19 @@ function rebuildReason(idx: IndexDb, ws: Workspace, embedder: Embedder | null, f
 export function isCorruption(error: unknown): boolean {
   return isDamage(error);
 }
+
+/** SQLite's "another connection holds the lock" (after busy_timeout ran out). */
+export function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" && /^SQLITE_(BUSY|LOCKED)/.test(code);
+}
+
+/** How long a reader's sync waits for another writer's transaction before answering without it. */
+const READER_BUSY_MS = 200;
+/** How long a reader waits for another process's first build of the index. */
+const READER_BUILD_WAIT_MS = 60_000;
+/** How long a writer (index, nightly, watch) waits for another process's build. */
+const WRITER_BUILD_WAIT_MS = 10 * 60_000;
 
 interface Counts {
   scanned: number;
@@ -229,6 +252,8 @@ async function rebuild(
     writeMeta(fresh.db, "built_at", new Date().toISOString());
     if (choice.embedder) carryEmbeddingCache(fresh, file);
     counts = await fill(fresh, ws, files, choice, opts, warnings, true);
+    // Readers open it in WAL mode: switching later would need an exclusive lock.
+    fresh.db.pragma("journal_mode = WAL");
     fresh.close();
   } catch (error) {
     fresh.close();
@@ -240,6 +265,38 @@ async function rebuild(
   // WAL side files of the old file must not be replayed into the new one.
   for (const suffix of ["-wal", "-shm"]) rmSync(file + suffix, { force: true });
   return counts;
+}
+
+const NOTHING: Counts = { scanned: 0, changed: 0, removed: 0, diagnostics: 0, embedded: 0 };
+
+/** An incremental sync; a reader's waits on another writer's transaction are short. */
+async function incremental(
+  idx: IndexDb,
+  ws: Workspace,
+  files: MemoryFile[],
+  choice: EmbedderChoice,
+  opts: SyncOptions,
+  warnings: string[],
+): Promise<Counts & { fallback?: string }> {
+  if (!opts.reader) return fill(idx, ws, files, choice, opts, warnings);
+  idx.db.pragma(`busy_timeout = ${READER_BUSY_MS}`);
+  try {
+    return await fill(idx, ws, files, choice, opts, warnings);
+  } finally {
+    if (idx.db.open) idx.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
+}
+
+/** The build lock, waiting for another holder (a damaged file found by two processes at once). */
+async function takeBuildLock(file: string): Promise<BuildLock> {
+  for (;;) {
+    const got = tryBuildLock(file);
+    if (!("heldBy" in got)) return got;
+    if (!(await waitForBuild(file, WRITER_BUILD_WAIT_MS)))
+      throw new MembankError(`the index ${file} is being built by pid ${got.heldBy}; try again when it is done`, {
+        code: "EBUSY",
+      });
+  }
 }
 
 /**
@@ -272,25 +329,74 @@ async function syncAt(file: string, ws: Workspace, opts: SyncOptions): Promise<S
     warnings.push(`sqlite-vec did not load (${idx.vec.error}); vector search uses an in-process cosine scan`);
   }
   let reason = rebuildReason(idx, ws, choice.embedder, opts.full ?? false);
-  let counts: Counts & { fallback?: string };
-  if (reason === undefined) {
-    try {
-      counts = await fill(idx, ws, files, choice, opts, warnings);
-    } catch (error) {
-      if (!isCorruption(error)) throw error;
-      reason = `index file damaged (${(error as Error).message})`;
-      warnings.push(`index ${file} was damaged (${(error as Error).message}) and was rebuilt`);
-      releaseIndex(file);
-      removeIndexFile(file);
-      counts = await rebuild(file, ws, files, choice, opts, warnings);
+  let counts: Counts & { fallback?: string } = NOTHING;
+  let busy: string | undefined;
+  // A rebuild happens once: under the build lock. Whoever finds it held waits for the
+  // other build and uses it (a reader with a complete previous index answers from that).
+  let lock: BuildLock | undefined;
+  let skip = false;
+  while (reason !== undefined && lock === undefined) {
+    const got = tryBuildLock(file);
+    if (!("heldBy" in got)) {
+      // Another process may have finished the same build between our look and the lock.
+      idx = acquireIndex(file, openOpts);
+      reason = rebuildReason(idx, ws, choice.embedder, opts.full ?? false);
+      if (reason === undefined) got.release();
+      else lock = got;
+      break;
     }
-  } else {
-    counts = await rebuild(file, ws, files, choice, opts, warnings);
+    const previous = readMeta(idx.db, "fingerprint") !== undefined;
+    if (opts.reader && previous) {
+      busy = `the index is being rebuilt by pid ${got.heldBy} (${reason}); answered from the previous index`;
+      reason = undefined;
+      skip = true;
+      break;
+    }
+    const waited = await waitForBuild(file, opts.reader ? READER_BUILD_WAIT_MS : WRITER_BUILD_WAIT_MS);
+    if (!waited) {
+      throw new MembankError(
+        `the index ${file} is being built by pid ${got.heldBy} and did not finish in time; try again when it is done`,
+        { code: "EBUSY" },
+      );
+    }
+    if (opts.reader) busy = `waited for pid ${got.heldBy} to build the index`;
+    idx = acquireIndex(file, openOpts);
+    // The other build may have done exactly what was needed (a --full run still rebuilds).
+    reason = rebuildReason(idx, ws, choice.embedder, opts.full ?? false);
+  }
+  try {
+    if (lock !== undefined) {
+      counts = await rebuild(file, ws, files, choice, opts, warnings);
+    } else if (!skip) {
+      try {
+        counts = await incremental(idx, ws, files, choice, opts, warnings);
+      } catch (error) {
+        if (opts.reader && isBusy(error)) {
+          busy = "another process is writing the index; answered from its last committed state";
+        } else if (isCorruption(error)) {
+          reason = `index file damaged (${(error as Error).message})`;
+          warnings.push(`index ${file} was damaged (${(error as Error).message}) and was rebuilt`);
+          lock = await takeBuildLock(file);
+          releaseIndex(file);
+          removeIndexFile(file);
+          counts = await rebuild(file, ws, files, choice, opts, warnings);
+        } else {
+          throw error;
+        }
+      }
+    }
+  } finally {
+    lock?.release();
   }
   idx = acquireIndex(file, openOpts);
   // Only a sync that changed something writes: a no-change sync (every search does one) stays read-only.
   if (reason !== undefined || counts.changed > 0 || counts.removed > 0 || counts.embedded > 0) {
-    writeMeta(idx.db, "synced_at", new Date().toISOString());
+    try {
+      writeMeta(idx.db, "synced_at", new Date().toISOString());
+    } catch (error) {
+      // A bookkeeping stamp: a reader does not wait for another writer to set it.
+      if (!(opts.reader && isBusy(error))) throw error;
+    }
   }
   const totals = idx.db
     .prepare("SELECT (SELECT count(*) FROM chunks) AS chunks, (SELECT count(*) FROM facts) AS facts")
@@ -311,6 +417,7 @@ async function syncAt(file: string, ws: Workspace, opts: SyncOptions): Promise<S
     ...(choice.model !== undefined ? { model: choice.model } : {}),
     ...(fallback !== undefined ? { fallback } : {}),
     warnings,
+    ...(busy !== undefined ? { busy } : {}),
     ms: Math.round(performance.now() - started),
   };
 }

@@ -121,8 +121,9 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
 
   if (opts.sync !== false) {
     // Only changed files are re-read (a stat per file); vectors are filled for changed chunks.
-    const report = await syncIndex(ws, { embedder: choice });
+    const report = await syncIndex(ws, { embedder: choice, reader: true });
     if (report.fallback && report.fallback !== choice.fallback) fallbacks.push(report.fallback);
+    if (report.busy) fallbacks.push(report.busy);
   }
   const idx = acquireIndex(indexFile(ws));
   if (!hasLineStore(idx)) {
