@@ -1,8 +1,6 @@
-import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
-import path from "node:path";
-import { createCachedEmbedder, ensureEmbeddingCache } from "../embed/cache.js";
+import { createCachedEmbedder } from "../embed/cache.js";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
-import { MembankError } from "../workspace/errors.js";
+import { errorCode, MembankError } from "../workspace/errors.js";
 import { type MemoryFile, type SkippedFile, scanMemoryFiles } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { applyFiles, dailyLogsMayHaveChanged, knownFiles } from "./apply.js";
@@ -19,9 +17,12 @@ import {
   removeIndexFile,
 } from "./db.js";
 import { embedMissing } from "./embedpass.js";
-import { acquireIndex, releaseIndex } from "./handles.js";
+import { acquireIndex, forgetIndex, releaseIndex } from "./handles.js";
 import { beginBulkLoad, endBulkLoad, readMeta, SCHEMA_VERSION, writeMeta } from "./schema.js";
+import { carryEmbeddingCache, isBusy, removeStaleBuilds, swapIn } from "./swap.js";
 import { storedDims } from "./vectors.js";
+
+export { isBusy } from "./swap.js";
 
 export type SyncPhase = "files" | "embed";
 
@@ -115,12 +116,6 @@ export function isCorruption(error: unknown): boolean {
   return isDamage(error);
 }
 
-/** SQLite's "another connection holds the lock" (after busy_timeout ran out). */
-export function isBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return typeof code === "string" && /^SQLITE_(BUSY|LOCKED)/.test(code);
-}
-
 /** How long a reader's sync waits for another writer's transaction before answering without it. */
 const READER_BUSY_MS = 200;
 /** How long a reader waits for another process's first build of the index. */
@@ -184,52 +179,6 @@ async function fill(
   return { ...applied, embedded, fallback };
 }
 
-/** Remove temp builds left by processes that died mid-build (a live process's build is left alone). */
-function removeStaleBuilds(file: string): void {
-  const dir = path.dirname(file);
-  const prefix = `${path.basename(file)}.build-`;
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
-    const pid = Number.parseInt(name.slice(prefix.length), 10);
-    if (!Number.isInteger(pid)) continue;
-    let alive = pid === process.pid;
-    if (!alive) {
-      try {
-        process.kill(pid, 0);
-        alive = true;
-      } catch (error) {
-        alive = (error as NodeJS.ErrnoException).code === "EPERM";
-      }
-    }
-    if (!alive) rmSync(path.join(dir, name), { force: true });
-  }
-}
-
-/** Copy the old file's embedding cache into a new build, so a rebuild does not re-embed unchanged text. */
-function carryEmbeddingCache(fresh: IndexDb, oldFile: string): void {
-  if (!existsSync(oldFile)) return;
-  ensureEmbeddingCache(fresh.db);
-  try {
-    fresh.db.prepare("ATTACH DATABASE ? AS old").run(oldFile);
-    try {
-      const has = fresh.db
-        .prepare("SELECT 1 FROM old.sqlite_master WHERE type = 'table' AND name = 'embedding_cache'")
-        .get();
-      if (has) fresh.db.exec("INSERT OR IGNORE INTO main.embedding_cache SELECT * FROM old.embedding_cache");
-    } finally {
-      fresh.db.exec("DETACH DATABASE old");
-    }
-  } catch {
-    // A damaged old file has no cache worth keeping.
-  }
-}
-
 /**
  * Build the whole index into a temp file beside the real one and rename it over the
  * old file, so a concurrent search sees the old index or the new one, never half of one.
@@ -261,9 +210,7 @@ async function rebuild(
     throw error;
   }
   releaseIndex(file);
-  renameSync(tmp, file);
-  // WAL side files of the old file must not be replayed into the new one.
-  for (const suffix of ["-wal", "-shm"]) rmSync(file + suffix, { force: true });
+  await swapIn(tmp, file);
   return counts;
 }
 
@@ -307,7 +254,15 @@ async function takeBuildLock(file: string): Promise<BuildLock> {
 export async function syncIndex(ws: Workspace, opts: SyncOptions = {}): Promise<SyncReport> {
   const file = indexFile(ws);
   try {
-    return await syncAt(file, ws, opts);
+    try {
+      return await syncAt(file, ws, opts);
+    } catch (error) {
+      // Another process renamed a rebuilt index over the file this handle had open: the
+      // old file is gone, so open the new one and sync that.
+      if (errorCode(error) !== "SQLITE_READONLY_DBMOVED") throw error;
+      forgetIndex(file);
+      return await syncAt(file, ws, opts);
+    }
   } catch (error) {
     // A full disk or a read-only folder: one line naming the file, not a stack.
     throw indexIoError(error, file);

@@ -45,6 +45,8 @@ export function describeIoError(error: unknown, file?: string): string | undefin
     return `permission denied for ${target} (${code}): check the owner and permissions of it and of ${dir}`;
   if (code === "SQLITE_READONLY_DIRECTORY")
     return `cannot write beside ${target}: ${dir} is read-only (${code}); make it writable (chmod u+w) and run again`;
+  if (code === "SQLITE_READONLY_DBMOVED")
+    return `${target} was replaced by another process while in use (${code}): run again`;
   if (code.startsWith("SQLITE_READONLY"))
     return `${target} is read-only (${code}): make it and ${dir} writable (chmod u+w) and run again`;
   if (code === "SQLITE_CANTOPEN" || code === "SQLITE_PERM")
