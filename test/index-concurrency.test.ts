@@ -2,7 +2,7 @@
 // never wait on a writer, an index of an older membank read without a rebuild race.
 // Real SQLite files, real processes for the pids a build lock names.
 import { spawn } from "node:child_process";
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -119,6 +119,9 @@ describe("index under concurrent use", () => {
     const fp = JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'fingerprint'").pluck().get() as string);
     db.prepare("UPDATE meta SET value = ? WHERE key = 'fingerprint'").run(JSON.stringify({ ...fp, schema: 6 }));
     db.close();
+    // ...and its separate line store file, which the rebuild removes.
+    const oldStore = path.join(w.root, ".memory/recall-lines.sqlite");
+    writeFileSync(oldStore, "old line store");
 
     const old = await recall(w, "Tell me about Ines", { sync: false });
     expect(old.results.length).toBeGreaterThan(0);
@@ -127,5 +130,6 @@ describe("index under concurrent use", () => {
     const fresh = await recall(w, "nightly export clashed with backups");
     expect(fresh.fallback).toBeUndefined();
     expect(fresh.results[0]!.source).toMatch(/^memory\/2026-02-10\.md#L7\b/);
+    expect(existsSync(oldStore)).toBe(false);
   });
 });

@@ -1,8 +1,9 @@
+import path from "node:path";
 import { createCachedEmbedder } from "../embed/cache.js";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
 import { errorCode, MembankError } from "../workspace/errors.js";
 import { type MemoryFile, type SkippedFile, scanMemoryFiles } from "../workspace/files.js";
-import type { Workspace } from "../workspace/workspace.js";
+import { stateDir, type Workspace } from "../workspace/workspace.js";
 import { applyFiles, dailyLogsMayHaveChanged, knownFiles } from "./apply.js";
 import { type BuildLock, tryBuildLock, waitForBuild } from "./buildlock.js";
 import {
@@ -211,6 +212,8 @@ async function rebuild(
   }
   releaseIndex(file);
   await swapIn(tmp, file);
+  // recall's line store was a second file before schema 7; its tables are in the index now.
+  removeIndexFile(path.join(stateDir(ws), "recall-lines.sqlite"));
   return counts;
 }
 
