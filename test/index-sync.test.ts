@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { rename, rm, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   closeIndexes,
@@ -158,14 +159,19 @@ describe("syncIndex", () => {
     );
     const w = await ws({ "memory/2025-11-27.md": `# Day\n\n${long}\n` });
     const first = await syncIndex(w);
-    const before = statSync(indexFile(w)).ino;
+    // Another process reading the index all along (it keeps its connection open).
+    const reader = new Database(indexFile(w));
+    const count = () => reader.prepare("SELECT count(*) FROM chunks").pluck().get();
+    expect(count()).toBe(first.chunks);
     w.config.index.chunkTokens = 100;
     w.config.index.chunkOverlap = 10;
     const second = await syncIndex(w);
     expect(second).toMatchObject({ rebuilt: true, reason: "schema or chunk parameters changed" });
     expect(second.chunks).toBeGreaterThan(first.chunks);
-    // A rename over the old file: a new inode, no temp file left behind.
-    expect(statSync(indexFile(w)).ino).not.toBe(before);
+    // The build was copied into the live file in one transaction: the open connection
+    // sees the new index (not a file renamed away under it), no temp file left behind.
+    expect(count()).toBe(second.chunks);
+    reader.close();
     const { readdirSync } = await import("node:fs");
     expect(readdirSync(path.dirname(indexFile(w))).filter((n) => n.includes(".build-"))).toEqual([]);
     const third = await syncIndex(w);

@@ -11,7 +11,8 @@ import {
 import { type ChunkOptions, chunkMarkdown } from "./chunk.js";
 import type { IndexDb } from "./db.js";
 import { entitySlugFromPagePath, parseEntityPage } from "./entity-page.js";
-import { hasCjk } from "./fts.js";
+import { ftsWords, hasCjk } from "./fts.js";
+import { refreshLineStats } from "./lines.js";
 import { OPINIONS_PAGE, removeOpinions, storeOpinions } from "./opinions.js";
 import { deleteVectors } from "./vectors.js";
 
@@ -95,6 +96,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
     "INSERT INTO facts(id, kind, content, date, valid_from, valid_to, confidence, path, line, extracted) " +
       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
+  const insertLine = db.prepare("INSERT INTO lines(path, line, date, text, ntok) VALUES (?, ?, ?, ?, ?)");
   const insertFactEntity = db.prepare("INSERT OR IGNORE INTO fact_entities(fact, entity, pos) VALUES (?, ?, ?)");
   const upsertPage = db.prepare(
     "INSERT INTO entities(slug, name, aliases, page, facts) VALUES (?, ?, ?, ?, 0) " +
@@ -107,6 +109,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
     db.prepare("DELETE FROM chunks WHERE path = ?").run(rel);
     db.prepare("DELETE FROM fact_entities WHERE fact IN (SELECT rid FROM facts WHERE path = ?)").run(rel);
     db.prepare("DELETE FROM facts WHERE path = ?").run(rel);
+    db.prepare("DELETE FROM lines WHERE path = ?").run(rel);
     db.prepare("UPDATE entities SET page = NULL, aliases = '[]', name = slug WHERE page = ?").run(rel);
     if (rel === OPINIONS_PAGE) removeOpinions(db, rel);
     db.prepare("DELETE FROM files WHERE path = ?").run(rel);
@@ -127,6 +130,10 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
         hasCjk(c.text) ? 1 : 0,
       );
     }
+    // Recall's line store: every non-blank line, numbered as in the file.
+    text.split(/\r?\n/).forEach((line, i) => {
+      if (line.trim().length > 0) insertLine.run(f.path, i + 1, date, line, ftsWords(line).length);
+    });
     if (date !== null) {
       if (!opts.parseRetain) throw new Error("applyFiles: a daily log changed but no Retain parser was given");
       const retained = opts.parseRetain(f.path, text, { defaultConfidence: opts.defaultConfidence, invalidLines });
@@ -194,8 +201,11 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
       removePath(rel);
       removed++;
     }
-    if (changed > 0 || removed > 0) refreshEntities(idx);
-  })();
+    if (changed > 0 || removed > 0) {
+      refreshEntities(idx);
+      refreshLineStats(idx);
+    }
+  }).immediate();
   opts.onProgress?.(files.length, files.length);
   return { scanned: files.length, changed, removed, diagnostics, skipped };
 }

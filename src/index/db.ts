@@ -56,6 +56,9 @@ export interface OpenOptions {
   owned?: boolean;
 }
 
+/** Every connection waits this long for another connection's lock before SQLITE_BUSY. */
+export const BUSY_TIMEOUT_MS = 5000;
+
 let ftsAvailable: boolean | undefined;
 /** Does this SQLite build have FTS5 (with the trigram tokenizer)? Checked once per process. */
 export function hasFts5(): boolean {
@@ -118,7 +121,7 @@ function tryOpen(file: string, opts: OpenOptions): { handle?: Handle; problem?: 
   let db: Database.Database | undefined;
   try {
     db = new Database(file);
-    db.pragma("busy_timeout = 5000");
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     if (opts.build) {
       db.pragma("journal_mode = OFF");
       db.pragma("synchronous = OFF");

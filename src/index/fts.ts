@@ -22,6 +22,11 @@ const EDGE_PUNCT = /^[\s"'`“”‘’«»()[\]{}<>,.;:!?¡¿…]+|[\s"'`“”
 
 export const MAX_TERMS = 32;
 
+/** The words FTS5's unicode61 tokenizer sees in a text (letters and digits; everything else separates). */
+export function ftsWords(text: string): string[] {
+  return text.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+}
+
 export function hasCjk(text: string): boolean {
   return CJK.test(text);
 }

@@ -55,6 +55,17 @@ export function releaseIndex(file: string): void {
   entry.idx.close();
 }
 
+/**
+ * Drop the cached handle of a file that was replaced under it, without a checkpoint: its
+ * WAL belongs to the old file, and nothing of it must reach the new one.
+ */
+export function forgetIndex(file: string): void {
+  const entry = cache.get(file);
+  if (!entry) return;
+  cache.delete(file);
+  entry.idx.close();
+}
+
 /** Close every cached index handle (tests, and long-running processes on shutdown). */
 export function closeIndexes(): void {
   for (const file of [...cache.keys()]) releaseIndex(file);

@@ -14,6 +14,7 @@ export {
   MAX_GET_LINES,
 } from "./get.js";
 export { acquireIndex, closeIndexes, releaseIndex } from "./handles.js";
+export { hasLines, type LineRow, type LineStats, lineStats, readLines } from "./lines.js";
 export { OPINIONS_PAGE, type PageOpinion, readOpinionPage } from "./opinions.js";
 export * from "./queries.js";
 export { SCHEMA_VERSION } from "./schema.js";

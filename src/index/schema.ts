@@ -29,8 +29,12 @@ import type Database from "better-sqlite3";
  *   opinion_evidence(opinion_id, pos, fact_id, source 'path#Lline', stance 'support'|'contradict', date)
  *                          the page's supporting and contradicting lists, in page order
  *   opinions_fts            FTS5 unicode61 over opinions.statement (external content)
+ *   lines(id INTEGER PRIMARY KEY, path, line, date, text, ntok)
+ *                          recall's line store: every non-blank line of every file, ntok = words
+ *   lines_fts               FTS5 porter unicode61 over lines.text (external content)
+ *   meta lines_count, lines_avg_ntok   the line store's totals (BM25 length normalisation)
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 const BASE = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -140,6 +144,7 @@ END;
  */
 export function beginBulkLoad(db: Database.Database): void {
   db.exec(DROP_TRIGGERS);
+  db.exec(DROP_LINES_TRIGGERS);
 }
 
 export function endBulkLoad(db: Database.Database): void {
@@ -150,8 +155,11 @@ export function endBulkLoad(db: Database.Database): void {
     INSERT INTO chunks_fts(rowid, text) SELECT id, text FROM chunks;
     INSERT INTO chunks_tri(rowid, text) SELECT id, text FROM chunks WHERE cjk = 1;
     INSERT INTO facts_fts(rowid, content) SELECT rid, content FROM facts;
+    INSERT INTO lines_fts(lines_fts) VALUES ('delete-all');
+    INSERT INTO lines_fts(rowid, text) SELECT id, text FROM lines;
   `);
   db.exec(TRIGGERS);
+  db.exec(LINES_TRIGGERS);
 }
 
 /**
@@ -187,7 +195,44 @@ const MIGRATIONS: Record<number, (db: Database.Database, fts: boolean) => void> 
   6: (db) => {
     db.exec("CREATE INDEX IF NOT EXISTS facts_opinion_date ON facts(date) WHERE kind = 'opinion'");
   },
+  // v7: recall's line store moves into the index (it was a second file, built by every
+  // recall, racing other recalls). Empty until the next sync, which rebuilds (the
+  // fingerprint changed); recall says so meanwhile.
+  7: (db, fts) => {
+    db.exec(LINES);
+    if (fts) db.exec(`${LINES_FTS} ${LINES_TRIGGERS}`);
+  },
 };
+
+const LINES = `
+CREATE TABLE IF NOT EXISTS lines (
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL,
+  line INTEGER NOT NULL,
+  date TEXT,
+  text TEXT NOT NULL,
+  ntok INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS lines_path ON lines(path, line);
+CREATE INDEX IF NOT EXISTS lines_date ON lines(date);
+`;
+// Porter-stemmed, unlike the chunks: recall ranks single lines and wants "moved" to find "moving".
+const LINES_FTS = `
+CREATE VIRTUAL TABLE IF NOT EXISTS lines_fts USING fts5(
+  text, content='lines', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
+`;
+const DROP_LINES_TRIGGERS = `
+DROP TRIGGER IF EXISTS lines_ai;
+DROP TRIGGER IF EXISTS lines_ad;
+`;
+const LINES_TRIGGERS = `
+CREATE TRIGGER IF NOT EXISTS lines_ai AFTER INSERT ON lines BEGIN
+  INSERT INTO lines_fts(rowid, text) VALUES (new.id, new.text);
+END;
+CREATE TRIGGER IF NOT EXISTS lines_ad AFTER DELETE ON lines BEGIN
+  INSERT INTO lines_fts(lines_fts, rowid, text) VALUES ('delete', old.id, old.text);
+END;
+`;
 
 // v4: opinions and their evidence, read from bank/opinions.md (DESIGN.md 2).
 const OPINIONS = `
@@ -256,12 +301,21 @@ export function migrate(db: Database.Database, fts: boolean): boolean {
   db.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID");
   const current = Number(readMeta(db, "schema_version") ?? "0");
   if (!Number.isInteger(current) || current > SCHEMA_VERSION) return false;
-  for (let v = current + 1; v <= SCHEMA_VERSION; v++) {
-    db.transaction(() => {
+  if (current === SCHEMA_VERSION) return true;
+  // IMMEDIATE: take the write lock first (waiting on busy_timeout), then re-read the
+  // version, so two processes opening an old file at once migrate it once.
+  let newer = false;
+  db.transaction(() => {
+    const now = Number(readMeta(db, "schema_version") ?? "0");
+    if (now > SCHEMA_VERSION) {
+      newer = true;
+      return;
+    }
+    for (let v = now + 1; v <= SCHEMA_VERSION; v++) {
       MIGRATIONS[v]!(db, fts);
       writeMeta(db, "schema_version", String(v));
       writeMeta(db, "fts", fts ? "1" : "0");
-    })();
-  }
-  return true;
+    }
+  }).immediate();
+  return !newer;
 }

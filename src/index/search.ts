@@ -100,8 +100,9 @@ async function searchOnce(ws: Workspace, query: string, opts: SearchOptions): Pr
   if (choice.fallback) fallbacks.push(choice.fallback);
   if (opts.sync !== false) {
     // Files only: a query never embeds the corpus (missing vectors are `membank index`'s job).
-    const report = await syncIndex(ws, { fts: opts.fts, vec: opts.vec });
+    const report = await syncIndex(ws, { fts: opts.fts, vec: opts.vec, reader: true });
     if (report.fallback) fallbacks.push(report.fallback);
+    if (report.busy) fallbacks.push(report.busy);
   }
   const file = indexFile(ws);
   const openOpts = { fts: opts.fts, vec: opts.vec, owned: inStateDir(ws, file) };

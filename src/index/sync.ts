@@ -1,12 +1,14 @@
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { createCachedEmbedder, ensureEmbeddingCache } from "../embed/cache.js";
+import { createCachedEmbedder } from "../embed/cache.js";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
-import { MembankError } from "../workspace/errors.js";
+import { errorCode, MembankError } from "../workspace/errors.js";
 import { type MemoryFile, type SkippedFile, scanMemoryFiles } from "../workspace/files.js";
-import type { Workspace } from "../workspace/workspace.js";
+import { stateDir, type Workspace } from "../workspace/workspace.js";
 import { applyFiles, dailyLogsMayHaveChanged, type KnownFiles, knownFiles } from "./apply.js";
+import { type BuildLock, tryBuildLock, waitForBuild } from "./buildlock.js";
 import {
+  BUSY_TIMEOUT_MS,
   type IndexDb,
   indexFile,
   indexIoError,
@@ -17,9 +19,12 @@ import {
   removeIndexFile,
 } from "./db.js";
 import { embedChunks, sameEmbedder } from "./embedpass.js";
-import { acquireIndex, releaseIndex } from "./handles.js";
+import { acquireIndex, forgetIndex, releaseIndex } from "./handles.js";
 import { beginBulkLoad, endBulkLoad, readMeta, SCHEMA_VERSION, writeMeta } from "./schema.js";
+import { carryEmbeddingCache, isBusy, removeStaleBuilds, swapIn } from "./swap.js";
 import { storedDims } from "./vectors.js";
+
+export { isBusy } from "./swap.js";
 
 export type SyncPhase = "files" | "embed";
 
@@ -37,6 +42,12 @@ export interface SyncOptions {
    * runs, without this, when a sync of an earlier process died midway (its marker is left).
    */
   check?: boolean;
+  /**
+   * A read path's sync (search, recall, get): never wait long on another writer. When
+   * another process is writing or rebuilding the index, answer from its last committed
+   * state and say so in `busy`, instead of waiting (or failing with "database is locked").
+   */
+  reader?: boolean;
 }
 
 export interface SyncReport {
@@ -60,6 +71,8 @@ export interface SyncReport {
   fallback?: string;
   /** Things the user should know (sqlite-vec missing, a provider failure, a replaced corrupt file). */
   warnings: string[];
+  /** Set when a reader's sync skipped writing because another process was writing the index. */
+  busy?: string;
   ms: number;
 }
 
@@ -98,6 +111,13 @@ function rebuildReason(idx: IndexDb, ws: Workspace, embedder: Embedder | null, f
 export function isCorruption(error: unknown): boolean {
   return isDamage(error);
 }
+
+/** How long a reader's sync waits for another writer's transaction before answering without it. */
+const READER_BUSY_MS = 200;
+/** How long a reader waits for another process's first build of the index. */
+const READER_BUILD_WAIT_MS = 60_000;
+/** How long a writer (index, nightly, watch) waits for another process's build. */
+const WRITER_BUILD_WAIT_MS = 10 * 60_000;
 
 interface Counts {
   scanned: number;
@@ -208,52 +228,6 @@ async function fillKnown(
   return { ...applied, embedded, fallback };
 }
 
-/** Remove temp builds left by processes that died mid-build (a live process's build is left alone). */
-function removeStaleBuilds(file: string): void {
-  const dir = path.dirname(file);
-  const prefix = `${path.basename(file)}.build-`;
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
-    const pid = Number.parseInt(name.slice(prefix.length), 10);
-    if (!Number.isInteger(pid)) continue;
-    let alive = pid === process.pid;
-    if (!alive) {
-      try {
-        process.kill(pid, 0);
-        alive = true;
-      } catch (error) {
-        alive = (error as NodeJS.ErrnoException).code === "EPERM";
-      }
-    }
-    if (!alive) rmSync(path.join(dir, name), { force: true });
-  }
-}
-
-/** Copy the old file's embedding cache into a new build, so a rebuild does not re-embed unchanged text. */
-function carryEmbeddingCache(fresh: IndexDb, oldFile: string): void {
-  if (!existsSync(oldFile)) return;
-  ensureEmbeddingCache(fresh.db);
-  try {
-    fresh.db.prepare("ATTACH DATABASE ? AS old").run(oldFile);
-    try {
-      const has = fresh.db
-        .prepare("SELECT 1 FROM old.sqlite_master WHERE type = 'table' AND name = 'embedding_cache'")
-        .get();
-      if (has) fresh.db.exec("INSERT OR IGNORE INTO main.embedding_cache SELECT * FROM old.embedding_cache");
-    } finally {
-      fresh.db.exec("DETACH DATABASE old");
-    }
-  } catch {
-    // A damaged old file has no cache worth keeping.
-  }
-}
-
 /**
  * Build the whole index into a temp file beside the real one and rename it over the
  * old file, so a concurrent search sees the old index or the new one, never half of one.
@@ -276,6 +250,8 @@ async function rebuild(
     writeMeta(fresh.db, "built_at", new Date().toISOString());
     if (choice.embedder) carryEmbeddingCache(fresh, file);
     counts = await fill(fresh, ws, files, choice, opts, warnings, true);
+    // Readers open it in WAL mode: switching later would need an exclusive lock.
+    fresh.db.pragma("journal_mode = WAL");
     fresh.close();
   } catch (error) {
     fresh.close();
@@ -283,10 +259,42 @@ async function rebuild(
     throw error;
   }
   releaseIndex(file);
-  renameSync(tmp, file);
-  // WAL side files of the old file must not be replayed into the new one.
-  for (const suffix of ["-wal", "-shm"]) rmSync(file + suffix, { force: true });
+  await swapIn(tmp, file);
+  // recall's line store was a second file before schema 7; its tables are in the index now.
+  removeIndexFile(path.join(stateDir(ws), "recall-lines.sqlite"));
   return counts;
+}
+
+const NOTHING: Counts = { scanned: 0, changed: 0, removed: 0, diagnostics: 0, embedded: 0 };
+
+/** An incremental sync; a reader's waits on another writer's transaction are short. */
+async function incremental(
+  idx: IndexDb,
+  ws: Workspace,
+  files: MemoryFile[],
+  choice: EmbedderChoice,
+  opts: SyncOptions,
+  warnings: string[],
+): Promise<Counts & { fallback?: string }> {
+  if (!opts.reader) return fill(idx, ws, files, choice, opts, warnings);
+  idx.db.pragma(`busy_timeout = ${READER_BUSY_MS}`);
+  try {
+    return await fill(idx, ws, files, choice, opts, warnings);
+  } finally {
+    if (idx.db.open) idx.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
+}
+
+/** The build lock, waiting for another holder (a damaged file found by two processes at once). */
+async function takeBuildLock(file: string): Promise<BuildLock> {
+  for (;;) {
+    const got = tryBuildLock(file);
+    if (!("heldBy" in got)) return got;
+    if (!(await waitForBuild(file, WRITER_BUILD_WAIT_MS)))
+      throw new MembankError(`the index ${file} is being built by pid ${got.heldBy}; try again when it is done`, {
+        code: "EBUSY",
+      });
+  }
 }
 
 /**
@@ -297,7 +305,15 @@ async function rebuild(
 export async function syncIndex(ws: Workspace, opts: SyncOptions = {}): Promise<SyncReport> {
   const file = indexFile(ws);
   try {
-    return await syncAt(file, ws, opts);
+    try {
+      return await syncAt(file, ws, opts);
+    } catch (error) {
+      // Another process renamed a rebuilt index over the file this handle had open: the
+      // old file is gone, so open the new one and sync that.
+      if (errorCode(error) !== "SQLITE_READONLY_DBMOVED") throw error;
+      forgetIndex(file);
+      return await syncAt(file, ws, opts);
+    }
   } catch (error) {
     // A full disk or a read-only folder: one line naming the file, not a stack.
     throw indexIoError(error, file);
@@ -322,25 +338,74 @@ async function syncAt(file: string, ws: Workspace, opts: SyncOptions): Promise<S
     warnings.push(`sqlite-vec did not load (${idx.vec.error}); vector search uses an in-process cosine scan`);
   }
   let reason = rebuildReason(idx, ws, choice.embedder, opts.full ?? false);
-  let counts: Counts & { fallback?: string };
-  if (reason === undefined) {
-    try {
-      counts = await fill(idx, ws, files, choice, opts, warnings);
-    } catch (error) {
-      if (!isCorruption(error)) throw error;
-      reason = `index file damaged (${(error as Error).message})`;
-      warnings.push(`index ${file} was damaged (${(error as Error).message}) and was rebuilt`);
-      releaseIndex(file);
-      removeIndexFile(file);
-      counts = await rebuild(file, ws, files, choice, opts, warnings);
+  let counts: Counts & { fallback?: string } = NOTHING;
+  let busy: string | undefined;
+  // A rebuild happens once: under the build lock. Whoever finds it held waits for the
+  // other build and uses it (a reader with a complete previous index answers from that).
+  let lock: BuildLock | undefined;
+  let skip = false;
+  while (reason !== undefined && lock === undefined) {
+    const got = tryBuildLock(file);
+    if (!("heldBy" in got)) {
+      // Another process may have finished the same build between our look and the lock.
+      idx = acquireIndex(file, openOpts);
+      reason = rebuildReason(idx, ws, choice.embedder, opts.full ?? false);
+      if (reason === undefined) got.release();
+      else lock = got;
+      break;
     }
-  } else {
-    counts = await rebuild(file, ws, files, choice, opts, warnings);
+    const previous = readMeta(idx.db, "fingerprint") !== undefined;
+    if (opts.reader && previous) {
+      busy = `the index is being rebuilt by pid ${got.heldBy} (${reason}); answered from the previous index`;
+      reason = undefined;
+      skip = true;
+      break;
+    }
+    const waited = await waitForBuild(file, opts.reader ? READER_BUILD_WAIT_MS : WRITER_BUILD_WAIT_MS);
+    if (!waited) {
+      throw new MembankError(
+        `the index ${file} is being built by pid ${got.heldBy} and did not finish in time; try again when it is done`,
+        { code: "EBUSY" },
+      );
+    }
+    if (opts.reader) busy = `waited for pid ${got.heldBy} to build the index`;
+    idx = acquireIndex(file, openOpts);
+    // The other build may have done exactly what was needed (a --full run still rebuilds).
+    reason = rebuildReason(idx, ws, choice.embedder, opts.full ?? false);
+  }
+  try {
+    if (lock !== undefined) {
+      counts = await rebuild(file, ws, files, choice, opts, warnings);
+    } else if (!skip) {
+      try {
+        counts = await incremental(idx, ws, files, choice, opts, warnings);
+      } catch (error) {
+        if (opts.reader && isBusy(error)) {
+          busy = "another process is writing the index; answered from its last committed state";
+        } else if (isCorruption(error)) {
+          reason = `index file damaged (${(error as Error).message})`;
+          warnings.push(`index ${file} was damaged (${(error as Error).message}) and was rebuilt`);
+          lock = await takeBuildLock(file);
+          releaseIndex(file);
+          removeIndexFile(file);
+          counts = await rebuild(file, ws, files, choice, opts, warnings);
+        } else {
+          throw error;
+        }
+      }
+    }
+  } finally {
+    lock?.release();
   }
   idx = acquireIndex(file, openOpts);
   // Only a sync that changed something writes: a no-change sync (every search does one) stays read-only.
   if (reason !== undefined || counts.changed > 0 || counts.removed > 0 || counts.embedded > 0) {
-    writeMeta(idx.db, "synced_at", new Date().toISOString());
+    try {
+      writeMeta(idx.db, "synced_at", new Date().toISOString());
+    } catch (error) {
+      // A bookkeeping stamp: a reader does not wait for another writer to set it.
+      if (!(opts.reader && isBusy(error))) throw error;
+    }
   }
   const totals = idx.db
     .prepare("SELECT (SELECT count(*) FROM chunks) AS chunks, (SELECT count(*) FROM facts) AS facts")
@@ -361,6 +426,7 @@ async function syncAt(file: string, ws: Workspace, opts: SyncOptions): Promise<S
     ...(choice.model !== undefined ? { model: choice.model } : {}),
     ...(fallback !== undefined ? { fallback } : {}),
     warnings,
+    ...(busy !== undefined ? { busy } : {}),
     ms: Math.round(performance.now() - started),
   };
 }

@@ -3,7 +3,7 @@ import type { FSWatcher } from "chokidar";
 import type { EmbedderChoice } from "../embed/types.js";
 import { toPosixRelative } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { type SyncReport, syncIndex } from "./sync.js";
+import { isBusy, type SyncReport, syncIndex } from "./sync.js";
 
 export interface WatchOptions {
   embedder?: EmbedderChoice;
@@ -52,7 +52,10 @@ export function watchIndex(ws: Workspace, opts: WatchOptions = {}): IndexWatcher
         const report = await syncIndex(ws, opts.embedder ? { embedder: opts.embedder } : {});
         opts.onSync?.(report, why);
       } catch (error) {
-        opts.onError?.(error);
+        // Another writer (the nightly, an `index` run) held the index past the busy wait:
+        // not an error of ours, try again after the quiet time.
+        if (isBusy(error) || isBusy((error as { cause?: unknown }).cause)) schedule();
+        else opts.onError?.(error);
       } finally {
         running = undefined;
         if (again && !closed) {

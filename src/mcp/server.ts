@@ -16,7 +16,7 @@ import { findEntityByName } from "../recall/text.js";
 import type { ResultKind } from "../recall/types.js";
 import { isIsoDate } from "../retain/dates.js";
 import { entityKey } from "../retain/entities.js";
-import { MembankError } from "../workspace/errors.js";
+import { describeIoError, MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";
 
 /** Thin MCP layer over the library: every tool answers JSON text; errors become tool errors, never crashes. */
@@ -28,9 +28,12 @@ function ok(value: unknown): ToolResult {
 }
 
 function fail(error: unknown): ToolResult {
+  // One line, never a stack: a disk or lock failure says what to do, like the CLI.
   const message =
-    error instanceof MembankError ? error.message : `unexpected error: ${(error as Error)?.message ?? String(error)}`;
-  return { content: [{ type: "text", text: message }], isError: true };
+    error instanceof MembankError
+      ? error.message
+      : (describeIoError(error) ?? `unexpected error: ${(error as Error)?.message ?? String(error)}`);
+  return { content: [{ type: "text", text: message.split("\n")[0]! }], isError: true };
 }
 
 async function guarded(run: () => Promise<unknown>): Promise<ToolResult> {
@@ -51,7 +54,7 @@ export interface McpOptions {
 
 /** An entity's page text and its facts, newest first (memory_entity). */
 export async function entityReport(ws: Workspace, name: string, limit = 50) {
-  await syncIndex(ws);
+  await syncIndex(ws, { reader: true });
   const idx = acquireIndex(indexFile(ws));
   const rows = listEntities(idx);
   const row = findEntityByName(rows, name);

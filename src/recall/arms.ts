@@ -10,8 +10,10 @@ import {
   chunksByIds,
   cjkTerms,
   type EntityRow,
+  hasLines,
   hasOpinions,
   OPINIONS_PAGE,
+  readLines,
   trigramChunks,
   vectorKnn,
 } from "../index/index.js";
@@ -26,7 +28,7 @@ import {
 } from "./candidates.js";
 import type { Intent, LexicalTerm } from "./intent.js";
 import { type LineRankOptions, rescoreLines } from "./linerank.js";
-import { hasLines, type LineHit, type LineStore, readLines, searchCjkLines, searchLines } from "./lines.js";
+import { type LineHit, searchCjkLines, searchLines } from "./lines.js";
 import { pageOpinionItems } from "./opinions.js";
 import { isoDay, overlapsWindow, reportedWindow } from "./timewindow.js";
 import type { ArmList, Candidate } from "./types.js";
@@ -36,7 +38,6 @@ import { buildWindows, DEFAULT_WINDOW, type WindowOptions } from "./windows.js";
 export interface ArmContext {
   root: string;
   idx: IndexDb;
-  store: LineStore;
   query: string;
   intent: Intent;
   /** Words for the lexical searches: without the names of entities the entity arm covers. */
@@ -60,7 +61,7 @@ function termsQuery(terms: readonly LexicalTerm[]): string | null {
 function windowsToItems(ctx: ArmContext, hits: LineHit[], max: number): ArmList["items"] {
   const items: ArmList["items"] = [];
   for (const w of buildWindows(hits, { ...ctx.window, max })) {
-    const cand = linesCandidate(ctx.idx, ctx.store, w.path, w.startLine, w.endLine, w.line);
+    const cand = linesCandidate(ctx.idx, w.path, w.startLine, w.endLine, w.line);
     if (cand) items.push({ cand, score: w.score });
   }
   return items;
@@ -71,7 +72,7 @@ export function linesArm(ctx: ArmContext, weight: number): ArmList {
   const range: { since?: string; until?: string } = {};
   if (ctx.since) range.since = ctx.since;
   if (ctx.until) range.until = ctx.until;
-  const hits = searchLines(ctx.store, ctx.lexTerms, { limit: Math.max(300, ctx.pool * 10), ...range });
+  const hits = searchLines(ctx.idx, ctx.lexTerms, { limit: Math.max(300, ctx.pool * 10), ...range });
   hits.push(...cjkHits(ctx).filter((h) => !hits.some((x) => x.path === h.path && x.line === h.line)));
   const rescored = rescoreLines(hits, ctx.query, ctx.lineRank);
   ctx.lexicalHits = [...rescored].sort((a, b) => b.score - a.score);
@@ -86,14 +87,14 @@ export function linesArm(ctx: ArmContext, weight: number): ArmList {
 function cjkHits(ctx: ArmContext): LineHit[] {
   const terms = cjkTerms(ctx.query);
   if (!terms.trigram && terms.short.length === 0) return [];
-  if (!terms.trigram || !ctx.idx.fts) return searchCjkLines(ctx.store, ctx.query);
+  if (!terms.trigram || !ctx.idx.fts) return searchCjkLines(ctx.idx, ctx.query);
   const runs = [
     ...new Set(ctx.query.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]{3,}/gu) ?? []),
   ];
   const out: LineHit[] = [];
   for (const hit of trigramChunks(ctx.idx, { trigram: terms.trigram }, 20)) {
     const c = hit.row;
-    for (const l of readLines(ctx.store, c.path, c.startLine, c.endLine)) {
+    for (const l of readLines(ctx.idx, c.path, c.startLine, c.endLine)) {
       const n = runs.filter((r) => l.text.includes(r)).length;
       if (n === 0 || out.some((o) => o.path === c.path && o.line === l.line)) continue;
       out.push({ path: c.path, line: l.line, text: l.text, score: n, ...(c.date ? { date: c.date } : {}) });
@@ -199,7 +200,7 @@ export function timeArm(ctx: ArmContext, weight: number): ArmList {
   }));
   if (ctx.intent.terms.length > 0) {
     const until = reportedWindow(w).to ?? to;
-    const hits = searchLines(ctx.store, ctx.lexTerms, { limit: 200, since: from, until });
+    const hits = searchLines(ctx.idx, ctx.lexTerms, { limit: 200, since: from, until });
     // A later day's line may report the window's events ("yesterday I ..."): worth less than the days' own.
     for (const h of hits) if (h.date && h.date > to) h.score *= LATER_REPORT;
     items.push(...windowsToItems(ctx, hits, ctx.pool));
@@ -216,7 +217,7 @@ export function timeArm(ctx: ArmContext, weight: number): ArmList {
     }
     const byDay = chunksByDates(ctx.idx, dates).sort((a, b) => (a.date! < b.date! ? 1 : a.date! > b.date! ? -1 : 0));
     for (const c of byDay) {
-      const cand = linesCandidate(ctx.idx, ctx.store, c.path, c.startLine, c.endLine, -1);
+      const cand = linesCandidate(ctx.idx, c.path, c.startLine, c.endLine, -1);
       // Newer days a little ahead (fusion would otherwise order equal scores by path).
       if (cand) items.push({ cand, score: 0.5 - 0.01 * dates.indexOf(c.date!) });
     }
@@ -263,8 +264,8 @@ export function opinionArm(ctx: ArmContext, weight: number): ArmList {
   const items = scored.sort((a, b) => b.score - a.score).slice(0, ctx.pool);
   // Reflect's page without judged opinions in the index (its regions do not parse): its
   // lines. Asked only when the page exists: the search ranks every line with the words.
-  if (hasLines(ctx.store, OPINIONS_PAGE)) {
-    const page = searchLines(ctx.store, ctx.intent.terms, { limit: 20, paths: [OPINIONS_PAGE] });
+  if (hasLines(ctx.idx, OPINIONS_PAGE)) {
+    const page = searchLines(ctx.idx, ctx.intent.terms, { limit: 20, paths: [OPINIONS_PAGE] });
     items.push(...windowsToItems(ctx, page, 5));
   }
   return { arm: "opinion", weight, items };
@@ -292,7 +293,7 @@ export async function vectorArm(
   const lines = new Map<string, { path: string; line: number; text: string }>();
   for (const h of (ctx.lexicalHits ?? []).slice(0, opts.lexical)) lines.set(`${h.path}#${h.line}`, h);
   for (const c of chunks) {
-    for (const l of readLines(ctx.store, c.path, c.startLine, c.endLine)) {
+    for (const l of readLines(ctx.idx, c.path, c.startLine, c.endLine)) {
       if (!/[\p{L}\p{N}]/u.test(l.text) || /^\s*#/.test(l.text)) continue; // headings and rules say little
       lines.set(`${c.path}#${l.line}`, { path: c.path, line: l.line, text: l.text });
     }

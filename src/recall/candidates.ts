@@ -1,9 +1,8 @@
 import type { IndexDb } from "../index/db.js";
+import { readLines } from "../index/lines.js";
 import { OPINIONS_PAGE } from "../index/opinions.js";
 import { type FactRow, opinionAtLine } from "../index/queries.js";
 import { prepared } from "../index/statements.js";
-import type { LineStore } from "./lines.js";
-import { readLines } from "./lines.js";
 import { opinionCandidate } from "./opinions.js";
 import { dateOfPath, fold, STOP_WORDS } from "./text.js";
 import type { Candidate, EvidenceRef } from "./types.js";
@@ -130,23 +129,20 @@ const MARKER_LINE = /^\s*<!--\s*membank:/;
  * of bank pages blanked, so they never show).
  */
 export function linesCandidate(
-  idx: IndexDb | undefined,
-  store: LineStore,
+  idx: IndexDb,
   path: string,
   from: number,
   to: number,
   focus: number,
 ): Candidate | undefined {
-  if (idx) {
-    const fact = factsAtLines(idx, path, focus, focus)[0];
-    if (fact) return factCandidate(fact);
-    if (path === OPINIONS_PAGE && focus >= 1) {
-      const op = opinionAtLine(idx, path, focus);
-      if (op) return opinionCandidate(op);
-    }
+  const fact = factsAtLines(idx, path, focus, focus)[0];
+  if (fact) return factCandidate(fact);
+  if (path === OPINIONS_PAGE && focus >= 1) {
+    const op = opinionAtLine(idx, path, focus);
+    if (op) return opinionCandidate(op);
   }
   const bank = path.startsWith("bank/");
-  const rows = readLines(store, path, from, to).filter((r) => !(bank && MARKER_LINE.test(r.text)));
+  const rows = readLines(idx, path, from, to).filter((r) => !(bank && MARKER_LINE.test(r.text)));
   if (rows.length === 0) return undefined;
   const start = rows[0]!.line;
   const end = rows[rows.length - 1]!.line;

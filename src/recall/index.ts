@@ -13,15 +13,8 @@ export {
   understandQuery,
 } from "./intent.js";
 export { DEFAULT_LINE_RANK, type LineRankOptions, lineSpeakers, rescoreLines } from "./linerank.js";
-export {
-  type LineHit,
-  type LineStore,
-  openLineStore,
-  readLines,
-  searchLines,
-  syncLineStore,
-} from "./lines.js";
-export { closeLineStores, DEFAULT_WEIGHTS, lineStoreFor, type RecallOptions, recall } from "./recall.js";
+export { type LineHit, searchLines } from "./lines.js";
+export { closeLineStores, DEFAULT_WEIGHTS, type RecallOptions, recall } from "./recall.js";
 export { estimateTokens, fitBudget, RESULT_OVERHEAD_TOKENS } from "./shape.js";
 export { overlapsWindow, parseTimeWindow, type TimeWindow } from "./timewindow.js";
 export type {

@@ -1,104 +1,101 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { IndexDb } from "../index/db.js";
+import { acquireIndex, closeIndexes } from "../index/handles.js";
+import { readLines } from "../index/lines.js";
+import { syncIndex } from "../index/sync.js";
+import { openWorkspace } from "../workspace/workspace.js";
 import { FTS5_BM25 } from "./bm25.js";
 import { lexicalTerms } from "./intent.js";
-import {
-  ftsQuery,
-  type LineStore,
-  openLineStore,
-  readLines,
-  searchCjkLines,
-  searchLines,
-  syncLineStore,
-} from "./lines.js";
+import { ftsQuery, searchCjkLines, searchLines } from "./lines.js";
 
-let dir: string;
-let store: LineStore | undefined;
+let dir: string | undefined;
 
 afterEach(() => {
-  store?.close();
-  store = undefined;
+  closeIndexes();
   if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
 });
 
-function setup(files: Record<string, string>) {
+// The line store is tables of the index, filled by the index sync: these tests write
+// real files into a workspace and sync it.
+async function setup(files: Record<string, string>): Promise<IndexDb> {
   dir = mkdtempSync(path.join(tmpdir(), "membank-lines-"));
-  store = openLineStore(path.join(dir, ".memory/recall-lines.sqlite"));
   return write(files);
 }
 
-function write(files: Record<string, string>) {
-  return Object.entries(files).map(([p, text]) => {
-    const abs = path.join(dir, p.replace(/\//g, "_"));
-    writeFileSync(abs, text);
-    return { path: p, absPath: abs, version: String(text.length) + text.slice(-8) };
-  });
+async function write(files: Record<string, string>): Promise<IndexDb> {
+  for (const [p, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir!, p)), { recursive: true });
+    writeFileSync(path.join(dir!, p), text);
+  }
+  const ws = await openWorkspace(dir!);
+  await syncIndex(ws);
+  return acquireIndex(path.join(dir!, ".memory/index.sqlite"));
 }
 
 describe("line store", () => {
-  it("indexes non-blank lines with their numbers and dates, stemmed", () => {
-    const files = setup({ "memory/2026-03-04.md": "# Day\n\n- Priya painted the fence.\n- Filed FJD-482 today.\n" });
-    expect(syncLineStore(store!, files)).toEqual({ changed: ["memory/2026-03-04.md"], removed: [] });
-    const hits = searchLines(store!, lexicalTerms("who paints fences"));
+  it("indexes non-blank lines with their numbers and dates, stemmed", async () => {
+    const store = await setup({
+      "memory/2026-03-04.md": "# Day\n\n- Priya painted the fence.\n- Filed FJD-482 today.\n",
+    });
+    const hits = searchLines(store, lexicalTerms("who paints fences"));
     expect(hits.map((h) => [h.line, h.date])).toEqual([[3, "2026-03-04"]]);
-    expect(readLines(store!, "memory/2026-03-04.md", 1, 4).map((l) => l.line)).toEqual([1, 3, 4]);
+    expect(readLines(store, "memory/2026-03-04.md", 1, 4).map((l) => l.line)).toEqual([1, 3, 4]);
   });
 
-  it("matches exact tokens as phrases of their parts", () => {
-    const files = setup({ "memory/a.md": "- FJD-482 is open\n- FJD 999 and 482 apart\n- LEDGER_SYNC_BATCH=500 set\n" });
-    syncLineStore(store!, files);
+  it("matches exact tokens as phrases of their parts", async () => {
+    const store = await setup({
+      "memory/a.md": "- FJD-482 is open\n- FJD 999 and 482 apart\n- LEDGER_SYNC_BATCH=500 set\n",
+    });
     expect(ftsQuery(lexicalTerms("FJD-482"))).toBe('"FJD 482"');
-    expect(searchLines(store!, lexicalTerms("FJD-482")).map((h) => h.line)).toEqual([1]);
-    expect(searchLines(store!, lexicalTerms("LEDGER_SYNC_BATCH=500")).map((h) => h.line)).toEqual([3]);
-    expect(searchLines(store!, lexicalTerms('"quoted" OR NEAR(x'))).toEqual([]);
+    expect(searchLines(store, lexicalTerms("FJD-482")).map((h) => h.line)).toEqual([1]);
+    expect(searchLines(store, lexicalTerms("LEDGER_SYNC_BATCH=500")).map((h) => h.line)).toEqual([3]);
+    expect(searchLines(store, lexicalTerms('"quoted" OR NEAR(x'))).toEqual([]);
   });
 
-  it("re-reads a changed file, drops a removed one, and does nothing when nothing changed", () => {
-    const files = setup({ "memory/a.md": "- alpha\n", "memory/b.md": "- beta\n" });
-    syncLineStore(store!, files);
-    expect(syncLineStore(store!, files)).toEqual({ changed: [], removed: [] });
-    const edited = write({ "memory/a.md": "- alpha\n- gamma appended\n" });
-    expect(syncLineStore(store!, edited)).toEqual({ changed: ["memory/a.md"], removed: ["memory/b.md"] });
-    expect(searchLines(store!, lexicalTerms("gamma")).map((h) => [h.path, h.line])).toEqual([["memory/a.md", 2]]);
-    expect(searchLines(store!, lexicalTerms("beta"))).toEqual([]);
-    expect(searchLines(store!, lexicalTerms("alpha")).length).toBe(1);
+  it("follows the index sync: a changed file re-read, a removed one dropped", async () => {
+    await setup({ "memory/a.md": "- alpha\n", "memory/b.md": "- beta\n" });
+    unlinkSync(path.join(dir!, "memory/b.md"));
+    const store = await write({ "memory/a.md": "- alpha\n- gamma appended\n" });
+    expect(searchLines(store, lexicalTerms("gamma")).map((h) => [h.path, h.line])).toEqual([["memory/a.md", 2]]);
+    expect(searchLines(store, lexicalTerms("beta"))).toEqual([]);
+    expect(searchLines(store, lexicalTerms("alpha")).length).toBe(1);
   });
 
-  it("finds a CJK word inside a sentence", () => {
-    const files = setup({ "memory/2026-03-12.md": "- W @Wei: 数据库迁移已经完成。\n- other\n" });
-    syncLineStore(store!, files);
-    expect(searchCjkLines(store!, "数据库").map((h) => h.line)).toEqual([1]);
+  it("finds a CJK word inside a sentence", async () => {
+    const store = await setup({ "memory/2026-03-12.md": "- W @Wei: 数据库迁移已经完成。\n- other\n" });
+    expect(searchCjkLines(store, "数据库").map((h) => h.line)).toEqual([1]);
   });
 
-  it("re-scores with its own k1 and b, and says which query terms each line matched", () => {
+  it("re-scores with its own k1 and b, and says which query terms each line matched", async () => {
     const filler = Array.from({ length: 30 }, (_, i) => `- note ${i} about the weather and the office plants`).join(
       "\n",
     );
-    const files = setup({
+    const store = await setup({
       "memory/a.md": `- Wow, concert!\n- The concert in Tokyo sold out, the crowd sang every song with us all night long.\n${filler}\n`,
     });
-    syncLineStore(store!, files);
     const terms = lexicalTerms("Tokyo concert");
     // On "concert" alone the two-word line leads; b 0.3 shrinks its length advantage.
     const lead = (p?: typeof FTS5_BM25) => {
-      const [a, b] = searchLines(store!, lexicalTerms("concert"), p ? { bm25: p } : {});
+      const [a, b] = searchLines(store, lexicalTerms("concert"), p ? { bm25: p } : {});
       expect(a!.line).toBe(1);
       return a!.score / b!.score;
     };
     expect(lead()).toBeLessThan(lead(FTS5_BM25));
-    const hits = searchLines(store!, terms);
+    const hits = searchLines(store, terms);
     expect(hits.map((h) => h.line)).toEqual([2, 1]);
     // ...and the matched terms are recovered from the score (indices into the query's terms).
     expect(hits[0]!.coverage!.matched).toEqual([0, 1]);
     expect(hits[1]!.coverage!.matched).toEqual([1]);
     expect(hits[0]!.coverage!.idf[0]).toBeGreaterThan(0);
     // Under FTS5's own parameters the score is FTS5's bm25 (same order as its ranking).
-    const fts = store!.db
-      .prepare("SELECT rowid, -bm25(rl_fts) AS s FROM rl_fts WHERE rl_fts MATCH ? ORDER BY bm25(rl_fts)")
+    const fts = store.db
+      .prepare("SELECT rowid, -bm25(lines_fts) AS s FROM lines_fts WHERE lines_fts MATCH ? ORDER BY bm25(lines_fts)")
       .all('"Tokyo" OR "concert"') as { s: number }[];
-    expect(searchLines(store!, terms, { bm25: FTS5_BM25 }).map((h) => h.score)).toEqual(
+    expect(searchLines(store, terms, { bm25: FTS5_BM25 }).map((h) => h.score)).toEqual(
       fts.map((r) => expect.closeTo(r.s, 6)),
     );
   });

@@ -1,7 +1,6 @@
-import path from "node:path";
 import { createCachedEmbedder } from "../embed/cache.js";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
-import { indexFile, indexIoError } from "../index/db.js";
+import { indexFile } from "../index/db.js";
 import { vectorArmPlan } from "../index/embedpass.js";
 import { acquireIndex } from "../index/handles.js";
 import { hasOpinions, listEntities, newestLogDay } from "../index/queries.js";
@@ -9,13 +8,13 @@ import { syncIndex } from "../index/sync.js";
 import { isIsoDate } from "../retain/dates.js";
 import type { FactKind } from "../retain/types.js";
 import { MembankError } from "../workspace/errors.js";
-import { stateDir, type Workspace } from "../workspace/workspace.js";
+import type { Workspace } from "../workspace/workspace.js";
 import { type ArmContext, entityArm, factsArm, inRange, linesArm, opinionArm, timeArm, vectorArm } from "./arms.js";
 import { opinionEvidence } from "./candidates.js";
 import { DEFAULT_FUSE, dedupe, type Fused, type FusionMethod, fuse, sortFused } from "./fuse.js";
 import { understandQuery } from "./intent.js";
 import { DEFAULT_LINE_RANK, type LineRankOptions } from "./linerank.js";
-import { type LineStore, openLineStore, syncLineStore } from "./lines.js";
+import { hasLineStore } from "./lines.js";
 import { absorbIntoPageOpinions, pageEvidenceForFact } from "./opinions.js";
 import { fitBudget, toResult } from "./shape.js";
 import { findEntityByName, nameWords } from "./text.js";
@@ -81,30 +80,11 @@ const VAGUE_TIME = 0.3;
 
 const KINDS: readonly ResultKind[] = ["world", "experience", "opinion", "observation", "note"];
 
-const stores = new Map<string, LineStore>();
-
-const lineStoreFile = (ws: Workspace) => path.join(stateDir(ws), "recall-lines.sqlite");
-
 /**
- * The workspace's line store (one handle per process, like the index's). Always in
- * `.memory/`: it replaces a broken file of its name, so it must not follow an
- * `index.path` that points elsewhere.
+ * Kept for callers of the time when recall owned a second SQLite file: the line store is
+ * now tables of the index (closeIndexes closes it).
  */
-export function lineStoreFor(ws: Workspace): LineStore {
-  const file = lineStoreFile(ws);
-  let s = stores.get(file);
-  if (!s?.db.open) {
-    s = openLineStore(file);
-    stores.set(file, s);
-  }
-  return s;
-}
-
-/** Close the line stores this process opened (tests, shutdown). */
-export function closeLineStores(): void {
-  for (const s of stores.values()) s.close();
-  stores.clear();
-}
+export function closeLineStores(): void {}
 
 const cachedEmbedders = new WeakMap<Embedder, Embedder>();
 
@@ -144,26 +124,17 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
   const choice: EmbedderChoice = opts.embedder ?? { embedder: null, provider: "none" };
   const fallbacks: string[] = choice.fallback ? [choice.fallback] : [];
 
-  const store = lineStoreFor(ws);
   if (opts.sync !== false) {
     // Only changed files are re-read (a stat per file). No embedding here: a question must not
     // wait for the corpus (missing vectors are filled by `membank index` or the nightly).
-    const report = await syncIndex(ws);
+    const report = await syncIndex(ws, { reader: true });
     if (report.fallback) fallbacks.push(report.fallback);
+    if (report.busy) fallbacks.push(report.busy);
   }
   const idx = acquireIndex(indexFile(ws));
-  if (opts.sync !== false) {
-    // The index just checked every file; follow its content hashes instead of a second stat pass.
-    const rows = idx.db.prepare("SELECT path, hash FROM files").all() as { path: string; hash: string }[];
-    try {
-      syncLineStore(
-        store,
-        rows.map((r) => ({ path: r.path, absPath: path.join(ws.root, r.path), version: r.hash })),
-      );
-    } catch (error) {
-      // A read-only or full disk: name the store's file (SQLite errors carry no path).
-      throw indexIoError(error, lineStoreFile(ws));
-    }
+  if (!hasLineStore(idx)) {
+    // An index of an older membank, read without a sync: answer from facts and pages.
+    fallbacks.push("the index has no line store yet (built by an older membank): run `membank index` for line results");
   }
   const entities = listEntities(idx);
   const intent = understandQuery(query, {
@@ -184,7 +155,6 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
   const ctx: ArmContext = {
     root: ws.root,
     idx,
-    store,
     query,
     intent,
     asOf: isoDay(opts.asOf ?? new Date()),

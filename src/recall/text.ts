@@ -76,11 +76,6 @@ export function rawTokens(text: string): string[] {
   return out;
 }
 
-/** Words FTS5's unicode61 tokenizer would produce: runs of letters and digits. */
-export function ftsWords(text: string): string[] {
-  return text.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
-}
-
 /** English stop words plus question fillers that carry no retrieval signal. */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   (

@@ -45,6 +45,8 @@ export function describeIoError(error: unknown, file?: string): string | undefin
     return `permission denied for ${target} (${code}): check the owner and permissions of it and of ${dir}`;
   if (code === "SQLITE_READONLY_DIRECTORY")
     return `cannot write beside ${target}: ${dir} is read-only (${code}); make it writable (chmod u+w) and run again`;
+  if (code === "SQLITE_READONLY_DBMOVED")
+    return `${target} was replaced by another process while in use (${code}): run again`;
   if (code.startsWith("SQLITE_READONLY"))
     return `${target} is read-only (${code}): make it and ${dir} writable (chmod u+w) and run again`;
   if (code === "SQLITE_CANTOPEN" || code === "SQLITE_PERM")
@@ -59,6 +61,10 @@ export function describeIoError(error: unknown, file?: string): string | undefin
     return `too many open files while opening ${target} (${code}): raise the limit (ulimit -n) and run again`;
   if (code === "SQLITE_IOERR_WRITE" || code === "SQLITE_IOERR_FSYNC" || code === "SQLITE_IOERR_TRUNCATE")
     return `cannot write ${target} (${code}): the disk may be full or a file size limit reached; free space and run again`;
+  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))
+    return `${target} stayed locked by another process past the wait (${code}): run again in a moment`;
+  if (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB")
+    return `${target} is damaged (${code}): run membank index --full to rebuild it (it is derived data)`;
   if (code.startsWith("SQLITE_IOERR"))
     return `the disk failed reading or writing ${target} (${code}): check free space and the disk, then run again`;
   return undefined;
