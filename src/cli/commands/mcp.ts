@@ -20,5 +20,8 @@ export function registerMcp(program: Command): void {
       const { runMcpStdio } = await import("../../mcp/index.js");
       // stdout carries the protocol: nothing else may be printed there.
       await runMcpStdio(ws, flags.provider ? { provider: flags.provider } : {});
+      // The client is gone: do not linger for a background embedding pass (each batch is its
+      // own transaction, and the next query's sync picks up where it stopped).
+      process.exit(process.exitCode ?? 0);
     });
 }
