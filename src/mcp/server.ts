@@ -9,6 +9,7 @@ import { type QueryPlan, VectorFiller, type VectorFillerOptions } from "../index
 import { indexFile } from "../index/db.js";
 import { getMemoryLines } from "../index/get.js";
 import { acquireIndex, closeIndexes } from "../index/handles.js";
+import { nativeError } from "../index/native.js";
 import { factsByEntity, listEntities } from "../index/queries.js";
 import { search } from "../index/search.js";
 import { type SyncPhase, syncIndex } from "../index/sync.js";
@@ -33,8 +34,9 @@ function ok(value: unknown): ToolResult {
 }
 
 function fail(error: unknown): ToolResult {
+  const known = nativeError(error) ?? error;
   const message =
-    error instanceof MembankError ? error.message : `unexpected error: ${(error as Error)?.message ?? String(error)}`;
+    known instanceof MembankError ? known.message : `unexpected error: ${(error as Error)?.message ?? String(error)}`;
   return { content: [{ type: "text", text: message }], isError: true };
 }
 

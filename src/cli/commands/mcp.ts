@@ -17,6 +17,10 @@ export function registerMcp(program: Command): void {
     .option("--provider <name>", "embedding provider: auto, local, openai, gemini, use, none")
     .action(async (flags: McpFlags) => {
       const ws = await loadWorkspace(flags);
+      // Fail at start, in one line on stderr (the client shows it), rather than on every tool call.
+      const { sqliteBindingProblem } = await import("../../index/status.js");
+      const binding = sqliteBindingProblem();
+      if (binding) throw binding;
       const { runMcpStdio } = await import("../../mcp/index.js");
       // stdout carries the protocol: nothing else may be printed there.
       await runMcpStdio(ws, flags.provider ? { provider: flags.provider } : {});
