@@ -5,7 +5,7 @@ import { appendFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Embedder, EmbedderChoice } from "../src/embed/types.js";
-import { VectorFiller } from "../src/index/background.js";
+import { VectorFiller, yieldingEmbedder } from "../src/index/background.js";
 import { closeIndexes, search } from "../src/index/index.js";
 import { pendingVectors } from "../src/index/sync.js";
 import { closeLineStores, recall } from "../src/recall/recall.js";
@@ -146,11 +146,77 @@ describe("VectorFiller", () => {
     }
   });
 
+  it("keeps answering while a model that computes on the main thread embeds (USE-like)", async () => {
+    const ws = await workspace();
+    const inner = hashEmbedder(32);
+    // Busy for 15 ms per text and resolved without ever yielding, as TensorFlow.js on the CPU.
+    let calls = 0;
+    const cpuBound: Embedder = {
+      id: "cpu-bound",
+      model: inner.model,
+      dims: inner.dims,
+      embed(texts) {
+        calls++;
+        const until = performance.now() + 15 * texts.length;
+        while (performance.now() < until) {
+          // the model computing
+        }
+        return inner.embed(texts);
+      },
+    };
+    const filler = new VectorFiller(ws, async () => ({ embedder: cpuBound, provider: "cpu-bound" }));
+    await filler.prepare();
+    // Once the model computes, a timer (as a client's next request) still gets its turn.
+    await vi.waitFor(() => expect(calls).toBeGreaterThan(0), { timeout: 10_000, interval: 5 });
+    const during = await filler.prepare();
+    const r = await recall(ws, "BIL-115", { embedder: during.embedder, sync: during.sync });
+    expect(r.results[0]?.source).toMatch(/^memory\/2026-02-15\.md#/);
+    // The answer came while the pass was still embedding, not after it.
+    const now = filler.current();
+    expect(now.state).toBe("running");
+    expect(now.done).toBeLessThan(now.total);
+    await filler.idle();
+    expect(filler.current().state).toBe("complete");
+  });
+
   it("with no embedding provider, queries sync and run as before", async () => {
     const ws = await workspace();
     const none: EmbedderChoice = { embedder: null, provider: "none" };
     const filler = new VectorFiller(ws, async () => none);
     expect(await filler.prepare()).toEqual({ embedder: none, sync: true });
     expect(filler.current().state).toBe("idle");
+  });
+});
+
+describe("yieldingEmbedder", () => {
+  it("feeds a model that never yields small slices, and gives whole batches to one that does", async () => {
+    const sizes = (e: { sizes: number[] }) => e.sizes;
+    const make = (yields: boolean) => {
+      const inner = hashEmbedder(8);
+      const e = {
+        id: "t",
+        model: "m",
+        dims: 8,
+        sizes: [] as number[],
+        async embed(texts: string[]) {
+          e.sizes.push(texts.length);
+          if (yields) await new Promise((r) => setTimeout(r, 1));
+          return inner.embed(texts);
+        },
+      };
+      return e;
+    };
+    const blocking = make(false);
+    const texts = Array.from({ length: 32 }, (_, i) => `text ${i}`);
+    const out = await yieldingEmbedder(blocking).embed(texts);
+    expect(out).toHaveLength(32);
+    expect(sizes(blocking)).toEqual([8, 8, 8, 8]);
+    const remote = make(true);
+    const wrapped = yieldingEmbedder(remote);
+    await wrapped.embed(texts);
+    await wrapped.embed(texts);
+    expect(sizes(remote)).toEqual([8, 8, 16, 32]);
+    expect(wrapped.dims).toBe(8);
+    expect(wrapped.id).toBe("t");
   });
 });

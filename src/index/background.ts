@@ -1,4 +1,4 @@
-import type { EmbedderChoice } from "../embed/types.js";
+import type { Embedder, EmbedderChoice } from "../embed/types.js";
 import { MembankError } from "../workspace/errors.js";
 import { acquireWorkspaceLock } from "../workspace/lock.js";
 import type { Workspace } from "../workspace/workspace.js";
@@ -28,6 +28,51 @@ export interface VectorFillerOptions {
 }
 
 const NONE: EmbedderChoice = { embedder: null, provider: "none" };
+
+/** Texts per model call when the model computes on this thread. */
+const BLOCKING_SLICE = 8;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The embedder, handing the event loop back between calls so queries keep being answered
+ * during a pass. A model that computes on this thread (USE runs TensorFlow.js on the CPU
+ * and resolves without ever yielding) would otherwise hold every request until the whole
+ * pass is done: such a model is seen by a first small call during which a `setImmediate`
+ * never ran, and is fed small slices. Remote and native-threaded models get whole batches.
+ */
+export function yieldingEmbedder(inner: Embedder): Embedder {
+  // Calls in a row during which the loop turned: two mean the model does not block (the
+  // first call of a blocking model may turn while it loads its weights).
+  let yielding = 0;
+  return {
+    get id() {
+      return inner.id;
+    },
+    get model() {
+      return inner.model;
+    },
+    get dims() {
+      return inner.dims;
+    },
+    async embed(texts: string[]): Promise<Float32Array[]> {
+      const out: Float32Array[] = [];
+      let i = 0;
+      while (i < texts.length) {
+        const size = yielding >= 2 ? texts.length - i : BLOCKING_SLICE;
+        await nextTurn();
+        let turned = false;
+        setImmediate(() => {
+          turned = true;
+        });
+        out.push(...(await inner.embed(texts.slice(i, i + size))));
+        yielding = turned ? yielding + 1 : 0;
+        i += size;
+      }
+      return out;
+    },
+  };
+}
 
 /**
  * Answer at once, embed later (issue 11): a long-running server (MCP) must not make its
@@ -117,7 +162,7 @@ export class VectorFiller {
     const lock = await acquireWorkspaceLock(this.ws, { purpose: "mcp: embedding the index" });
     try {
       const report = await syncIndex(this.ws, {
-        embedder: choice,
+        embedder: choice.embedder ? { ...choice, embedder: yieldingEmbedder(choice.embedder) } : choice,
         onProgress: (done, total, phase) => {
           if (phase === "embed") this.status = { ...this.status, done, total };
         },
