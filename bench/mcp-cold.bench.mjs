@@ -14,7 +14,7 @@
 // time until the vectors are complete: memory_recall is called every --poll-ms until its
 // answer comes from that provider (no `fallback` about the background pass), as a user
 // would see it. USE is the offline encoder (@energetic-ai/embeddings, bundled weights).
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -35,6 +35,17 @@ async function recall(client, query) {
   return { ms, answer: JSON.parse(r.content[0].text) };
 }
 
+/** CPU time (user + system, ms) of a child process so far, from /proc (Linux; NaN elsewhere). */
+function cpuMsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 async function run(provider) {
   const dir = corpusCopy(opts.corpus, `mcp-cold-${provider}`);
   rmSync(path.join(dir, ".memory"), { recursive: true, force: true });
@@ -47,11 +58,15 @@ async function run(provider) {
   const client = new Client({ name: "mcp-cold-bench", version: "0" });
   await client.connect(transport);
   const connectMs = performance.now() - t0;
+  const connectCpuMs = cpuMsOf(transport.pid);
   const first = await recall(client, QUERY);
+  const firstCpuMs = cpuMsOf(transport.pid) - connectCpuMs;
   const out = {
     provider,
     connectMs,
+    connectCpuMs,
     firstRecallMs: first.ms,
+    firstRecallCpuMs: firstCpuMs,
     firstProvider: first.answer.provider,
     firstFallback: first.answer.fallback ?? null,
     firstResults: first.answer.results.length,
@@ -122,7 +137,8 @@ for (const provider of opts.providers.split(",")) {
       50,
     );
   rows.push(
-    `| ${opts.corpus}, --provider ${provider} | ${rs.length} | ${fmt(med("connectMs"))} | ${fmt(med("firstRecallMs"))} (${rs[0].firstProvider}, ${rs[0].firstResults} results) | ` +
+    `| ${opts.corpus}, --provider ${provider} | ${rs.length} | ${fmt(med("connectMs"))} wall, ${fmt(med("connectCpuMs"))} CPU | ` +
+      `${fmt(med("firstRecallMs"))} wall, ${fmt(med("firstRecallCpuMs"))} CPU (${rs[0].firstProvider}, ${rs[0].firstResults} results) | ` +
       `${provider === "none" ? "-" : `${fmt(med("vectorsCompleteMs"))} (recall while embedding: max ${fmt(rs[0].pollRecallMsMax ?? 0)}; hybrid recall after: ${fmt(med("hybridRecallMs"))})`} |`,
   );
 }

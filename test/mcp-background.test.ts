@@ -210,12 +210,12 @@ describe("yieldingEmbedder", () => {
     const texts = Array.from({ length: 32 }, (_, i) => `text ${i}`);
     const out = await yieldingEmbedder(blocking).embed(texts);
     expect(out).toHaveLength(32);
-    expect(sizes(blocking)).toEqual([8, 8, 8, 8]);
+    expect(sizes(blocking)).toEqual([4, 4, 4, 4, 4, 4, 4, 4]);
     const remote = make(true);
     const wrapped = yieldingEmbedder(remote);
     await wrapped.embed(texts);
     await wrapped.embed(texts);
-    expect(sizes(remote)).toEqual([8, 8, 16, 32]);
+    expect(sizes(remote)).toEqual([4, 4, 24, 32]);
     expect(wrapped.dims).toBe(8);
     expect(wrapped.id).toBe("t");
   });

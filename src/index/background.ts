@@ -29,8 +29,8 @@ export interface VectorFillerOptions {
 
 const NONE: EmbedderChoice = { embedder: null, provider: "none" };
 
-/** Texts per model call when the model computes on this thread. */
-const BLOCKING_SLICE = 8;
+/** Texts per model call when the model computes on this thread (USE: ~0.75 s CPU for 4 chunks; 8 took 1.3 s, +12% per chunk at 4). */
+const BLOCKING_SLICE = 4;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
