@@ -304,6 +304,9 @@ export async function runMcpStdio(ws: Workspace, opts: McpOptions = {}): Promise
     process.stdin.on("end", () => resolve());
   });
   await server.connect(transport);
+  // Load the Retain parser (remark, chrono-node: ~0.2 s CPU) while the client is idle, not
+  // in its first call, which on a cold index parses every daily log.
+  void import("../retain/index.js").catch(() => undefined);
   await closed;
   closeLineStores();
   closeIndexes();
