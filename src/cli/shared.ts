@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { nativeError } from "../index/native.js";
 import { describeIoError, MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";
 
@@ -55,6 +56,13 @@ export function numberFlag(name: string, min: number, max: number): (value: stri
  * path; only an unexpected error (a bug) gets a stack.
  */
 export function reportError(error: unknown): number {
+  // better-sqlite3 built for another Node: one line with the command that fixes it (checked first:
+  // a wrapper may have made it a MembankError whose message is Node's multi-line text).
+  const native = nativeError(error);
+  if (native !== undefined) {
+    process.stderr.write(`membank: ${native.message}\n`);
+    return native.exitCode;
+  }
   if (error instanceof MembankError) {
     process.stderr.write(`membank: ${error.message}\n`);
     return error.exitCode;

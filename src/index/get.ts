@@ -1,7 +1,7 @@
 import { lstat, readFile } from "node:fs/promises";
 import path from "node:path";
 import { MembankError } from "../workspace/errors.js";
-import { isMemoryPath, memoryFileRefusal } from "../workspace/files.js";
+import { isMemoryPath, MEMORY_FILES_TEXT, memoryFileRefusal } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 
 /** Largest number of lines one read returns. */
@@ -29,8 +29,7 @@ function refuse(message: string): MembankError {
 
 /**
  * Validate a requested memory path without touching the disk: relative, `/`-separated,
- * no `.`/`..`/empty/hidden (`.drafts`) segments, a `.md` memory file (MEMORY.md, memory.md,
- * memory/**, bank/**).
+ * no `.`/`..`/empty/hidden (`.drafts`) segments, a `.md` memory file (isMemoryPath).
  * Returns the normalised relative path. Pure.
  */
 export function checkMemoryPath(requested: string): string {
@@ -48,9 +47,7 @@ export function checkMemoryPath(requested: string): string {
   if (hidden !== undefined) throw refuse(`memory_get: ${p} ${hidden} (the index skips it too)`);
   if (!p.toLowerCase().endsWith(".md")) throw refuse(`memory_get: ${JSON.stringify(p)} is not a Markdown (.md) file`);
   if (!isMemoryPath(p)) {
-    throw refuse(
-      `memory_get: ${JSON.stringify(p)} is not a memory file (MEMORY.md, memory.md, memory/**.md, bank/**.md)`,
-    );
+    throw refuse(`memory_get: ${JSON.stringify(p)} is not a memory file (${MEMORY_FILES_TEXT}, DREAMS.md)`);
   }
   return p;
 }

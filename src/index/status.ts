@@ -1,8 +1,10 @@
 import { existsSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
+import { MembankError } from "../workspace/errors.js";
 import { scanMemoryFiles } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { hasFts5, indexFile, loadVec } from "./db.js";
+import { nativeError } from "./native.js";
 import { SCHEMA_VERSION } from "./schema.js";
 
 export interface IndexStatus {
@@ -91,4 +93,28 @@ export async function indexStatus(ws: Workspace): Promise<IndexStatus> {
     db?.close();
   }
   return status;
+}
+
+let checked: MembankError | null | undefined;
+
+/**
+ * Load the SQLite binding once (opening an in-memory database), so a command can say at
+ * its start, in one line, that better-sqlite3 was built for another Node. Returns the
+ * problem; other load errors are returned as they are.
+ */
+export function sqliteBindingProblem(): MembankError | undefined {
+  if (checked === undefined) {
+    try {
+      new Database(":memory:").close();
+      checked = null;
+    } catch (error) {
+      checked =
+        nativeError(error) ??
+        new MembankError(`better-sqlite3 cannot be loaded: ${(error as Error).message}`, {
+          code: "ESQLITE",
+          cause: error,
+        });
+    }
+  }
+  return checked ?? undefined;
 }

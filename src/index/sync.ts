@@ -105,6 +105,21 @@ function rebuildReason(idx: IndexDb, ws: Workspace, embedder: Embedder | null, f
 }
 
 /**
+ * How many chunks a sync with this embedder would embed: those without a vector, or
+ * every chunk when the index would be rebuilt first (no index yet, another model's
+ * vectors, new chunking). Read-only: lets a caller answer from BM25 now and embed later.
+ */
+export function pendingVectors(ws: Workspace, embedder: Embedder): number {
+  const idx = acquireIndex(indexFile(ws));
+  const all = idx.db.prepare("SELECT count(*) AS n FROM chunks").get() as { n: number };
+  if (rebuildReason(idx, ws, embedder, false) !== undefined) return Math.max(1, all.n);
+  const missing = idx.db
+    .prepare("SELECT count(*) AS n FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.id = c.id)")
+    .get() as { n: number };
+  return missing.n;
+}
+
+/**
  * Is this a SQLite error that means the file is damaged (rebuild it) rather than a bug?
  * A full disk or a read-only folder is not damage: rebuilding would delete a good index.
  */

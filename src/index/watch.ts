@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { FSWatcher } from "chokidar";
 import type { EmbedderChoice } from "../embed/types.js";
-import { toPosixRelative } from "../workspace/files.js";
+import { ROOT_MEMORY_FILES, toPosixRelative } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { isBusy, type SyncReport, syncIndex } from "./sync.js";
 
@@ -24,7 +24,7 @@ export interface IndexWatcher {
 
 /** Is this workspace-relative path (file or folder) something the index cares about? */
 function relevant(rel: string): boolean {
-  if (rel === "" || rel === "MEMORY.md" || rel === "memory.md") return true;
+  if (rel === "" || ROOT_MEMORY_FILES.includes(rel)) return true;
   if (rel.split("/").some((s) => s.startsWith("."))) return false;
   return rel === "memory" || rel === "bank" || rel.startsWith("memory/") || rel.startsWith("bank/");
 }

@@ -41,9 +41,28 @@ export function outsideWorkspace(ws: Workspace, rel: string): string | undefined
   }
 }
 
-/** Is this workspace-relative path one of the memory files (`MEMORY.md`, `memory/**.md`, `bank/**.md`)? */
+/**
+ * The memory files at the workspace's top level, indexed and read by `get`: OpenClaw's
+ * built-in memory (memory-core of openclaw@2026.9.6, `listMemoryFiles`) indexes
+ * `MEMORY.md` and `USER.md` beside `memory/**.md`; `memory.md` is the older spelling
+ * membank has always read.
+ */
+export const ROOT_MEMORY_FILES: readonly string[] = ["MEMORY.md", "memory.md", "USER.md"];
+
+/**
+ * Top-level files `get` also reads though nothing indexes them: OpenClaw 2026.9.6's
+ * `memory_get` reads the dreaming diary `DREAMS.md` (any case), its search does not.
+ */
+function isReadOnlyRootFile(rel: string): boolean {
+  return rel.toLowerCase() === "dreams.md";
+}
+
+/** The memory files in words, for messages and tool descriptions. */
+export const MEMORY_FILES_TEXT = "MEMORY.md, USER.md, memory/**.md, bank/**.md";
+
+/** Is this workspace-relative path one of the memory files (ROOT_MEMORY_FILES, DREAMS.md, `memory/**.md`, `bank/**.md`)? */
 export function isMemoryPath(rel: string): boolean {
-  if (rel === "MEMORY.md" || rel === "memory.md") return true;
+  if (ROOT_MEMORY_FILES.includes(rel) || isReadOnlyRootFile(rel)) return true;
   if (!rel.toLowerCase().endsWith(".md")) return false;
   return rel.startsWith("memory/") || rel.startsWith("bank/");
 }
@@ -140,7 +159,7 @@ export function scanMemoryFiles(ws: Workspace, opts: ScanOptions = {}): MemoryFi
     out.set(rel, { path: rel, absPath: abs, size: s.info.size, mtimeMs: s.info.mtimeMs });
   }
 
-  const tops = opts.under === undefined ? ["MEMORY.md", "memory.md", "memory", "bank"] : [opts.under];
+  const tops = opts.under === undefined ? [...ROOT_MEMORY_FILES, "memory", "bank"] : [opts.under];
   for (const top of tops) consider(path.join(root, top), top);
   return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -91,8 +91,11 @@ export function registerDoctor(program: Command): void {
     .option("--json", "print the report as JSON")
     .action(async (flags: DoctorFlags) => {
       const ws = await loadWorkspace(flags);
+      const { indexStatus, sqliteBindingProblem } = await import("../../index/status.js");
+      // First: with a SQLite binding built for another Node nothing else can be checked.
+      const binding = sqliteBindingProblem();
+      if (binding) throw binding;
       const { resolveEmbedder } = await import("../../embed/index.js");
-      const { indexStatus } = await import("../../index/status.js");
       const [status, git] = await Promise.all([indexStatus(ws), gitReport(ws.root)]);
       let embedding: DoctorReport["embedding"];
       try {

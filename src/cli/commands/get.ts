@@ -12,7 +12,9 @@ interface GetFlags {
 export function registerGet(program: Command): void {
   const cmd = program
     .command("get")
-    .description("print lines of a memory file (memory_get: MEMORY.md, memory/**.md, bank/**.md only)")
+    .description(
+      "print lines of a memory file (memory_get: MEMORY.md, USER.md, DREAMS.md, memory/**.md, bank/**.md only)",
+    )
     .argument("<path>", "workspace-relative path, e.g. memory/2026-03-12.md");
   workspaceOption(cmd)
     .option("--from <n>", "first line, 1-based", intFlag("--from"))

@@ -17,8 +17,15 @@ export function registerMcp(program: Command): void {
     .option("--provider <name>", "embedding provider: auto, local, openai, gemini, use, none")
     .action(async (flags: McpFlags) => {
       const ws = await loadWorkspace(flags);
+      // Fail at start, in one line on stderr (the client shows it), rather than on every tool call.
+      const { sqliteBindingProblem } = await import("../../index/status.js");
+      const binding = sqliteBindingProblem();
+      if (binding) throw binding;
       const { runMcpStdio } = await import("../../mcp/index.js");
       // stdout carries the protocol: nothing else may be printed there.
       await runMcpStdio(ws, flags.provider ? { provider: flags.provider } : {});
+      // The client is gone: do not linger for a background embedding pass (each batch is its
+      // own transaction, and the next query's sync picks up where it stopped).
+      process.exit(process.exitCode ?? 0);
     });
 }
