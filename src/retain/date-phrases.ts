@@ -38,7 +38,7 @@ const WORD_NUMBERS: Record<string, number> = {
 
 const NUM = String.raw`(\d{1,3}|a\s+couple(?:\s+of)?|couple\s+of|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen)`;
 const MORE = String.raw`(?:more\s+|further\s+|additional\s+|extra\s+)?`;
-const UNIT = String.raw`(days?|weeks?|fortnights?|months?|years?|yrs?)`;
+const UNIT = "(days?|weeks?|fortnights?|months?|years?|yrs?)";
 const NEXT = new RegExp(
   String.raw`\b(?:(?:for|over|in|within|during)\s+)?(?:the\s+)?(?:next|coming|upcoming|following)\s+${NUM}\s*${MORE}${UNIT}\b`,
   "gi",
