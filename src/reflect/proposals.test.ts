@@ -59,6 +59,24 @@ describe("proposals for MEMORY.md", () => {
     expect(body).toContain("- @Jonas: Prefers async written status updates over standups.\n");
   });
 
+  it("does not propose an entity MEMORY.md names, in a heading or with spaces for hyphens", () => {
+    const days = (e: string) => DAYS.map((d) => fact(d, [e], "x"));
+    const core = "# MEMORY\n\n## The Castle\n\n- roof done in May\n- Ledger sync owner: Mara\n";
+    const body = proposalsBody(
+      [],
+      new Map([
+        ["The-Castle", days("The-Castle")],
+        ["ledger_sync", days("ledger_sync")],
+        ["Priya", days("Priya")],
+      ]),
+      rules,
+      core,
+    );
+    expect(body).not.toContain("@The-Castle");
+    expect(body).not.toContain("@ledger_sync");
+    expect(body).toContain("- @Priya — mentioned on 3 days");
+  });
+
   it("proposes an update when newer facts contradict a MEMORY.md line", () => {
     const facts = new Map([
       [

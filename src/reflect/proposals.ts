@@ -43,11 +43,12 @@ interface CoreLine {
 function coreLines(coreText: string): CoreLine[] {
   const out: CoreLine[] = [];
   coreText.split(/\r\n|\r|\n/).forEach((raw, i) => {
+    // Headings count too: "## The Castle" names an entity.
     const text = raw
-      .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "")
+      .replace(/^\s*(?:[-*+]|\d+[.)]|#{1,6})\s+/, "")
       .replace(/\s+/g, " ")
       .trim();
-    if (text === "" || /^#/.test(text)) return;
+    if (text === "") return;
     const clauses = text
       .split(/;\s+|\.\s+(?=\p{Lu})/u)
       .map((c) => c.trim())
@@ -59,8 +60,9 @@ function coreLines(coreText: string): CoreLine[] {
 }
 
 function names(line: CoreLine, entity: string): boolean {
-  const e = entity.toLowerCase();
-  const text = line.text.toLowerCase();
+  // "@The-Castle" is named by "the Castle" too.
+  const e = entity.toLowerCase().replace(/[-_]+/g, " ");
+  const text = line.text.toLowerCase().replace(/[-_]+/g, " ");
   if (!text.includes(e)) return false; // most pairs: no regex needed
   return (
     text.includes(`@${e}`) || new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(e)}(?![\\p{L}\\p{N}])`, "u").test(text)
