@@ -16,7 +16,7 @@ import type { PipelineDefinition, RunRecord, StepContext } from "../src/pipeline
 import { messageText } from "../src/reflect/format.js";
 import { assertGitCanCommit } from "../src/reflect/git.js";
 import { commitPending, leftNote, type OpinionChange, type ReflectReport, reflect } from "../src/reflect/index.js";
-import { dateFromPath, readFacts } from "../src/retain/index.js";
+import { dateFromPath, noRetainNote, readFacts } from "../src/retain/index.js";
 import { ingestSessions } from "../src/sessions/ingest.js";
 import type { IngestReport } from "../src/sessions/types.js";
 import { isDailyLog, listMemoryFiles, type MemoryFile } from "../src/workspace/files.js";
@@ -28,7 +28,7 @@ export interface NightlyState {
   llm?: LlmServices;
   ownsLlm: boolean;
   ingest?: IngestReport;
-  facts?: { facts: number; diagnostics: number; files: number };
+  facts?: { facts: number; diagnostics: number; files: number; noRetain: string[]; noRetainNote?: string };
   reflect?: ReflectReport;
   commit?: { hash?: string; files: number; left: { path: string; reason: string }[] };
   index?: SyncReport;
@@ -95,13 +95,16 @@ export function changeLine(c: OpinionChange): string {
 function commitMessage(s: NightlyState, files: string[], day: string): string {
   const ing = s.ingest;
   const rep = s.reflect;
+  // The headline counts what the body lists, and only what there is (no "0 confidence changes").
+  const n = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
   const head = [
     `membank nightly ${day}:`,
-    `${rep?.factsRead ?? 0} facts`,
-    `${rep?.pagesWritten.length ?? 0} pages`,
-    `${rep?.opinionsChanged.length ?? 0} confidence changes`,
-    `${ing?.messages ?? 0} session messages`,
+    n(rep?.factsAdded ?? 0, "new fact"),
+    n(rep?.pagesWritten.length ?? 0, "page"),
   ];
+  if (rep?.opinionsChanged.length) head.push(n(rep.opinionsChanged.length, "confidence change"));
+  if (rep?.opinionsCreated.length) head.push(n(rep.opinionsCreated.length, "new opinion"));
+  if (ing?.messages) head.push(n(ing.messages, "session message"));
   const body: string[] = [];
   if (ing && ing.days.length > 0)
     body.push(`Sessions: ${ing.messages} messages from ${ing.sessionsIngested} sessions (${ing.days.join(", ")})`);
@@ -180,17 +183,27 @@ export const nightly: PipelineDefinition<NightlyState> = {
         }
         ctx.state.since = await changedSince(ctx);
         const r = await readFacts(ctx.ws, ctx.state.since === undefined ? {} : { since: ctx.state.since });
-        ctx.state.facts = { facts: r.facts.length, diagnostics: r.diagnostics.length, files: r.files };
+        // Logs with no Retain section give no facts: say which, never skip them silently.
+        const note = noRetainNote(r.noRetain, r.files, { llm: llm.extractFacts !== undefined });
+        ctx.state.facts = {
+          facts: r.facts.length,
+          diagnostics: r.diagnostics.length,
+          files: r.files,
+          noRetain: r.noRetain,
+          ...(note === undefined ? {} : { noRetainNote: note }),
+        };
         return {
           counts: {
             files: r.files,
             facts: r.facts.length,
             diagnostics: r.diagnostics.length,
+            ...(r.noRetain.length ? { noRetain: r.noRetain.length } : {}),
             ...(extracted ? { extractedLogs: extracted.changed.length, extractedFacts: extracted.factsAdded } : {}),
           },
           written: extracted?.changed ?? [],
           notes: [
             ctx.state.since ? `logs dated ${ctx.state.since} or later (changed since the last run)` : "all logs",
+            ...(note === undefined ? [] : [note]),
             ...(extracted?.warnings ?? []).slice(0, MAX_NOTES),
             ...diagNotes(r.diagnostics),
           ],
@@ -316,17 +329,21 @@ export function summarizeNightly(s: NightlyState, record: RunRecord): string[] {
       );
     }
   }
-  if (s.facts)
+  if (s.facts) {
     lines.push(
       `facts: ${s.facts.facts} in ${s.facts.files} ${s.since ? `logs dated ${s.since} or later (changed since the last run)` : "logs"}${s.facts.diagnostics ? ` (${s.facts.diagnostics} lines did not parse)` : ""}`,
     );
+    if (s.facts.noRetainNote) lines.push(`  ${s.facts.noRetainNote}`);
+  }
   if (s.reflect) {
     lines.push(
       `pages: ${s.reflect.pagesWritten.length} written${s.reflect.conflicts.length ? `, ${s.reflect.conflicts.length} conflicts kept for you` : ""}`,
     );
-    lines.push(`confidence changes: ${s.reflect.opinionsChanged.length}`);
+    // Only what happened: a "confidence changes: 0" line above new opinions' moves reads as a contradiction.
+    if (s.reflect.opinionsChanged.length > 0) lines.push(`confidence changes: ${s.reflect.opinionsChanged.length}`);
     for (const c of s.reflect.opinionsChanged.slice(0, 20)) lines.push(`  ${changeLine(c)}`);
-    if (s.reflect.opinionsCreated.length > 0) lines.push(`new opinions: ${s.reflect.opinionsCreated.length}`);
+    if (s.reflect.opinionsCreated.length > 0)
+      lines.push(`new opinions: ${s.reflect.opinionsCreated.length} (first stated -> after this run's evidence)`);
     for (const o of s.reflect.opinionsCreated.slice(0, 20))
       lines.push(`  ${changeLine({ ...o, from: o.initial, to: o.confidence })}`);
   }

@@ -72,7 +72,7 @@ describe("nightly pipeline", () => {
     expect(committed).not.toContain("scratch.txt");
     // The message a reviewer reads: reflect's new opinions with their start and end confidence, and the facts added.
     const message = (await exec("git", ["log", "-1", "--format=%B", first?.commit ?? "HEAD"], { cwd: inc })).stdout;
-    expect(message).toMatch(/^membank nightly \d{4}-\d{2}-\d{2}: 44 facts/);
+    expect(message).toMatch(/^membank nightly \d{4}-\d{2}-\d{2}: 44 new facts/);
     expect(message).toMatch(
       /New opinions:\n- @Mara: Prefers async written status updates over live standup meetings\. \(0\.70 -> 0\.\d\d\)/,
     );

@@ -83,7 +83,7 @@ describe("reflect over days", () => {
     expect(files).toContain("bank/entities/Ana.md");
     const message = git(dir, "log", "-1", "--format=%B");
     expect(message.split("\n")[0]).toMatch(
-      /^reflect: 6 new facts, \d+ pages, \d+ confidence changes?, 3 new opinions$/,
+      /^reflect: 6 new facts, \d+ pages, (?:[1-9]\d* confidence changes?, )?3 new opinions$/,
     );
     expect(message).toContain(
       "Facts added:\n- 2026-01-05 O @Ana: Prefers tea over coffee in the morning. (memory/2026-01-05.md#L6)",

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describeIoError, errorCode, MembankError } from "../workspace/errors.js";
-import type { Workspace } from "../workspace/workspace.js";
+import { ensureStateDirOf, type Workspace } from "../workspace/workspace.js";
 import { indexFile, indexIoError, inStateDir, inspectIndexFile, isDamage } from "./location.js";
 import { migrate, readMeta, SCHEMA_VERSION } from "./schema.js";
 
@@ -171,7 +171,7 @@ function isDamaged(error: unknown): boolean {
 function ensureFolder(file: string): void {
   const dir = path.dirname(file);
   try {
-    mkdirSync(dir, { recursive: true });
+    ensureStateDirOf(file);
   } catch (error) {
     const code = errorCode(error);
     const why =

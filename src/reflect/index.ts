@@ -23,20 +23,27 @@
  */
 import { extractFromPastLogs } from "../llm/past-logs.js";
 import type { LlmServices } from "../llm/types.js";
-import { fmt2 } from "../markdown/opinions.js";
 import { parseSinceDate } from "../retain/dates.js";
 import { entitySpellings, respell, respellAll } from "../retain/entities.js";
-import { dateFromPath } from "../retain/index.js";
+import { dateFromPath, noRetainNote } from "../retain/index.js";
 import type { Diagnostic, Fact } from "../retain/types.js";
-import { LETTER_BY_KIND } from "../retain/types.js";
 import { MembankError } from "../workspace/errors.js";
 import { outsideWorkspace } from "../workspace/files.js";
 import { writeOwnedFiles } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { evolveOpinions, type OpinionChange } from "./evolve.js";
-import { cmp, messageText } from "./format.js";
 import { assertGitCanCommit, commitPending, gitInit, isGitRepo, leftNote, unifiedDiff } from "./git.js";
-import { aliasKey, applyAliases, loadEntityPages, loadFacts, loadOpinions, saveSnapshot } from "./load.js";
+import {
+  aliasKey,
+  applyAliases,
+  loadEntityPages,
+  loadFacts,
+  loadOpinions,
+  readWorkspaceFile,
+  saveSnapshot,
+} from "./load.js";
+import { commitMessage } from "./message.js";
+import { TYPED_PAGES } from "./pages.js";
 import { clearStale, recoverMerges } from "./recover.js";
 import { type Conflict, OPINIONS_PAGE, type RenderScope, renderBank } from "./render.js";
 
@@ -46,6 +53,7 @@ export { combineDay, evidenceWeight, nextConfidence } from "./confidence.js";
 export type { OpinionChange } from "./evolve.js";
 export { type CommitResult, commitPending, gitInit, isGitRepo, leftNote, unifiedDiff } from "./git.js";
 export { heuristicJudge } from "./judge.js";
+export { commitMessage } from "./message.js";
 export type { Conflict } from "./render.js";
 
 export interface ReflectOptions {
@@ -72,6 +80,12 @@ export interface ReflectReport {
   since?: string;
   /** Facts parsed from logs in this run. */
   factsRead: number;
+  /** Daily logs read in this run. */
+  logsRead: number;
+  /** Of those, the logs without a `## Retain` section (sorted). */
+  logsWithoutRetain: string[];
+  /** One line about logsWithoutRetain (which, or what to do), when there are any. */
+  noRetainNote?: string;
   /** Facts the bank holds after the run. */
   factsTotal: number;
   /** Facts that no bank page linked before this run. */
@@ -99,6 +113,9 @@ export interface ReflectReport {
   /** Milliseconds per phase (load, opinions, render, write, commit), for benchmarks. */
   timings: Record<string, number>;
 }
+
+const optional = <K extends string, V>(key: K, value: V | undefined) =>
+  (value === undefined ? {} : { [key]: value }) as Partial<Record<K, V>>;
 
 const LINK_LABEL = /\[([^\]\s]+#L\d+)\]/g;
 
@@ -240,16 +257,42 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     ...rendered.conflicts.filter((c) => !state.broken.some((b) => b.region === c.region && c.path === OPINIONS_PAGE)),
   ];
 
-  const linked = new Set<string>();
-  const oldTexts = [...entityPages.texts.values(), ...rendered.pages.map((p) => p.before ?? ""), state.text ?? ""];
-  for (const text of oldTexts) for (const m of text.matchAll(LINK_LABEL)) linked.add(m[1]!);
-  const added = facts.filter((f) => !linked.has(`${f.source.path}#L${f.source.line}`));
+  // New in this run. Incremental: facts of the window the previous run did not have (by id,
+  // so a fact whose line moved is not new); older ones come from the snapshot, so are not new.
+  // Full: facts no page linked before, the typed pages included (a page not re-rendered has them too).
+  let added: Fact[];
+  if (since !== undefined && !loaded.fellBackToFull) {
+    const seenBefore = new Set(loaded.windowBefore.map((f) => f.id));
+    added = facts.filter((f) => f.date >= since && !seenBefore.has(f.id));
+  } else {
+    const linked = new Set<string>();
+    const renderedPaths = new Set(rendered.pages.map((p) => p.path));
+    const typedTexts = await Promise.all(
+      Object.values(TYPED_PAGES)
+        .filter((rel) => !renderedPaths.has(rel))
+        .map((rel) => readWorkspaceFile(ws, rel)),
+    );
+    const oldTexts = [
+      ...entityPages.texts.values(),
+      ...rendered.pages.map((p) => p.before ?? ""),
+      ...typedTexts.map((t) => t ?? ""),
+      state.text ?? "",
+    ];
+    for (const text of oldTexts) for (const m of text.matchAll(LINK_LABEL)) linked.add(m[1]!);
+    added = facts.filter((f) => !linked.has(`${f.source.path}#L${f.source.line}`));
+  }
 
   const createdSet = new Set(evolved.created);
   const report: ReflectReport = {
     mode: since === undefined || loaded.fellBackToFull ? "full" : "incremental",
     ...(since === undefined ? {} : { since }),
     factsRead: loaded.read,
+    logsRead: loaded.files,
+    logsWithoutRetain: loaded.noRetain,
+    ...optional(
+      "noRetainNote",
+      noRetainNote(loaded.noRetain, loaded.files, { llm: opts.llm?.extractFacts !== undefined }),
+    ),
     factsTotal: facts.length,
     factsAdded: rendered.pages.length === 0 ? 0 : added.length,
     pagesWritten: rendered.pages.map((p) => p.path).sort(),
@@ -326,58 +369,4 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   for (const l of result.left) report.warnings.push(leftNote(l));
   if (result.commit) report.commit = result.commit;
   return report;
-}
-
-const MAX_LISTED_FACTS = 100;
-/** Pages listed in a commit message; the commit itself shows them all. */
-const MAX_LISTED_PAGES = 200;
-
-/** One-line summary, then facts added, pages changed, confidence changes, conflicts. */
-export function commitMessage(report: ReflectReport, added: Fact[]): string {
-  const n = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
-  const head = [
-    n(added.length, "new fact"),
-    n(report.pagesWritten.length, "page"),
-    n(report.opinionsChanged.length, "confidence change"),
-  ];
-  if (report.opinionsCreated.length) head.push(n(report.opinionsCreated.length, "new opinion"));
-  const lines = [`reflect: ${head.join(", ")}`, ""];
-  const who = (entities: string[]) => (entities.length ? `${entities.map((e) => `@${e}`).join(", ")}: ` : "");
-  if (report.opinionsChanged.length) {
-    lines.push("Confidence changes:");
-    for (const c of report.opinionsChanged)
-      lines.push(`- ${who(c.entities)}${messageText(c.statement)} ${fmt2(c.from)} -> ${fmt2(c.to)}`);
-    lines.push("");
-  }
-  if (report.opinionsCreated.length) {
-    lines.push("New opinions:");
-    for (const o of report.opinionsCreated) {
-      const moved = o.initial === o.confidence ? fmt2(o.confidence) : `${fmt2(o.initial)} -> ${fmt2(o.confidence)}`;
-      lines.push(`- ${who(o.entities)}${messageText(o.statement)} (${moved})`);
-    }
-    lines.push("");
-  }
-  if (added.length) {
-    lines.push("Facts added:");
-    const sorted = [...added].sort(
-      (a, b) => cmp(a.date, b.date) || cmp(a.source.path, b.source.path) || a.source.line - b.source.line,
-    );
-    for (const f of sorted.slice(0, MAX_LISTED_FACTS)) {
-      lines.push(
-        `- ${f.date} ${LETTER_BY_KIND[f.kind]} ${who(f.entities)}${messageText(f.content)} (${f.source.path}#L${f.source.line})`,
-      );
-    }
-    if (sorted.length > MAX_LISTED_FACTS) lines.push(`- ... and ${sorted.length - MAX_LISTED_FACTS} more`);
-    lines.push("");
-  }
-  lines.push("Pages changed:");
-  for (const p of report.pagesWritten.slice(0, MAX_LISTED_PAGES)) lines.push(`- ${p}`);
-  if (report.pagesWritten.length > MAX_LISTED_PAGES)
-    lines.push(`- ... and ${report.pagesWritten.length - MAX_LISTED_PAGES} more`);
-  if (report.conflicts.length) {
-    lines.push("", "Conflicts (human edits kept, not overwritten):");
-    for (const c of report.conflicts.slice(0, MAX_LISTED_PAGES))
-      lines.push(`- ${c.path} [${c.region}]: ${messageText(c.reason)}`);
-  }
-  return `${lines.join("\n").trimEnd()}\n`;
 }

@@ -50,6 +50,8 @@ export interface LoadedFacts {
   /** Facts parsed from the logs in this run (all of them in a full run). */
   read: number;
   files: number;
+  /** Logs read in this run that have no Retain section. */
+  noRetain: string[];
   /** True when an incremental run had no snapshot and read everything. */
   fellBackToFull: boolean;
   /** Incremental only: the previous run's facts dated `since` or later (lines may have gone since). */
@@ -85,6 +87,7 @@ export async function loadFacts(ws: Workspace, since: string | undefined, aliasK
       diagnostics: res.diagnostics,
       read: res.facts.length,
       files: res.files,
+      noRetain: res.noRetain,
       fellBackToFull: since !== undefined,
       windowBefore: [],
       renderAll: true,
@@ -98,6 +101,7 @@ export async function loadFacts(ws: Workspace, since: string | undefined, aliasK
     diagnostics: [...snapshot.diagnostics.filter((d) => isOld(d.path)), ...fresh.diagnostics],
     read: fresh.facts.length,
     files: fresh.files,
+    noRetain: fresh.noRetain,
     fellBackToFull: false,
     windowBefore: snapshot.facts.filter((f) => !isOld(f.source.path, f.date)),
     renderAll: snapshot.aliases !== aliasKey,

@@ -92,8 +92,9 @@ describe("page bodies", () => {
       ["Ben", days.slice(0, 2).map((d) => fact(d, "world", ["Ben"], "x"))],
     ]);
     const body = proposalsBody(ops, byEntity, rules, "# Core\n- @Peter drinks tea.\n");
+    // The first line pastes as it is; the why follows, indented.
     expect(body).toContain(
-      "- @Peter: Prefers concise replies. — confidence 0.90, supported on 3 days (2026-01-01 … 2026-01-03), `op-a`",
+      "- @Peter: Prefers concise replies.\n  - why: confidence 0.90, supported on 3 days (2026-01-01 … 2026-01-03), `op-a`",
     );
     expect(body).not.toMatch(/Likes long calls|Hates meetings|Drinks tea/);
     expect(body).toContain("- @Ana — mentioned on 3 days");

@@ -2,7 +2,7 @@ import type { Dirent } from "node:fs";
 import { lstat, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { collectFacts, dateFromPath, type LogInput, readLog } from "../retain/index.js";
-import type { RetainResult } from "../retain/types.js";
+import type { LogsRead } from "../retain/types.js";
 import { isDailyLog, memoryFileRefusal } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 
@@ -14,10 +14,7 @@ import type { Workspace } from "../workspace/workspace.js";
  * is one the listing leaves out (memoryFileRefusal: a hard link): then readFacts, which
  * reads exactly the files of the one listing (scanMemoryFiles), does the work.
  */
-export async function readWindowFacts(
-  ws: Workspace,
-  since: string,
-): Promise<(RetainResult & { files: number }) | undefined> {
+export async function readWindowFacts(ws: Workspace, since: string): Promise<LogsRead | undefined> {
   const logs: string[] = [];
   const walk = async (rel: string): Promise<boolean> => {
     let entries: Dirent[];

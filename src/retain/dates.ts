@@ -3,6 +3,15 @@ import path from "node:path";
 import type { ParsedComponents, ParsedResult } from "chrono-node";
 import * as chrono from "chrono-node/en";
 import { MembankError } from "../workspace/errors.js";
+import {
+  addPeriod,
+  clauses,
+  findDurations,
+  findMonthDays,
+  isPastClause,
+  monthDayDate,
+  weekdayDirection,
+} from "./date-phrases.js";
 import { mentionSpans } from "./entities.js";
 
 const DAILY_NAME = /^(\d{4})-(\d{2})-(\d{2})(?:-[^/]+)?\.md$/i;
@@ -73,8 +82,14 @@ const MAYBE_DATE = new RegExp(
   ].join("|"),
   "i",
 );
-const SINCE = /\b(?:since|from|starting(?:\s+(?:on|from))?|as\s+of|beginning)\s*$/i;
-const UNTIL = /\b(?:until|till|til|through|thru|up\s+to)\s*$/i;
+// A start ("since Mar 9", "starting Monday", "effective Mar 9") or an end ("until Friday") written before a date.
+const SINCE =
+  /\b(?:since|from|as\s+of|effective|commencing|(?:starts?|started|starting|begins?|began|beginning|kicks?\s+off|kicking\s+off)(?:\s+(?:on|from|in))?)\s*$/i;
+const UNTIL = /\b(?:until|till|til|through|thru|up\s+to|(?:ends?|ending)(?:\s+on)?)\s*$/i;
+// A start written after the date: "Mar 9 onwards", "Mar 9 and after".
+const SINCE_AFTER = /^\s*(?:onwards?|and\s+(?:after|later|beyond)|forward)\b/i;
+// A weekday chrono resolved itself because it was qualified ("next Monday", "last Fri").
+const QUALIFIED = /\b(?:last|next|this|past|coming|previous|following)\b/i;
 
 type Component = ParsedComponents;
 
@@ -104,54 +119,120 @@ function expandDayRanges(text: string): string {
     .replace(DAY_FIRST, (_all, a: string, b: string, mon: string) => `${a} ${mon} - ${b} ${mon}`);
 }
 
+interface Found {
+  kind: "range" | "since" | "until" | "single";
+  from: string;
+  to: string;
+  clause: number;
+  at: number;
+}
+
+/** The date of a bare weekday seen from the log date: the coming one (today included) or the one just past. */
+function weekdayDate(logDate: string, weekday: number, direction: "forward" | "back"): string {
+  const [y, m, d] = logDate.split("-").map(Number) as [number, number, number];
+  const today = new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+  return shiftDate(logDate, direction === "forward" ? (weekday - today + 7) % 7 : -((today - weekday + 7) % 7));
+}
+
 /**
  * Dates written in a fact's text, relative to the log's date (read at noon UTC so no time
- * zone moves it across midnight). A range or a single date sets validFrom and validTo
- * (a month or year spans its days); "since X" sets only validFrom, "until X" only validTo.
+ * zone moves it across midnight). The fact's own date is always the log's date; this is
+ * its validity. Rules, strongest first:
+ * - a range ("Nov 27–Dec 1") sets validFrom and validTo (a month or year spans its days);
+ * - a start ("since X", "starting X", "X onwards") sets only validFrom, an end ("until X") only validTo;
+ * - a duration counts from the start, else from the log date (back from it in the past tense): "starting Mar 9 for a month"
+ *   is Mar 9..Apr 9, "for the next 18 months" is the log date..+18 months, "the past 2 weeks"
+ *   ends at the log date;
+ * - else the first single date, as a one-day (or one-month, one-year) range.
+ * A bare weekday ("Monday's digest") is the coming one, unless its clause is in the past tense
+ * ("on Monday we shipped"). A past-tense report ("Shipped the fix today; next review on the
+ * 14th") is not dated by a future date in a later clause: the 14th is another event's date.
  * `@Mentions` are masked first (`@May` is a person, not a month).
  */
 export function extractValidity(text: string, logDate: string): Validity {
   if (!MAYBE_DATE.test(text)) return {};
   let masked = text;
+  // A bar, not only spaces: chrono reads "9 March <spaces> Jonas" as the whole month.
+  const filler = (n: number) => (n > 0 ? `|${" ".repeat(n - 1)}` : "");
   const blank = (a: number, b: number) => {
-    masked = masked.slice(0, a) + " ".repeat(b - a) + masked.slice(b);
+    masked = masked.slice(0, a) + filler(b - a) + masked.slice(b);
   };
   for (const [a, b] of mentionSpans(text)) blank(a, b);
   // Code spans, paths and URLs (`memory/2025-11-27.md`) cite things; they do not date the fact.
   for (const m of text.matchAll(/`[^`]*`|\S*[\p{L}][^\s/]*\/\S*|\S*\/\S*\p{L}\S*/gu))
     blank(m.index, m.index + m[0].length);
   masked = expandDayRanges(masked);
+  const spans = clauses(masked);
+  const clauseAt = (i: number) =>
+    Math.max(
+      0,
+      spans.findIndex(([a, b]) => i >= a && i < b),
+    );
+  const clauseText = (c: number) => masked.slice(spans[c]![0], spans[c]![1]);
+  // A past-tense main clause reports an event of the log's day; later clauses may name other, future events.
+  const pastReport = spans.length > 1 && weekdayDirection(clauseText(0)) === "back";
+  const durations = findDurations(masked).filter((d) => !(pastReport && clauseAt(d.index) > 0));
+  const cleaned = durations.reduce(
+    (t, d) => t.slice(0, d.index) + filler(d.length) + t.slice(d.index + d.length),
+    masked,
+  );
   const [y, m, d] = logDate.split("-").map(Number) as [number, number, number];
   const instant = new Date(Date.UTC(y, m - 1, d, 12));
   let results: ParsedResult[];
   try {
-    results = chrono.parse(masked, { instant, timezone: 0 });
+    results = chrono.parse(cleaned, { instant, timezone: 0 });
   } catch {
     return {}; // chrono is a best-effort reader; a failure means "no date", never a lost fact
   }
-  const out: Validity = {};
+  const found: Found[] = [];
   for (const r of results) {
     if (/^(?:right\s+)?now$/i.test(r.text.trim())) continue; // "now" is the log date: it adds nothing
-    const before = masked.slice(0, r.index);
-    const from = bound(r.start, "start");
+    const clause = clauseAt(r.index);
+    const before = cleaned.slice(0, r.index);
+    const after = cleaned.slice(r.index + r.text.length);
+    let from = bound(r.start, "start");
+    let to = bound(r.start, "end");
+    const weekday = r.start.get("weekday");
+    if (!r.end && weekday !== null && !r.start.isCertain("day") && !QUALIFIED.test(r.text)) {
+      from = to = weekdayDate(logDate, weekday, weekdayDirection(clauseText(clause)));
+    }
     if (r.end) {
-      const to = bound(r.end, "end");
-      if (from === undefined || to === undefined) continue;
-      if (out.validFrom === undefined && out.validTo === undefined) return { validFrom: from, validTo: to };
+      const end = bound(r.end, "end");
+      if (from !== undefined && end !== undefined) found.push({ kind: "range", from, to: end, clause, at: r.index });
       continue;
     }
-    if (from === undefined) continue;
-    if (SINCE.test(before)) {
-      out.validFrom ??= from;
-      continue;
-    }
-    if (UNTIL.test(before)) {
-      out.validTo ??= bound(r.start, "end");
-      continue;
-    }
-    if (out.validFrom === undefined && out.validTo === undefined) {
-      return { validFrom: from, validTo: bound(r.start, "end") ?? from };
-    }
+    if (from === undefined || to === undefined) continue;
+    const kind = SINCE.test(before) || SINCE_AFTER.test(after) ? "since" : UNTIL.test(before) ? "until" : "single";
+    found.push({ kind, from, to, clause, at: r.index });
   }
-  return out;
+  for (const x of findMonthDays(cleaned)) {
+    if (results.some((r) => x.index < r.index + r.text.length && r.index < x.index + x.length)) continue;
+    const clause = clauseAt(x.index);
+    const date = monthDayDate(logDate, x.day, weekdayDirection(clauseText(clause)));
+    if (date === undefined) continue;
+    const before = cleaned.slice(0, x.index);
+    const kind = SINCE.test(before) ? "since" : UNTIL.test(before) ? "until" : "single";
+    found.push({ kind, from: date, to: date, clause, at: x.index });
+  }
+  found.sort((a, b) => a.at - b.at);
+  const kept = found.filter((f) => !(pastReport && f.clause > 0 && f.from > logDate));
+  const range = kept.find((f) => f.kind === "range");
+  if (range) return { validFrom: range.from, validTo: range.to };
+  const since = kept.find((f) => f.kind === "since")?.from;
+  const until = kept.find((f) => f.kind === "until")?.to;
+  const single = kept.find((f) => f.kind === "single");
+  const span = durations[0];
+  if (span) {
+    if (span.kind === "past") return { validFrom: addPeriod(logDate, -span.count, span.unit), validTo: logDate };
+    const anchor = since ?? single?.from;
+    // "Was off sick for a week", with no start named, is the week that ended on the log's day.
+    if (anchor === undefined && span.kind === "for" && isPastClause(clauseText(clauseAt(span.index))))
+      return { validFrom: addPeriod(logDate, -span.count, span.unit), validTo: logDate };
+    if (anchor === undefined) return { validFrom: logDate, validTo: addPeriod(logDate, span.count, span.unit) };
+    return { validFrom: anchor, validTo: addPeriod(anchor, span.count, span.unit) };
+  }
+  if (since !== undefined || until !== undefined) {
+    return { ...(since !== undefined ? { validFrom: since } : {}), ...(until !== undefined ? { validTo: until } : {}) };
+  }
+  return single ? { validFrom: single.from, validTo: single.to } : {};
 }

@@ -313,11 +313,25 @@ export function scanRetain(path: string, text: string, opts: RetainOptions = {})
  * sub-headings excepted: they carry no content).
  */
 export function parseRetain(path: string, text: string, opts: RetainOptions = {}): RetainResult {
+  const { facts, diagnostics } = parseRetainSections(path, text, opts);
+  return { facts, diagnostics };
+}
+
+/** parseRetain, plus how many Retain sections the file has (0: a log membank cannot take facts from). */
+export function parseRetainSections(
+  path: string,
+  text: string,
+  opts: RetainOptions = {},
+): RetainResult & { sections: number } {
   try {
-    const { facts, diagnostics } = scanRetain(path, text, opts);
-    return { facts, diagnostics };
+    const { facts, diagnostics, sections } = scanRetain(path, text, opts);
+    return { facts, diagnostics, sections: sections.length };
   } catch (error) {
     // Last resort: a parser bug must surface as a diagnostic, not crash a nightly run.
-    return { facts: [], diagnostics: [{ path, line: 1, reason: `internal parser error: ${String(error)}` }] };
+    return {
+      facts: [],
+      diagnostics: [{ path, line: 1, reason: `internal parser error: ${String(error)}` }],
+      sections: 0,
+    };
   }
 }

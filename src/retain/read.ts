@@ -2,8 +2,8 @@ import { isDailyLog, listMemoryFiles } from "../workspace/files.js";
 import { memoryTextProblems, readMemoryText } from "../workspace/text-file.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { dateFromPath, parseSinceDate } from "./dates.js";
-import { parseRetain } from "./parse.js";
-import type { Diagnostic, Fact, RetainResult } from "./types.js";
+import { parseRetainSections } from "./parse.js";
+import type { Diagnostic, Fact, LogsRead } from "./types.js";
 
 export interface ReadFactsOptions {
   /** Only logs dated on or after this day (YYYY-MM-DD; `7d`/`2w` ages are accepted too). */
@@ -28,7 +28,7 @@ function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
  * same day in another file (same id) is reported as a duplicate, so ids stay unique; a
  * hand-written fact wins over an extracted copy.
  */
-export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Promise<RetainResult & { files: number }> {
+export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Promise<LogsRead> {
   const since = opts.since === undefined ? undefined : parseSinceDate(opts.since, new Date(), "since");
   const logs = (await listMemoryFiles(ws)).filter((f) => {
     if (!isDailyLog(f.path)) return false;
@@ -77,12 +77,13 @@ export async function readLog(rel: string, abs: string): Promise<LogInput> {
  * the same id (same day, same text, another file), the one a person wrote wins over an
  * extracted one, then the first by path and line; the others are reported as duplicates.
  */
-export function collectFacts(logs: readonly LogInput[], defaultConfidence?: number): RetainResult {
+export function collectFacts(logs: readonly LogInput[], defaultConfidence?: number): Omit<LogsRead, "files"> {
   const all: Fact[] = [];
   const diagnostics: Diagnostic[] = [];
+  const noRetain: string[] = [];
   for (const log of logs) {
     for (const p of log.problems ?? []) diagnostics.push({ path: log.path, ...p });
-    const result = parseRetain(log.path, log.text, {
+    const result = parseRetainSections(log.path, log.text, {
       defaultConfidence,
       ...(log.invalidLines ? { invalidLines: log.invalidLines } : {}),
     });
@@ -92,6 +93,8 @@ export function collectFacts(logs: readonly LogInput[], defaultConfidence?: numb
       ...result.diagnostics.filter((d) => !(said.has(d.line) && d.reason.startsWith("not valid UTF-8"))),
     );
     all.push(...result.facts);
+    // A file that could not be read already has its diagnostic.
+    if (result.sections === 0 && !log.problems?.length) noRetain.push(log.path);
   }
   all.sort((a, b) => Number(a.extracted ?? false) - Number(b.extracted ?? false) || compareFacts(a, b));
   const facts: Fact[] = [];
@@ -111,5 +114,5 @@ export function collectFacts(logs: readonly LogInput[], defaultConfidence?: numb
   }
   facts.sort(compareFacts);
   diagnostics.sort(compareDiagnostics);
-  return { facts, diagnostics };
+  return { facts, diagnostics, noRetain: noRetain.sort() };
 }

@@ -49,3 +49,10 @@ export interface RetainResult {
   facts: Fact[];
   diagnostics: Diagnostic[];
 }
+
+/** The facts of a set of daily logs, with how many logs were read and which had no Retain section. */
+export interface LogsRead extends RetainResult {
+  files: number;
+  /** Daily logs (paths, sorted) without a `## Retain` section: no facts can come from them. */
+  noRetain: string[];
+}

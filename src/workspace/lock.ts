@@ -1,10 +1,10 @@
 import fs from "node:fs";
-import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import lockfile from "proper-lockfile";
 import { MembankError } from "./errors.js";
-import { stateDir, type Workspace } from "./workspace.js";
+import { ensureStateDir, stateDir, type Workspace } from "./workspace.js";
 
 /** Exit code of a command that could not take the workspace lock (another run holds it). */
 export const LOCKED_EXIT_CODE = 4;
@@ -125,7 +125,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export async function acquireWorkspaceLock(ws: Workspace, opts: LockOptions = {}): Promise<WorkspaceLock> {
   const dir = stateDir(ws);
-  await mkdir(dir, { recursive: true });
+  ensureStateDir(dir);
   const lockDir = lockPath(ws);
   const deadline = Date.now() + Math.max(0, opts.waitMs ?? 0);
   const staleMs = Math.max(2000, opts.staleMs ?? 30_000);

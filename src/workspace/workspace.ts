@@ -1,4 +1,4 @@
-import { existsSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { CONFIG_FILE, defaultConfig, loadConfigFile, type MembankConfig } from "./config.js";
 import { MembankError } from "./errors.js";
@@ -57,6 +57,8 @@ export async function openWorkspace(dir: string, how = "given"): Promise<Workspa
     throw new MembankError(`Workspace ${abs} (${how}) is not a folder.`, { code: "ENOWORKSPACE" });
   }
   if (workspaceMarkers(abs).length === 0) throw notAWorkspace(abs, how);
+  // A .memory/ made before it got its own .gitignore (or by an older membank) is fixed on first open.
+  if (isDir(path.join(abs, STATE_DIR))) ensureStateDir(path.join(abs, STATE_DIR));
   const configPath = path.join(abs, CONFIG_FILE);
   if (existsSync(configPath)) {
     return { root: abs, config: await loadConfigFile(configPath), configPath };
@@ -92,7 +94,32 @@ export function workspacePath(ws: Workspace, p: string): string {
   return path.resolve(ws.root, p);
 }
 
+const STATE_DIR = ".memory";
+
 /** The derived-data folder (`.memory/`), git-ignored. */
 export function stateDir(ws: Workspace): string {
-  return path.join(ws.root, ".memory");
+  return path.join(ws.root, STATE_DIR);
+}
+
+/**
+ * Create a `.memory/` folder (if missing) with a `.gitignore` of `*`, so derived data never
+ * shows in `git status` of any repository, not only one whose root .gitignore `init` wrote.
+ * The .gitignore is a convenience: failing to write it never fails a run.
+ */
+export function ensureStateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, ".gitignore");
+  if (existsSync(file)) return;
+  try {
+    writeFileSync(file, "# membank: derived data (index, run records), rebuilt from the Markdown\n*\n", { flag: "wx" });
+  } catch {
+    // Another process wrote it first (EEXIST), or the folder is read-only: nothing to do.
+  }
+}
+
+/** `ensureStateDir` for the folder of `file` when that folder is a `.memory/` (an index elsewhere is left alone). */
+export function ensureStateDirOf(file: string): void {
+  const dir = path.dirname(file);
+  if (path.basename(dir) === STATE_DIR) ensureStateDir(dir);
+  else mkdirSync(dir, { recursive: true });
 }

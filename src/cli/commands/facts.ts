@@ -55,15 +55,15 @@ export function registerFacts(program: Command): void {
     .description("parse the Retain sections of the daily logs and print their facts (and every malformed line)");
   workspaceOption(cmd)
     .option("--since <date>", "only logs dated on or after DATE (YYYY-MM-DD, or an age like 7d / 2w)")
-    .option("--json", "print {facts, diagnostics} as JSON")
+    .option("--json", "print {facts, diagnostics, logsWithoutRetain} as JSON")
     .option("--strict", "exit 1 when any line is malformed")
     .action(async (flags: FactsFlags) => {
-      const { parseSinceDate, readFacts } = await import("../../retain/index.js");
+      const { noRetainNote, parseSinceDate, readFacts } = await import("../../retain/index.js");
       const since = flags.since === undefined ? undefined : parseSinceDate(flags.since);
       const ws = await loadWorkspace(flags);
       const result = await readFacts(ws, since === undefined ? {} : { since });
       if (flags.json) {
-        printJson({ facts: result.facts, diagnostics: result.diagnostics });
+        printJson({ facts: result.facts, diagnostics: result.diagnostics, logsWithoutRetain: result.noRetain });
       } else {
         const out: string[] = [];
         if (result.facts.length > 0) out.push(formatFactsTable(result.facts), "");
@@ -72,6 +72,8 @@ export function registerFacts(program: Command): void {
           `${plural(result.facts.length, "fact")} from ${plural(result.files, "daily log")}, ` +
             `${plural(result.diagnostics.length, "diagnostic")}${extracted}`,
         );
+        const missing = noRetainNote(result.noRetain, result.files, { llm: ws.config.llm.provider !== "none" });
+        if (missing) out.push(missing);
         process.stdout.write(displaySafe(`${out.join("\n")}\n`));
         for (const d of result.diagnostics) process.stderr.write(displaySafe(`${formatDiagnostic(d)}\n`));
       }

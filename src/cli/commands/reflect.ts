@@ -25,6 +25,7 @@ export function formatReflectReport(r: ReflectReport): string {
       `${plural(r.pagesWritten.length, "page")} ${r.diff !== undefined ? "would change" : "written"}`,
   );
   for (const p of r.pagesWritten) out.push(`  ${p}`);
+  if (r.noRetainNote) out.push(r.noRetainNote);
   for (const o of r.opinionsCreated) {
     const c =
       o.initial === o.confidence ? o.confidence.toFixed(2) : `${o.initial.toFixed(2)} -> ${o.confidence.toFixed(2)}`;

@@ -1,0 +1,197 @@
+/**
+ * bank/proposals.md: durable knowledge proposed for MEMORY.md (membank never edits it).
+ * Each proposal starts with a line a person can paste as it is; the why follows, indented.
+ * What MEMORY.md already says, in any words, is not proposed again: a core line covers a
+ * proposal when it names the same entity and holds most of its content words (the
+ * matcher's analysis: stop words out, plurals folded). A core line that newer facts
+ * contradict gets an update proposal.
+ */
+import { fmt2, type Opinion } from "../markdown/opinions.js";
+import { entityFileStem } from "../retain/entities.js";
+import type { Fact } from "../retain/types.js";
+import { cmp, relLink } from "./format.js";
+import { contentTokens, negationCount } from "./text.js";
+
+/** Proposals are a reading list, not an index: the strongest few of each kind. */
+const MAX_PROPOSALS = 15;
+const PAGE = "bank/proposals.md";
+/** Share of a proposal's content words a core line must hold to say the same thing. */
+const COVERED = 0.5;
+/** Share of a core line's content words (its entity aside) a newer fact must repeat to be about the same thing. */
+const SAME_TOPIC = 0.5;
+
+// Words that say a stated fact changed hands or ended ("Mara handed ledger-sync to Tomasz").
+// negationCount covers "no longer", "not", "stopped", "cancelled"...
+const CHANGE_CUES =
+  /\b(?:hand(?:s|ed)?\s+(?:over|off)|handed|hands|passed|stepp(?:ed|s)\s+down|left|leaves|replaced|took\s+over|takes\s+over|transferred|moved\s+(?:to|from)|switched|ended|quit)\b/i;
+
+export interface ProposalRules {
+  minConfidence: number;
+  minDays: number;
+  entityMinDays: number;
+}
+
+interface CoreLine {
+  line: number;
+  text: string;
+  tokens: Set<string>;
+  /** A line often holds several facts ("leads ledger-sync; likes async updates"): each is checked on its own. */
+  clauses: { text: string; tokens: Set<string> }[];
+}
+
+/** The lines of MEMORY.md that say something (headings and blank lines aside), with their content words. */
+function coreLines(coreText: string): CoreLine[] {
+  const out: CoreLine[] = [];
+  coreText.split(/\r\n|\r|\n/).forEach((raw, i) => {
+    // Headings count too: "## The Castle" names an entity.
+    const text = raw
+      .replace(/^\s*(?:[-*+]|\d+[.)]|#{1,6})\s+/, "")
+      .replace(/\s+/g, " ")
+      .trim();
+    if (text === "") return;
+    const clauses = text
+      .split(/;\s+|\.\s+(?=\p{Lu})/u)
+      .map((c) => c.trim())
+      .filter(Boolean)
+      .map((c) => ({ text: c, tokens: contentTokens(c) }));
+    out.push({ line: i + 1, text, tokens: contentTokens(text), clauses });
+  });
+  return out;
+}
+
+function names(line: CoreLine, entity: string): boolean {
+  // "@The-Castle" is named by "the Castle" too.
+  const e = entity.toLowerCase().replace(/[-_]+/g, " ");
+  const text = line.text.toLowerCase().replace(/[-_]+/g, " ");
+  if (!text.includes(e)) return false; // most pairs: no regex needed
+  return (
+    text.includes(`@${e}`) || new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(e)}(?![\\p{L}\\p{N}])`, "u").test(text)
+  );
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function share(of: ReadonlySet<string>, inside: ReadonlySet<string>): number {
+  if (of.size === 0) return 0;
+  let n = 0;
+  for (const t of of) if (inside.has(t)) n++;
+  return n / of.size;
+}
+
+/** Does some core line already say this statement (about one of these entities), in any words? */
+function alreadySaid(lines: CoreLine[], statement: string, entities: readonly string[]): boolean {
+  const words = contentTokens(statement);
+  return lines.some(
+    (l) =>
+      (entities.length === 0 || entities.some((e) => names(l, e))) &&
+      (l.text.toLowerCase().includes(statement.toLowerCase()) || share(words, l.tokens) >= COVERED),
+  );
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** A core line's statement and the newest fact that contradicts it. */
+interface Update {
+  line: number;
+  said: string;
+  fact: Fact;
+  entity: string;
+}
+
+/**
+ * Core statements that newer facts contradict: a fact of an entity the line names, about the
+ * same thing (most of the statement's other words), carrying a change or negation cue.
+ */
+function updates(lines: CoreLine[], factsByEntity: Map<string, Fact[]>): Update[] {
+  const out: Update[] = [];
+  const tokens = new Map<string, Set<string>>();
+  const tokensOf = (f: Fact) => {
+    const known = tokens.get(f.id);
+    if (known) return known;
+    const t = contentTokens(f.content);
+    tokens.set(f.id, t);
+    return t;
+  };
+  for (const core of lines) {
+    let best: Update | undefined;
+    for (const [entity, facts] of factsByEntity) {
+      if (!names(core, entity)) continue;
+      const own = contentTokens(entity);
+      for (const clause of core.clauses) {
+        const topic = new Set([...clause.tokens].filter((t) => !own.has(t)));
+        if (topic.size === 0) continue;
+        for (const fact of facts) {
+          if (fact.kind === "opinion") continue; // beliefs are the opinions page's business
+          if (share(topic, tokensOf(fact)) < SAME_TOPIC) continue;
+          if (!CHANGE_CUES.test(fact.content) && negationCount(fact.content) === 0) continue;
+          if (!best || fact.date > best.fact.date || (fact.date === best.fact.date && fact.id > best.fact.id))
+            best = { line: core.line, said: clause.text, fact, entity };
+        }
+      }
+    }
+    if (best) out.push(best);
+  }
+  return out;
+}
+
+/**
+ * Durable knowledge proposed for MEMORY.md: opinions with high confidence supported on
+ * several days and entities mentioned on many days, minus what MEMORY.md already says;
+ * and updates of MEMORY.md lines that newer facts contradict.
+ */
+export function proposalsBody(
+  opinions: Opinion[],
+  factsByEntity: Map<string, Fact[]>,
+  rules: ProposalRules,
+  coreText: string,
+): string {
+  const lines = coreLines(coreText);
+  const ops = opinions
+    .filter((op) => op.confidence >= rules.minConfidence)
+    .map((op) => {
+      const days = [...new Set(op.evidence.filter((e) => e.stance === "support").map((e) => e.date))].sort();
+      return { op, days };
+    })
+    .filter(({ op, days }) => days.length >= rules.minDays && !alreadySaid(lines, op.statement, op.entities))
+    .sort((a, b) => b.op.confidence - a.op.confidence || cmp(a.op.id, b.op.id));
+  const ents = [...factsByEntity]
+    .map(([slug, facts]) => ({ slug, days: [...new Set(facts.map((f) => f.date))].sort() }))
+    .filter(({ slug, days }) => days.length >= rules.entityMinDays && !lines.some((l) => names(l, slug)))
+    .sort((a, b) => b.days.length - a.days.length || cmp(a.slug, b.slug));
+  const out = ["### Opinions", ""];
+  if (ops.length === 0) out.push("None yet.");
+  for (const { op, days } of ops.slice(0, MAX_PROPOSALS)) {
+    const who = op.entities.length ? `${op.entities.map((e) => `@${e}`).join(", ")}: ` : "";
+    out.push(
+      `- ${who}${op.statement}`,
+      `  - why: confidence ${fmt2(op.confidence)}, supported on ${plural(days.length, "day")} (${days[0]} … ${days[days.length - 1]}), \`${op.id}\``,
+    );
+  }
+  if (ops.length > MAX_PROPOSALS) out.push(`- ... and ${ops.length - MAX_PROPOSALS} more`);
+  out.push("", "### Entities", "");
+  if (ents.length === 0) out.push("None yet.");
+  for (const { slug, days } of ents.slice(0, MAX_PROPOSALS)) {
+    out.push(
+      `- @${slug} — mentioned on ${plural(days.length, "day")} (${days[0]} … ${days[days.length - 1]}): [${slug}](entities/${encodeURIComponent(entityFileStem(slug))}.md)`,
+    );
+  }
+  if (ents.length > MAX_PROPOSALS) out.push(`- ... and ${ents.length - MAX_PROPOSALS} more`);
+  const ups = updates(lines, factsByEntity);
+  if (ups.length > 0) {
+    out.push("", "### Updates", "");
+    for (const { line, said, fact, entity } of ups.slice(0, MAX_PROPOSALS)) {
+      const text = fact.content.replace(/\s+/g, " ").trim();
+      out.push(
+        `- MEMORY.md line ${line} says: ${said}`,
+        `  - newer: ${fact.date} @${entity}: ${text} ([${fact.source.path}#L${fact.source.line}](${relLink(PAGE, fact.source)}))`,
+        `  - paste instead: ${entity}: ${text} (since ${fact.date})`,
+      );
+    }
+    if (ups.length > MAX_PROPOSALS) out.push(`- ... and ${ups.length - MAX_PROPOSALS} more`);
+  }
+  return `${out.join("\n")}\n`;
+}
