@@ -17,7 +17,7 @@ import type { Workspace } from "../workspace/workspace.js";
 export async function readWindowFacts(
   ws: Workspace,
   since: string,
-): Promise<(RetainResult & { files: number }) | undefined> {
+): Promise<(RetainResult & { files: number; logs: LogInput[] }) | undefined> {
   const logs: string[] = [];
   const walk = async (rel: string): Promise<boolean> => {
     let entries: Dirent[];
@@ -53,5 +53,5 @@ export async function readWindowFacts(
     if (memoryFileRefusal(rel, await stat(abs)) !== undefined) return undefined;
     texts.push(await readLog(rel, abs));
   }
-  return { ...collectFacts(texts, ws.config.retain.defaultConfidence), files: logs.length };
+  return { ...collectFacts(texts, ws.config.retain.defaultConfidence), files: logs.length, logs: texts };
 }
