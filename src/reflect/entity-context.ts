@@ -17,6 +17,8 @@ export interface EntityWorld {
   context(slug: string, facts: readonly Fact[]): EntityContext;
   /** Alias suggestions, one line each ("@Zoe and @Zoë: same name without accents"), sorted. */
   suggestions: string[];
+  /** Only these entities' pages will be rendered (an incremental run): index only their mentions. */
+  focus(slugs: Iterable<string>): void;
   /** Prose lines naming a key, for incremental scope. */
   proseKeys(logs: readonly ProseLog[]): Set<string>;
 }
@@ -45,12 +47,22 @@ function fold(name: string): string {
 
 export function entityWorld(input: EntityWorldInput): EntityWorld {
   const known = new Map<string, string>();
-  for (const f of input.facts) for (const e of f.entities) if (!known.has(entityKey(e))) known.set(entityKey(e), e);
-  for (const e of input.otherNames) if (!known.has(entityKey(e))) known.set(entityKey(e), e);
-  // An alias is its page's name in the prose too.
+  const seen = new Set<string>();
+  for (const e of [...input.facts.flatMap((f) => f.entities), ...input.otherNames]) {
+    if (seen.has(e)) continue;
+    seen.add(e);
+    if (!known.has(entityKey(e))) known.set(entityKey(e), e);
+  }
+  // An alias is its page's name in the prose too. (Memoised: years of logs repeat a few names.)
+  const resolved = new Map<string, string>();
   const resolve = (name: string) => {
-    const page = input.aliases.get(name.toLowerCase());
-    return page === undefined ? entityKey(name) : entityKey(page);
+    let key = resolved.get(name);
+    if (key === undefined) {
+      const page = input.aliases.get(name.toLowerCase());
+      key = page === undefined ? entityKey(name) : entityKey(page);
+      resolved.set(name, key);
+    }
+    return key;
   };
   const coreScan = scanProse(input.core.text);
   // Any capitalised word of MEMORY.md ("- Ines is my sister"): it still needs a use as a name in a log.
@@ -58,23 +70,8 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
     coreScan.flatMap((l) => [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []), ...(l.s ?? [])].map(resolve)),
   );
   // Prose names keyed through the aliases, so `Jo` in a chat counts for Jonas.md when it says so.
-  const remapped = input.prose.map((log) => ({
-    ...log,
-    lines: log.lines.map((l) => {
-      const map = (xs?: string[]) => xs?.map((x) => known.get(resolve(x)) ?? x);
-      const out: typeof l = { line: l.line };
-      const k = map(l.k);
-      const a = map(l.a);
-      const n = map(l.n);
-      const s = map(l.s);
-      if (k) out.k = k;
-      if (a) out.a = a;
-      if (n) out.n = n;
-      if (s) out.s = s;
-      return out;
-    }),
-  }));
-  const found = proseNames(remapped, known, coreKeys);
+  const canon = (x: string) => known.get(resolve(x)) ?? x;
+  const found = proseNames(input.prose, known, coreKeys, canon);
   const all = new Map(known);
   const proseOnly: string[] = [];
   for (const [key, name] of found.names) {
@@ -126,7 +123,7 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
         if (cmp(a, b) >= 0) continue;
         const paren = (x: string, y: string) =>
           new RegExp(`${escapeRe(x)}\\s*\\(\\s*["“'‘]?@?${escapeRe(y)}(?![\\p{L}\\p{N}])`, "iu").test(text);
-        if (ALIAS_CUE.test(text) || paren(a, b) || paren(b, a)) {
+        if (ALIAS_CUE.test(text) || (text.includes("(") && (paren(a, b) || paren(b, a)))) {
           suggest(
             a,
             b,
@@ -146,14 +143,15 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
     .map((s) => `@${s.a} and @${s.name} may be one entity (${s.why}): add an alias to merge their pages`)
     .sort(cmp);
 
-  const mentionLines = found.lines;
+  let focus: Set<string> | undefined;
   return {
     proseOnly,
     suggestions,
     context(slug, facts) {
       const key = entityKey(slug);
       const withFacts = new Set(facts.map((f) => f.source.path));
-      const mentions = (mentionLines.get(key) ?? [])
+      const mentions = found
+        .linesOf(key, focus)
         .filter((m) => !withFacts.has(m.path))
         .map((m) => ({ ...m, text: "" }));
       return {
@@ -163,6 +161,9 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
         maybeSame: maybe.get(key) ?? [],
         known: all,
       };
+    },
+    focus(slugs) {
+      focus = new Set([...slugs].map(resolve));
     },
     proseKeys(logs) {
       const keys = new Set<string>();

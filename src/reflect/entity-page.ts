@@ -1,6 +1,6 @@
 import { entityFileStem, entityKey } from "../retain/entities.js";
 import type { Fact, SourceRef } from "../retain/types.js";
-import { facetState } from "./facets.js";
+import { type FacetState, facetState } from "./facets.js";
 import { cmp, newestFirst, relLink, sourceLabel } from "./format.js";
 
 /**
@@ -13,7 +13,7 @@ import { cmp, newestFirst, relLink, sourceLabel } from "./format.js";
 /** Newest facts listed in an entity's timeline; older ones are summed up in one line (a 10-year page stays readable). */
 export const TIMELINE_MAX = 50;
 /** Newest prose mentions listed. */
-export const MENTIONS_MAX = 30;
+export const MENTIONS_MAX = 12;
 const CORE_MAX = 8;
 const UPCOMING_MAX = 5;
 const LATEST_MAX = 3;
@@ -88,14 +88,20 @@ export function entityBullet(page: string, slug: string, f: Fact, today: string,
 }
 
 /** The current-state block at the top of an entity page. */
-export function entityState(page: string, slug: string, facts: readonly Fact[], ctx: EntityContext): string {
+export function entityState(
+  page: string,
+  slug: string,
+  facts: readonly Fact[],
+  ctx: EntityContext,
+  facets: FacetState = facetState(facts, [slug]),
+): string {
   const out: string[] = [];
   if (ctx.core.length) {
     out.push("From MEMORY.md:", "");
     for (const c of ctx.core.slice(0, CORE_MAX)) out.push(`- ${snippet(c.text)} (${link(page, c)})`);
     out.push("");
   }
-  const { facet, supersededBy } = facetState(facts, [slug]);
+  const { facet, supersededBy } = facets;
   const sorted = [...facts].sort(newestFirst);
   // The latest fact of each facet, newest facet first; what it replaced underneath.
   const heads = sorted.filter((f) => facet.has(f.id) && !supersededBy.has(f.id));
@@ -141,8 +147,14 @@ export function newestMentions(mentions: readonly LineMention[]): LineMention[] 
 }
 
 /** The timeline: every kind of fact, newest first, capped; then prose mentions. */
-export function entityTimeline(page: string, slug: string, facts: readonly Fact[], ctx: EntityContext): string {
-  const { supersededBy } = facetState(facts, [slug]);
+export function entityTimeline(
+  page: string,
+  slug: string,
+  facts: readonly Fact[],
+  ctx: EntityContext,
+  facets: FacetState = facetState(facts, [slug]),
+): string {
+  const { supersededBy } = facets;
   const sorted = [...facts].sort(newestFirst);
   const parts: string[] = [];
   if (sorted.length === 0) parts.push("No facts yet.");

@@ -260,6 +260,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
       if (crossed) for (const e of f.entities) entities.add(e);
     }
     scope = { entities, months: new Set(windowFacts.map((f) => `${f.kind}:${f.date.slice(0, 7)}`)) };
+    world.focus(entities);
   }
 
   const rendered = await renderBank({

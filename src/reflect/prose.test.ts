@@ -49,11 +49,11 @@ describe("names in a log's prose", () => {
       log("memory/2026-03-02.md", "Shipped the docs. Coffee with Kasia again.\nCalled Ines."),
       log("memory/2026-03-03.md", "Olek: late today\nShipped nothing."),
     ];
-    const { names, lines } = proseNames(logs, new Map([["ines", "Ines"]]));
+    const { names, linesOf } = proseNames(logs, new Map([["ines", "Ines"]]));
     expect([...names.values()].sort()).toEqual(["Ines", "Kasia", "Olek"]);
     expect(names.has("shipped")).toBe(false);
-    expect(lines.get("kasia")?.map((m) => `${m.date}#${m.line}`)).toEqual(["2026-03-01#1", "2026-03-02#1"]);
+    expect(linesOf("kasia").map((m) => `${m.date}#${m.line}`)).toEqual(["2026-03-01#1", "2026-03-02#1"]);
     // A known entity counts in a sentence start too ("Called Ines." is a start: "Ines" is mid).
-    expect(lines.get("ines")?.length).toBe(1);
+    expect(linesOf("ines").length).toBe(1);
   });
 });

@@ -151,8 +151,11 @@ export const PROSE_MIN_LOGS = 2;
 export interface ProseNames {
   /** Entity key -> spelling of every name that gets a page or is already an entity. */
   names: Map<string, string>;
-  /** Entity key -> lines naming it, in (path, line) order. */
-  lines: Map<string, { path: string; line: number; date: string }[]>;
+  /**
+   * Lines naming an entity key, in (path, line) order. The first call indexes the keys of
+   * `focus` (all when absent); later calls use that index.
+   */
+  linesOf(key: string, focus?: ReadonlySet<string>): { path: string; line: number; date: string }[];
 }
 
 /**
@@ -165,13 +168,30 @@ export function proseNames(
   logs: readonly ProseLog[],
   known: ReadonlyMap<string, string>,
   core: ReadonlySet<string> = new Set(),
+  canon: (name: string) => string = (name) => name,
 ): ProseNames {
   const sorted = [...logs].sort((a, b) => cmp(a.path, b.path));
+  // Ten years of logs name the same few hundred spellings again and again: key each once.
+  const keys = new Map<string, string>();
+  const keyOf = (raw: string) => {
+    let key = keys.get(raw);
+    if (key === undefined) {
+      key = entityKey(canon(raw));
+      keys.set(raw, key);
+    }
+    return key;
+  };
   const strong = new Map<string, Set<string>>(); // key -> logs with a speaker/mid-sentence use
   const tagged = new Set<string>();
   const spellings = new Map<string, Map<string, number>>();
-  const spell = (name: string) => {
-    const key = entityKey(name);
+  const spell = (raw: string) => {
+    const key = keyOf(raw);
+    if (known.has(key)) {
+      // A known entity keeps its spelling: nothing to count, only that it was seen.
+      if (!spellings.has(key)) spellings.set(key, new Map());
+      return key;
+    }
+    const name = canon(raw);
     const m = spellings.get(key) ?? new Map<string, number>();
     m.set(name, (m.get(name) ?? 0) + 1);
     spellings.set(key, m);
@@ -200,17 +220,28 @@ export function proseNames(
       if (n > count || (n === count && cmp(name, best) < 0)) [best, count] = [name, n];
     names.set(key, known.get(key) ?? best);
   }
-  const lines = new Map<string, { path: string; line: number; date: string }[]>();
-  for (const log of sorted) {
-    for (const l of log.lines) {
-      const keys = new Set([...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []), ...(l.s ?? [])].map(entityKey));
-      for (const key of keys) {
-        if (!names.has(key)) continue;
-        const list = lines.get(key) ?? [];
-        list.push({ path: log.path, line: l.line, date: log.date });
-        lines.set(key, list);
+  // Lines are collected on first use, for the keys asked for (a nightly run renders a few pages).
+  let lines: Map<string, { path: string; line: number; date: string }[]> | undefined;
+  const linesOf = (key: string, focus?: ReadonlySet<string>) => {
+    if (!lines) {
+      lines = new Map();
+      for (const log of sorted) {
+        for (const l of log.lines) {
+          for (const list of [l.k, l.a, l.n, l.s]) {
+            for (const raw of list ?? []) {
+              const k = keyOf(raw);
+              if (!names.has(k) || (focus && !focus.has(k))) continue;
+              const found = lines.get(k) ?? [];
+              // A line naming one entity twice (speaker and @mention) is one mention.
+              if (found.at(-1)?.line !== l.line || found.at(-1)?.path !== log.path)
+                found.push({ path: log.path, line: l.line, date: log.date });
+              lines.set(k, found);
+            }
+          }
+        }
       }
     }
-  }
-  return { names, lines };
+    return lines.get(key) ?? [];
+  };
+  return { names, linesOf };
 }

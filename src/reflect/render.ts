@@ -15,6 +15,7 @@ import {
   MENTIONS_MAX,
   newestMentions,
 } from "./entity-page.js";
+import { facetState } from "./facets.js";
 import { readWorkspaceFile } from "./load.js";
 import { entityOpinions, entityPagePath, entitySummary, proposalsBody, TYPED_PAGES, typedRegions } from "./pages.js";
 import { loadTemplate, type TemplateName } from "./templates.js";
@@ -143,9 +144,10 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
     const shown = newestMentions(ctx.mentions).slice(0, MENTIONS_MAX);
     for (const m of shown) m.text = await lines(m.path, m.line);
     const bodies = new Map<string, string>();
-    const factsBody = entityTimeline(page, slug, facts, ctx);
+    const facets = facetState(facts, [slug]);
+    const factsBody = entityTimeline(page, slug, facts, ctx, facets);
     const head = await summary(input, slug, facts, factsBody, before, warnings, ctx.mentions);
-    const state = entityState(page, slug, facts, ctx);
+    const state = entityState(page, slug, facts, ctx, facets);
     bodies.set("summary", state ? `${head}\n${state}` : head);
     bodies.set("facts", factsBody);
     bodies.set("opinions", entityOpinions(opinionsByEntity.get(slug) ?? []));
