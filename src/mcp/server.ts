@@ -17,7 +17,8 @@ import { pageContent } from "../markdown/page-content.js";
 import { closeLineStores, recall } from "../recall/recall.js";
 import { findEntityByName } from "../recall/text.js";
 import type { ResultKind } from "../recall/types.js";
-import { entityFacts, entityOpinions, entityRelated } from "../reflect/pages.js";
+import { entityRelatedOf, entityTimeline } from "../reflect/entity-page.js";
+import { entityOpinions } from "../reflect/pages.js";
 import { loadTemplate } from "../reflect/templates.js";
 import { entityKey } from "../retain/entities.js";
 import { describeIoError, MembankError } from "../workspace/errors.js";
@@ -88,7 +89,8 @@ export interface McpOptions {
 }
 
 /** What reflect writes into an entity page's regions when it has nothing to say (from its own renderers). */
-const EMPTY_REGIONS = [entityFacts("", []), entityOpinions([]), entityRelated("", [])];
+const NO_CONTEXT = { today: "", core: [], mentions: [], maybeSame: [], known: new Map<string, string>() };
+const EMPTY_REGIONS = [entityTimeline("", "", [], NO_CONTEXT), entityOpinions([]), entityRelatedOf("", [], new Map())];
 
 /** An entity's page text and its facts, newest first (memory_entity). */
 export async function entityReport(ws: Workspace, name: string, limit = 50, opts: { sync?: boolean } = {}) {

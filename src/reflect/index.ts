@@ -24,13 +24,14 @@
 import { extractFromPastLogs } from "../llm/past-logs.js";
 import type { LlmServices } from "../llm/types.js";
 import { parseSinceDate } from "../retain/dates.js";
-import { entitySpellings, respell, respellAll } from "../retain/entities.js";
+import { entityKey, entitySpellings, respell, respellAll } from "../retain/entities.js";
 import { dateFromPath, noRetainNote } from "../retain/index.js";
 import type { Diagnostic, Fact } from "../retain/types.js";
 import { MembankError } from "../workspace/errors.js";
 import { outsideWorkspace } from "../workspace/files.js";
 import { writeOwnedFiles } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
+import { entityWorld } from "./entity-context.js";
 import { evolveOpinions, type OpinionChange } from "./evolve.js";
 import { assertGitCanCommit, commitPending, gitInit, isGitRepo, leftNote, unifiedDiff } from "./git.js";
 import {
@@ -101,6 +102,8 @@ export interface ReflectReport {
   adoptedEdits: string[];
   diagnostics: Diagnostic[];
   warnings: string[];
+  /** Entities that may be one (Zoe/Zoë, an alias MEMORY.md states): shown on their pages, never merged. */
+  aliasSuggestions: string[];
   judge: string;
   commit?: string;
   /** The commit message describing this run (facts added, new opinions, confidence changes, pages), also when reflect does not commit itself. */
@@ -224,12 +227,29 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   });
 
   lap("opinions");
+  // What entity pages show beyond facts: MEMORY.md lines, prose mentions, prose-only entities.
+  const today = now.toISOString().slice(0, 10);
+  const coreText = await readWorkspaceFile(ws, "MEMORY.md");
+  const core =
+    coreText === undefined
+      ? { path: "memory.md", text: (await readWorkspaceFile(ws, "memory.md")) ?? "" }
+      : { path: "MEMORY.md", text: coreText };
+  const world = entityWorld({
+    facts,
+    otherNames: [...evolved.opinions.flatMap((op) => op.entities)],
+    prose: loaded.prose,
+    core,
+    aliases: entityPages.aliases,
+    today,
+  });
   // An incremental run re-renders only what the window can have changed: pages of
   // entities with facts in the window (now or in the previous run), of opinions that
   // moved or were edited, and the months of the typed pages the window touches. Every
   // other page would render to the bytes it already has.
   let scope: RenderScope | undefined;
-  if (since !== undefined && !loaded.renderAll) {
+  // MEMORY.md changed, or no record of the last run's date: every page may show something new.
+  const fresh = loaded.core !== core.text || loaded.asOf === undefined;
+  if (since !== undefined && !loaded.renderAll && !fresh) {
     const windowFacts = respellAll(
       applyAliases([...loaded.windowBefore, ...loaded.facts.filter((f) => f.date >= since)], entityPages.aliases),
       spellings,
@@ -237,7 +257,19 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     const entities = new Set(windowFacts.flatMap((f) => f.entities));
     const moved = new Set([...evolved.touched, ...state.adopted]);
     for (const op of evolved.opinions) if (moved.has(op.id)) for (const e of op.entities) entities.add(e);
+    // Prose mentions in the window (now or in the previous run).
+    const windowLogs = [...loaded.proseBefore, ...loaded.prose.filter((l) => l.date >= since)];
+    const keys = world.proseKeys(windowLogs);
+    for (const name of [...new Set([...facts.flatMap((f) => f.entities), ...world.proseOnly])])
+      if (keys.has(entityKey(name))) entities.add(name);
+    // A fact that was upcoming at the last run and is past now (or the other way round).
+    const [lo, hi] = [loaded.asOf ?? today, today].sort();
+    for (const f of facts) {
+      const crossed = [f.validFrom, f.validTo].some((d) => d !== undefined && d >= lo! && d <= hi!);
+      if (crossed) for (const e of f.entities) entities.add(e);
+    }
     scope = { entities, months: new Set(windowFacts.map((f) => `${f.kind}:${f.date.slice(0, 7)}`)) };
+    world.focus(entities);
   }
 
   const rendered = await renderBank({
@@ -250,6 +282,8 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     entityTexts: entityPages.texts,
     ...(opts.llm ? { llm: opts.llm } : {}),
     skip,
+    world,
+    today,
   });
   lap("render");
   const conflicts: Conflict[] = [
@@ -311,6 +345,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     adoptedEdits: state.adopted,
     diagnostics: [...entityPages.diagnostics, ...loaded.diagnostics],
     warnings: [...merges.notes, ...evolved.warnings, ...rendered.warnings, ...(opts.llm?.warnings ?? [])],
+    aliasSuggestions: world.suggestions,
     judge: opts.llm?.judge?.id ?? "heuristic-v1",
     message: "",
     timings,
@@ -344,7 +379,11 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     rendered.pages.map((p) => ({ path: p.path, content: p.after })),
     { record: repo === true },
   );
-  await saveSnapshot(ws, loaded.facts, loaded.diagnostics, aliases);
+  await saveSnapshot(ws, loaded.facts, loaded.diagnostics, aliases, {
+    prose: loaded.prose,
+    asOf: today,
+    core: core.text,
+  });
   if (merges.full) await clearStale(ws);
   lap("write");
 

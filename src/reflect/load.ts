@@ -11,6 +11,7 @@ import { stateDir, type Workspace } from "../workspace/workspace.js";
 import { aliasTable } from "./aliases.js";
 import { cmp } from "./format.js";
 import { ENTITY_DIR } from "./pages.js";
+import { type ProseLine, type ProseLog, scanProse } from "./prose.js";
 import { readWindowFacts } from "./window.js";
 
 /** Read a file, or undefined when it does not exist. */
@@ -33,7 +34,8 @@ export async function readWorkspaceFile(ws: Workspace, rel: string): Promise<str
   return readIfExists(path.join(ws.root, rel));
 }
 
-const SNAPSHOT_VERSION = 1;
+// 2: prose names per log, the run's date and MEMORY.md's text (the entity pages show them).
+const SNAPSHOT_VERSION = 2;
 export const snapshotPath = (ws: Workspace) => path.join(stateDir(ws), "reflect", "facts.json");
 
 interface Snapshot {
@@ -42,6 +44,12 @@ interface Snapshot {
   aliases?: string;
   facts: Fact[];
   diagnostics: Diagnostic[];
+  /** Names in each log's prose (prose.ts), by log path. */
+  prose?: Record<string, ProseLine[]>;
+  /** The previous run's date: what was upcoming then may be past now. */
+  asOf?: string;
+  /** MEMORY.md as the pages were rendered with it (its lines are on the pages). */
+  core?: string;
 }
 
 export interface LoadedFacts {
@@ -58,6 +66,28 @@ export interface LoadedFacts {
   windowBefore: Fact[];
   /** Every page must be rendered (full run, no snapshot, or the aliases changed). */
   renderAll: boolean;
+  /** Names in the prose of every log. */
+  prose: ProseLog[];
+  /** Incremental only: the previous run's scan of the logs dated `since` or later. */
+  proseBefore: ProseLog[];
+  /** The previous run's date and MEMORY.md text, when a snapshot had them. */
+  asOf?: string;
+  core?: string;
+}
+
+function scanLogs(logs: readonly { path: string; text: string }[]): ProseLog[] {
+  const out: ProseLog[] = [];
+  for (const log of logs) {
+    const date = dateFromPath(log.path);
+    if (date !== undefined) out.push({ path: log.path, date, lines: scanProse(log.text) });
+  }
+  return out;
+}
+
+function fromSnapshot(prose: Record<string, ProseLine[]> | undefined, keep: (p: string) => boolean): ProseLog[] {
+  return Object.entries(prose ?? {})
+    .filter(([p]) => keep(p))
+    .map(([p, lines]) => ({ path: p, date: dateFromPath(p) ?? "", lines }));
 }
 
 /**
@@ -91,6 +121,8 @@ export async function loadFacts(ws: Workspace, since: string | undefined, aliasK
       fellBackToFull: since !== undefined,
       windowBefore: [],
       renderAll: true,
+      prose: scanLogs(res.logs),
+      proseBefore: [],
     };
   }
   const fresh = (await readWindowFacts(ws, since)) ?? (await readFacts(ws, { since }));
@@ -105,6 +137,10 @@ export async function loadFacts(ws: Workspace, since: string | undefined, aliasK
     fellBackToFull: false,
     windowBefore: snapshot.facts.filter((f) => !isOld(f.source.path, f.date)),
     renderAll: snapshot.aliases !== aliasKey,
+    prose: [...fromSnapshot(snapshot.prose, (p) => isOld(p)), ...scanLogs(fresh.logs)],
+    proseBefore: fromSnapshot(snapshot.prose, (p) => !isOld(p)),
+    ...(snapshot.asOf === undefined ? {} : { asOf: snapshot.asOf }),
+    ...(snapshot.core === undefined ? {} : { core: snapshot.core }),
   };
 }
 
@@ -113,8 +149,19 @@ export async function saveSnapshot(
   facts: Fact[],
   diagnostics: Diagnostic[],
   aliasKey: string,
+  extra: { prose: readonly ProseLog[]; asOf: string; core: string },
 ): Promise<void> {
-  const snap: Snapshot = { version: SNAPSHOT_VERSION, aliases: aliasKey, facts, diagnostics };
+  const prose: Record<string, ProseLine[]> = {};
+  for (const log of extra.prose) if (log.lines.length) prose[log.path] = log.lines;
+  const snap: Snapshot = {
+    version: SNAPSHOT_VERSION,
+    aliases: aliasKey,
+    facts,
+    diagnostics,
+    prose,
+    asOf: extra.asOf,
+    core: extra.core,
+  };
   await writeFileAtomic(snapshotPath(ws), JSON.stringify(snap));
 }
 

@@ -6,17 +6,18 @@ import { applyRegions, isEdited, readRegions, toLf } from "../markdown/regions.j
 import { entityFileStem } from "../retain/entities.js";
 import type { Fact } from "../retain/types.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { readWorkspaceFile } from "./load.js";
+import type { EntityWorld } from "./entity-context.js";
 import {
-  entityFacts,
-  entityOpinions,
-  entityPagePath,
-  entityRelated,
-  entitySummary,
-  proposalsBody,
-  TYPED_PAGES,
-  typedRegions,
-} from "./pages.js";
+  type EntityContext,
+  entityRelatedOf,
+  entityState,
+  entityTimeline,
+  MENTIONS_MAX,
+  newestMentions,
+} from "./entity-page.js";
+import { facetState } from "./facets.js";
+import { readWorkspaceFile } from "./load.js";
+import { entityOpinions, entityPagePath, entitySummary, proposalsBody, TYPED_PAGES, typedRegions } from "./pages.js";
 import { loadTemplate, type TemplateName } from "./templates.js";
 
 export const OPINIONS_PAGE = "bank/opinions.md";
@@ -53,6 +54,10 @@ export interface RenderInput {
   llm?: LlmServices;
   /** Pages left as they are (git conflict markers in people's text). */
   skip?: ReadonlySet<string>;
+  /** MEMORY.md lines, prose mentions, prose-only entities, alias suggestions (entity-context.ts). */
+  world?: EntityWorld;
+  /** The run's date, YYYY-MM-DD (upcoming vs past). */
+  today?: string;
 }
 
 export interface RenderResult {
@@ -120,17 +125,33 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
     // (A legacy page whose name is no portable file name, e.g. `CON.md`, is left as it is.)
     .filter(([stem, text]) => MANAGED.test(text) && !liveStems.has(stem) && entityFileStem(stem) === stem)
     .map(([stem]) => stem);
-  const slugs = [...new Set([...live, ...managed])].sort();
+  const slugs = [...new Set([...live, ...managed, ...(input.world?.proseOnly ?? [])])].sort();
+  const today = input.today ?? new Date().toISOString().slice(0, 10);
+  const lines = lineReader(ws);
   for (const slug of slugs) {
     const facts = factsByEntity.get(slug) ?? [];
     const before = input.entityTexts.get(entityFileStem(slug));
     if (input.scope && before !== undefined && !input.scope.entities.has(slug)) continue;
+    const page = entityPagePath(slug);
+    const ctx: EntityContext = input.world?.context(slug, facts) ?? {
+      today,
+      core: [],
+      mentions: [],
+      maybeSame: [],
+      known: new Map(),
+    };
+    // Only the listed mentions need their line's text.
+    const shown = newestMentions(ctx.mentions).slice(0, MENTIONS_MAX);
+    for (const m of shown) m.text = await lines(m.path, m.line);
     const bodies = new Map<string, string>();
-    const factsBody = entityFacts(slug, facts);
-    bodies.set("summary", await summary(input, slug, facts, factsBody, before, warnings));
+    const facets = facetState(facts, [slug]);
+    const factsBody = entityTimeline(page, slug, facts, ctx, facets);
+    const head = await summary(input, slug, facts, factsBody, before, warnings, ctx.mentions);
+    const state = entityState(page, slug, facts, ctx, facets);
+    bodies.set("summary", state ? `${head}\n${state}` : head);
     bodies.set("facts", factsBody);
     bodies.set("opinions", entityOpinions(opinionsByEntity.get(slug) ?? []));
-    bodies.set("related", entityRelated(slug, facts));
+    bodies.set("related", entityRelatedOf(slug, facts, ctx.known));
     await put(
       entityPagePath(slug),
       "entity",
@@ -182,8 +203,9 @@ async function summary(
   factsBody: string,
   before: string | undefined,
   warnings: string[],
+  mentions: EntityContext["mentions"],
 ): Promise<string> {
-  const fallback = entitySummary(slug, facts);
+  const fallback = entitySummary(slug, facts, mentions);
   const summarize = input.llm?.summarizeEntity;
   if (!summarize || facts.length === 0) return fallback;
   let regions: ReturnType<typeof readRegions> = [];
@@ -197,7 +219,8 @@ async function summary(
   const untouched = (r: typeof old) => r !== undefined && !isEdited(r);
   // Compared with LF endings: a CRLF checkout of the same page is the same summary.
   if (old && oldFacts && untouched(old) && old.body.trim() !== "" && toLf(oldFacts.body) === factsBody) {
-    return toLf(old.body);
+    // The summary is the region's first paragraph; the current-state block follows it.
+    return `${toLf(old.body).split("\n\n")[0]!.trimEnd()}\n`;
   }
   try {
     const text = await summarize.call(input.llm, slug, facts);
@@ -206,4 +229,17 @@ async function summary(
     warnings.push(`entity summary of @${slug} failed: ${(error as Error).message}; used the deterministic summary`);
   }
   return fallback;
+}
+
+/** Text of a line of a workspace file (for prose mentions), files read once per run. */
+function lineReader(ws: Workspace): (rel: string, line: number) => Promise<string> {
+  const cache = new Map<string, string[]>();
+  return async (rel, line) => {
+    let lines = cache.get(rel);
+    if (!lines) {
+      lines = ((await readWorkspaceFile(ws, rel)) ?? "").split(/\r?\n/);
+      cache.set(rel, lines);
+    }
+    return lines[line - 1] ?? "";
+  };
 }

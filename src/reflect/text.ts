@@ -1,6 +1,6 @@
 /** Small pure text helpers shared by matching and judging. */
 
-const STOPWORDS = new Set(
+export const STOPWORDS: ReadonlySet<string> = new Set(
   (
     "a an the and or but of to in on at for with by from as is are was were be been being it its this that these those " +
     "i me my we our you your he she they them his her their there here so than then too very just also about into over " +
@@ -65,7 +65,7 @@ export function contentTokens(text: string): Set<string> {
 }
 
 /** A deliberately tiny stemmer: plural and 3rd-person "s" only ("ships" ~ "ship", not "class"). */
-function stem(word: string): string {
+export function stem(word: string): string {
   if (word.length > 3 && word.endsWith("s") && !word.endsWith("ss") && !/\d/.test(word)) return word.slice(0, -1);
   return word;
 }

@@ -14,7 +14,10 @@ import type { Workspace } from "../workspace/workspace.js";
  * is one the listing leaves out (memoryFileRefusal: a hard link): then readFacts, which
  * reads exactly the files of the one listing (scanMemoryFiles), does the work.
  */
-export async function readWindowFacts(ws: Workspace, since: string): Promise<LogsRead | undefined> {
+export async function readWindowFacts(
+  ws: Workspace,
+  since: string,
+): Promise<(LogsRead & { logs: LogInput[] }) | undefined> {
   const logs: string[] = [];
   const walk = async (rel: string): Promise<boolean> => {
     let entries: Dirent[];
@@ -50,5 +53,5 @@ export async function readWindowFacts(ws: Workspace, since: string): Promise<Log
     if (memoryFileRefusal(rel, await stat(abs)) !== undefined) return undefined;
     texts.push(await readLog(rel, abs));
   }
-  return { ...collectFacts(texts, ws.config.retain.defaultConfidence), files: logs.length };
+  return { ...collectFacts(texts, ws.config.retain.defaultConfidence), files: logs.length, logs: texts };
 }

@@ -28,7 +28,7 @@ function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
  * same day in another file (same id) is reported as a duplicate, so ids stay unique; a
  * hand-written fact wins over an extracted copy.
  */
-export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Promise<LogsRead> {
+export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Promise<LogsRead & { logs: LogInput[] }> {
   const since = opts.since === undefined ? undefined : parseSinceDate(opts.since, new Date(), "since");
   const logs = (await listMemoryFiles(ws)).filter((f) => {
     if (!isDailyLog(f.path)) return false;
@@ -47,7 +47,8 @@ export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Pro
     }),
   );
   const result = collectFacts(inputs, ws.config.retain.defaultConfidence);
-  return { ...result, files: logs.length };
+  // The texts go back too: reflect reads the logs' prose for names without a second read.
+  return { ...result, files: logs.length, logs: inputs };
 }
 
 /** A daily log to parse: its text, and what reading it found wrong (see readLog). */

@@ -1,0 +1,176 @@
+import { entityKey, entitySlug } from "../retain/entities.js";
+import type { Fact } from "../retain/types.js";
+import type { EntityContext, LineMention } from "./entity-page.js";
+import { nameTokens } from "./entity-page.js";
+import { cmp } from "./format.js";
+import { type ProseLog, proseNames, scanProse } from "./prose.js";
+
+/**
+ * What entity pages know beyond their facts (issue 10 items 4 and 6): the MEMORY.md lines
+ * naming each entity, prose mentions in the logs, entities that exist only in the prose
+ * (a workspace of raw chat logs), and alias suggestions. Pure.
+ */
+export interface EntityWorld {
+  /** Entity names that get a page from the prose alone (no fact, no opinion). */
+  proseOnly: string[];
+  /** The context of one entity's page. */
+  context(slug: string, facts: readonly Fact[]): EntityContext;
+  /** Alias suggestions, one line each ("@Zoe and @Zoë: same name without accents"), sorted. */
+  suggestions: string[];
+  /** Only these entities' pages will be rendered (an incremental run): index only their mentions. */
+  focus(slugs: Iterable<string>): void;
+  /** Prose lines naming a key, for incremental scope. */
+  proseKeys(logs: readonly ProseLog[]): Set<string>;
+}
+
+export interface EntityWorldInput {
+  /** Facts, entities already respelled (one spelling per key). */
+  facts: readonly Fact[];
+  /** Entities of opinions and existing pages, also entities. */
+  otherNames: readonly string[];
+  prose: readonly ProseLog[];
+  /** MEMORY.md's text and its path. */
+  core: { path: string; text: string };
+  /** Lower-cased alias -> page slug (front matter `aliases:`). */
+  aliases: ReadonlyMap<string, string>;
+  today: string;
+}
+
+/** Alias statements in MEMORY.md: "Jonas (Jo)", "Jo, short for Jonas", "aka", "goes by". */
+const ALIAS_CUE = /\b(?:aka|a\.k\.a\.?|also known as|short for|goes by|nicknamed|nickname|alias|calls|called)\b/iu;
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** A name without accents or case: Zoë and zoe are the same fold. */
+function fold(name: string): string {
+  return entityKey(name).normalize("NFD").replace(/\p{M}/gu, "");
+}
+
+export function entityWorld(input: EntityWorldInput): EntityWorld {
+  const known = new Map<string, string>();
+  const seen = new Set<string>();
+  for (const e of [...input.facts.flatMap((f) => f.entities), ...input.otherNames]) {
+    if (seen.has(e)) continue;
+    seen.add(e);
+    if (!known.has(entityKey(e))) known.set(entityKey(e), e);
+  }
+  // An alias is its page's name in the prose too. (Memoised: years of logs repeat a few names.)
+  const resolved = new Map<string, string>();
+  const resolve = (name: string) => {
+    let key = resolved.get(name);
+    if (key === undefined) {
+      const page = input.aliases.get(name.toLowerCase());
+      key = page === undefined ? entityKey(name) : entityKey(page);
+      resolved.set(name, key);
+    }
+    return key;
+  };
+  const coreScan = scanProse(input.core.text);
+  // Any capitalised word of MEMORY.md ("- Ines is my sister"): it still needs a use as a name in a log.
+  const coreKeys = new Set(
+    coreScan.flatMap((l) => [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []), ...(l.s ?? [])].map(resolve)),
+  );
+  // Prose names keyed through the aliases, so `Jo` in a chat counts for Jonas.md when it says so.
+  const canon = (x: string) => known.get(resolve(x)) ?? x;
+  const found = proseNames(input.prose, known, coreKeys, canon);
+  const all = new Map(known);
+  const proseOnly: string[] = [];
+  for (const [key, name] of found.names) {
+    if (all.has(key)) continue;
+    if (entitySlug(name) !== name) continue; // not a name the grammar could tag: no page
+    all.set(key, name);
+    proseOnly.push(name);
+  }
+  proseOnly.sort(cmp);
+
+  // MEMORY.md lines by entity key.
+  const coreLines = new Map<string, LineMention[]>();
+  const lines = input.core.text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const keys = new Set(nameTokens(lines[i]!).map(resolve));
+    for (const key of keys) {
+      if (!all.has(key)) continue;
+      const list = coreLines.get(key) ?? [];
+      list.push({ path: input.core.path, line: i + 1, text: lines[i]!.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "") });
+      coreLines.set(key, list);
+    }
+  }
+
+  // Alias suggestions: same name without accents, or MEMORY.md says one is the other.
+  const maybe = new Map<string, { name: string; why: string }[]>();
+  const suggest = (a: string, b: string, why: string) => {
+    for (const [x, y] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const list = maybe.get(entityKey(x)) ?? [];
+      if (!list.some((m) => m.name === y)) list.push({ name: y, why });
+      maybe.set(entityKey(x), list);
+    }
+  };
+  const byFold = new Map<string, string[]>();
+  for (const name of all.values()) byFold.set(fold(name), [...(byFold.get(fold(name)) ?? []), name]);
+  for (const group of byFold.values()) {
+    const names = [...group].sort(cmp);
+    for (let i = 0; i < names.length; i++)
+      for (let j = i + 1; j < names.length; j++) suggest(names[i]!, names[j]!, "the same name but for accents");
+  }
+  for (let i = 0; i < lines.length; i++) {
+    const text = lines[i]!;
+    const names = [...new Set(nameTokens(text).map(resolve))].filter((k) => all.has(k)).map((k) => all.get(k)!);
+    if (names.length < 2) continue;
+    for (const a of names) {
+      for (const b of names) {
+        if (cmp(a, b) >= 0) continue;
+        const paren = (x: string, y: string) =>
+          new RegExp(`${escapeRe(x)}\\s*\\(\\s*["“'‘]?@?${escapeRe(y)}(?![\\p{L}\\p{N}])`, "iu").test(text);
+        if (ALIAS_CUE.test(text) || (text.includes("(") && (paren(a, b) || paren(b, a)))) {
+          suggest(
+            a,
+            b,
+            `${input.core.path}:${i + 1} says so ("${text
+              .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "")
+              .trim()
+              .slice(0, 80)}")`,
+          );
+        }
+      }
+    }
+  }
+  for (const list of maybe.values()) list.sort((x, y) => cmp(x.name, y.name));
+  const suggestions = [...maybe]
+    .flatMap(([key, list]) => list.map((m) => ({ a: all.get(key)!, ...m })))
+    .filter((s) => cmp(s.a, s.name) < 0)
+    .map((s) => `@${s.a} and @${s.name} may be one entity (${s.why}): add an alias to merge their pages`)
+    .sort(cmp);
+
+  let focus: Set<string> | undefined;
+  return {
+    proseOnly,
+    suggestions,
+    context(slug, facts) {
+      const key = entityKey(slug);
+      const withFacts = new Set(facts.map((f) => f.source.path));
+      const mentions = found
+        .linesOf(key, focus)
+        .filter((m) => !withFacts.has(m.path))
+        .map((m) => ({ ...m, text: "" }));
+      return {
+        today: input.today,
+        core: coreLines.get(key) ?? [],
+        mentions,
+        maybeSame: maybe.get(key) ?? [],
+        known: all,
+      };
+    },
+    focus(slugs) {
+      focus = new Set([...slugs].map(resolve));
+    },
+    proseKeys(logs) {
+      const keys = new Set<string>();
+      for (const log of logs)
+        for (const l of log.lines)
+          for (const n of [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []), ...(l.s ?? [])]) keys.add(resolve(n));
+      return keys;
+    },
+  };
+}

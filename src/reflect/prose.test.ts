@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { type ProseLog, proseNames, scanLine, scanProse } from "./prose.js";
+
+describe("names in a log's prose", () => {
+  it.each([
+    ["- **Mara** (10:02): can we move the sync?", ["Mara"]],
+    ["**Tomasz:** fine by me", ["Tomasz"]],
+    ["[09:14] Priya: pushed the fix", ["Priya"]],
+    ["Björn (via Slack): out sick today", ["Björn"]],
+    ["Note: bring the charger", undefined],
+    ["User: what's on my calendar?", undefined],
+  ])("reads the chat speaker of %j", (line, speakers) => {
+    expect(scanLine(line, 1)?.k).toEqual(speakers);
+  });
+
+  it("tells names inside a sentence from capitalised sentence starters", () => {
+    const l = scanLine("Booked the room. Then asked Mara and @Jonas about the API review on Friday.", 3)!;
+    expect(l.n).toEqual(["Mara"]);
+    expect(l.a).toEqual(["Jonas"]);
+    // "Then" is a stop word: not even a candidate.
+    expect(l.s).toEqual(["Booked"]);
+  });
+
+  it("skips Retain sections, headings, code and links' targets", () => {
+    const text = [
+      "# Tuesday with Noor",
+      "Met Kasia at the office.",
+      "```",
+      "const Foo = Bar;",
+      "```",
+      "see [the doc](https://x.org/Hidden/Page) from Olek",
+      "## Retain",
+      "- W @Mara: Back from Lisbon.",
+      "## Later",
+      "called Ines",
+    ].join("\n");
+    const lines = scanProse(text);
+    expect(lines.map((l) => [l.line, ...(l.n ?? [])])).toEqual([
+      [2, "Kasia"],
+      [6, "Olek"],
+      [10, "Ines"],
+    ]);
+  });
+
+  it("gives a page to a name recurring in two logs, never to a sentence starter alone", () => {
+    const log = (path: string, text: string): ProseLog => ({ path, date: path.slice(7, 17), lines: scanProse(text) });
+    const logs = [
+      log("memory/2026-03-01.md", "Shipped it. Lunch with Kasia.\nOlek: ok"),
+      log("memory/2026-03-02.md", "Shipped the docs. Coffee with Kasia again.\nCalled Ines."),
+      log("memory/2026-03-03.md", "Olek: late today\nShipped nothing."),
+    ];
+    const { names, linesOf } = proseNames(logs, new Map([["ines", "Ines"]]));
+    expect([...names.values()].sort()).toEqual(["Ines", "Kasia", "Olek"]);
+    expect(names.has("shipped")).toBe(false);
+    expect(linesOf("kasia").map((m) => `${m.date}#${m.line}`)).toEqual(["2026-03-01#1", "2026-03-02#1"]);
+    // A known entity counts in a sentence start too ("Called Ines." is a start: "Ines" is mid).
+    expect(linesOf("ines").length).toBe(1);
+  });
+});

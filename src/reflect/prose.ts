@@ -1,0 +1,247 @@
+import { STOP_WORDS } from "../index/fts.js";
+import { entityKey, findMentions } from "../retain/entities.js";
+import { retainHeading } from "../retain/parse.js";
+import { cmp } from "./format.js";
+import { STOPWORDS } from "./text.js";
+
+/**
+ * Names in the prose of daily logs (issue 10 item 6): who and what a log talks about
+ * outside its `## Retain` section, so a page can list "Mentioned in" lines and a workspace
+ * of raw chat logs still gets entity pages. Pure: text in, names out.
+ *
+ * Per line, a name is one of
+ *  - `k` a chat speaker (`- **Mara** (10:02): ...`, `Mara: ...`, `[10:02] Mara: ...`);
+ *  - `a` an @mention;
+ *  - `n` a capitalised word inside a sentence ("asked Mara about it");
+ *  - `s` a capitalised word starting a sentence, or a lower-case compound (`ledger-sync`): "Today", "Booked" and "Mara" look the
+ *    same there, so these count only for a name that is an entity for another reason.
+ */
+export interface ProseLine {
+  line: number;
+  k?: string[];
+  a?: string[];
+  n?: string[];
+  s?: string[];
+}
+
+/** Words that open a chat-like `Word:` line without being anyone ("Note: ...", "User: ..."). */
+const NOT_SPEAKERS = new Set(
+  (
+    "note notes todo update done next later idea ideas question answer summary decision decisions action actions " +
+    "reminder status re fwd fyi ps nb tl tldr edit result results goal goals plan plans problem issue fix context " +
+    "user assistant agent bot system me you we morning afternoon evening night today yesterday tomorrow time date " +
+    "log logs retain link links see source sources warning error info debug"
+  ).split(" "),
+);
+
+/** Capitalised words that are no name anywhere in a sentence. */
+const COMMON = new Set(
+  (
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august " +
+    "september october november december today yesterday tomorrow ok okay yes no hi hello hey thanks thank please " +
+    "mr mrs ms dr i i'm i've i'll i'd"
+  ).split(" "),
+);
+
+const isStop = (word: string) => {
+  const w = word.toLowerCase();
+  return STOPWORDS.has(w) || STOP_WORDS.has(w) || COMMON.has(w) || NOT_SPEAKERS.has(w);
+};
+
+const NAME = String.raw`\p{Lu}[\p{L}\p{M}\p{N}_'’-]*`;
+// `- **Mara** (10:02): `, `[10:02] Mara: `, `**Mara:** `, `Mara (via Slack): `
+const SPEAKER = new RegExp(
+  String.raw`^\s*(?:[-*+]\s+)?(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?\s*[-–—]?\s*)?(?:\*\*|__)?(${NAME})(?:\*\*|__)?\s*(?:\([^)]{0,40}\))?\s*(?:\*\*|__)?:(?:\*\*|__)?(?:\s|$)`,
+  "u",
+);
+const WORD = new RegExp(`${NAME}`, "gu");
+const COMPOUND = /\p{Ll}[\p{L}\p{N}]*(?:[-.][\p{L}\p{N}]+)+/gu;
+// Characters after which the next word starts a sentence (or a list item, a quote, a label).
+const STARTER = /(?:^|[.!?:;"“”([{>*_–—-]|\d\.)$/u;
+
+function cleanName(raw: string): string {
+  return raw.replace(/['’]s$/u, "").replace(/[-'’]+$/u, "");
+}
+
+/** Candidate names of one prose line; undefined when it has none. */
+export function scanLine(text: string, line: number): ProseLine | undefined {
+  const out: ProseLine = { line };
+  let rest = text;
+  const sp = SPEAKER.exec(text);
+  if (sp) {
+    const name = cleanName(sp[1]!);
+    if (!isStop(name) && !/\d/u.test(name)) out.k = [name];
+    rest = " ".repeat(sp[0].length) + text.slice(sp[0].length);
+  }
+  const tagged = findMentions(rest);
+  if (tagged.length) out.a = tagged;
+  // Code, links' targets and URLs hold no names.
+  const prose = rest
+    .replace(/`[^`]*`/g, (m) => " ".repeat(m.length))
+    .replace(/\]\([^)]*\)/g, (m) => `]${" ".repeat(m.length - 1)}`)
+    .replace(/\bhttps?:\/\/\S+/g, (m) => " ".repeat(m.length))
+    .replace(/@[\p{L}\p{N}_][^\s]*/gu, (m) => " ".repeat(m.length));
+  const mid: string[] = [];
+  const start: string[] = [];
+  for (const m of prose.matchAll(WORD)) {
+    const before = prose.slice(0, m.index);
+    const prev = before.at(-1);
+    if (prev !== undefined && /[\p{L}\p{N}_@/\\.]/u.test(prev) && !/\s/u.test(prev)) continue; // inside a token
+    const name = cleanName(m[0]);
+    if (name.length < 2 || /\d/u.test(name) || isStop(name)) continue;
+    // ALL-CAPS words are acronyms (API, HTTP), not names.
+    if (name === name.toUpperCase()) continue;
+    const list = STARTER.test(before.trimEnd()) ? start : mid;
+    if (!list.includes(name)) list.push(name);
+  }
+  // Lower-case compound names (ledger-sync, node.js) count only for known entities: kept as weak.
+  for (const m of prose.matchAll(COMPOUND)) {
+    const prev = prose.slice(0, m.index).at(-1);
+    if (prev !== undefined && !/[\s(["“'‘]/u.test(prev)) continue;
+    const name = m[0].replace(/[.]+$/u, "");
+    if (!start.includes(name)) start.push(name);
+  }
+  if (mid.length) out.n = mid;
+  if (start.length) out.s = start;
+  return out.k || out.a || out.n || out.s ? out : undefined;
+}
+
+/** Candidate names of a log's prose: every line outside Retain sections, headings and code blocks. */
+export function scanProse(text: string): ProseLine[] {
+  const out: ProseLine[] = [];
+  let inRetain = false;
+  let fence: string | undefined;
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    const f = /^\s*(```|~~~)/.exec(l);
+    if (f) {
+      if (fence === undefined) fence = f[1];
+      else if (fence === f[1]) fence = undefined;
+      continue;
+    }
+    if (fence !== undefined) continue;
+    const h = /^\s{0,3}(#{1,6})\s+(.*)$/.exec(l);
+    if (h) {
+      if (retainHeading(h[2]!)) inRetain = true;
+      else if (h[1]!.length <= 2) inRetain = false;
+      continue;
+    }
+    if (inRetain || l.trim() === "") continue;
+    const scanned = scanLine(l, i + 1);
+    if (scanned) out.push(scanned);
+  }
+  return out;
+}
+
+/** A log's scanned prose. */
+export interface ProseLog {
+  path: string;
+  date: string;
+  lines: ProseLine[];
+}
+
+/**
+ * Logs a name must recur in (as a speaker or inside a sentence) to get a page from the
+ * prose alone: a name seen on one day is as often a place, a product or a typo as a person;
+ * two days make it someone the agent keeps meeting. An @mention or a fact needs no recurrence.
+ */
+export const PROSE_MIN_LOGS = 2;
+
+export interface ProseNames {
+  /** Entity key -> spelling of every name that gets a page or is already an entity. */
+  names: Map<string, string>;
+  /**
+   * Lines naming an entity key, in (path, line) order. The first call indexes the keys of
+   * `focus` (all when absent); later calls use that index.
+   */
+  linesOf(key: string, focus?: ReadonlySet<string>): { path: string; line: number; date: string }[];
+}
+
+/**
+ * Which prose names are entities, and where each is mentioned. `known` are the entity keys
+ * that have facts (their spelling wins); `core` the keys of names MEMORY.md lists (one
+ * log is enough for those). Sentence-start words count only for names that qualify
+ * otherwise. Pure and order-independent (logs are sorted here).
+ */
+export function proseNames(
+  logs: readonly ProseLog[],
+  known: ReadonlyMap<string, string>,
+  core: ReadonlySet<string> = new Set(),
+  canon: (name: string) => string = (name) => name,
+): ProseNames {
+  const sorted = [...logs].sort((a, b) => cmp(a.path, b.path));
+  // Ten years of logs name the same few hundred spellings again and again: key each once.
+  const keys = new Map<string, string>();
+  const keyOf = (raw: string) => {
+    let key = keys.get(raw);
+    if (key === undefined) {
+      key = entityKey(canon(raw));
+      keys.set(raw, key);
+    }
+    return key;
+  };
+  const strong = new Map<string, Set<string>>(); // key -> logs with a speaker/mid-sentence use
+  const tagged = new Set<string>();
+  const spellings = new Map<string, Map<string, number>>();
+  const spell = (raw: string) => {
+    const key = keyOf(raw);
+    if (known.has(key)) {
+      // A known entity keeps its spelling: nothing to count, only that it was seen.
+      if (!spellings.has(key)) spellings.set(key, new Map());
+      return key;
+    }
+    const name = canon(raw);
+    const m = spellings.get(key) ?? new Map<string, number>();
+    m.set(name, (m.get(name) ?? 0) + 1);
+    spellings.set(key, m);
+    return key;
+  };
+  for (const log of sorted) {
+    for (const l of log.lines) {
+      for (const name of [...(l.k ?? []), ...(l.n ?? [])]) {
+        const key = spell(name);
+        const set = strong.get(key) ?? new Set<string>();
+        set.add(log.path);
+        strong.set(key, set);
+      }
+      for (const name of l.a ?? []) tagged.add(spell(name));
+      for (const name of l.s ?? []) spell(name);
+    }
+  }
+  const names = new Map<string, string>();
+  for (const [key, bySpelling] of spellings) {
+    const logsOf = strong.get(key)?.size ?? 0;
+    const ok = known.has(key) || tagged.has(key) || (core.has(key) && logsOf >= 1) || logsOf >= PROSE_MIN_LOGS;
+    if (!ok) continue;
+    let best = "";
+    let count = -1;
+    for (const [name, n] of bySpelling)
+      if (n > count || (n === count && cmp(name, best) < 0)) [best, count] = [name, n];
+    names.set(key, known.get(key) ?? best);
+  }
+  // Lines are collected on first use, for the keys asked for (a nightly run renders a few pages).
+  let lines: Map<string, { path: string; line: number; date: string }[]> | undefined;
+  const linesOf = (key: string, focus?: ReadonlySet<string>) => {
+    if (!lines) {
+      lines = new Map();
+      for (const log of sorted) {
+        for (const l of log.lines) {
+          for (const list of [l.k, l.a, l.n, l.s]) {
+            for (const raw of list ?? []) {
+              const k = keyOf(raw);
+              if (!names.has(k) || (focus && !focus.has(k))) continue;
+              const found = lines.get(k) ?? [];
+              // A line naming one entity twice (speaker and @mention) is one mention.
+              if (found.at(-1)?.line !== l.line || found.at(-1)?.path !== log.path)
+                found.push({ path: log.path, line: l.line, date: log.date });
+              lines.set(k, found);
+            }
+          }
+        }
+      }
+    }
+    return lines.get(key) ?? [];
+  };
+  return { names, linesOf };
+}
