@@ -39,6 +39,7 @@ import { assertGitCanCommit, commitPending, gitInit, isGitRepo, leftNote, unifie
 import { aliasKey, applyAliases, loadEntityPages, loadFacts, loadOpinions, saveSnapshot } from "./load.js";
 import { clearStale, recoverMerges } from "./recover.js";
 import { type Conflict, OPINIONS_PAGE, type RenderScope, renderBank } from "./render.js";
+import { KnownNames } from "./topic.js";
 
 export type { Evidence, Opinion } from "../markdown/opinions.js";
 export { parseOpinion, renderOpinion } from "../markdown/opinions.js";
@@ -204,6 +205,8 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     matching: cfg.matching,
     defaultConfidence: ws.config.retain.defaultConfidence,
     reserved: state.broken.map((b) => b.region),
+    // Every fact's tags, also those before `since`: an incremental run reads plain-text mentions as a full run does.
+    knownNames: KnownNames.fromFacts(facts),
   });
 
   lap("opinions");

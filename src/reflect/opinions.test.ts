@@ -36,7 +36,7 @@ describe("opinion regions", () => {
         "",
         "- id: `op-a085b639f513`",
         "- entities: @Jonas",
-        "- confidence: 0.66 (previous 0.80)",
+        "- confidence: 0.66 (last change: 0.80 -> 0.66)",
         "- first stated: 2026-03-03",
         "- last updated: 2026-03-09",
         "- supporting (1 day):",
@@ -81,7 +81,7 @@ describe("opinion regions", () => {
   });
 
   it("reads a hand-changed confidence", () => {
-    const text = renderOpinion(sample).replace("- confidence: 0.66 (previous 0.80)", "- confidence: 0.3");
+    const text = renderOpinion(sample).replace("- confidence: 0.66 (last change: 0.80 -> 0.66)", "- confidence: 0.3");
     const parsed = parseOpinion(sample.id, text) as Opinion;
     expect(parsed.confidence).toBe(0.3);
     expect(parsed.previous).toBeUndefined();
@@ -89,7 +89,7 @@ describe("opinion regions", () => {
   });
 
   it("explains what it cannot read", () => {
-    const bad = renderOpinion(sample).replace("0.66 (previous 0.80)", "very high");
+    const bad = renderOpinion(sample).replace("0.66 (last change: 0.80 -> 0.66)", "very high");
     expect(parseOpinion(sample.id, bad)).toMatch(/confidence must be a number/);
     expect(parseOpinion(sample.id, renderOpinion(sample).replace("0.66", "1.5"))).toMatch(/outside 0\.\.1/);
     expect(parseOpinion(sample.id, "just prose\n")).toMatch(/cannot read/);
