@@ -155,12 +155,16 @@ function evidenceLine(ev: Evidence): string {
 
 /** ` contradicts 0.90, 0.80 -> 0.70: cue "no longer"`: stance, strength, the move it made, why. */
 function detail(ev: Evidence): string {
-  if (ev.strength === undefined) return "";
+  if (ev.strength === undefined && ev.reason === undefined) return "";
   const verb = ev.stance === "support" ? "supports" : "contradicts";
+  if (ev.strength === undefined) return ` ${verb}: ${clean(ev.reason!)}`;
   const move = ev.from !== undefined && ev.to !== undefined ? `, ${fmt2(ev.from)} -> ${fmt2(ev.to)}` : "";
-  const why = ev.reason ? `: ${ev.reason.replace(/\s+/g, " ").replace(/—/g, "-").trim()}` : "";
+  const why = ev.reason ? `: ${clean(ev.reason)}` : "";
   return ` ${verb} ${fmt2(ev.strength)}${move}${why}`;
 }
+
+/** A reason on one line, without the " — " that starts the fact's text. */
+const clean = (reason: string) => reason.replace(/\s+/g, " ").replace(/—/g, "-").trim();
 
 function distinctDays(list: Evidence[]): number {
   return new Set(list.map((e) => e.date)).size;
@@ -212,7 +216,7 @@ export function renderOpinion(op: Opinion): string {
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const GONE = "(no longer in the log)";
 const EVIDENCE =
-  /^\s+- (\d{4}-\d{2}-\d{2}) \[([^\]#]+)#L(\d+)\]\([^)]*\) `([^`]+)`( \(no longer in the log\))?(?: (?:supports|contradicts) ([0-9]*\.?[0-9]+)(?:, ([0-9]*\.?[0-9]+) -> ([0-9]*\.?[0-9]+))?(?:: ([^—]*?))?)?(?: — (.*))?$/;
+  /^\s+- (\d{4}-\d{2}-\d{2}) \[([^\]#]+)#L(\d+)\]\([^)]*\) `([^`]+)`( \(no longer in the log\))?(?: (?:supports|contradicts)(?: ([0-9]*\.?[0-9]+))?(?:, ([0-9]*\.?[0-9]+) -> ([0-9]*\.?[0-9]+))?(?:: ([^—]*?))?)?(?: — (.*))?$/;
 
 /**
  * Parse an opinion region back. Returns an error message instead of throwing so the

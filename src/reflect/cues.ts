@@ -199,7 +199,7 @@ export const CUE_LISTS: readonly CueList[] = [
 
 /**
  * Words that undo a negative cue that follows "no longer", "not" or "never": "no longer
- * blocked", "not worried", "never late" are good news, not a reversal.
+ * blocked", "not worried", "never late", "no longer doubts" are good news, not a reversal.
  */
 export const NEGATIVE_OUTCOME_WORDS: readonly string[] = [
   "blocked",
@@ -224,6 +224,15 @@ export const NEGATIVE_OUTCOME_WORDS: readonly string[] = [
   "issues",
   "problems",
   "worried about it",
+  // a negated doubt is belief: "no longer doubts it", "not unrealistic"
+  "doubts",
+  "doubt",
+  "doubtful",
+  "sceptical",
+  "skeptical",
+  "unrealistic",
+  "unlikely",
+  "wishful",
 ];
 
 /** Text as cue matching sees it: lower case, accents folded, words separated by single spaces. */
@@ -269,7 +278,7 @@ const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"
 
 /** A negation, at most one word, then a negative-outcome word: " no longer blocked ", " not really worried ". */
 const NEGATED_BAD = new RegExp(
-  ` (?:no longer|not|never|isn't|aren't|wasn't|no) (?:\\S+ )?(?:${NEGATIVE_OUTCOME_WORDS.map(escapeRe).join("|")}) `,
+  ` (?:no longer|not|never|isn't|aren't|wasn't|doesn't|don't|no) (?:\\S+ )?(?:${NEGATIVE_OUTCOME_WORDS.map(escapeRe).join("|")}) `,
   "g",
 );
 

@@ -54,12 +54,12 @@ const r2 = (x: number) => Math.round(x * 100) / 100;
 const has = (cues: CueHit[], ...kinds: CueKind[]) => cues.find((c) => kinds.includes(c.kind));
 
 /**
- * The polarity of a statement: -1 when it carries an odd number of reversal and negation
- * cues ("doubts X", "does not think X"), +1 otherwise ("no longer doubts X" is +1).
+ * The polarity of a statement: -1 when it carries a reversal or negation cue ("doubts X",
+ * "does not think X", "accepted the new date; no longer believes X"), +1 otherwise. A
+ * negated doubt ("no longer doubts X") is no cue of these kinds (cues.ts), so it is +1.
  */
 export function polarity(cues: readonly CueHit[]): 1 | -1 {
-  const n = cues.filter((c) => c.kind === "reversal" || c.kind === "negation").length;
-  return n % 2 === 0 ? 1 : -1;
+  return cues.some((c) => c.kind === "reversal" || c.kind === "negation") ? -1 : 1;
 }
 
 /**
@@ -92,8 +92,14 @@ export function judgePair(
   if (relation === "restatement") {
     const c = statedConfidence(fact, defaultConfidence);
     if (factPol !== opPol) {
-      const reading = c === undefined ? "" : `, restated at ${c.toFixed(2)}`;
-      return { stance: "contradict", strength: W.reversal, reason: `cue "${flipCue?.cue ?? "not"}"${reading}` };
+      // A c= with a reversal is read as confidence in the reversal: it cannot weaken the cue.
+      const reading = c === undefined ? 0 : Math.min(1, Math.abs(c - opinion.confidence) / W.fullGap);
+      const also = c === undefined ? "" : `, restated at ${c.toFixed(2)}`;
+      return {
+        stance: "contradict",
+        strength: r2(Math.max(W.reversal, reading)),
+        reason: `cue "${flipCue?.cue ?? "not"}"${also}`,
+      };
     }
     if (c !== undefined) {
       const gap = c - opinion.confidence;
