@@ -22,7 +22,7 @@ import type Database from "better-sqlite3";
  *                           would cost most of the build time)
  *   chunk_vec               sqlite-vec vec0 (created by vectors.ts once dims are known)
  *   opinions(rid INTEGER PRIMARY KEY, id UNIQUE, statement, confidence, previous,
- *            first_stated, last_updated, path, start_line, end_line)
+ *            first_stated, last_updated, path, start_line, end_line, status, trajectory)
  *                          reflect's judged opinions, one per `op-*` region of bank/opinions.md;
  *                          start/end_line: the region's text between its marker lines
  *   opinion_entities(opinion_id -> opinions.id, entity slug, pos)
@@ -30,7 +30,7 @@ import type Database from "better-sqlite3";
  *                          the page's supporting and contradicting lists, in page order
  *   opinions_fts            FTS5 unicode61 over opinions.statement (external content)
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 const BASE = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -186,6 +186,11 @@ const MIGRATIONS: Record<number, (db: Database.Database, fts: boolean) => void> 
   // v6: recall reads a busy entity's newest opinions (evidence for an opinion) without walking all its facts.
   6: (db) => {
     db.exec("CREATE INDEX IF NOT EXISTS facts_opinion_date ON facts(date) WHERE kind = 'opinion'");
+  },
+  // v7: an opinion's status (holding, weakened, ...) and trajectory, so recall answers with where it stands now.
+  7: (db) => {
+    db.exec("ALTER TABLE opinions ADD COLUMN status TEXT NOT NULL DEFAULT 'holding'");
+    db.exec("ALTER TABLE opinions ADD COLUMN trajectory TEXT NOT NULL DEFAULT ''");
   },
 };
 

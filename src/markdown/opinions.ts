@@ -91,6 +91,11 @@ export function trimPath(path: PathPoint[], elided: boolean): { path: PathPoint[
   return { path: [path[0]!, ...path.slice(-PATH_TAIL)], elided: true };
 }
 
+/** The trajectory line of an opinion: `0.80 (2026-03-03) -> 0.62 (03-11) -> 0.40 (by hand)`. */
+export function trajectoryText(op: Pick<Opinion, "confidence" | "path" | "lastUpdated" | "elided">): string {
+  return pathText(displayPath(op), op.elided === true);
+}
+
 function pathText(points: PathPoint[], elided: boolean): string {
   const out: string[] = [];
   let year = "";
