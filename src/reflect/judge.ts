@@ -118,12 +118,11 @@ export function judgePair(
     }
     return { stance: "support", strength: W.restated, reason: "restated" };
   }
-  // Evidence about the topic: outcomes first.
-  const against = factCues.filter((c) => c.kind === "against").length;
-  const pro = factCues.filter((c) => c.kind === "for").length;
-  if (against !== pro) {
-    const cue = (against > pro ? has(factCues, "against") : has(factCues, "for"))!;
-    const bornOut = against > pro ? opPol < 0 : opPol > 0;
+  // Evidence about the topic: outcomes first. A report with both kinds ("release confirmed
+  // for April, the March window is gone") is news of a change: the "against" cue wins.
+  const cue = has(factCues, "against") ?? has(factCues, "for");
+  if (cue) {
+    const bornOut = cue.kind === "against" ? opPol < 0 : opPol > 0;
     return {
       stance: bornOut ? "support" : "contradict",
       strength: W.outcome,
@@ -149,8 +148,9 @@ export function judgePair(
 /**
  * How a fact relates to an opinion (pure; the matcher in evolve.ts uses the same rule):
  * - restatement: an O fact of the opinion's holder that covers its topic (topic.ts);
- * - topic: the fact names the holder or a topic entity (tagged or in plain text), and
- *   shares content words with it, or carries a stance cue and shares a topic entity.
+ * - topic: a fact that is not another holder's opinion names the holder or a topic
+ *   entity (tagged or in plain text) and shares content words with the opinion (any
+ *   word when it shares a topic entity, else at least minSimilarity).
  */
 export function relationOf(
   op: Topic,
@@ -161,6 +161,8 @@ export function relationOf(
 ): Relation | undefined {
   const sameHolder = op.holder !== undefined && op.holder === fact.holder;
   if (factIsOpinion && sameHolder && topicScore(op, fact, { restateSimilarity: restate }) > 0) return "restatement";
+  // Someone else's opinion is their belief, not evidence about this holder's (it gets its own opinion).
+  if (factIsOpinion && op.holder !== undefined && fact.holder !== undefined && !sameHolder) return undefined;
   const factAll = new Set([...fact.entities, ...(fact.holder === undefined ? [] : [fact.holder])]);
   const opAll = new Set([...op.entities, ...(op.holder === undefined ? [] : [op.holder])]);
   const unscoped = opAll.size === 0;
