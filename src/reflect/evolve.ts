@@ -169,12 +169,12 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
       for (const { op, relation } of pairs) {
         judged++;
         const ref = { statement: op.statement, entities: op.entities, confidence: op.confidence };
-        let j = llmJudge ? await llmJudge.judge(ref, fact) : judgePair(ref, fact, relation, input.defaultConfidence);
+        let j = llmJudge ? await llmJudge.judge(ref, fact) : judgePair(ref, fact, relation);
         if (j.skipped) {
           warnings.push(
             `judge ${llmJudge?.id} gave no answer for ${fact.source.path}:${fact.source.line}; used heuristic`,
           );
-          j = judgePair(ref, fact, relation, input.defaultConfidence);
+          j = judgePair(ref, fact, relation);
         }
         if (j.stance === "unrelated") continue;
         if (relation === "restatement") restated.add(fact.id);
@@ -213,7 +213,7 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
         }
         continue;
       }
-      const stated = statedConfidence(fact, input.defaultConfidence);
+      const stated = statedConfidence(fact);
       const c = roundConfidence(stated ?? input.defaultConfidence);
       const first: PathPoint = { date: day, confidence: c };
       if (stated === undefined) first.default = true;
@@ -266,8 +266,7 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
     }
     // A restatement's own c= is where the holder now stands: the move stops there.
     const leadItem = items[lead]!;
-    const reading =
-      leadItem.relation === "restatement" ? statedConfidence(leadItem.fact, input.defaultConfidence) : undefined;
+    const reading = leadItem.relation === "restatement" ? statedConfidence(leadItem.fact) : undefined;
     if (reading !== undefined) {
       if (combined.stance === "contradict" && reading < before) after = Math.max(after, roundConfidence(reading));
       if (combined.stance === "support" && reading > before) after = Math.min(after, roundConfidence(reading));

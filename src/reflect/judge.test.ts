@@ -52,9 +52,9 @@ describe("stance rules: a restatement by the same holder", () => {
   });
 
   it("reads a restatement's own c= as a direct reading, weighted by the gap", () => {
-    const slight = judge("- O(c=0.65) @Mara: ledger-sync cutover in March, probably.");
+    const slight = judge("- O(c=0.7) @Mara: ledger-sync cutover in March, probably.");
     const big = judge("- O(c=0.4) @Mara: ledger-sync cutover in March? maybe.");
-    expect(slight).toMatchObject({ stance: "contradict", reason: "restated at 0.65 < 0.80" });
+    expect(slight).toMatchObject({ stance: "contradict", reason: "restated at 0.70 < 0.80" });
     expect(big.stance).toBe("contradict");
     expect(big.strength).toBeGreaterThan(slight.strength);
     expect(judge("- O(c=0.82) @Mara: ledger-sync cuts over in March.")).toMatchObject({ stance: "support" });

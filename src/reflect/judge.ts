@@ -34,17 +34,13 @@ export const STANCE_WEIGHTS = {
   plain: 0.7,
 } as const;
 
-/** retain.defaultConfidence's default (src/workspace/config.ts), for callers without a config. */
-export const DEFAULT_CONFIDENCE = 0.7;
-
 /**
- * The c= a person wrote on an O fact. Retain gives an O fact without c= the configured
- * default, so a value equal to the default is read as "not stated" (no direct reading):
- * an explicit c= of exactly the default says no more than no c= at all.
+ * The c= a person wrote on an O fact; undefined when the line gave none (retain then
+ * filled in the configured default, which is no reading of the holder's).
  */
-export function statedConfidence(fact: Fact, defaultConfidence: number): number | undefined {
-  if (fact.kind !== "opinion" || fact.confidence === undefined) return undefined;
-  return Math.abs(fact.confidence - defaultConfidence) < 1e-9 ? undefined : fact.confidence;
+export function statedConfidence(fact: Fact): number | undefined {
+  if (fact.kind !== "opinion" || fact.defaultConfidence) return undefined;
+  return fact.confidence;
 }
 
 /** How a fact relates to an opinion, as the matcher (evolve.ts) found it. */
@@ -76,12 +72,7 @@ export function polarity(cues: readonly CueHit[]): 1 | -1 {
  *     supports, scaled by the similarity; else unrelated.
  * A negated opinion ("doubts it ships in March") reads outcomes the other way round.
  */
-export function judgePair(
-  opinion: OpinionRef,
-  fact: Fact,
-  relation: Relation | undefined,
-  defaultConfidence = DEFAULT_CONFIDENCE,
-): Judgement {
+export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | undefined): Judgement {
   if (!relation) return { stance: "unrelated", strength: 0, reason: "no shared holder or topic" };
   const opCues = findCues(opinion.statement);
   const factCues = findCues(fact.content);
@@ -90,7 +81,7 @@ export function judgePair(
   const W = STANCE_WEIGHTS;
   const flipCue = has(factCues, "reversal", "negation") ?? has(opCues, "reversal", "negation");
   if (relation === "restatement") {
-    const c = statedConfidence(fact, defaultConfidence);
+    const c = statedConfidence(fact);
     if (factPol !== opPol) {
       // A c= with a reversal is read as confidence in the reversal: it cannot weaken the cue.
       const reading = c === undefined ? 0 : Math.min(1, Math.abs(c - opinion.confidence) / W.fullGap);
@@ -175,9 +166,11 @@ export function relationOf(
   if (!sharesAny) return undefined;
   const sim = similarity(op.words, fact.words);
   if (sim >= minSimilarity) return "topic";
-  if (sharesTopicEntity) {
-    for (const w of fact.words) if (op.words.has(w)) return "topic";
-  }
+  let shared = 0;
+  for (const w of fact.words) if (op.words.has(w)) shared++;
+  if (sharesTopicEntity && shared > 0) return "topic";
+  // Two shared words and some overlap: the judge still needs a cue or a closer wording to take a side.
+  if (shared >= 2 && sim >= minSimilarity / 2) return "topic";
   return undefined;
 }
 
@@ -192,14 +185,9 @@ export const heuristicJudge: Judge = {
   },
 };
 
-export function judgeSync(
-  opinion: OpinionRef,
-  fact: Fact,
-  known?: KnownNames,
-  defaultConfidence = DEFAULT_CONFIDENCE,
-): Judgement {
+export function judgeSync(opinion: OpinionRef, fact: Fact, known?: KnownNames): Judgement {
   const op = topicOf(opinion.entities, opinion.statement, known);
   const f = topicOf(fact.entities, fact.content, known);
   const relation = relationOf(op, f, fact.kind === "opinion", HEURISTIC_MIN_SIMILARITY, 0.45);
-  return judgePair(opinion, fact, relation, defaultConfidence);
+  return judgePair(opinion, fact, relation);
 }

@@ -33,7 +33,8 @@ export async function readWorkspaceFile(ws: Workspace, rel: string): Promise<str
   return readIfExists(path.join(ws.root, rel));
 }
 
-const SNAPSHOT_VERSION = 1;
+// v2: opinion facts say when their c= is the default (Fact.defaultConfidence).
+const SNAPSHOT_VERSION = 2;
 export const snapshotPath = (ws: Workspace) => path.join(stateDir(ws), "reflect", "facts.json");
 
 interface Snapshot {

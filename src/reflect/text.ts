@@ -11,7 +11,7 @@ import { CUE_WORDS, findCues } from "./cues.js";
  * Particles that make a phrasal verb a noun when written together: "cut over" is a
  * "cutover", "roll back" a "rollback", "sign off" a "signoff".
  */
-const PARTICLES = new Set(["over", "off", "out", "up", "back", "in", "down", "live"]);
+const PARTICLES = new Set(["over", "off", "out", "up", "back", "live"]);
 
 /**
  * Verbs and adverbs that say how someone holds a belief, not what it is about: "Mara
@@ -21,7 +21,7 @@ const HOLDING_WORDS = new Set(
   (
     "think thinks thought believe believes believed expect expects expected feel feels felt reckon reckons " +
     "guess guesses suppose supposes bet bets says say call calls called put puts still really probably " +
-    "definitely certainly convinced confident sure view opinion"
+    "definitely certainly convinced confident sure view opinion even yet honestly actually basically"
   ).split(" "),
 );
 

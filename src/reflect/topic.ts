@@ -110,7 +110,8 @@ export interface TopicMatching {
 /**
  * How well a new statement covers an opinion's topic, 0 when it does not:
  * - a shared topic entity (the project, a person) and at least one shared content word; or
- * - word similarity at or above `restateSimilarity`.
+ * - word similarity at or above `restateSimilarity`;
+ * - two shared content words and at least a third of `restateSimilarity`.
  * The score (higher is better) picks among several opinions of one holder.
  */
 export function topicScore(opinion: Topic, fact: Topic, k: TopicMatching): number {
@@ -121,5 +122,8 @@ export function topicScore(opinion: Topic, fact: Topic, k: TopicMatching): numbe
   for (const w of fact.words) if (opinion.words.has(w)) sharedWords++;
   if (sharedEntities > 0 && sharedWords > 0) return 1 + sharedEntities + sim;
   if (sim >= k.restateSimilarity) return sim;
+  // Same holder, no entity to anchor on: two shared content words and some overlap
+  // ("Postgres is the right choice" ~ "Postgres was the right call").
+  if (sharedWords >= 2 && sim >= k.restateSimilarity / 3) return sim;
   return 0;
 }
