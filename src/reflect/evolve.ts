@@ -105,10 +105,32 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
     }
   };
   for (const op of opinions) index(op);
+  // An opinion's topic on a day (plain mentions count from the day a name was first tagged); cached per day.
+  let topicDay = "";
+  const topics = new Map<string, Topic>();
   const topicAt = (op: Opinion, day: string): Topic => {
-    const t = topicOf(op.entities, op.statement, known, day);
-    t.words = words.get(op.id)!;
+    if (day !== topicDay) {
+      topics.clear();
+      topicDay = day;
+    }
+    let t = topics.get(op.id);
+    if (!t) {
+      t = topicOf(op.entities, op.statement, known, day);
+      t.words = words.get(op.id)!;
+      topics.set(op.id, t);
+    }
     return t;
+  };
+  // Stances by day of each opinion's evidence, kept up to date as evidence is added (streaks
+  // are read once per opinion and day; rebuilding them from all evidence each time is quadratic).
+  const stancesOf = new Map<string, DayStances>();
+  const dayStances = (op: Opinion): DayStances => {
+    let d = stancesOf.get(op.id);
+    if (!d) {
+      d = new DayStances(op.evidence);
+      stancesOf.set(op.id, d);
+    }
+    return d;
   };
   // Facts already evidence before this run: an O fact among them restated an opinion
   // (had it not, it would be an opinion's origin), so it must not become a new one now.
@@ -243,11 +265,13 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
 
   /** Fold one day's judgements on one opinion, move c once, and record why on the evidence rows. */
   function applyDay(op: Opinion, day: string, items: Item[]): void {
+    const stances = dayStances(op);
     const rows = items.map(({ fact, j }) => {
       const ev: Evidence = { ...evidenceOf(fact, j.stance === "contradict" ? "contradict" : "support") };
       ev.strength = Math.round(Math.min(1, Math.max(0, j.strength)) * 100) / 100;
       if (j.reason) ev.reason = j.reason;
       op.evidence.push(ev);
+      stances.add(ev);
       applied.get(op.id)!.add(fact.id);
       return ev;
     });
@@ -255,7 +279,7 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
     touched.add(op.id);
     const combined: DayEvidence = combineDay(items.map(({ j }) => ({ stance: j.stance, strength: j.strength })));
     if (combined.stance === "unrelated") return;
-    const agreeingDays = streakDays(op.evidence, day, combined.stance);
+    const agreeingDays = streakOf(dayStances(op), day, combined.stance);
     const before = op.confidence;
     let after = nextConfidence(before, combined.stance, combined.strength, agreeingDays, input.constants);
     // The row that decided the day: the strongest on the winning side (first in source order on ties).
@@ -304,6 +328,49 @@ interface Item {
   fact: Fact;
   j: Judgement;
   relation: Relation;
+}
+
+/** Evidence stances per date, dates kept sorted, for streakOf. */
+class DayStances {
+  private readonly byDate = new Map<string, Set<Evidence["stance"]>>();
+  readonly dates: string[] = [];
+
+  constructor(evidence: readonly Evidence[]) {
+    for (const e of evidence) this.add(e);
+  }
+
+  add(e: Evidence): void {
+    let set = this.byDate.get(e.date);
+    if (!set) {
+      set = new Set();
+      this.byDate.set(e.date, set);
+      const last = this.dates.at(-1);
+      if (last === undefined || e.date > last) this.dates.push(e.date);
+      else {
+        let i = this.dates.length;
+        while (i > 0 && this.dates[i - 1]! > e.date) i--;
+        this.dates.splice(i, 0, e.date);
+      }
+    }
+    set.add(e.stance);
+  }
+
+  stances(date: string): Set<Evidence["stance"]> {
+    return this.byDate.get(date)!;
+  }
+}
+
+/** streakDays over kept-up stances: the same count, walking back only as far as the streak goes. */
+function streakOf(d: DayStances, day: string, stance: Evidence["stance"]): number {
+  let count = 1;
+  for (let i = d.dates.length - 1; i >= 0; i--) {
+    const date = d.dates[i]!;
+    if (date >= day) continue;
+    const stances = d.stances(date);
+    if (stances.size !== 1 || !stances.has(stance)) break;
+    count++;
+  }
+  return count;
 }
 
 /**

@@ -43,6 +43,21 @@ export function statedConfidence(fact: Fact): number | undefined {
   return fact.confidence;
 }
 
+// Opinions are few and judged against many facts: their cues and tokens are computed once.
+const cueCache = new Map<string, CueHit[]>();
+const tokenCache = new Map<string, Set<string>>();
+function memo<T>(cache: Map<string, T>, key: string, make: (k: string) => T): T {
+  let v = cache.get(key);
+  if (v === undefined) {
+    if (cache.size > 5000) cache.clear();
+    v = make(key);
+    cache.set(key, v);
+  }
+  return v;
+}
+const statementCues = (s: string) => memo(cueCache, s, findCues);
+const statementTokens = (s: string) => memo(tokenCache, s, contentTokens);
+
 /** How a fact relates to an opinion, as the matcher (evolve.ts) found it. */
 export type Relation = "restatement" | "topic";
 
@@ -74,7 +89,7 @@ export function polarity(cues: readonly CueHit[]): 1 | -1 {
  */
 export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | undefined): Judgement {
   if (!relation) return { stance: "unrelated", strength: 0, reason: "no shared holder or topic" };
-  const opCues = findCues(opinion.statement);
+  const opCues = statementCues(opinion.statement);
   const factCues = findCues(fact.content);
   const opPol = polarity(opCues);
   const factPol = polarity(factCues);
@@ -120,7 +135,7 @@ export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | 
       reason: `outcome "${cue.cue}"${opPol < 0 ? " (the opinion is negated)" : ""}`,
     };
   }
-  const sim = similarity(contentTokens(opinion.statement), contentTokens(fact.content));
+  const sim = similarity(statementTokens(opinion.statement), contentTokens(fact.content));
   if (factPol !== opPol && sim >= HEURISTIC_MIN_SIMILARITY) {
     return { stance: "contradict", strength: W.negation, reason: `cue "${flipCue?.cue ?? "not"}"` };
   }
