@@ -245,7 +245,7 @@ describe("one bank on two machines", () => {
     const merged = await bank(desktop);
     expect(merged["bank/entities/Priya.md"]).toBe(reference["bank/entities/Priya.md"]);
     // The desktop's evidence (the 17th) moved the hand-set value, not the laptop's number before it.
-    expect(opinion(merged["bank/opinions.md"]!)).toMatch(/- confidence: 0\.\d\d \(previous 0\.30\)/);
+    expect(opinion(merged["bank/opinions.md"]!)).toMatch(/- confidence: 0\.\d\d \(last change: 0\.30 -> 0\.\d\d\)/);
     expect(opinion(merged["bank/opinions.md"]!)).toContain("`c0a8d6d2463f`");
   }, 120_000);
 

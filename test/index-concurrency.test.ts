@@ -114,6 +114,7 @@ describe("index under concurrent use", () => {
     // What schema 6 left: no line tables, an older fingerprint.
     const db = new Database(indexFile(w));
     db.exec("DROP TABLE lines_fts; DROP TABLE lines;");
+    db.exec("ALTER TABLE opinions DROP COLUMN status; ALTER TABLE opinions DROP COLUMN trajectory");
     db.exec("DELETE FROM meta WHERE key IN ('lines_count', 'lines_avg_ntok')");
     db.prepare("UPDATE meta SET value = '6' WHERE key = 'schema_version'").run();
     const fp = JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'fingerprint'").pluck().get() as string);

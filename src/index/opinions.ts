@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { type Opinion, parseOpinion } from "../markdown/opinions.js";
+import { type Opinion, opinionStatus, parseOpinion, trajectoryText } from "../markdown/opinions.js";
 import { readRegions } from "../markdown/regions.js";
 
 /** The page reflect writes its judged opinions to (DESIGN.md 1): the only file read into the opinions tables. */
@@ -44,8 +44,8 @@ export function readOpinionPage(rel: string, text: string): PageOpinion[] {
 export function storeOpinions(db: Database.Database, rel: string, text: string): void {
   removeOpinions(db, rel);
   const insert = db.prepare(
-    "INSERT OR IGNORE INTO opinions(id, statement, confidence, previous, first_stated, last_updated, path, start_line, end_line) " +
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT OR IGNORE INTO opinions(id, statement, confidence, previous, first_stated, last_updated, path, start_line, end_line, status, trajectory) " +
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   const insertEntity = db.prepare("INSERT OR IGNORE INTO opinion_entities(opinion_id, entity, pos) VALUES (?, ?, ?)");
   const insertEvidence = db.prepare(
@@ -62,6 +62,8 @@ export function storeOpinions(db: Database.Database, rel: string, text: string):
       rel,
       op.startLine,
       op.endLine,
+      opinionStatus(op),
+      trajectoryText(op),
     );
     if (res.changes === 0) continue; // the same region name twice: the first one counts
     for (const [pos, e] of op.entities.entries()) insertEntity.run(op.id, e, pos);

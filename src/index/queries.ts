@@ -1,3 +1,4 @@
+import type { OpinionStatus } from "../markdown/opinions.js";
 import type { FactKind } from "../retain/types.js";
 import type { IndexDb } from "./db.js";
 import { bm25ToScores } from "./fts.js";
@@ -248,6 +249,10 @@ export interface OpinionRow {
   /** Current confidence, as the page says (a person may have set it by hand). */
   confidence: number;
   previous: number | null;
+  /** Where it stands since first stated (src/markdown/opinions.ts opinionStatus). */
+  status: OpinionStatus;
+  /** Its path as the page shows it: `0.80 (2026-03-03) -> 0.62 (03-11)`. */
+  trajectory: string;
   firstStated: string;
   lastUpdated: string;
   /** The page, and the lines of the opinion's region text (marker lines excluded). */
@@ -259,7 +264,7 @@ export interface OpinionRow {
 }
 
 const OPINION_COLS =
-  "o.rid, o.id, o.statement, o.confidence, o.previous, o.first_stated AS firstStated, " +
+  "o.rid, o.id, o.statement, o.confidence, o.previous, o.status, o.trajectory, o.first_stated AS firstStated, " +
   "o.last_updated AS lastUpdated, o.path, o.start_line AS startLine, o.end_line AS endLine";
 
 type RawOpinion = Omit<OpinionRow, "entities" | "evidence"> & { rid: number };

@@ -22,7 +22,7 @@ import type Database from "better-sqlite3";
  *                           would cost most of the build time)
  *   chunk_vec               sqlite-vec vec0 (created by vectors.ts once dims are known)
  *   opinions(rid INTEGER PRIMARY KEY, id UNIQUE, statement, confidence, previous,
- *            first_stated, last_updated, path, start_line, end_line)
+ *            first_stated, last_updated, path, start_line, end_line, status, trajectory)
  *                          reflect's judged opinions, one per `op-*` region of bank/opinions.md;
  *                          start/end_line: the region's text between its marker lines
  *   opinion_entities(opinion_id -> opinions.id, entity slug, pos)
@@ -34,7 +34,7 @@ import type Database from "better-sqlite3";
  *   lines_fts               FTS5 porter unicode61 over lines.text (external content)
  *   meta lines_count, lines_avg_ntok   the line store's totals (BM25 length normalisation)
  */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 const BASE = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -201,6 +201,11 @@ const MIGRATIONS: Record<number, (db: Database.Database, fts: boolean) => void> 
   7: (db, fts) => {
     db.exec(LINES);
     if (fts) db.exec(`${LINES_FTS} ${LINES_TRIGGERS}`);
+  },
+  // v8: an opinion's status (holding, weakened, ...) and trajectory, so recall answers with where it stands now.
+  8: (db) => {
+    db.exec("ALTER TABLE opinions ADD COLUMN status TEXT NOT NULL DEFAULT 'holding'");
+    db.exec("ALTER TABLE opinions ADD COLUMN trajectory TEXT NOT NULL DEFAULT ''");
   },
 };
 

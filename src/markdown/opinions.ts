@@ -16,6 +16,23 @@ export interface Evidence {
   content?: string;
   /** The fact is no longer in its log (the line was deleted or reworded): kept as history, marked. */
   gone?: true;
+  /** How strongly it bore on the opinion, 0..1 (the judge's strength). */
+  strength?: number;
+  /** The move it made: the day's confidence before and after (set on the row that decided the day). */
+  from?: number;
+  to?: number;
+  /** Why, in words: `restated at 0.50 < 0.80`, `cue "no longer"`. */
+  reason?: string;
+}
+
+/** One step of an opinion's trajectory: its confidence after the evidence of `date`. */
+export interface PathPoint {
+  date: string;
+  confidence: number;
+  /** The first point came from the configured default (the origin fact had no `c=`). */
+  default?: true;
+  /** Set by a person on the page, not by evidence. */
+  byHand?: true;
 }
 
 export interface Opinion {
@@ -29,6 +46,101 @@ export interface Opinion {
   /** Date the opinion was first stated (its origin fact's date). */
   created: string;
   evidence: Evidence[];
+  /**
+   * The trajectory, oldest first: the first point is the first statement, then one point
+   * per day that moved the confidence. Long paths keep the first point and the last
+   * PATH_TAIL ones (`elided` marks the gap).
+   */
+  path?: PathPoint[];
+  elided?: true;
+}
+
+/** How many of the latest trajectory points the page keeps after the first one. */
+export const PATH_TAIL = 9;
+
+/**
+ * Where an opinion stands, from its first value to its current one:
+ * - reversed: it crossed 0.5 (held became doubted, or the other way round);
+ * - weakened: it lost at least STATUS_DELTA since it was first stated;
+ * - strengthened: it gained at least STATUS_DELTA;
+ * - holding: otherwise.
+ */
+export type OpinionStatus = "holding" | "weakened" | "strengthened" | "reversed";
+export const STATUS_DELTA = 0.1;
+
+export function opinionStatus(op: Pick<Opinion, "confidence" | "path">): OpinionStatus {
+  const first = op.path?.[0]?.confidence ?? op.confidence;
+  const now = op.confidence;
+  if ((first >= 0.5 && now < 0.5) || (first < 0.5 && now >= 0.5 && first !== now)) return "reversed";
+  if (now <= first - STATUS_DELTA + 1e-9) return "weakened";
+  if (now >= first + STATUS_DELTA - 1e-9) return "strengthened";
+  return "holding";
+}
+
+/** The path as the page shows it, with a point for a confidence a person set by hand. */
+export function displayPath(op: Pick<Opinion, "confidence" | "path" | "lastUpdated">): PathPoint[] {
+  const path = op.path?.length ? [...op.path] : [{ date: op.lastUpdated, confidence: op.confidence }];
+  const last = path.at(-1)!;
+  if (last.confidence !== op.confidence) path.push({ date: last.date, confidence: op.confidence, byHand: true });
+  return path;
+}
+
+/** Keep the first point and the last PATH_TAIL (the same cut whether applied once or after every append). */
+export function trimPath(path: PathPoint[], elided: boolean): { path: PathPoint[]; elided: boolean } {
+  if (path.length <= PATH_TAIL + 1) return { path, elided };
+  return { path: [path[0]!, ...path.slice(-PATH_TAIL)], elided: true };
+}
+
+/** The trajectory line of an opinion: `0.80 (2026-03-03) -> 0.62 (03-11) -> 0.40 (by hand)`. */
+export function trajectoryText(op: Pick<Opinion, "confidence" | "path" | "lastUpdated" | "elided">): string {
+  return pathText(displayPath(op), op.elided === true);
+}
+
+function pathText(points: PathPoint[], elided: boolean): string {
+  const out: string[] = [];
+  let year = "";
+  for (const [i, p] of points.entries()) {
+    let label: string;
+    if (p.byHand) label = "by hand";
+    else {
+      label = p.date.slice(0, 4) === year ? p.date.slice(5) : p.date;
+      year = p.date.slice(0, 4);
+      if (p.default) label += ", default";
+    }
+    out.push(`${fmt2(p.confidence)} (${label})`);
+    if (i === 0 && elided) out.push("…");
+  }
+  return out.join(" -> ");
+}
+
+/** Parse `0.80 (2026-03-03) -> … -> 0.62 (03-11) -> 0.40 (by hand)`; undefined when it does not read. */
+function parsePath(text: string): { path: PathPoint[]; elided: boolean } | undefined {
+  const path: PathPoint[] = [];
+  let elided = false;
+  let year = "";
+  let date = "";
+  for (const part of text.split(" -> ")) {
+    const item = part.trim();
+    if (item === "…" || item === "...") {
+      elided = true;
+      continue;
+    }
+    const m = /^([0-9]*\.?[0-9]+) \((by hand|(\d{4}-)?(\d{2}-\d{2})(, default)?)\)$/.exec(item);
+    if (!m) return undefined;
+    const confidence = Number(m[1]);
+    if (!(confidence >= 0 && confidence <= 1)) return undefined;
+    if (m[2] === "by hand") {
+      path.push({ date, confidence, byHand: true });
+      continue;
+    }
+    if (m[3]) year = m[3].slice(0, 4);
+    if (!year) return undefined;
+    date = `${year}-${m[4]}`;
+    const point: PathPoint = { date, confidence };
+    if (m[5]) point.default = true;
+    path.push(point);
+  }
+  return path.length ? { path, elided } : undefined;
 }
 
 const ID_SAFE = /[^A-Za-z0-9_.:-]/g;
@@ -43,8 +155,21 @@ function evidenceLine(ev: Evidence): string {
   const where = `${ev.source.path}#L${ev.source.line}`;
   const text = ev.content ? ` — ${ev.content.replace(/\s+/g, " ").trim()}` : "";
   const gone = ev.gone ? ` ${GONE}` : "";
-  return `  - ${ev.date} [${where}](${relLink("bank/opinions.md", ev.source)}) \`${ev.factId}\`${gone}${text}`;
+  return `  - ${ev.date} [${where}](${relLink("bank/opinions.md", ev.source)}) \`${ev.factId}\`${gone}${detail(ev)}${text}`;
 }
+
+/** ` contradicts 0.90, 0.80 -> 0.70: cue "no longer"`: stance, strength, the move it made, why. */
+function detail(ev: Evidence): string {
+  if (ev.strength === undefined && ev.reason === undefined) return "";
+  const verb = ev.stance === "support" ? "supports" : "contradicts";
+  if (ev.strength === undefined) return ` ${verb}: ${clean(ev.reason!)}`;
+  const move = ev.from !== undefined && ev.to !== undefined ? `, ${fmt2(ev.from)} -> ${fmt2(ev.to)}` : "";
+  const why = ev.reason ? `: ${clean(ev.reason)}` : "";
+  return ` ${verb} ${fmt2(ev.strength)}${move}${why}`;
+}
+
+/** A reason on one line, without the " — " that starts the fact's text. */
+const clean = (reason: string) => reason.replace(/\s+/g, " ").replace(/—/g, "-").trim();
 
 function distinctDays(list: Evidence[]): number {
   return new Set(list.map((e) => e.date)).size;
@@ -67,15 +192,25 @@ export function sortEvidence(list: Evidence[]): Evidence[] {
 export function renderOpinion(op: Opinion): string {
   const sup = sortEvidence(op.evidence.filter((e) => e.stance === "support"));
   const con = sortEvidence(op.evidence.filter((e) => e.stance === "contradict"));
+  const path = displayPath(op);
+  const isDefault = path.length === 1 && path[0]!.default === true;
+  const note =
+    op.previous !== undefined
+      ? ` (last change: ${fmt2(op.previous)} -> ${fmt2(op.confidence)})`
+      : isDefault
+        ? " (default: the first statement gave no c=)"
+        : "";
   const lines = [
     `### ${op.statement}`,
     "",
     `- id: \`${op.id}\``,
     `- entities: ${op.entities.length ? op.entities.map((e) => `@${e}`).join(", ") : "none"}`,
-    `- confidence: ${fmt2(op.confidence)}${op.previous === undefined ? "" : ` (previous ${fmt2(op.previous)})`}`,
-    `- first stated: ${op.created}`,
-    `- last updated: ${op.lastUpdated}`,
+    `- confidence: ${fmt2(op.confidence)}${note}`,
   ];
+  if (op.path?.length) {
+    lines.push(`- status: ${opinionStatus(op)}`, `- path: ${pathText(path, op.elided === true)}`);
+  }
+  lines.push(`- first stated: ${op.created}`, `- last updated: ${op.lastUpdated}`);
   lines.push(sup.length ? `- supporting (${plural(distinctDays(sup), "day")}):` : "- supporting: none");
   for (const ev of sup) lines.push(evidenceLine(ev));
   lines.push(con.length ? `- contradicting (${plural(distinctDays(con), "day")}):` : "- contradicting: none");
@@ -86,7 +221,7 @@ export function renderOpinion(op: Opinion): string {
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const GONE = "(no longer in the log)";
 const EVIDENCE =
-  /^\s+- (\d{4}-\d{2}-\d{2}) \[([^\]#]+)#L(\d+)\]\([^)]*\) `([^`]+)`( \(no longer in the log\))?(?: — (.*))?$/;
+  /^\s+- (\d{4}-\d{2}-\d{2}) \[([^\]#]+)#L(\d+)\]\([^)]*\) `([^`]+)`( \(no longer in the log\))?(?: (?:supports|contradicts)(?: ([0-9]*\.?[0-9]+))?(?:, ([0-9]*\.?[0-9]+) -> ([0-9]*\.?[0-9]+))?(?:: ([^—]*?))?)?(?: — (.*))?$/;
 
 /**
  * Parse an opinion region back. Returns an error message instead of throwing so the
@@ -100,6 +235,7 @@ export function parseOpinion(name: string, body: string): Opinion | string {
   let previous: number | undefined;
   let created: string | undefined;
   let lastUpdated: string | undefined;
+  let path: { path: PathPoint[]; elided: boolean } | undefined;
   let list: "support" | "contradict" | undefined;
   const evidence: Evidence[] = [];
   const lines = body.split(/\r?\n/);
@@ -122,11 +258,22 @@ export function parseOpinion(name: string, body: string): Opinion | string {
         case "entities":
           entities = value.trim() === "none" ? [] : [...value.matchAll(/@([^\s,]+)/g)].map((m) => m[1]!);
           break;
+        case "status":
+          break; // derived from the path and the confidence (opinionStatus)
+        case "path":
+          path = parsePath(value.trim());
+          if (!path)
+            return `${where}: cannot read the path "${value.trim()}" (write it as 0.80 (2026-03-03) -> 0.62 (03-11))`;
+          break;
         case "confidence": {
-          const m = /^([0-9]*\.?[0-9]+)(?:\s*\(previous ([0-9]*\.?[0-9]+)\))?\s*$/.exec(value.trim());
+          const m =
+            /^([0-9]*\.?[0-9]+)(?:\s*\((?:previous ([0-9]*\.?[0-9]+)|last change: ([0-9]*\.?[0-9]+) -> [0-9]*\.?[0-9]+|default: [^)]*)\))?\s*$/.exec(
+              value.trim(),
+            );
           if (!m) return `${where}: confidence must be a number between 0 and 1, got "${value.trim()}"`;
           confidence = Number(m[1]);
           if (m[2] !== undefined) previous = Number(m[2]);
+          if (m[3] !== undefined) previous = Number(m[3]);
           if (!(confidence >= 0 && confidence <= 1)) return `${where}: confidence ${m[1]} is outside 0..1`;
           break;
         }
@@ -156,7 +303,13 @@ export function parseOpinion(name: string, body: string): Opinion | string {
         stance: list,
       };
       if (ev[5]) item.gone = true;
-      if (ev[6]) item.content = ev[6];
+      if (ev[6] !== undefined) item.strength = Number(ev[6]);
+      if (ev[7] !== undefined && ev[8] !== undefined) {
+        item.from = Number(ev[7]);
+        item.to = Number(ev[8]);
+      }
+      if (ev[9]) item.reason = ev[9];
+      if (ev[10]) item.content = ev[10];
       evidence.push(item);
       continue;
     }
@@ -177,5 +330,9 @@ export function parseOpinion(name: string, body: string): Opinion | string {
     evidence,
   };
   if (previous !== undefined) op.previous = previous;
+  if (path) {
+    op.path = path.path;
+    if (path.elided) op.elided = true;
+  }
   return op;
 }

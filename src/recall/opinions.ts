@@ -7,8 +7,10 @@ import type { Candidate, EvidenceRef } from "./types.js";
  * Reflect's judged opinions (bank/opinions.md, read into the index's opinion tables) as
  * recall results. One result per opinion:
  *
- * - content: the statement; confidence: the CURRENT value on the page (evolved by
- *   reflect, or set by a person), not the value a log line was written with;
+ * - content: the statement, and for one that moved (weakened, strengthened, reversed)
+ *   where it stands now, so a belief given up never reads as current; confidence: the
+ *   CURRENT value on the page (evolved by reflect, or set by a person), not the value a
+ *   log line was written with; status and trajectory as the page shows them;
  * - evidence: the page's supporting and contradicting lists, stances as reflect judged them;
  * - timestamp: the opinion's last update;
  * - source: the opinion's region on bank/opinions.md (heading through last evidence line,
@@ -24,12 +26,28 @@ export function opinionCandidate(o: OpinionRow): Candidate {
     endLine: o.endLine,
     date: o.lastUpdated,
     entities: o.entities,
-    content: o.statement,
+    content: currentState(o),
     confidence: o.confidence,
+    status: o.status,
     opinionId: o.id,
     evidence: o.evidence.map((e) => ({ source: e.source, stance: e.stance })),
   };
+  if (o.trajectory) c.trajectory = o.trajectory;
   return c;
+}
+
+/**
+ * The statement with where it stands now when it lost ground: `Thinks X. [reversed:
+ * 0.80 -> 0.42 by 2026-04-01]`. A holding or strengthened opinion is its statement alone
+ * (what it says is still what its holder thinks).
+ */
+export function currentState(
+  o: Pick<OpinionRow, "statement" | "status" | "trajectory" | "confidence" | "lastUpdated">,
+): string {
+  if (o.status !== "weakened" && o.status !== "reversed") return o.statement;
+  const first = /^([0-9.]+) /.exec(o.trajectory)?.[1];
+  const moved = first ? `${first} -> ${o.confidence.toFixed(2)}` : o.confidence.toFixed(2);
+  return `${o.statement} [${o.status}: ${moved} by ${o.lastUpdated}]`;
 }
 
 /** Scored page opinions for the opinion arm. `match`: FTS5 expression of the question's topic words. */

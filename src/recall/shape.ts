@@ -25,6 +25,8 @@ export function toResult(f: Fused, explain: boolean): RecallResult {
     score: round(f.score, 6),
   };
   if (c.confidence !== undefined) r.confidence = c.confidence;
+  if (c.status !== undefined) r.status = c.status;
+  if (c.trajectory) r.trajectory = c.trajectory;
   if (c.evidence && c.evidence.length > 0) r.evidence = c.evidence;
   if (explain) r.arms = f.arms;
   return r;

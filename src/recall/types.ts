@@ -30,6 +30,12 @@ export interface RecallResult {
   source: string;
   score: number;
   confidence?: number;
+  /**
+   * A judged opinion: where it stands now against when first stated (holding, weakened,
+   * strengthened, reversed) and its path, so a belief given up is never read as current.
+   */
+  status?: string;
+  trajectory?: string;
   evidence?: EvidenceRef[];
   /** Set when the budget cut this result's content short (at a line end, or mid-line as a last resort). */
   truncated?: "lines" | "chars";
@@ -70,6 +76,8 @@ export interface Candidate {
   factId?: string;
   /** A judged opinion of bank/opinions.md (see opinions.ts), by its region name. */
   opinionId?: string;
+  status?: string;
+  trajectory?: string;
   evidence?: EvidenceRef[];
 }
 

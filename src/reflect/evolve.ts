@@ -1,5 +1,6 @@
 import type { Judge, Judgement } from "../llm/types.js";
-import { type Evidence, type Opinion, opinionIdFor } from "../markdown/opinions.js";
+import { type Evidence, fmt2, type Opinion, opinionIdFor, type PathPoint, trimPath } from "../markdown/opinions.js";
+import { entityKey } from "../retain/entities.js";
 import type { Fact } from "../retain/types.js";
 import {
   type ConfidenceConstants,
@@ -9,8 +10,9 @@ import {
   roundConfidence,
 } from "./confidence.js";
 import { cmp } from "./format.js";
-import { heuristicJudge } from "./judge.js";
-import { contentTokens, similarity } from "./text.js";
+import { judgePair, type Relation, relationOf, STANCE_WEIGHTS, statedConfidence } from "./judge.js";
+import { contentTokens } from "./text.js";
+import { KnownNames, type Topic, topicOf, topicScore } from "./topic.js";
 
 export interface MatchingConstants {
   minSimilarity: number;
@@ -28,6 +30,12 @@ export interface EvolveInput {
   defaultConfidence: number;
   /** Opinion ids whose region could not be read: never re-created from their origin fact. */
   reserved?: string[];
+  /**
+   * Entity names known for plain-text mentions, with the date each was first tagged
+   * (KnownNames.fromFacts of ALL facts, not just this run's window, so an incremental
+   * run reads mentions as a full run does). Default: from `facts` and `opinions`.
+   */
+  knownNames?: KnownNames;
 }
 
 export interface OpinionChange {
@@ -54,37 +62,76 @@ const byDateThenSource = (a: Fact, b: Fact) =>
   cmp(a.date, b.date) || cmp(a.source.path, b.source.path) || a.source.line - b.source.line || cmp(a.id, b.id);
 
 /**
- * Apply facts to opinions day by day, oldest day first (DESIGN.md 1.3).
+ * Apply facts to opinions day by day, oldest day first (DESIGN.md 1.3, issue 10).
  *
- * Per day: (1) every fact is matched against opinions first stated on an EARLIER day
- * (shared entity, then token similarity >= minSimilarity) and judged; the day's
- * judgements per opinion are folded into one (order-free) and move c once, counting
- * the distinct days that agree. (2) O facts that did not restate an existing opinion
- * become new opinions, unless they restate one first stated the same day (then they are
- * its supporting evidence). A fact already listed as evidence of an opinion is never
- * applied to it again, which is what makes a second run, and an incremental run, change
- * nothing that a full run would not.
+ * Identity is holder + topic (topic.ts). Per day: (1) every fact is matched against
+ * opinions first stated on an EARLIER day: an O fact of an opinion's holder that covers
+ * its topic is a restatement of the best-covering one (never a new opinion, whatever its
+ * words); any fact naming the holder or a topic entity (tagged or in plain text) with
+ * shared words or a stance cue is topic evidence. Each pair is judged (the LLM when
+ * configured, else judgePair's rules); the day's judgements per opinion fold into one
+ * (order-free) and move c once, counting the distinct days that agree. (2) O facts that
+ * restated nothing older become new opinions, unless their holder stated an opinion on
+ * the topic the same day (then they are its supporting evidence). A fact already listed
+ * as evidence of an opinion is never applied to it again, which is what makes a second
+ * run, and an incremental run, change nothing that a full run would not.
  */
 export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> {
-  const judge = input.judge ?? heuristicJudge;
-  const opinions = input.opinions.map((op) => ({ ...op, entities: [...op.entities], evidence: [...op.evidence] }));
+  const llmJudge = input.judge;
+  const opinions = input.opinions.map((op) => ({
+    ...op,
+    entities: [...op.entities],
+    evidence: [...op.evidence],
+    ...(op.path ? { path: [...op.path] } : {}),
+  }));
+  const known =
+    input.knownNames ??
+    KnownNames.fromFacts([...input.facts, ...opinions.map((op) => ({ entities: op.entities, date: op.created }))]);
   const applied = new Map<string, Set<string>>();
-  const tokens = new Map<string, Set<string>>();
-  const byEntity = new Map<string, Opinion[]>();
+  const words = new Map<string, Set<string>>();
+  const byKey = new Map<string, Opinion[]>();
   const unscoped: Opinion[] = [];
   const origins = new Set<string>();
   const index = (op: Opinion) => {
     applied.set(op.id, new Set(op.evidence.map((e) => e.factId)));
-    tokens.set(op.id, contentTokens(op.statement));
+    words.set(op.id, contentTokens(op.statement));
     origins.add(op.id);
-    if (op.entities.length === 0) unscoped.push(op);
-    for (const e of op.entities) {
-      const list = byEntity.get(e) ?? [];
+    const keys = new Set([...op.entities.map(entityKey), ...known.mentioned(op.statement)]);
+    if (keys.size === 0) unscoped.push(op);
+    for (const k of keys) {
+      const list = byKey.get(k) ?? [];
       list.push(op);
-      byEntity.set(e, list);
+      byKey.set(k, list);
     }
   };
   for (const op of opinions) index(op);
+  // An opinion's topic on a day (plain mentions count from the day a name was first tagged); cached per day.
+  let topicDay = "";
+  const topics = new Map<string, Topic>();
+  const topicAt = (op: Opinion, day: string): Topic => {
+    if (day !== topicDay) {
+      topics.clear();
+      topicDay = day;
+    }
+    let t = topics.get(op.id);
+    if (!t) {
+      t = topicOf(op.entities, op.statement, known, day);
+      t.words = words.get(op.id)!;
+      topics.set(op.id, t);
+    }
+    return t;
+  };
+  // Stances by day of each opinion's evidence, kept up to date as evidence is added (streaks
+  // are read once per opinion and day; rebuilding them from all evidence each time is quadratic).
+  const stancesOf = new Map<string, DayStances>();
+  const dayStances = (op: Opinion): DayStances => {
+    let d = stancesOf.get(op.id);
+    if (!d) {
+      d = new DayStances(op.evidence);
+      stancesOf.set(op.id, d);
+    }
+    return d;
+  };
   // Facts already evidence before this run: an O fact among them restated an opinion
   // (had it not, it would be an opinion's origin), so it must not become a new one now.
   const earlierEvidence = new Set(opinions.flatMap((op) => op.evidence.map((e) => e.factId)));
@@ -104,82 +151,109 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
     days.set(fact.date, list);
   }
 
+  const candidatesOf = (topic: Topic): Opinion[] => {
+    const keys = [...(topic.holder === undefined ? [] : [topic.holder]), ...topic.entities];
+    const seen = new Set<Opinion>();
+    const out: Opinion[] = [];
+    for (const op of [...unscoped, ...keys.flatMap((k) => byKey.get(k) ?? [])]) {
+      if (seen.has(op)) continue;
+      seen.add(op);
+      out.push(op);
+    }
+    return out;
+  };
+
   for (const [day, facts] of days) {
-    const perOpinion = new Map<Opinion, { fact: Fact; j: Judgement }[]>();
+    const perOpinion = new Map<Opinion, Item[]>();
     const restated = new Set<string>();
     for (const fact of facts) {
-      const factTokens = contentTokens(fact.content);
-      const seen = new Set<Opinion>();
-      const candidates = [...unscoped, ...fact.entities.flatMap((e) => byEntity.get(e) ?? [])];
-      for (const op of candidates) {
-        if (seen.has(op)) continue;
-        seen.add(op);
+      const factTopic = topicOf(fact.entities, fact.content, known, day);
+      const isOpinion = fact.kind === "opinion";
+      let best: { op: Opinion; score: number } | undefined;
+      const pairs: { op: Opinion; relation: Relation }[] = [];
+      for (const op of candidatesOf(factTopic)) {
         if (op.created >= day || applied.get(op.id)!.has(fact.id) || opinionIdFor(fact.id) === op.id) continue;
-        const sim = similarity(tokens.get(op.id)!, factTokens);
-        if (sim < input.matching.minSimilarity) continue;
+        const opTopic = topicAt(op, day);
+        const relation = relationOf(
+          opTopic,
+          factTopic,
+          isOpinion,
+          input.matching.minSimilarity,
+          input.matching.restateSimilarity,
+        );
+        if (relation === "restatement") {
+          const score = topicScore(opTopic, factTopic, { restateSimilarity: input.matching.restateSimilarity });
+          if (!best || score > best.score) best = { op, score };
+        } else if (relation === "topic") pairs.push({ op, relation });
+      }
+      // One opinion per belief: a restatement is evidence of the opinion it covers best only.
+      if (best) pairs.unshift({ op: best.op, relation: "restatement" });
+      for (const { op, relation } of pairs) {
         judged++;
-        let j = await judge.judge({ statement: op.statement, entities: op.entities, confidence: op.confidence }, fact);
+        const ref = { statement: op.statement, entities: op.entities, confidence: op.confidence };
+        let j = llmJudge ? await llmJudge.judge(ref, fact) : judgePair(ref, fact, relation);
         if (j.skipped) {
-          warnings.push(`judge ${judge.id} gave no answer for ${fact.source.path}:${fact.source.line}; used heuristic`);
-          j = await heuristicJudge.judge(
-            { statement: op.statement, entities: op.entities, confidence: op.confidence },
-            fact,
+          warnings.push(
+            `judge ${llmJudge?.id} gave no answer for ${fact.source.path}:${fact.source.line}; used heuristic`,
           );
+          j = judgePair(ref, fact, relation);
         }
         if (j.stance === "unrelated") continue;
-        if (fact.kind === "opinion" && sim >= input.matching.restateSimilarity) restated.add(fact.id);
+        if (relation === "restatement") restated.add(fact.id);
         const list = perOpinion.get(op) ?? [];
-        list.push({ fact, j });
+        list.push({ fact, j, relation });
         perOpinion.set(op, list);
       }
     }
-    for (const [op, items] of perOpinion) {
-      for (const { fact, j } of items) {
-        op.evidence.push(evidenceOf(fact, j.stance === "contradict" ? "contradict" : "support"));
-        applied.get(op.id)!.add(fact.id);
-      }
-      op.lastUpdated = day;
-      touched.add(op.id);
-      const combined: DayEvidence = combineDay(items.map(({ j }) => ({ stance: j.stance, strength: j.strength })));
-      if (combined.stance === "unrelated") continue;
-      const agreeingDays = streakDays(op.evidence, day, combined.stance);
-      const before = op.confidence;
-      const after = nextConfidence(before, combined.stance, combined.strength, agreeingDays, input.constants);
-      if (after === before) continue;
-      op.previous = before;
-      op.confidence = after;
-      const change = changes.get(op.id);
-      if (change) change.to = after;
-      else changes.set(op.id, { id: op.id, statement: op.statement, entities: op.entities, from: before, to: after });
-    }
+    for (const [op, items] of perOpinion) applyDay(op, day, items);
     // New opinions: O facts that restate nothing older. Same-day restatements of an
     // opinion first stated today join it as support without moving c (not independent).
     for (const fact of facts) {
       if (fact.kind !== "opinion" || restated.has(fact.id) || origins.has(opinionIdFor(fact.id))) continue;
       if (earlierEvidence.has(fact.id)) continue;
-      const factTokens = contentTokens(fact.content);
-      const sameDay = [...unscoped, ...fact.entities.flatMap((e) => byEntity.get(e) ?? [])].find(
+      const factTopic = topicOf(fact.entities, fact.content, known, day);
+      const sameDay = candidatesOf(factTopic).find(
         (op) =>
           op.created === day &&
-          sharesEntity(op, fact) &&
-          similarity(tokens.get(op.id)!, factTokens) >= input.matching.restateSimilarity,
+          relationOf(
+            topicAt(op, day),
+            factTopic,
+            true,
+            input.matching.minSimilarity,
+            input.matching.restateSimilarity,
+          ) === "restatement",
       );
       if (sameDay) {
         if (!applied.get(sameDay.id)!.has(fact.id)) {
-          sameDay.evidence.push(evidenceOf(fact, "support"));
+          sameDay.evidence.push({
+            ...evidenceOf(fact, "support"),
+            strength: STANCE_WEIGHTS.restated,
+            reason: "restated the day it was first stated (no move)",
+          });
           applied.get(sameDay.id)!.add(fact.id);
           touched.add(sameDay.id);
         }
         continue;
       }
+      const stated = statedConfidence(fact);
+      const c = roundConfidence(stated ?? input.defaultConfidence);
+      const first: PathPoint = { date: day, confidence: c };
+      if (stated === undefined) first.default = true;
       const op: Opinion = {
         id: opinionIdFor(fact.id),
         statement: fact.content.replace(/\s+/g, " ").trim(),
         entities: [...fact.entities],
-        confidence: roundConfidence(fact.confidence ?? input.defaultConfidence),
+        confidence: c,
         lastUpdated: day,
         created: day,
-        evidence: [evidenceOf(fact, "support")],
+        evidence: [
+          {
+            ...evidenceOf(fact, "support"),
+            reason:
+              fact.confidence === undefined ? `first stated, no c= (default ${fmt2(c)})` : `first stated at ${fmt2(c)}`,
+          },
+        ],
+        path: [first],
       };
       opinions.push(op);
       index(op);
@@ -188,6 +262,56 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
       touched.add(op.id);
     }
   }
+
+  /** Fold one day's judgements on one opinion, move c once, and record why on the evidence rows. */
+  function applyDay(op: Opinion, day: string, items: Item[]): void {
+    const stances = dayStances(op);
+    const rows = items.map(({ fact, j }) => {
+      const ev: Evidence = { ...evidenceOf(fact, j.stance === "contradict" ? "contradict" : "support") };
+      ev.strength = Math.round(Math.min(1, Math.max(0, j.strength)) * 100) / 100;
+      if (j.reason) ev.reason = j.reason;
+      op.evidence.push(ev);
+      stances.add(ev);
+      applied.get(op.id)!.add(fact.id);
+      return ev;
+    });
+    op.lastUpdated = day;
+    touched.add(op.id);
+    const combined: DayEvidence = combineDay(items.map(({ j }) => ({ stance: j.stance, strength: j.strength })));
+    if (combined.stance === "unrelated") return;
+    const agreeingDays = streakOf(dayStances(op), day, combined.stance);
+    const before = op.confidence;
+    let after = nextConfidence(before, combined.stance, combined.strength, agreeingDays, input.constants);
+    // The row that decided the day: the strongest on the winning side (first in source order on ties).
+    let lead = -1;
+    for (const [i, { j }] of items.entries()) {
+      if (j.stance !== combined.stance) continue;
+      if (lead < 0 || j.strength > items[lead]!.j.strength) lead = i;
+    }
+    // A restatement's own c= is where the holder now stands: the move stops there.
+    const leadItem = items[lead]!;
+    const reading = leadItem.relation === "restatement" ? statedConfidence(leadItem.fact) : undefined;
+    if (reading !== undefined) {
+      if (combined.stance === "contradict" && reading < before) after = Math.max(after, roundConfidence(reading));
+      if (combined.stance === "support" && reading > before) after = Math.min(after, roundConfidence(reading));
+    }
+    if (after === before) return;
+    rows[lead]!.from = before;
+    rows[lead]!.to = after;
+    const path = op.path?.length ? op.path : [{ date: op.created, confidence: before }];
+    // A confidence set by hand since the last step is a point of its own.
+    if (path.at(-1)!.confidence !== before) path.push({ date: path.at(-1)!.date, confidence: before, byHand: true });
+    path.push({ date: day, confidence: after });
+    const trimmed = trimPath(path, op.elided === true);
+    op.path = trimmed.path;
+    if (trimmed.elided) op.elided = true;
+    op.previous = before;
+    op.confidence = after;
+    const change = changes.get(op.id);
+    if (change) change.to = after;
+    else changes.set(op.id, { id: op.id, statement: op.statement, entities: op.entities, from: before, to: after });
+  }
+
   const createdSet = new Set(created);
   return {
     opinions,
@@ -198,6 +322,55 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
     judged,
     warnings,
   };
+}
+
+interface Item {
+  fact: Fact;
+  j: Judgement;
+  relation: Relation;
+}
+
+/** Evidence stances per date, dates kept sorted, for streakOf. */
+class DayStances {
+  private readonly byDate = new Map<string, Set<Evidence["stance"]>>();
+  readonly dates: string[] = [];
+
+  constructor(evidence: readonly Evidence[]) {
+    for (const e of evidence) this.add(e);
+  }
+
+  add(e: Evidence): void {
+    let set = this.byDate.get(e.date);
+    if (!set) {
+      set = new Set();
+      this.byDate.set(e.date, set);
+      const last = this.dates.at(-1);
+      if (last === undefined || e.date > last) this.dates.push(e.date);
+      else {
+        let i = this.dates.length;
+        while (i > 0 && this.dates[i - 1]! > e.date) i--;
+        this.dates.splice(i, 0, e.date);
+      }
+    }
+    set.add(e.stance);
+  }
+
+  stances(date: string): Set<Evidence["stance"]> {
+    return this.byDate.get(date)!;
+  }
+}
+
+/** streakDays over kept-up stances: the same count, walking back only as far as the streak goes. */
+function streakOf(d: DayStances, day: string, stance: Evidence["stance"]): number {
+  let count = 1;
+  for (let i = d.dates.length - 1; i >= 0; i--) {
+    const date = d.dates[i]!;
+    if (date >= day) continue;
+    const stances = d.stances(date);
+    if (stances.size !== 1 || !stances.has(stance)) break;
+    count++;
+  }
+  return count;
 }
 
 /**
@@ -222,10 +395,6 @@ export function streakDays(evidence: readonly Evidence[], day: string, stance: E
     count++;
   }
   return count;
-}
-
-function sharesEntity(op: Opinion, fact: Fact): boolean {
-  return op.entities.length === 0 || fact.entities.some((e) => op.entities.includes(e));
 }
 
 function evidenceOf(fact: Fact, stance: Evidence["stance"]): Evidence {

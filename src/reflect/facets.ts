@@ -1,5 +1,6 @@
+import { porterStem } from "../analysis/stem.js";
+import { STOP_WORDS } from "../recall/text.js";
 import type { Fact } from "../retain/types.js";
-import { STOPWORDS, stem } from "./text.js";
 
 /**
  * Facets of an entity: the things a fact can be "the latest word" on (a contract, a role, a
@@ -161,14 +162,19 @@ export function facetTokens(text: string): Set<string> {
     .replace(/’/g, "'")
     .split(/[^\p{L}\p{N}:'-]+/u)) {
     const word = raw.replace(/^[:'-]+|[:'-]+$/g, "").replace(/'s$/, "");
-    if (word.length < 2 || STOPWORDS.has(word)) continue;
-    out.add(stem(word));
+    if (word.length < 2 || STOP_WORDS.has(word)) continue;
+    out.add(porterStem(word));
   }
   return out;
 }
 
 /** Words that never name the thing of a facet (beyond the stop words). */
-const VAGUE = new Set(["now", "new", "today", "week", "month", "next", "last", "still", "again", "finally", "got"]);
+const VAGUE = stems(["now", "new", "today", "week", "month", "next", "last", "still", "again", "finally", "got"]);
+
+/** Word lists are written as words; tokens are stems (the index's Porter stemmer). */
+function stems(words: readonly string[]): Set<string> {
+  return new Set(words.map((w) => porterStem(w.toLowerCase())));
+}
 
 export interface FacetState {
   /** Facet name per fact id (facts on no facet are absent). */
@@ -176,6 +182,9 @@ export interface FacetState {
   /** Fact id -> the fact that supersedes it. */
   supersededBy: Map<string, Fact>;
 }
+
+/** The facets with their word lists as stems, once. */
+const COMPILED = FACETS.map((rule) => ({ rule, cues: stems(rule.cues), generic: stems(rule.generic ?? []) }));
 
 /**
  * Facets and supersession of one entity's facts (opinions are judged elsewhere). `names`
@@ -198,10 +207,10 @@ export function facetState(facts: readonly Fact[], names: readonly string[] = []
   const current = new Map<string, { fact: Fact; things: Set<string> }[]>();
   for (const f of byDate) {
     const tokens = facetTokens(f.content.replace(/@/g, " "));
-    const rule = FACETS.find((r) => r.cues.some((c) => tokens.has(c)));
-    if (!rule) continue;
+    const found = COMPILED.find((r) => [...r.cues].some((c) => tokens.has(c)));
+    if (!found) continue;
+    const { rule, generic } = found;
     facet.set(f.id, rule.name);
-    const generic = new Set(rule.generic ?? []);
     const things = new Set([...tokens].filter((t) => !generic.has(t) && !nameTokens.has(t) && !VAGUE.has(t)));
     const list = current.get(rule.name) ?? [];
     const keep: typeof list = [];

@@ -47,6 +47,7 @@ import { commitMessage } from "./message.js";
 import { TYPED_PAGES } from "./pages.js";
 import { clearStale, recoverMerges } from "./recover.js";
 import { type Conflict, OPINIONS_PAGE, type RenderScope, renderBank } from "./render.js";
+import { KnownNames } from "./topic.js";
 
 export type { Evidence, Opinion } from "../markdown/opinions.js";
 export { parseOpinion, renderOpinion } from "../markdown/opinions.js";
@@ -224,6 +225,8 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     matching: cfg.matching,
     defaultConfidence: ws.config.retain.defaultConfidence,
     reserved: state.broken.map((b) => b.region),
+    // Every fact's tags, also those before `since`: an incremental run reads plain-text mentions as a full run does.
+    knownNames: KnownNames.fromFacts(facts),
   });
 
   lap("opinions");

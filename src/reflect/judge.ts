@@ -1,20 +1,197 @@
 import type { Judge, Judgement, OpinionRef } from "../llm/types.js";
 import type { Fact } from "../retain/types.js";
-import { contentTokens, negationCount, similarity } from "./text.js";
+import { type CueHit, type CueKind, findCues } from "./cues.js";
+import { contentTokens, similarity } from "./text.js";
+import { type KnownNames, type Topic, topicOf, topicScore } from "./topic.js";
 
-/** Below this token similarity the heuristic judge calls a fact unrelated. */
+/** Below this token similarity a fact that is neither a restatement nor an outcome with a cue is unrelated. */
 export const HEURISTIC_MIN_SIMILARITY = 0.3;
 
-/** Evidence strength of a fact that is not an opinion (plain W/B/S facts are good but indirect evidence). */
-const PLAIN_FACT_STRENGTH = 0.7;
+/**
+ * Evidence weights of the deterministic judge, strongest signal first (issue 10, item 2).
+ * Each is the `strength` handed to the confidence rule (src/reflect/confidence.ts).
+ */
+export const STANCE_WEIGHTS = {
+  /** The holder says the belief no longer holds ("no longer", "changed her mind", "doubts"). */
+  reversal: 0.9,
+  /** The holder still says it, but hedged ("fifty-fifty", "tight", "hopes"). */
+  hedge: 0.6,
+  /** A restatement with the same polarity and no c=: the belief is held again. */
+  restated: 0.5,
+  /** A restatement at about the same c (within `sameReading`): held again. */
+  sameValue: 0.4,
+  /** A restatement's c= differing by `fullGap` or more from the current value weighs 1. */
+  fullGap: 0.3,
+  /** Restated c within this of the current value counts as the same reading. */
+  sameReading: 0.05,
+  /** Least weight of a c= reading that does differ. */
+  minReading: 0.25,
+  /** An outcome about the topic (a date moved, a plan confirmed): indirect, so lower. */
+  outcome: 0.5,
+  /** Someone else's statement negating it, or a plain fact with a negation. */
+  negation: 0.6,
+  /** A plain fact that repeats the opinion's words (scaled by how closely). */
+  plain: 0.7,
+} as const;
 
 /**
- * The deterministic judge used without an LLM. A fact is related to an opinion when
- * they share an entity (or the opinion has none) and enough content words; it then
- * contradicts when exactly one of the two carries negation/reversal cues ("no longer",
- * "not", "stopped", "instead of", "slipped", "delayed", ...), otherwise it supports.
- * Strength: an O fact weighs max(c, 1-c), other facts a fixed 0.7, scaled by
- * how closely the words match (so a loose match moves confidence less).
+ * The c= a person wrote on an O fact; undefined when the line gave none (retain then
+ * filled in the configured default, which is no reading of the holder's).
+ */
+export function statedConfidence(fact: Fact): number | undefined {
+  if (fact.kind !== "opinion" || fact.defaultConfidence) return undefined;
+  return fact.confidence;
+}
+
+// Opinions are few and judged against many facts: their cues and tokens are computed once.
+const cueCache = new Map<string, CueHit[]>();
+const tokenCache = new Map<string, Set<string>>();
+function memo<T>(cache: Map<string, T>, key: string, make: (k: string) => T): T {
+  let v = cache.get(key);
+  if (v === undefined) {
+    if (cache.size > 5000) cache.clear();
+    v = make(key);
+    cache.set(key, v);
+  }
+  return v;
+}
+const statementCues = (s: string) => memo(cueCache, s, findCues);
+const statementTokens = (s: string) => memo(tokenCache, s, contentTokens);
+
+/** How a fact relates to an opinion, as the matcher (evolve.ts) found it. */
+export type Relation = "restatement" | "topic";
+
+const r2 = (x: number) => Math.round(x * 100) / 100;
+const has = (cues: CueHit[], ...kinds: CueKind[]) => cues.find((c) => kinds.includes(c.kind));
+
+/**
+ * The polarity of a statement: -1 when it carries a reversal or negation cue ("doubts X",
+ * "does not think X", "accepted the new date; no longer believes X"), +1 otherwise. A
+ * negated doubt ("no longer doubts X") is no cue of these kinds (cues.ts), so it is +1.
+ */
+export function polarity(cues: readonly CueHit[]): 1 | -1 {
+  return cues.some((c) => c.kind === "reversal" || c.kind === "negation") ? -1 : 1;
+}
+
+/**
+ * How a fact bears on an opinion, without an LLM. Relation first (is it related at all),
+ * then the stance from the strongest signal the text offers:
+ *  1. a restatement (an O fact of the same holder on the same topic):
+ *     polarity flipped by a reversal or negation cue -> contradicts (cue);
+ *     its own c= -> a direct reading: lower contradicts, higher supports, by the gap;
+ *     a hedge cue -> contradicts (hedge);
+ *     else it supports (held again);
+ *  2. any other fact about the topic: an outcome cue (slipped, moved to / confirmed,
+ *     on track) -> contradicts / supports at the outcome weight; a polarity flip ->
+ *     contradicts; a hedge -> contradicts; plain repetition of the opinion's words ->
+ *     supports, scaled by the similarity; else unrelated.
+ * A negated opinion ("doubts it ships in March") reads outcomes the other way round.
+ */
+export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | undefined): Judgement {
+  if (!relation) return { stance: "unrelated", strength: 0, reason: "no shared holder or topic" };
+  const opCues = statementCues(opinion.statement);
+  const factCues = findCues(fact.content);
+  const opPol = polarity(opCues);
+  const factPol = polarity(factCues);
+  const W = STANCE_WEIGHTS;
+  const flipCue = has(factCues, "reversal", "negation") ?? has(opCues, "reversal", "negation");
+  if (relation === "restatement") {
+    const c = statedConfidence(fact);
+    if (factPol !== opPol) {
+      // A c= with a reversal is read as confidence in the reversal: it cannot weaken the cue.
+      const reading = c === undefined ? 0 : Math.min(1, Math.abs(c - opinion.confidence) / W.fullGap);
+      const also = c === undefined ? "" : `, restated at ${c.toFixed(2)}`;
+      return {
+        stance: "contradict",
+        strength: r2(Math.max(W.reversal, reading)),
+        reason: `cue "${flipCue?.cue ?? "not"}"${also}`,
+      };
+    }
+    if (c !== undefined) {
+      const gap = c - opinion.confidence;
+      const cur = opinion.confidence.toFixed(2);
+      if (Math.abs(gap) <= W.sameReading) {
+        return { stance: "support", strength: W.sameValue, reason: `restated at ${c.toFixed(2)} ~ ${cur}` };
+      }
+      const strength = r2(Math.min(1, Math.max(W.minReading, Math.abs(gap) / W.fullGap)));
+      return gap < 0
+        ? { stance: "contradict", strength, reason: `restated at ${c.toFixed(2)} < ${cur}` }
+        : { stance: "support", strength, reason: `restated at ${c.toFixed(2)} > ${cur}` };
+    }
+    const hedge = has(factCues, "hedge");
+    if (hedge && !has(opCues, "hedge")) {
+      return { stance: "contradict", strength: W.hedge, reason: `cue "${hedge.cue}"` };
+    }
+    return { stance: "support", strength: W.restated, reason: "restated" };
+  }
+  // Evidence about the topic: outcomes first. A report with both kinds ("release confirmed
+  // for April, the March window is gone") is news of a change: the "against" cue wins.
+  const cue = has(factCues, "against") ?? has(factCues, "for");
+  if (cue) {
+    const bornOut = cue.kind === "against" ? opPol < 0 : opPol > 0;
+    return {
+      stance: bornOut ? "support" : "contradict",
+      strength: W.outcome,
+      reason: `outcome "${cue.cue}"${opPol < 0 ? " (the opinion is negated)" : ""}`,
+    };
+  }
+  const sim = similarity(statementTokens(opinion.statement), contentTokens(fact.content));
+  if (factPol !== opPol && sim >= HEURISTIC_MIN_SIMILARITY) {
+    return { stance: "contradict", strength: W.negation, reason: `cue "${flipCue?.cue ?? "not"}"` };
+  }
+  const hedge = has(factCues, "hedge");
+  if (hedge && !has(opCues, "hedge") && sim >= HEURISTIC_MIN_SIMILARITY) {
+    return { stance: "contradict", strength: W.outcome, reason: `cue "${hedge.cue}"` };
+  }
+  if (sim < HEURISTIC_MIN_SIMILARITY) {
+    return { stance: "unrelated", strength: 0, reason: `similarity ${sim.toFixed(2)} too low, no outcome cue` };
+  }
+  // Similarity 0.3 -> 60 % of the plain weight, >= 0.6 -> all of it.
+  const strength = r2(W.plain * Math.min(1, 0.6 + (sim - HEURISTIC_MIN_SIMILARITY) * (4 / 3)));
+  return { stance: "support", strength, reason: `repeats it (similarity ${sim.toFixed(2)})` };
+}
+
+/**
+ * How a fact relates to an opinion (pure; the matcher in evolve.ts uses the same rule):
+ * - restatement: an O fact of the opinion's holder that covers its topic (topic.ts);
+ * - topic: a fact that is not another holder's opinion names the holder or a topic
+ *   entity (tagged or in plain text) and shares content words with the opinion (any
+ *   word when it shares a topic entity, else at least minSimilarity).
+ */
+export function relationOf(
+  op: Topic,
+  fact: Topic,
+  factIsOpinion: boolean,
+  minSimilarity: number,
+  restate: number,
+): Relation | undefined {
+  const sameHolder = op.holder !== undefined && op.holder === fact.holder;
+  if (factIsOpinion && sameHolder && topicScore(op, fact, { restateSimilarity: restate }) > 0) return "restatement";
+  // Someone else's opinion is their belief, not evidence about this holder's (it gets its own opinion).
+  if (factIsOpinion && op.holder !== undefined && fact.holder !== undefined && !sameHolder) return undefined;
+  const factAll = new Set([...fact.entities, ...(fact.holder === undefined ? [] : [fact.holder])]);
+  const opAll = new Set([...op.entities, ...(op.holder === undefined ? [] : [op.holder])]);
+  const unscoped = opAll.size === 0;
+  let sharesTopicEntity = false;
+  let sharesAny = unscoped;
+  for (const e of factAll) {
+    if (op.entities.has(e)) sharesTopicEntity = true;
+    if (opAll.has(e)) sharesAny = true;
+  }
+  if (!sharesAny) return undefined;
+  const sim = similarity(op.words, fact.words);
+  if (sim >= minSimilarity) return "topic";
+  let shared = 0;
+  for (const w of fact.words) if (op.words.has(w)) shared++;
+  if (sharesTopicEntity && shared > 0) return "topic";
+  // Two shared words and some overlap: the judge still needs a cue or a closer wording to take a side.
+  if (shared >= 2 && sim >= minSimilarity / 2) return "topic";
+  return undefined;
+}
+
+/**
+ * The deterministic judge used without an LLM (the same rules the matcher applies,
+ * for a single pair): relation by holder and topic, then judgePair.
  */
 export const heuristicJudge: Judge = {
   id: "heuristic-v1",
@@ -23,22 +200,9 @@ export const heuristicJudge: Judge = {
   },
 };
 
-export function judgeSync(opinion: OpinionRef, fact: Fact): Judgement {
-  const entityOverlap =
-    opinion.entities.length === 0 || fact.entities.some((entity) => opinion.entities.includes(entity));
-  if (!entityOverlap) return { stance: "unrelated", strength: 0, reason: "no shared entity" };
-  const sim = similarity(contentTokens(opinion.statement), contentTokens(fact.content));
-  if (sim < HEURISTIC_MIN_SIMILARITY) {
-    return { stance: "unrelated", strength: 0, reason: `similarity ${sim.toFixed(2)} too low` };
-  }
-  const flipped = negationCount(opinion.statement) > 0 !== negationCount(fact.content) > 0;
-  // An O fact weighs as much as it is decided: c=0.9 and c=0.1 are both firm statements
-  // (c is read either as confidence in what it says or in the opinion it revisits).
-  const c = fact.confidence ?? PLAIN_FACT_STRENGTH;
-  const base = fact.kind === "opinion" ? Math.max(c, 1 - c) : PLAIN_FACT_STRENGTH;
-  // Similarity 0.3 -> 60 % of base, >= 0.6 -> full base.
-  const strength = Math.round(base * Math.min(1, 0.6 + (sim - HEURISTIC_MIN_SIMILARITY) * (4 / 3)) * 100) / 100;
-  return flipped
-    ? { stance: "contradict", strength, reason: `negation cue, similarity ${sim.toFixed(2)}` }
-    : { stance: "support", strength, reason: `same wording, similarity ${sim.toFixed(2)}` };
+export function judgeSync(opinion: OpinionRef, fact: Fact, known?: KnownNames): Judgement {
+  const op = topicOf(opinion.entities, opinion.statement, known);
+  const f = topicOf(fact.entities, fact.content, known);
+  const relation = relationOf(op, f, fact.kind === "opinion", HEURISTIC_MIN_SIMILARITY, 0.45);
+  return judgePair(opinion, fact, relation);
 }

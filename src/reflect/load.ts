@@ -35,7 +35,8 @@ export async function readWorkspaceFile(ws: Workspace, rel: string): Promise<str
 }
 
 // 2: prose names per log, the run's date and MEMORY.md's text (the entity pages show them).
-const SNAPSHOT_VERSION = 2;
+// 3: opinion facts say when their c= is the default (Fact.defaultConfidence).
+const SNAPSHOT_VERSION = 3;
 export const snapshotPath = (ws: Workspace) => path.join(stateDir(ws), "reflect", "facts.json");
 
 interface Snapshot {

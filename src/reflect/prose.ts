@@ -2,7 +2,6 @@ import { STOP_WORDS } from "../index/fts.js";
 import { entityKey, findMentions } from "../retain/entities.js";
 import { retainHeading } from "../retain/parse.js";
 import { cmp } from "./format.js";
-import { STOPWORDS } from "./text.js";
 
 /**
  * Names in the prose of daily logs (issue 10 item 6): who and what a log talks about
@@ -45,7 +44,7 @@ const COMMON = new Set(
 
 const isStop = (word: string) => {
   const w = word.toLowerCase();
-  return STOPWORDS.has(w) || STOP_WORDS.has(w) || COMMON.has(w) || NOT_SPEAKERS.has(w);
+  return STOP_WORDS.has(w) || COMMON.has(w) || NOT_SPEAKERS.has(w);
 };
 
 const NAME = String.raw`\p{Lu}[\p{L}\p{M}\p{N}_'’-]*`;

@@ -1,73 +1,52 @@
-/** Small pure text helpers shared by matching and judging. */
+/**
+ * Small pure text helpers shared by matching and judging. Tokens use the index's text
+ * analysis: its stop words (src/recall/text.ts) and the Porter stemmer its line store
+ * runs (src/analysis/stem.ts), so reflect and recall agree on what a word is.
+ */
+import { porterStem } from "../analysis/stem.js";
+import { fold, STOP_WORDS } from "../recall/text.js";
+import { CUE_WORDS, findCues } from "./cues.js";
 
-export const STOPWORDS: ReadonlySet<string> = new Set(
+/**
+ * Particles that make a phrasal verb a noun when written together: "cut over" is a
+ * "cutover", "roll back" a "rollback", "sign off" a "signoff".
+ */
+const PARTICLES = new Set(["over", "off", "out", "up", "back", "live"]);
+
+/**
+ * Verbs and adverbs that say how someone holds a belief, not what it is about: "Mara
+ * thinks X", "Mara still believes X" and "Mara reckons X" are about X.
+ */
+const HOLDING_WORDS = new Set(
   (
-    "a an the and or but of to in on at for with by from as is are was were be been being it its this that these those " +
-    "i me my we our you your he she they them his her their there here so than then too very just also about into over " +
-    "has have had do does did will would can could should may might must shall up out if when while which who whom what"
+    "think thinks thought believe believes believed expect expects expected feel feels felt reckon reckons " +
+    "guess guesses suppose supposes bet bets says say call calls called put puts still really probably " +
+    "definitely certainly convinced confident sure view opinion even yet honestly actually basically"
   ).split(" "),
 );
 
-/** Words that flip or undo a statement; kept out of the similarity tokens so "not X" still matches "X". */
-export const NEGATION_CUES: readonly string[] = [
-  "no longer",
-  "not anymore",
-  "instead of",
-  "rather than",
-  "not",
-  "no",
-  "never",
-  "isn't",
-  "isnt",
-  "aren't",
-  "wasn't",
-  "won't",
-  "wont",
-  "doesn't",
-  "doesnt",
-  "don't",
-  "dont",
-  "didn't",
-  "didnt",
-  "can't",
-  "cannot",
-  "stopped",
-  "quit",
-  "dropped",
-  "abandoned",
-  "cancelled",
-  "canceled",
-  "slipped",
-  "delayed",
-  "postponed",
-  "missed",
-  "failed",
-  "wrong",
-  "false",
-  "dislikes",
-  "hates",
-  "avoids",
-  "reversed",
-  "changed mind",
-];
+const skip = (w: string) => STOP_WORDS.has(w) || CUE_WORDS.has(w) || HOLDING_WORDS.has(w);
 
-const CUE_WORDS = new Set(NEGATION_CUES.flatMap((cue) => cue.split(" ")));
-
-/** Lower-case word tokens without stopwords, entity markers or negation cues, deduplicated. */
+/**
+ * Lower-case, accent-folded, stemmed content words without stop words, entity markers
+ * or belief cues ("no longer", "doubts"), deduplicated. Hyphenated words count by their
+ * parts; a verb and its particle also count as their compound ("cuts over" ~ "cutover").
+ */
 export function contentTokens(text: string): Set<string> {
   const out = new Set<string>();
-  for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}'’-]+/u)) {
-    const word = raw.replace(/^['’-]+|['’-]+$/g, "").replace(/’/g, "'");
-    if (word.length < 2 || STOPWORDS.has(word) || CUE_WORDS.has(word)) continue;
-    for (const part of word.split("-")) if (part.length >= 2 && !STOPWORDS.has(part)) out.add(stem(part));
+  const words = fold(text)
+    .replace(/’/g, "'")
+    .split(/[^\p{L}\p{N}'-]+/u)
+    .map((raw) => raw.replace(/^['-]+|['-]+$/g, "").replace(/'s$/, ""));
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    if (word.length < 2) continue;
+    const next = words[i + 1];
+    if (next && PARTICLES.has(next) && !skip(word)) out.add(porterStem(porterStem(word) + next));
+    if (skip(word)) continue;
+    for (const part of word.split("-")) if (part.length >= 2 && !skip(part)) out.add(porterStem(part));
   }
   return out;
-}
-
-/** A deliberately tiny stemmer: plural and 3rd-person "s" only ("ships" ~ "ship", not "class"). */
-export function stem(word: string): string {
-  if (word.length > 3 && word.endsWith("s") && !word.endsWith("ss") && !/\d/.test(word)) return word.slice(0, -1);
-  return word;
 }
 
 /**
@@ -92,21 +71,7 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   return inter / (a.size + b.size - inter);
 }
 
-/** How many negation/reversal cues a text carries (whole words or phrases). */
+/** How many negation, reversal and hedge cues a text carries (whole words or phrases; src/reflect/cues.ts). */
 export function negationCount(text: string): number {
-  const norm = ` ${text
-    .toLowerCase()
-    .replace(/’/g, "'")
-    .replace(/[^\p{L}\p{N}']+/gu, " ")
-    .trim()} `;
-  let count = 0;
-  let rest = norm;
-  for (const cue of NEGATION_CUES) {
-    const needle = ` ${cue} `;
-    while (rest.includes(needle)) {
-      count++;
-      rest = rest.replace(needle, " ");
-    }
-  }
-  return count;
+  return findCues(text).filter((c) => c.kind === "negation" || c.kind === "reversal" || c.kind === "hedge").length;
 }

@@ -94,6 +94,8 @@ function buildFact(ctx: Ctx, line: number, v: ParsedLine): Fact {
     kind,
     entities,
     ...(kind === "opinion" ? { confidence: v.confidence ?? ctx.defaultConfidence } : {}),
+    // Reflect reads a written c= as the holder's own reading; the default is no reading.
+    ...(kind === "opinion" && v.confidence === undefined ? { defaultConfidence: true as const } : {}),
     content: v.content,
     date: ctx.date,
     ...(validFrom !== undefined ? { validFrom } : {}),

@@ -29,6 +29,8 @@ export interface Fact {
   entities: string[];
   /** Only for opinions: explicit `O(c=...)` or the configured default. */
   confidence?: number;
+  /** An opinion whose line gave no `c=`: `confidence` is the configured default. */
+  defaultConfidence?: true;
   content: string;
   /** The log's date, YYYY-MM-DD. */
   date: string;

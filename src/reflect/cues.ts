@@ -1,0 +1,309 @@
+/**
+ * Stance cues without an LLM (issue 10, item 2): the words people use when a belief gives
+ * way, wavers or is borne out. Data, not code: each list says why its words mean what
+ * they mean, and judge.ts says how much each kind weighs. Matching is on whole words
+ * (apostrophes kept, case and accents ignored), so "not" never fires inside "notable".
+ *
+ * Kinds:
+ *  - reversal: the holder gives the belief up, or says it was wrong. Contradicts.
+ *  - hedge: the holder still says it, but less firmly (a coin toss, a hope, "tight").
+ *    Contradicts a firmer belief, weaker than a reversal.
+ *  - negation: plain "not"/"never": the sentence states the opposite of a positive
+ *    statement. Contradicts only when exactly one side is negated.
+ *  - against: an outcome that goes against a plan or a forecast (a date moved, a decision
+ *    reversed). Contradicts a belief that it would happen, at a lower weight (it is about
+ *    the topic, not the belief itself).
+ *  - for: an outcome that bears a plan or forecast out (confirmed, shipped, on track).
+ */
+
+export type CueKind = "reversal" | "hedge" | "negation" | "against" | "for";
+
+export interface CueList {
+  kind: CueKind;
+  why: string;
+  cues: readonly string[];
+}
+
+export const CUE_LISTS: readonly CueList[] = [
+  {
+    kind: "reversal",
+    why: "the holder says the belief no longer holds, was wrong, or was given up",
+    cues: [
+      "no longer",
+      "not anymore",
+      "anymore",
+      "changed his mind",
+      "changed her mind",
+      "changed their mind",
+      "changed my mind",
+      "changed our mind",
+      "changed mind",
+      "change of heart",
+      "reversed",
+      "reverses",
+      "walked back",
+      "walks back",
+      "backed off",
+      "backs off",
+      "gave up on",
+      "gives up on",
+      "given up on",
+      "was wrong",
+      "were wrong",
+      "been wrong",
+      "admits",
+      "admitted",
+      "concedes",
+      "conceded",
+      "accepted the new date",
+      "accepts the new date",
+      "accepted the slip",
+      "accepts the slip",
+      "doubts",
+      "doubted",
+      "doubtful",
+      "skeptical",
+      "sceptical",
+      "wishful",
+      "unrealistic",
+      "unlikely",
+      "not going to happen",
+      "off the table",
+      "dead in the water",
+      "in hindsight",
+      "no way",
+    ],
+  },
+  {
+    kind: "hedge",
+    why: "the holder still says it, but less firmly than before: a hope, a coin toss, a risk",
+    cues: [
+      "fifty-fifty",
+      "fifty fifty",
+      "50/50",
+      "50-50",
+      "coin flip",
+      "coin toss",
+      "toss-up",
+      "toss up",
+      "tight",
+      "a stretch",
+      "only just",
+      "just about",
+      "barely",
+      "stretch goal",
+      "hopes",
+      "hoping",
+      "hopefully",
+      "not sure",
+      "unsure",
+      "less sure",
+      "less confident",
+      "not confident",
+      "uncertain",
+      "worried",
+      "worries",
+      "nervous",
+      "risky",
+      "at risk",
+      "maybe",
+      "perhaps",
+      "if everything goes right",
+      "if all goes well",
+      "best case",
+      "too optimistic",
+      "overly optimistic",
+      "on the fence",
+      "second thoughts",
+      "wavering",
+      "torn",
+    ],
+  },
+  {
+    kind: "negation",
+    why: "the sentence says the opposite of a positive statement",
+    cues: [
+      "not",
+      "never",
+      "no",
+      "isn't",
+      "aren't",
+      "wasn't",
+      "won't",
+      "doesn't",
+      "don't",
+      "didn't",
+      "can't",
+      "cannot",
+      "couldn't",
+      "wouldn't",
+      "instead of",
+      "rather than",
+      "dislikes",
+      "hates",
+      "avoids",
+      "stopped",
+      "quit",
+    ],
+  },
+  {
+    kind: "against",
+    why: "an outcome that goes against a plan or a forecast: the date moved, the plan was dropped",
+    cues: [
+      "slipped",
+      "slips",
+      "slipping",
+      "moved to",
+      "moves to",
+      "pushed to",
+      "pushed back",
+      "pushed out",
+      "postponed",
+      "delayed",
+      "rescheduled",
+      "new date",
+      "new target",
+      "missed",
+      "behind schedule",
+      "running late",
+      "rolled back",
+      "reverted",
+      "cancelled",
+      "canceled",
+      "dropped",
+      "abandoned",
+      "descoped",
+      "failed",
+      "blocked",
+      "is gone",
+      "less than hoped",
+      "less than expected",
+      "worse than expected",
+      "fell short",
+      "falls short",
+      "out of reach",
+      "won't happen",
+      "no longer possible",
+    ],
+  },
+  {
+    kind: "for",
+    why: "an outcome that bears a plan or a forecast out",
+    cues: [
+      "on track",
+      "on schedule",
+      "as planned",
+      "ahead of schedule",
+      "confirmed",
+      "confirms",
+      "reconfirmed",
+      "shipped",
+      "went live",
+      "is live",
+      "landed",
+      "delivered",
+      "completed",
+      "signed off",
+      "done",
+    ],
+  },
+];
+
+/**
+ * Words that undo a negative cue that follows "no longer", "not" or "never": "no longer
+ * blocked", "not worried", "never late", "no longer doubts" are good news, not a reversal.
+ */
+export const NEGATIVE_OUTCOME_WORDS: readonly string[] = [
+  "blocked",
+  "stuck",
+  "worried",
+  "concerned",
+  "nervous",
+  "an issue",
+  "a problem",
+  "a blocker",
+  "at risk",
+  "behind",
+  "late",
+  "delayed",
+  "flaky",
+  "broken",
+  "failing",
+  "in doubt",
+  "slipping",
+  "an option",
+  "blockers",
+  "issues",
+  "problems",
+  "worried about it",
+  // a negated doubt is belief: "no longer doubts it", "not unrealistic"
+  "doubts",
+  "doubt",
+  "doubtful",
+  "sceptical",
+  "skeptical",
+  "unrealistic",
+  "unlikely",
+  "wishful",
+];
+
+/** Text as cue matching sees it: lower case, accents folded, words separated by single spaces. */
+function normalise(text: string): string {
+  return ` ${text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .replace(/[’‘]/g, "'")
+    .replace(/n't\b/g, "n't")
+    .replace(/[^\p{L}\p{N}'/-]+/gu, " ")
+    .trim()} `;
+}
+
+export interface CueHit {
+  kind: CueKind;
+  cue: string;
+}
+
+/**
+ * The cues of a text, longest phrase first so "no longer" is not also read as "no".
+ * A negative cue directly followed (within two words) by a negative-outcome word is
+ * dropped and read as a "for" outcome instead ("no longer blocked").
+ */
+export function findCues(text: string): CueHit[] {
+  let rest = normalise(text);
+  const hits: CueHit[] = [];
+  // "no longer blocked": the pair is good news; take it out before the single cues see it.
+  rest = rest.replace(NEGATED_BAD, (m) => {
+    hits.push({ kind: "for", cue: m.trim() });
+    return " ";
+  });
+  for (const { kind, cue } of ALL_CUES) {
+    const needle = ` ${cue} `;
+    if (!rest.includes(needle)) continue;
+    hits.push({ kind, cue });
+    rest = rest.split(needle).join(" ");
+  }
+  return hits;
+}
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+
+/** A negation, at most one word, then a negative-outcome word: " no longer blocked ", " not really worried ". */
+const NEGATED_BAD = new RegExp(
+  ` (?:no longer|not|never|isn't|aren't|wasn't|doesn't|don't|no) (?:\\S+ )?(?:${NEGATIVE_OUTCOME_WORDS.map(escapeRe).join("|")}) `,
+  "g",
+);
+
+/** Every cue, longest first, so "no longer" is taken before "no". */
+const ALL_CUES = CUE_LISTS.flatMap((list) => list.cues.map((cue) => ({ kind: list.kind, cue }))).sort(
+  (a, b) => b.cue.length - a.cue.length || (a.cue < b.cue ? -1 : a.cue > b.cue ? 1 : 0),
+);
+
+/** Single words of the belief-level cues: kept out of topic tokens so "no longer believes X" still matches "X". */
+export const CUE_WORDS: ReadonlySet<string> = new Set([
+  ...CUE_LISTS.filter((l) => l.kind !== "against" && l.kind !== "for").flatMap((l) =>
+    l.cues.filter((c) => !c.includes(" ")),
+  ),
+  "longer",
+  "anymore",
+]);

@@ -1,0 +1,87 @@
+// The matcher (issue 10, item 1): opinion identity is holder + topic. Restatements in
+// other words attach to the one opinion they restate; another topic of the same holder,
+// or the same words from another holder, is an opinion of its own.
+import { describe, expect, it } from "vitest";
+import { parseRetain } from "../retain/index.js";
+import type { Fact } from "../retain/types.js";
+import { evolveOpinions } from "./evolve.js";
+
+function logs(days: Record<string, string>): Fact[] {
+  return Object.entries(days).flatMap(([date, body]) => {
+    const { facts, diagnostics } = parseRetain(`memory/${date}.md`, `# ${date}\n\n## Retain\n${body}\n`);
+    expect(diagnostics).toEqual([]);
+    return facts;
+  });
+}
+
+const constants = { step: 0.15, dayBonus: 0.25, floor: 0.02, ceiling: 0.98, maxDayFactor: 2 };
+const run = (facts: Fact[]) =>
+  evolveOpinions({
+    opinions: [],
+    facts,
+    constants,
+    matching: { minSimilarity: 0.3, restateSimilarity: 0.45 },
+    defaultConfidence: 0.7,
+  });
+
+describe("opinion identity = holder + topic", () => {
+  it("attaches restatements in other words to one opinion and keeps other topics apart", async () => {
+    const facts = logs({
+      "2026-03-03": [
+        "- O(c=0.8) @Jonas @ledger-sync: ledger-sync ships in March.",
+        "- O(c=0.9) @Jonas: Standups should be async, a written thread is enough.",
+      ].join("\n"),
+      "2026-03-09": "- O(c=0.6) @Jonas: March for ledger-sync is looking optimistic; the cursor redesign ate a week",
+      "2026-03-12": "- O @Jonas: would put money on ledger-sync shipping by the 31st, but only just",
+      "2026-03-16": "- O(c=0.3) @Jonas: changed his mind, the ledger-sync release is an April thing now",
+      "2026-03-17": "- O(c=0.85) @Jonas: the team's written async updates beat the standup, keep them",
+      "2026-03-20": [
+        "- O @Jonas: Pairing on the FX rounding bug would have saved us days.",
+        "- O(c=0.8) @Priya: ledger-sync ships in March.",
+      ].join("\n"),
+    });
+    const { opinions, created } = await run(facts);
+    expect(opinions.map((o) => [o.entities[0], o.statement])).toEqual([
+      ["Jonas", "ledger-sync ships in March."],
+      ["Jonas", "Standups should be async, a written thread is enough."],
+      ["Jonas", "Pairing on the FX rounding bug would have saved us days."],
+      ["Priya", "ledger-sync ships in March."],
+    ]);
+    expect(created).toHaveLength(4);
+    const [ship, standup] = opinions;
+    expect(ship!.evidence.map((e) => e.date)).toEqual(["2026-03-03", "2026-03-09", "2026-03-12", "2026-03-16"]);
+    expect(standup!.evidence.map((e) => e.date)).toEqual(["2026-03-03", "2026-03-17"]);
+    // The March belief lost ground on each restatement that said less; the thread one held.
+    expect(ship!.confidence).toBeLessThan(0.6);
+    expect(standup!.confidence).toBeGreaterThanOrEqual(0.85);
+  });
+
+  it("takes evidence tagged with the project, or naming it in plain text, to the person's opinion", async () => {
+    const facts = logs({
+      "2026-03-03": "- O(c=0.8) @Jonas: ledger-sync ships in March.",
+      "2026-03-10": "- W @ledger-sync: March ship date slipped; release moved to April 14.",
+      "2026-03-11": "- S: Release of ledger-sync confirmed for April, the March ship window is gone.",
+      "2026-03-12": "- W @Priya: Bought a standing desk.",
+    });
+    const { opinions } = await run(facts);
+    expect(opinions).toHaveLength(1);
+    expect(opinions[0]!.evidence.map((e) => [e.date, e.stance])).toEqual([
+      ["2026-03-03", "support"],
+      ["2026-03-10", "contradict"],
+      ["2026-03-11", "contradict"],
+    ]);
+  });
+
+  it("a same-day restatement joins the new opinion without moving it", async () => {
+    const facts = logs({
+      "2026-03-03": [
+        "- O(c=0.8) @Mara: the vendor API is the riskiest part of ledger-sync",
+        "- O @Mara: of everything in ledger-sync, the vendor API worries her most",
+      ].join("\n"),
+    });
+    const { opinions } = await run(facts);
+    expect(opinions).toHaveLength(1);
+    expect(opinions[0]!.confidence).toBe(0.8);
+    expect(opinions[0]!.evidence).toHaveLength(2);
+  });
+});

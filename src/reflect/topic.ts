@@ -1,0 +1,129 @@
+/**
+ * Opinion identity = holder + topic (issue 10, item 1). Pure.
+ *
+ * - holder: who holds the belief, one of the entities before the colon (those not
+ *   @-mentioned inside the text), a person's name first ("@ledger-sync @Mara: ..." is
+ *   Mara's opinion about ledger-sync);
+ * - topic: the content words (src/reflect/text.ts) plus every other entity the text is
+ *   about: the other head entities, @mentions, and plain-text mentions of known entity
+ *   names ("ledger-sync" written without @).
+ *
+ * A later opinion of the same holder whose topic overlaps enough is a restatement of the
+ * same opinion, whatever its words; facts about a topic entity tagged only with that
+ * entity (the project) are candidate evidence too.
+ */
+import { fold, nameWords } from "../recall/text.js";
+import { entityKey, findMentions } from "../retain/entities.js";
+import { contentTokens, similarity } from "./text.js";
+
+export interface Topic {
+  /** entityKey of the holder, if the text has one. */
+  holder?: string;
+  /** entityKeys of the other entities the text is about. */
+  entities: Set<string>;
+  /** Stemmed content words. */
+  words: Set<string>;
+}
+
+/** A name is a person's when written like one: one capitalised word of letters ("Mara", "Zoë", "O'Neil"). */
+const PERSON_LIKE = /^\p{Lu}[\p{Ll}\p{M}'’]+$/u;
+
+/** Entities before the colon: those the text does not @-mention itself. */
+export function headEntities(entities: readonly string[], content: string): string[] {
+  const inline = new Set(findMentions(content).map(entityKey));
+  return entities.filter((e) => !inline.has(entityKey(e)));
+}
+
+/** The holder of a statement: a person-like head entity, else the first head entity, else the first entity. */
+export function holderOf(entities: readonly string[], content: string): string | undefined {
+  const heads = headEntities(entities, content);
+  const pick = heads.find((e) => PERSON_LIKE.test(e)) ?? heads[0] ?? entities[0];
+  return pick === undefined ? undefined : entityKey(pick);
+}
+
+/**
+ * Known entity names for plain-text mentions, keyed by their first word. Names shorter
+ * than 4 characters are left out: "AI" or "Jo" written in prose are too often not the entity.
+ */
+export class KnownNames {
+  private readonly byFirst = new Map<string, { key: string; words: string[]; since: string }[]>();
+
+  /**
+   * `names`: entity name -> the first date it was tagged. A name counts in plain text only
+   * from that date on, so a run over a prefix of the logs reads each fact as a later full
+   * run does (an incremental run equals a full one).
+   */
+  constructor(names: Iterable<readonly [string, string]>) {
+    const first = new Map<string, { name: string; since: string }>();
+    for (const [name, since] of names) {
+      const key = entityKey(name);
+      const prev = first.get(key);
+      if (!prev || since < prev.since) first.set(key, { name, since });
+    }
+    for (const [key, { name, since }] of [...first].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+      const words = nameWords(name);
+      if (words.length === 0 || words.join("").length < 4) continue;
+      const list = this.byFirst.get(words[0]!) ?? [];
+      list.push({ key, words, since });
+      this.byFirst.set(words[0]!, list);
+    }
+  }
+
+  /** The first date of every entity the facts tag. */
+  static fromFacts(facts: Iterable<{ entities: readonly string[]; date: string }>): KnownNames {
+    const out: [string, string][] = [];
+    for (const f of facts) for (const e of f.entities) out.push([e, f.date]);
+    return new KnownNames(out);
+  }
+
+  /** entityKeys of the known names (known on `asOf`, when given) the text mentions in plain words. */
+  mentioned(text: string, asOf?: string): string[] {
+    const words = fold(text)
+      .replace(/['’]s\b/g, "")
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length > 0);
+    const out = new Set<string>();
+    for (let i = 0; i < words.length; i++) {
+      for (const name of this.byFirst.get(words[i]!) ?? []) {
+        if (asOf !== undefined && name.since > asOf) continue;
+        if (name.words.every((w, j) => words[i + j] === w)) out.add(name.key);
+      }
+    }
+    return [...out];
+  }
+}
+
+export function topicOf(entities: readonly string[], content: string, known?: KnownNames, asOf?: string): Topic {
+  const holder = holderOf(entities, content);
+  const about = new Set([...entities.map(entityKey), ...(known?.mentioned(content, asOf) ?? [])]);
+  if (holder !== undefined) about.delete(holder);
+  const topic: Topic = { entities: about, words: contentTokens(content) };
+  if (holder !== undefined) topic.holder = holder;
+  return topic;
+}
+
+export interface TopicMatching {
+  /** Word similarity at or above which two statements of one holder are one topic, shared entity or not. */
+  restateSimilarity: number;
+}
+
+/**
+ * How well a new statement covers an opinion's topic, 0 when it does not:
+ * - a shared topic entity (the project, a person) and at least one shared content word; or
+ * - word similarity at or above `restateSimilarity`;
+ * - two shared content words and at least a third of `restateSimilarity`.
+ * The score (higher is better) picks among several opinions of one holder.
+ */
+export function topicScore(opinion: Topic, fact: Topic, k: TopicMatching): number {
+  let sharedEntities = 0;
+  for (const e of fact.entities) if (opinion.entities.has(e)) sharedEntities++;
+  const sim = similarity(opinion.words, fact.words);
+  let sharedWords = 0;
+  for (const w of fact.words) if (opinion.words.has(w)) sharedWords++;
+  if (sharedEntities > 0 && sharedWords > 0) return 1 + sharedEntities + sim;
+  if (sim >= k.restateSimilarity) return sim;
+  // Same holder, no entity to anchor on: two shared content words and some overlap
+  // ("Postgres is the right choice" ~ "Postgres was the right call").
+  if (sharedWords >= 2 && sim >= k.restateSimilarity / 3) return sim;
+  return 0;
+}
