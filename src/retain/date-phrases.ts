@@ -113,9 +113,14 @@ export function isPastClause(clause: string): boolean {
   return PAST_WORD.test(clause.replace(FUTURE_PARTICIPLE, " "));
 }
 
+/** Does this clause plan ahead ("will", "scheduled", "next", "until", ...)? */
+export function isFutureClause(clause: string): boolean {
+  return FUTURE.test(clause);
+}
+
 /** Which way a bare weekday ("Monday", no last/next/this) points in this clause: the coming one unless the clause reports the past. */
 export function weekdayDirection(clause: string): "forward" | "back" {
-  if (FUTURE.test(clause)) return "forward";
+  if (isFutureClause(clause)) return "forward";
   return isPastClause(clause) ? "back" : "forward";
 }
 

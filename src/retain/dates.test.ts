@@ -99,6 +99,13 @@ describe("extractValidity on natural writing", () => {
     ["for N days after a date", "In Lisbon on Mar 20 for 3 days", { validFrom: "2026-03-20", validTo: "2026-03-23" }],
     ["for a month, no start", "Out on parental leave for a month.", { validFrom: "2026-03-03", validTo: "2026-04-03" }],
     ["for a week, past tense", "Was off sick for a week, back now", { validFrom: "2026-02-24", validTo: "2026-03-03" }],
+    // An end written as "the end of" a month is an end, not a day of its own.
+    ["until the end of", "contract runs until the end of April 2026.", { validTo: "2026-04-30" }],
+    ["through the end of", "Contract got extended through the end of June", { validTo: "2026-06-30" }],
+    ["from the start of", "from the start of April she works remotely", { validFrom: "2026-04-01" }],
+    // "after three weeks" in a report is time that had passed, not a date three weeks on.
+    ["elapsed, not a date", "signups only up 4% after three weeks, meh", {}],
+    ["after N weeks, planned", "We'll revisit the pricing after two weeks", { validFrom: "2026-03-17", validTo: "2026-03-17" }],
     ["next 18 months", "budget frozen for the next 18 months", { validFrom: "2026-03-03", validTo: "2027-09-03" }],
     ["next 18 months, bare", "Next 18 months: no new hires", { validFrom: "2026-03-03", validTo: "2027-09-03" }],
     [

@@ -8,6 +8,7 @@ import {
   clauses,
   findDurations,
   findMonthDays,
+  isFutureClause,
   isPastClause,
   monthDayDate,
   weekdayDirection,
@@ -84,8 +85,10 @@ const MAYBE_DATE = new RegExp(
 );
 // A start ("since Mar 9", "starting Monday", "effective Mar 9") or an end ("until Friday") written before a date.
 const SINCE =
-  /\b(?:since|from|as\s+of|effective|commencing|(?:starts?|started|starting|begins?|began|beginning|kicks?\s+off|kicking\s+off)(?:\s+(?:on|from|in))?)\s*$/i;
-const UNTIL = /\b(?:until|till|til|through|thru|up\s+to|(?:ends?|ending)(?:\s+on)?)\s*$/i;
+  /\b(?:since|from|as\s+of|effective|commencing|(?:starts?|started|starting|begins?|began|beginning|kicks?\s+off|kicking\s+off)(?:\s+(?:on|from|in))?)\s*(?:the\s+)?(?:(?:very\s+)?(?:start|beginning|end|middle)\s+of\s+)?$/i;
+const UNTIL = /\b(?:until|till|til|through|thru|up\s+to|(?:ends?|ending)(?:\s+on)?)\s*(?:the\s+)?(?:(?:very\s+)?(?:start|beginning|end|middle)\s+of\s+)?$/i;
+// "after three weeks": time that had passed when something was seen, unless the clause plans ahead.
+const ELAPSED = /^after\s+\S+\s+(?:days?|weeks?|fortnights?|months?|years?)$/i;
 // A start written after the date: "Mar 9 onwards", "Mar 9 and after".
 const SINCE_AFTER = /^\s*(?:onwards?|and\s+(?:after|later|beyond)|forward)\b/i;
 // A weekday chrono resolved itself because it was qualified ("next Monday", "last Fri").
@@ -188,6 +191,7 @@ export function extractValidity(text: string, logDate: string): Validity {
   for (const r of results) {
     if (/^(?:right\s+)?now$/i.test(r.text.trim())) continue; // "now" is the log date: it adds nothing
     const clause = clauseAt(r.index);
+    if (ELAPSED.test(r.text.trim()) && !isFutureClause(clauseText(clause))) continue;
     const before = cleaned.slice(0, r.index);
     const after = cleaned.slice(r.index + r.text.length);
     let from = bound(r.start, "start");
