@@ -200,7 +200,9 @@ describe("yieldingEmbedder", () => {
         sizes: [] as number[],
         async embed(texts: string[]) {
           e.sizes.push(texts.length);
-          if (yields) await new Promise((r) => setTimeout(r, 1));
+          // A model that hands the loop back (like a remote call); setImmediate, not a timer: a
+          // 1 ms timer may fire before the loop's check phase on a busy machine.
+          if (yields) await new Promise((r) => setImmediate(r));
           return inner.embed(texts);
         },
       };
