@@ -213,6 +213,54 @@ describe("syncIndex", () => {
     expect(report).toMatchObject({ chunks: first.chunks, facts: first.facts });
   });
 
+  it("a re-rendered page keeps the rows of its unchanged lines; the store holds exactly the file's lines", async () => {
+    const page = (extra: string[]) =>
+      [
+        "# World",
+        "",
+        "- 2025-11-27 — Ledger export moved to nightly.",
+        ...extra,
+        "- 2025-11-20 — Kafka ruled out.",
+      ].join("\n");
+    const w = await ws({ "bank/world.md": page(["- 2025-11-25 — Old line about a retired cron job."]) });
+    await syncIndex(w);
+    const rows = () => {
+      const db = new Database(indexFile(w), { readonly: true });
+      try {
+        return db.prepare("SELECT id, line, text FROM lines WHERE path = 'bank/world.md' ORDER BY line").all() as {
+          id: number;
+          line: number;
+          text: string;
+        }[];
+      } finally {
+        db.close();
+      }
+    };
+    const before = rows();
+    // A fact added near the top shifts the rest down; one line went away.
+    await writeFile(
+      path.join(w.root, "bank/world.md"),
+      page(["- 2025-11-28 — Billing freeze announced."]).replace("# World\n", "# World\n\n"),
+    );
+    await utimes(path.join(w.root, "bank/world.md"), new Date(), new Date(Date.now() + 5000));
+    await syncIndex(w);
+    const after = rows();
+    const text = readFileSync(path.join(w.root, "bank/world.md"), "utf8").split("\n");
+    expect(after.map((r) => [r.line, r.text])).toEqual(text.flatMap((t, i) => (t.trim() ? [[i + 1, t]] : [])));
+    const kafka = (list: typeof before) => list.find((r) => r.text.includes("Kafka"))!;
+    expect(kafka(after).id).toBe(kafka(before).id);
+    expect(kafka(after).line).toBe(kafka(before).line + 1);
+    const db = new Database(indexFile(w), { readonly: true });
+    try {
+      const hit = (q: string) => db.prepare("SELECT count(*) FROM lines_fts WHERE lines_fts MATCH ?").pluck().get(q);
+      expect(hit("freeze")).toBe(1);
+      expect(hit("retired")).toBe(0);
+      expect(hit("kafka")).toBe(1);
+    } finally {
+      db.close();
+    }
+  });
+
   it("runs quick_check without being asked after a sync that died midway (its marker is left)", async () => {
     const long = Array.from({ length: 400 }, (_, i) => `- note ${i}: retried the ledger export`).join("\n");
     const w = await ws({ "memory/2025-11-27.md": DAY1, "memory/2025-11-28.md": `${DAY2}\n${long}\n` });

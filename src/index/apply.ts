@@ -11,8 +11,8 @@ import {
 import { type ChunkOptions, chunkMarkdown } from "./chunk.js";
 import type { IndexDb } from "./db.js";
 import { entitySlugFromPagePath, parseEntityPage } from "./entity-page.js";
-import { ftsWords, hasCjk } from "./fts.js";
-import { refreshLineStats } from "./lines.js";
+import { hasCjk } from "./fts.js";
+import { refreshLineStats, syncFileLines } from "./lines.js";
 import { OPINIONS_PAGE, removeOpinions, storeOpinions } from "./opinions.js";
 import { deleteVectors } from "./vectors.js";
 
@@ -96,20 +96,20 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
     "INSERT INTO facts(id, kind, content, date, valid_from, valid_to, confidence, path, line, extracted) " +
       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
-  const insertLine = db.prepare("INSERT INTO lines(path, line, date, text, ntok) VALUES (?, ?, ?, ?, ?)");
   const insertFactEntity = db.prepare("INSERT OR IGNORE INTO fact_entities(fact, entity, pos) VALUES (?, ?, ?)");
   const upsertPage = db.prepare(
     "INSERT INTO entities(slug, name, aliases, page, facts) VALUES (?, ?, ?, ?, 0) " +
       "ON CONFLICT(slug) DO UPDATE SET name = excluded.name, aliases = excluded.aliases, page = excluded.page",
   );
 
-  function removePath(rel: string): void {
+  /** Everything derived from `rel`; its lines too unless the caller re-syncs them (a changed file). */
+  function removePath(rel: string, keepLines = false): void {
     const ids = (db.prepare("SELECT id FROM chunks WHERE path = ?").all(rel) as { id: number }[]).map((r) => r.id);
     deleteVectors(idx, ids);
     db.prepare("DELETE FROM chunks WHERE path = ?").run(rel);
     db.prepare("DELETE FROM fact_entities WHERE fact IN (SELECT rid FROM facts WHERE path = ?)").run(rel);
     db.prepare("DELETE FROM facts WHERE path = ?").run(rel);
-    db.prepare("DELETE FROM lines WHERE path = ?").run(rel);
+    if (!keepLines) db.prepare("DELETE FROM lines WHERE path = ?").run(rel);
     db.prepare("UPDATE entities SET page = NULL, aliases = '[]', name = slug WHERE page = ?").run(rel);
     if (rel === OPINIONS_PAGE) removeOpinions(db, rel);
     db.prepare("DELETE FROM files WHERE path = ?").run(rel);
@@ -131,9 +131,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
       );
     }
     // Recall's line store: every non-blank line, numbered as in the file.
-    text.split(/\r?\n/).forEach((line, i) => {
-      if (line.trim().length > 0) insertLine.run(f.path, i + 1, date, line, ftsWords(line).length);
-    });
+    syncFileLines(db, f.path, date, text);
     if (date !== null) {
       if (!opts.parseRetain) throw new Error("applyFiles: a daily log changed but no Retain parser was given");
       const retained = opts.parseRetain(f.path, text, { defaultConfidence: opts.defaultConfidence, invalidLines });
@@ -193,7 +191,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
         touchFile.run(f.mtimeMs, f.size, f.path);
         return;
       }
-      if (prev) removePath(f.path);
+      if (prev) removePath(f.path, true);
       addFile(f, text, hash, read.invalid?.lines ?? []);
       changed++;
     });

@@ -1,4 +1,6 @@
+import type Database from "better-sqlite3";
 import type { IndexDb } from "./db.js";
+import { ftsWords } from "./fts.js";
 import { readMeta } from "./schema.js";
 import { prepared } from "./statements.js";
 
@@ -30,6 +32,37 @@ export function lineStats(idx: IndexDb): LineStats {
   const lines = readMeta(idx.db, "lines_count");
   const avg = Number(readMeta(idx.db, "lines_avg_ntok") ?? "0");
   return lines === undefined ? { avgNtok: avg } : { lines: Number(lines), avgNtok: avg };
+}
+
+/**
+ * Make the line store hold exactly the non-blank lines of `text` for `path`, numbered as
+ * in the file. Lines whose text is unchanged keep their row (and their FTS entry; only the
+ * number moves): a re-rendered bank page of thousands of lines that gained one fact costs
+ * a few inserts, not a delete and re-insert of the whole page through the FTS triggers.
+ */
+export function syncFileLines(db: Database.Database, path: string, date: string | null, text: string): void {
+  const old = db.prepare("SELECT id, line, text, date FROM lines WHERE path = ? ORDER BY line").all(path) as {
+    id: number;
+    line: number;
+    text: string;
+    date: string | null;
+  }[];
+  const free = new Map<string, { id: number; line: number; date: string | null }[]>();
+  for (const r of old) {
+    const list = free.get(r.text);
+    if (list) list.push(r);
+    else free.set(r.text, [r]);
+  }
+  const insert = db.prepare("INSERT INTO lines(path, line, date, text, ntok) VALUES (?, ?, ?, ?, ?)");
+  const move = db.prepare("UPDATE lines SET line = ?, date = ? WHERE id = ?");
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (line.trim().length === 0) return;
+    const kept = free.get(line)?.shift();
+    if (!kept) insert.run(path, i + 1, date, line, ftsWords(line).length);
+    else if (kept.line !== i + 1 || kept.date !== date) move.run(i + 1, date, kept.id);
+  });
+  const drop = db.prepare("DELETE FROM lines WHERE id = ?");
+  for (const list of free.values()) for (const r of list) drop.run(r.id);
 }
 
 /** Recount the store's totals (end of a sync that changed files). */
