@@ -1,5 +1,6 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { errorCode } from "../workspace/errors.js";
+import { processAlive } from "../workspace/pid.js";
 
 /**
  * One index build at a time per index file, across processes: `<index>.build-lock`,
@@ -13,16 +14,6 @@ export interface BuildLock {
 }
 
 const lockFile = (indexFile: string) => `${indexFile}.build-lock`;
-
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errorCode(error) === "EPERM";
-  }
-}
 
 /** Take the build lock now, or say who holds it (a live pid). */
 export function tryBuildLock(indexFile: string): BuildLock | { heldBy: number } {
@@ -40,7 +31,7 @@ export function tryBuildLock(indexFile: string): BuildLock | { heldBy: number } 
         // removed meanwhile: try again
       }
       // An empty file is a lock being written this instant: treat as held.
-      if (!Number.isInteger(pid) || alive(pid)) {
+      if (!Number.isInteger(pid) || processAlive(pid)) {
         if (Number.isInteger(pid)) return { heldBy: pid };
         continue;
       }
@@ -79,7 +70,7 @@ export async function waitForBuild(indexFile: string, maxMs: number): Promise<bo
     } catch (error) {
       if (errorCode(error) === "ENOENT") return true;
     }
-    if (pid !== undefined && Number.isInteger(pid) && !alive(pid)) return true;
+    if (pid !== undefined && Number.isInteger(pid) && !processAlive(pid)) return true;
     if (Date.now() >= deadline) return false;
     await sleep(50);
   }

@@ -3,6 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { ensureEmbeddingCache } from "../embed/cache.js";
 import { errorCode } from "../workspace/errors.js";
+import { processAlive } from "../workspace/pid.js";
 import { type IndexDb, removeIndexFile } from "./db.js";
 
 /** A full build's temp file beside the index: cleaning up dead ones, seeding it, putting it in place. */
@@ -27,16 +28,7 @@ export function removeStaleBuilds(file: string): void {
     if (!name.startsWith(prefix)) continue;
     const pid = Number.parseInt(name.slice(prefix.length), 10);
     if (!Number.isInteger(pid)) continue;
-    let alive = pid === process.pid;
-    if (!alive) {
-      try {
-        process.kill(pid, 0);
-        alive = true;
-      } catch (error) {
-        alive = (error as NodeJS.ErrnoException).code === "EPERM";
-      }
-    }
-    if (!alive) rmSync(path.join(dir, name), { force: true });
+    if (!processAlive(pid)) rmSync(path.join(dir, name), { force: true });
   }
 }
 

@@ -4,6 +4,7 @@ import { createCachedEmbedder } from "../embed/cache.js";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
 import { errorCode, MembankError } from "../workspace/errors.js";
 import { type MemoryFile, type SkippedFile, scanMemoryFiles } from "../workspace/files.js";
+import { processAlive } from "../workspace/pid.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
 import { applyFiles, dailyLogsMayHaveChanged, type KnownFiles, knownFiles } from "./apply.js";
 import { type BuildLock, tryBuildLock, waitForBuild } from "./buildlock.js";
@@ -159,12 +160,7 @@ function crashedBefore(file: string): boolean {
   if (!Number.isInteger(pid)) return true;
   // This process is syncing right now (a background embedding pass beside a query's sync).
   if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return false; // another live process is syncing: not a crash
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "EPERM";
-  }
+  return !processAlive(pid); // another live process is syncing: not a crash
 }
 
 /** Will this sync write? (An embedder may fill vectors; a file is new, gone, or its size/mtime changed.) */

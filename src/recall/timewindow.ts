@@ -1,6 +1,7 @@
 // The English parser only: the package root loads all 15 locales (266 files, ~0.1 s per CLI call).
 import type { ParsedResult } from "chrono-node";
 import * as chrono from "chrono-node/en";
+import { toCount } from "../retain/date-phrases.js";
 
 /** An inclusive window of days, YYYY-MM-DD. An open end is left out. */
 export interface TimeWindow {
@@ -42,23 +43,6 @@ function endOfMonth(y: number, m: number): Date {
 /** How far a fuzzy "around X" reaches on each side. */
 export const AROUND_DAYS = 3;
 
-const NUMBER_WORDS: Record<string, number> = {
-  a: 1,
-  an: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  few: 3,
-  couple: 2,
-};
-
 type Span = { from?: Date; to?: Date; index: number; text: string };
 
 /** "last 3 days", "past two weeks", "the last few months", "in the past year": asOf minus N units .. asOf. */
@@ -71,7 +55,7 @@ function lastN(query: string, asOf: Date): Span | undefined {
     /\b(?:in|over|during|within)\s+the\s+(?:last|past)\s+()(day|week|month|year)\b(?!\s+of\b)/i.exec(query);
   if (!m) return undefined;
   const raw = m[1]!.toLowerCase().replace(/\s+of$/, "");
-  const n = raw === "" ? 1 : /^\d+$/.test(raw) ? Number(raw) : (NUMBER_WORDS[raw] ?? 1);
+  const n = raw === "" ? 1 : toCount(raw);
   const unit = m[2]!.toLowerCase();
   const days = unit.startsWith("day")
     ? n

@@ -15,6 +15,7 @@ export interface Duration {
   unit: Unit;
 }
 
+/** Counts written as words ("three weeks", "a couple of days", "the last few months"). */
 const WORD_NUMBERS: Record<string, number> = {
   a: 1,
   an: 1,
@@ -31,6 +32,8 @@ const WORD_NUMBERS: Record<string, number> = {
   eleven: 11,
   twelve: 12,
   eighteen: 18,
+  few: 3,
+  couple: 2,
   "a couple of": 2,
   "couple of": 2,
   "a couple": 2,
@@ -49,7 +52,8 @@ const PAST = new RegExp(
 );
 const FOR = new RegExp(String.raw`\bfor\s+(?:another\s+|a\s+further\s+)?${NUM}\s*${MORE}${UNIT}\b`, "gi");
 
-function toCount(word: string): number {
+/** A count as written: digits or a number word ("a couple of" is 2, "few" 3, anything else 1). */
+export function toCount(word: string): number {
   const w = word.toLowerCase().replace(/\s+/g, " ");
   return /^\d+$/.test(w) ? Number(w) : (WORD_NUMBERS[w] ?? 1);
 }

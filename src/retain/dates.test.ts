@@ -105,7 +105,11 @@ describe("extractValidity on natural writing", () => {
     ["from the start of", "from the start of April she works remotely", { validFrom: "2026-04-01" }],
     // "after three weeks" in a report is time that had passed, not a date three weeks on.
     ["elapsed, not a date", "signups only up 4% after three weeks, meh", {}],
-    ["after N weeks, planned", "We'll revisit the pricing after two weeks", { validFrom: "2026-03-17", validTo: "2026-03-17" }],
+    [
+      "after N weeks, planned",
+      "We'll revisit the pricing after two weeks",
+      { validFrom: "2026-03-17", validTo: "2026-03-17" },
+    ],
     ["next 18 months", "budget frozen for the next 18 months", { validFrom: "2026-03-03", validTo: "2027-09-03" }],
     ["next 18 months, bare", "Next 18 months: no new hires", { validFrom: "2026-03-03", validTo: "2027-09-03" }],
     [

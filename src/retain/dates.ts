@@ -86,7 +86,8 @@ const MAYBE_DATE = new RegExp(
 // A start ("since Mar 9", "starting Monday", "effective Mar 9") or an end ("until Friday") written before a date.
 const SINCE =
   /\b(?:since|from|as\s+of|effective|commencing|(?:starts?|started|starting|begins?|began|beginning|kicks?\s+off|kicking\s+off)(?:\s+(?:on|from|in))?)\s*(?:the\s+)?(?:(?:very\s+)?(?:start|beginning|end|middle)\s+of\s+)?$/i;
-const UNTIL = /\b(?:until|till|til|through|thru|up\s+to|(?:ends?|ending)(?:\s+on)?)\s*(?:the\s+)?(?:(?:very\s+)?(?:start|beginning|end|middle)\s+of\s+)?$/i;
+const UNTIL =
+  /\b(?:until|till|til|through|thru|up\s+to|(?:ends?|ending)(?:\s+on)?)\s*(?:the\s+)?(?:(?:very\s+)?(?:start|beginning|end|middle)\s+of\s+)?$/i;
 // "after three weeks": time that had passed when something was seen, unless the clause plans ahead.
 const ELAPSED = /^after\s+\S+\s+(?:days?|weeks?|fortnights?|months?|years?)$/i;
 // A start written after the date: "Mar 9 onwards", "Mar 9 and after".

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import lockfile from "proper-lockfile";
 import { MembankError } from "./errors.js";
+import { processAlive } from "./pid.js";
 import { ensureStateDir, stateDir, type Workspace } from "./workspace.js";
 
 /** Exit code of a command that could not take the workspace lock (another run holds it). */
@@ -57,16 +58,6 @@ const lockFs = {
   rmdirSync: (p: string) => fs.rmSync(p, { recursive: true, force: false }),
 };
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** The current holder of the workspace lock, if any (undefined also when the owner file is not written yet). */
 export function readLockOwner(ws: Workspace): Promise<LockOwner | undefined> {
   return readOwnerFile(lockPath(ws));
@@ -88,7 +79,7 @@ async function readOwnerFile(dir: string): Promise<LockOwner | undefined> {
  */
 async function removeIfDead(ws: Workspace, onStale?: (owner: LockOwner | undefined) => void): Promise<boolean> {
   const owner = await readLockOwner(ws);
-  if (!owner || owner.hostname !== os.hostname() || isAlive(owner.pid)) return false;
+  if (!owner || owner.hostname !== os.hostname() || processAlive(owner.pid)) return false;
   // Rename first so that two waiters cannot both remove: only one rename succeeds.
   const grave = `${lockPath(ws)}.stale-${process.pid}-${Date.now()}`;
   try {
@@ -203,6 +194,6 @@ export async function isWorkspaceLocked(ws: Workspace): Promise<boolean> {
     return false;
   }
   const owner = await readLockOwner(ws);
-  if (owner && owner.hostname === os.hostname() && !isAlive(owner.pid)) return false;
+  if (owner && owner.hostname === os.hostname() && !processAlive(owner.pid)) return false;
   return true;
 }

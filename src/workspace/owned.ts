@@ -20,6 +20,7 @@ import { open, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomic } from "./atomic.js";
 import { isMemoryPath } from "./files.js";
+import { processAlive } from "./pid.js";
 import { stateDir, type Workspace } from "./workspace.js";
 
 export interface PendingWrite {
@@ -181,16 +182,6 @@ export async function appendPendingWrites(ws: Workspace, lines: readonly Journal
   await appendDurably(pendingFile(ws), `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
 }
 
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /**
  * Remove the temp files that membank's own interrupted writes left (recorded in
  * .memory/temp-files.jsonl by a process that is gone), and nothing else. Returns them.
@@ -213,7 +204,7 @@ export async function removeRecordedTempFiles(ws: Workspace): Promise<string[]> 
       present = false;
     }
     if (!present) continue;
-    if (alive(r.pid)) {
+    if (processAlive(r.pid)) {
       keep.push(JSON.stringify(r));
       continue;
     }
