@@ -298,19 +298,27 @@ export function writeMeta(db: Database.Database, key: string, value: string): vo
   );
 }
 
+/** The stored schema version; undefined for a new file (no meta table yet). */
+function schemaVersion(db: Database.Database): string | undefined {
+  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
+  return hasMeta ? readMeta(db, "schema_version") : undefined;
+}
+
 /**
  * Bring a fresh or older index up to SCHEMA_VERSION. Returns false when the file holds a
  * newer (unknown) version, which the caller treats as foreign and rebuilds.
  */
 export function migrate(db: Database.Database, fts: boolean): boolean {
-  db.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID");
-  const current = Number(readMeta(db, "schema_version") ?? "0");
+  const current = Number(schemaVersion(db) ?? "0");
   if (!Number.isInteger(current) || current > SCHEMA_VERSION) return false;
   if (current === SCHEMA_VERSION) return true;
   // IMMEDIATE: take the write lock first (waiting on busy_timeout), then re-read the
   // version, so two processes opening an old file at once migrate it once.
   let newer = false;
   db.transaction(() => {
+    // The meta table too, inside the transaction: another process opening a new file sees
+    // no tables or the whole schema, never a lone `meta` (which looks like another program's file).
+    db.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID");
     const now = Number(readMeta(db, "schema_version") ?? "0");
     if (now > SCHEMA_VERSION) {
       newer = true;
