@@ -21,6 +21,12 @@ describe("names in a log's prose", () => {
     expect(l.s).toEqual(["Booked"]);
   });
 
+  it("gives no name to a language or nationality, capitalised or not", () => {
+    const l = scanLine("Mara wrote the notes in German; I added an English summary for Priya.", 1)!;
+    expect(l.n).toEqual(["Priya"]);
+    expect(l.s).toEqual(["Mara"]);
+  });
+
   it("skips Retain sections, headings, code and links' targets", () => {
     const text = [
       "# Tuesday with Noor",

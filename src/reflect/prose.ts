@@ -38,7 +38,12 @@ const COMMON = new Set(
   (
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august " +
     "september october november december today yesterday tomorrow ok okay yes no hi hello hey thanks thank please " +
-    "mr mrs ms dr i i'm i've i'll i'd"
+    "mr mrs ms dr i i'm i've i'll i'd " +
+    // Languages and nationalities: English capitalises them, and they are what someone
+    // speaks or where something is from, not whom a log is about ("an English summary").
+    "english german swedish french spanish italian dutch danish norwegian finnish polish portuguese russian " +
+    "ukrainian chinese japanese korean arabic hindi turkish greek czech hungarian romanian hebrew american " +
+    "british european african asian canadian australian indian irish scottish welsh swiss austrian belgian"
   ).split(" "),
 );
 
