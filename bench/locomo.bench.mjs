@@ -139,7 +139,6 @@ async function run(mode) {
       });
       add(q.category_name, rank);
     }
-    lib.closeLineStores();
     lib.closeIndexes();
     await embedder.embedder?.close?.();
   }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import os from "node:os";
-import { closeIndexes, closeLineStores, openWorkspace, recall, syncIndex } from "../dist/src/index.js";
+import { closeIndexes, openWorkspace, recall, syncIndex } from "../dist/src/index.js";
 import { corpusCopy, flags, fmt, percentile, report, syntheticEmbedder } from "./index-support.mjs";
 
 const opts = flags({ corpora: "10y", iterations: 200, dims: 384 });
@@ -55,7 +55,6 @@ for (const name of opts.corpora.split(",")) {
   const choice = { embedder, provider: embedder.id, model: embedder.model };
   await syncIndex(ws, { embedder: choice });
   r.hybridQueryOnly = await timeRecalls(ws, { sync: false, embedder: choice });
-  closeLineStores();
   closeIndexes();
   json.corpora[name] = r;
   rows.push(

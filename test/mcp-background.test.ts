@@ -8,7 +8,7 @@ import type { Embedder, EmbedderChoice } from "../src/embed/types.js";
 import { VectorFiller, yieldingEmbedder } from "../src/index/background.js";
 import { closeIndexes, search } from "../src/index/index.js";
 import { pendingVectors } from "../src/index/sync.js";
-import { closeLineStores, recall } from "../src/recall/recall.js";
+import { recall } from "../src/recall/recall.js";
 import { acquireWorkspaceLock, isWorkspaceLocked } from "../src/workspace/lock.js";
 import type { Workspace } from "../src/workspace/workspace.js";
 import { hashEmbedder, makeWorkspace } from "./index-support.js";
@@ -16,7 +16,6 @@ import { hashEmbedder, makeWorkspace } from "./index-support.js";
 const roots: string[] = [];
 
 afterEach(async () => {
-  closeLineStores();
   closeIndexes();
   for (const r of roots.splice(0)) await rm(r, { recursive: true, force: true });
 });

@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeIndexes, getMemoryLines, search } from "../src/index/index.js";
-import { closeLineStores, recall } from "../src/recall/recall.js";
+import { recall } from "../src/recall/recall.js";
 import { scanMemoryFiles } from "../src/workspace/files.js";
 import type { Workspace } from "../src/workspace/workspace.js";
 import { makeWorkspace } from "./index-support.js";
@@ -23,7 +23,6 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  closeLineStores();
   closeIndexes();
   rmSync(w.root, { recursive: true, force: true });
 });

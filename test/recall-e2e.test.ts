@@ -7,7 +7,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeIndexes } from "../src/index/handles.js";
-import { closeLineStores, recall } from "../src/recall/recall.js";
+import { recall } from "../src/recall/recall.js";
 import type { RecallResponse } from "../src/recall/types.js";
 import { openWorkspace, type Workspace } from "../src/workspace/workspace.js";
 
@@ -26,7 +26,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  closeLineStores();
   closeIndexes();
   await rm(dir, { recursive: true, force: true });
 });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeIndexes } from "../src/index/handles.js";
 import { type PageOpinion, readOpinionPage } from "../src/index/opinions.js";
 import { opinionStatus } from "../src/markdown/opinions.js";
-import { closeLineStores, recall } from "../src/recall/recall.js";
+import { recall } from "../src/recall/recall.js";
 import type { RecallResponse, RecallResult } from "../src/recall/types.js";
 import { reflect } from "../src/reflect/index.js";
 import { openWorkspace, type Workspace } from "../src/workspace/workspace.js";
@@ -107,7 +107,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  closeLineStores();
   closeIndexes();
   await rm(dir, { recursive: true, force: true });
 });

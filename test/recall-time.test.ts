@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeIndexes } from "../src/index/handles.js";
-import { closeLineStores, recall } from "../src/recall/recall.js";
+import { recall } from "../src/recall/recall.js";
 import { openWorkspace, type Workspace } from "../src/workspace/workspace.js";
 
 const asOf = new Date("2026-06-30T12:00:00Z");
@@ -32,7 +32,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  closeLineStores();
   closeIndexes();
   await rm(dir, { recursive: true, force: true });
 });

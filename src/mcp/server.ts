@@ -14,7 +14,7 @@ import { factsByEntity, listEntities } from "../index/queries.js";
 import { search } from "../index/search.js";
 import { type SyncPhase, syncIndex } from "../index/sync.js";
 import { pageContent } from "../markdown/page-content.js";
-import { closeLineStores, recall } from "../recall/recall.js";
+import { recall } from "../recall/recall.js";
 import { findEntityByName } from "../recall/text.js";
 import type { ResultKind } from "../recall/types.js";
 import { entityRelatedOf, entityTimeline } from "../reflect/entity-page.js";
@@ -313,6 +313,5 @@ export async function runMcpStdio(ws: Workspace, opts: McpOptions = {}): Promise
   // in its first call, which on a cold index parses every daily log.
   void import("../retain/index.js").catch(() => undefined);
   await closed;
-  closeLineStores();
   closeIndexes();
 }

@@ -14,7 +14,7 @@ export {
 } from "./intent.js";
 export { DEFAULT_LINE_RANK, type LineRankOptions, lineSpeakers, rescoreLines } from "./linerank.js";
 export { type LineHit, searchLines } from "./lines.js";
-export { closeLineStores, DEFAULT_WEIGHTS, type RecallOptions, recall } from "./recall.js";
+export { DEFAULT_WEIGHTS, type RecallOptions, recall } from "./recall.js";
 export { estimateTokens, fitBudget, RESULT_OVERHEAD_TOKENS } from "./shape.js";
 export { overlapsWindow, parseTimeWindow, type TimeWindow } from "./timewindow.js";
 export type {

@@ -80,12 +80,6 @@ const VAGUE_TIME = 0.3;
 
 const KINDS: readonly ResultKind[] = ["world", "experience", "opinion", "observation", "note"];
 
-/**
- * Kept for callers of the time when recall owned a second SQLite file: the line store is
- * now tables of the index (closeIndexes closes it).
- */
-export function closeLineStores(): void {}
-
 const cachedEmbedders = new WeakMap<Embedder, Embedder>();
 
 function validate(query: string, opts: RecallOptions): void {

@@ -96,7 +96,7 @@ export function registerRecall(program: Command): void {
       }
       const { resolveEmbedder } = await import("../../embed/index.js");
       const { closeIndexes } = await import("../../index/index.js");
-      const { recall, closeLineStores } = await import("../../recall/index.js");
+      const { recall } = await import("../../recall/index.js");
       const embedder = await resolveEmbedder(ws, flags.provider === undefined ? {} : { provider: flags.provider });
       try {
         const res = await recall(ws, words.join(" "), {
@@ -114,7 +114,6 @@ export function registerRecall(program: Command): void {
         if (flags.json) printJson(res);
         else process.stdout.write(displaySafe(`${formatRecall(res)}\n`));
       } finally {
-        closeLineStores();
         closeIndexes();
         await embedder.embedder?.close?.();
       }
