@@ -66,13 +66,14 @@ export function knownFiles(idx: IndexDb): KnownFiles {
   return new Map(rows.map((r) => [r.path, r]));
 }
 
-/** Could applyFiles need the Retain parser? (A daily log is new or its size/mtime changed.) */
+/** Must the file be read again? (New to the index, or its size or mtime changed; then its hash decides.) */
+export function needsReading(known: { size: number; mtime_ms: number } | undefined, f: MemoryFile): boolean {
+  return !known || known.size !== f.size || known.mtime_ms !== f.mtimeMs;
+}
+
+/** Could applyFiles need the Retain parser? (A daily log needs reading.) */
 export function dailyLogsMayHaveChanged(known: KnownFiles, files: MemoryFile[]): boolean {
-  return files.some((f) => {
-    if (fileDate(f.path) === null) return false;
-    const k = known.get(f.path);
-    return !k || k.size !== f.size || k.mtime_ms !== f.mtimeMs;
-  });
+  return files.some((f) => fileDate(f.path) !== null && needsReading(known.get(f.path), f));
 }
 
 /**
@@ -168,7 +169,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
       opts.onProgress?.(i, files.length);
       const prev = known.get(f.path);
       known.delete(f.path);
-      if (prev && prev.size === f.size && prev.mtime_ms === f.mtimeMs) return;
+      if (!needsReading(prev, f)) return;
       let read: MemoryText | undefined;
       try {
         // Over the limit by the listing's size: not opened, so a search never re-reads it.

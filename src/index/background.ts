@@ -113,13 +113,12 @@ export class VectorFiller {
     if (this.running) return { embedder: this.busyChoice(), sync: false };
     // A query's sync: never waits long on another writer (a nightly run), answers from the last state.
     const report = await syncIndex(this.ws, { reader: true, ...(onProgress ? { onProgress } : {}) });
-    const resolved = await this.resolveChoice();
+    const choice = await this.resolveChoice();
     // Another process is writing the index: answer from its last state, say so, sync no more.
     if (report.busy) {
-      const fallback = [resolved.fallback, report.busy].filter(Boolean).join("; ");
-      return { embedder: { ...resolved, fallback }, sync: false };
+      const fallback = [choice.fallback, report.busy].filter(Boolean).join("; ");
+      return { embedder: { ...choice, fallback }, sync: false };
     }
-    const choice = resolved;
     if (!choice.embedder) return { embedder: choice, sync: true };
     if (this.running) return { embedder: this.busyChoice(), sync: false };
     const pending = pendingVectors(this.ws, choice.embedder);

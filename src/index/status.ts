@@ -3,6 +3,7 @@ import Database from "better-sqlite3";
 import { MembankError } from "../workspace/errors.js";
 import { scanMemoryFiles } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
+import { needsReading } from "./apply.js";
 import { hasFts5, indexFile, loadVec } from "./db.js";
 import { nativeError } from "./native.js";
 import { SCHEMA_VERSION } from "./schema.js";
@@ -81,7 +82,7 @@ export async function indexStatus(ws: Workspace): Promise<IndexStatus> {
     for (const f of scanMemoryFiles(ws)) {
       const k = known.get(f.path);
       known.delete(f.path);
-      if (!k || k.size !== f.size || k.mtime_ms !== f.mtimeMs) stale++;
+      if (needsReading(k, f)) stale++;
     }
     stale += known.size;
     status.index.stale = stale;

@@ -1,12 +1,10 @@
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createCachedEmbedder } from "../embed/cache.js";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
 import { errorCode, MembankError } from "../workspace/errors.js";
 import { type MemoryFile, type SkippedFile, scanMemoryFiles } from "../workspace/files.js";
-import { processAlive } from "../workspace/pid.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
-import { applyFiles, dailyLogsMayHaveChanged, type KnownFiles, knownFiles } from "./apply.js";
+import { applyFiles, dailyLogsMayHaveChanged, type KnownFiles, knownFiles, needsReading } from "./apply.js";
 import { type BuildLock, tryBuildLock, waitForBuild } from "./buildlock.js";
 import {
   BUSY_TIMEOUT_MS,
@@ -23,6 +21,7 @@ import { embedChunks, sameEmbedder } from "./embedpass.js";
 import { acquireIndex, forgetIndex, releaseIndex } from "./handles.js";
 import { beginBulkLoad, endBulkLoad, readMeta, SCHEMA_VERSION, writeMeta } from "./schema.js";
 import { carryEmbeddingCache, isBusy, removeStaleBuilds, swapIn } from "./swap.js";
+import { clearSyncing, crashedBefore, markSyncing } from "./sync-marker.js";
 import { storedDims } from "./vectors.js";
 
 export { isBusy } from "./swap.js";
@@ -143,33 +142,10 @@ interface Counts {
   embedded: number;
 }
 
-/**
- * A sync that writes leaves `<index>.syncing` (its pid) while it writes. A marker whose
- * process is gone means a sync died midway: the next sync runs quick_check first. Without
- * one, quick_check runs only on `--full` (it costs a third of a no-change sync on 20 years).
- */
-const markerOf = (file: string) => `${file}.syncing`;
-
-function crashedBefore(file: string): boolean {
-  let pid: number;
-  try {
-    pid = Number.parseInt(readFileSync(markerOf(file), "utf8"), 10);
-  } catch {
-    return false;
-  }
-  if (!Number.isInteger(pid)) return true;
-  // This process is syncing right now (a background embedding pass beside a query's sync).
-  if (pid === process.pid) return false;
-  return !processAlive(pid); // another live process is syncing: not a crash
-}
-
 /** Will this sync write? (An embedder may fill vectors; a file is new, gone, or its size/mtime changed.) */
 function mayWrite(known: KnownFiles, files: MemoryFile[], choice: EmbedderChoice): boolean {
   if (choice.embedder || known.size !== files.length) return true;
-  return files.some((f) => {
-    const k = known.get(f.path);
-    return !k || k.size !== f.size || k.mtime_ms !== f.mtimeMs;
-  });
+  return files.some((f) => needsReading(known.get(f.path), f));
 }
 
 async function fill(
@@ -182,12 +158,11 @@ async function fill(
   bulk = false,
 ): Promise<Counts & { fallback?: string }> {
   const known = knownFiles(idx);
-  const marker = !bulk && mayWrite(known, files, choice) ? markerOf(idx.file) : undefined;
-  if (marker) writeFileSync(marker, String(process.pid));
+  const done = !bulk && mayWrite(known, files, choice) ? markSyncing(idx.file) : undefined;
   try {
     return await fillKnown(idx, ws, files, choice, opts, warnings, bulk, known);
   } finally {
-    if (marker) rmSync(marker, { force: true });
+    done?.();
   }
 }
 
@@ -343,7 +318,7 @@ async function syncAt(file: string, ws: Workspace, opts: SyncOptions): Promise<S
   const crashed = crashedBefore(file);
   let idx = acquireIndex(file, opts.check || crashed ? { ...openOpts, check: true } : openOpts);
   // Checked (and replaced if damaged): the dead sync's marker has done its job.
-  if (crashed) rmSync(markerOf(file), { force: true });
+  if (crashed) clearSyncing(file);
   if (idx.replaced) warnings.push(`index ${file} was unusable (${idx.replaced}) and was rebuilt`);
   if (choice.embedder && !idx.vec.loaded && idx.vec.error !== "disabled") {
     warnings.push(`sqlite-vec did not load (${idx.vec.error}); vector search uses an in-process cosine scan`);

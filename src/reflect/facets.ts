@@ -24,6 +24,24 @@ export interface FacetRule {
   why: string;
 }
 
+/** Words of a bug or blocker report, and of its fix or new status. */
+const PROBLEM_WORDS = [
+  "bug",
+  "crash",
+  "broken",
+  "outage",
+  "incident",
+  "regression",
+  "error",
+  "fixed",
+  "fix",
+  "resolved",
+  "patched",
+  "failing",
+  "blocked",
+  "unblocked",
+];
+
 export const FACETS: readonly FacetRule[] = [
   {
     name: "contract",
@@ -111,38 +129,9 @@ export const FACETS: readonly FacetRule[] = [
   {
     name: "problem",
     single: false,
-    cues: [
-      "bug",
-      "crash",
-      "broken",
-      "outage",
-      "incident",
-      "regression",
-      "error",
-      "fixed",
-      "fix",
-      "resolved",
-      "patched",
-      "failing",
-      "blocked",
-      "unblocked",
-    ],
-    generic: [
-      "bug",
-      "crash",
-      "broken",
-      "outage",
-      "incident",
-      "regression",
-      "error",
-      "fixed",
-      "fix",
-      "resolved",
-      "patched",
-      "failing",
-      "blocked",
-      "unblocked",
-    ],
+    cues: PROBLEM_WORDS,
+    // The problem words say nothing about which problem: only the other words do.
+    generic: PROBLEM_WORDS,
     why: "a bug or blocker: a fix or new status of the same thing replaces the report",
   },
   {
