@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { hasPrlimit } from "./support/prlimit.js";
 
 // End to end through the built CLI (`pnpm build` first; `pnpm test` does it): what a user
 // sees when the config or the disk is wrong. Every case: non-zero exit, one clear line
@@ -199,15 +200,6 @@ function handOver(root: string): void {
   };
   own(root);
   chmodSync(root, 0o755);
-}
-
-function hasPrlimit(): boolean {
-  try {
-    execFileSync("prlimit", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe("clear errors instead of stack traces (issue 13, item 17)", () => {

@@ -1,7 +1,7 @@
 // Errors that do happen under load (issue 17, item 4): a full disk and a killed writer
 // reach the caller as one line and a non-zero exit or an MCP tool error, never a stack
 // trace; after a killed build the next call takes over. The BUILT CLI, real processes.
-import { execFile, execFileSync, spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { cp, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -9,6 +9,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { hasPrlimit } from "./support/prlimit.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "..");
 const cli = path.join(repoRoot, "dist/src/cli/main.js");
@@ -45,15 +46,6 @@ async function aMonthOfNotes(root: string): Promise<void> {
       path.join(root, `memory/2026-04-${String(d).padStart(2, "0")}.md`),
       `# Apr ${d}\n\n${lines.join("\n")}\n`,
     );
-  }
-}
-
-function hasPrlimit(): boolean {
-  try {
-    execFileSync("prlimit", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
   }
 }
 
