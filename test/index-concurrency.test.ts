@@ -84,6 +84,17 @@ describe("index under concurrent use", () => {
     expect(report.facts).toBe(3);
   });
 
+  it("an empty build lock (a builder killed before it wrote its pid) does not block builds", async () => {
+    const w = await ws();
+    mkdirSync(path.dirname(indexFile(w)), { recursive: true });
+    writeFileSync(`${indexFile(w)}.build-lock`, "");
+    // Before: "being built by pid -1" after waiting ten minutes.
+    const report = await syncIndex(w);
+    expect(report.rebuilt).toBe(true);
+    expect(report.facts).toBe(3);
+    expect(existsSync(`${indexFile(w)}.build-lock`)).toBe(false);
+  });
+
   it("a reader does not wait for another writer's transaction: it answers from the last committed state", async () => {
     const w = await ws();
     await syncIndex(w);

@@ -1,11 +1,13 @@
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { linkSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { errorCode } from "../workspace/errors.js";
 import { processAlive } from "../workspace/pid.js";
 
 /**
  * One index build at a time per index file, across processes: `<index>.build-lock`,
  * created exclusively and holding the builder's pid. A lock whose pid is dead (a killed
- * build) is taken over. Two processes that find the index needing a rebuild (a schema
+ * build) is taken over. The lock appears with its pid already in it (written to a file of
+ * our own, then hard-linked into place, which fails if a lock exists): a build killed at
+ * any instant never leaves an empty lock that nobody could identify. Two processes that find the index needing a rebuild (a schema
  * change, a first build) thus never build it twice at once: the second one waits and
  * then uses the first one's result, or (a reader) answers from the previous index.
  */
@@ -18,30 +20,20 @@ const lockFile = (indexFile: string) => `${indexFile}.build-lock`;
 /** Take the build lock now, or say who holds it (a live pid). */
 export function tryBuildLock(indexFile: string): BuildLock | { heldBy: number } {
   const file = lockFile(indexFile);
+  const mine = `${file}.${process.pid}`;
   for (let attempt = 0; attempt < 3; attempt++) {
-    let fd: number;
+    writeFileSync(mine, String(process.pid));
     try {
-      fd = openSync(file, "wx");
+      placeLock(mine, file);
     } catch (error) {
       if (errorCode(error) !== "EEXIST") throw error;
-      let pid = Number.NaN;
-      try {
-        pid = Number.parseInt(readFileSync(file, "utf8"), 10);
-      } catch {
-        // removed meanwhile: try again
-      }
-      // An empty file is a lock being written this instant: treat as held.
-      if (!Number.isInteger(pid) || processAlive(pid)) {
-        if (Number.isInteger(pid)) return { heldBy: pid };
-        continue;
-      }
+      const pid = holder(file);
+      if (pid !== undefined && processAlive(pid)) return { heldBy: pid };
+      // Its builder is gone (or it was removed meanwhile): take it over.
       rmSync(file, { force: true });
       continue;
-    }
-    try {
-      writeSync(fd, String(process.pid));
     } finally {
-      closeSync(fd);
+      rmSync(mine, { force: true });
     }
     let released = false;
     return {
@@ -55,6 +47,26 @@ export function tryBuildLock(indexFile: string): BuildLock | { heldBy: number } 
   return { heldBy: -1 };
 }
 
+/** Hard-link our pid file into place; where the file system has no hard links, create it exclusively. */
+function placeLock(mine: string, file: string): void {
+  try {
+    linkSync(mine, file);
+  } catch (error) {
+    if (!["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"].includes(errorCode(error) ?? "")) throw error;
+    writeFileSync(file, String(process.pid), { flag: "wx" });
+  }
+}
+
+/** The pid in a lock file; undefined when there is none (or no readable pid: never a live builder's). */
+function holder(file: string): number | undefined {
+  try {
+    const pid = Number.parseInt(readFileSync(file, "utf8"), 10);
+    return Number.isInteger(pid) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -64,13 +76,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export async function waitForBuild(indexFile: string, maxMs: number): Promise<boolean> {
   const deadline = Date.now() + maxMs;
   for (;;) {
-    let pid: number | undefined;
-    try {
-      pid = Number.parseInt(readFileSync(lockFile(indexFile), "utf8"), 10);
-    } catch (error) {
-      if (errorCode(error) === "ENOENT") return true;
-    }
-    if (pid !== undefined && Number.isInteger(pid) && !processAlive(pid)) return true;
+    const pid = holder(lockFile(indexFile));
+    if (pid === undefined || !processAlive(pid)) return true;
     if (Date.now() >= deadline) return false;
     await sleep(50);
   }
