@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeIndexes, openIndex, syncIndex } from "../src/index/index.js";
-import { factsOfEntities } from "../src/recall/candidates.js";
+import { factsOfEntities } from "../src/index/recall-queries.js";
 import { openWorkspace, type Workspace } from "../src/workspace/workspace.js";
 
 let tmp: string;

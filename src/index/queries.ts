@@ -1,9 +1,11 @@
 import type { OpinionStatus } from "../markdown/opinions.js";
-import type { FactKind } from "../retain/types.js";
 import type { IndexDb } from "./db.js";
+import { FACT_COLS, type FactRow, type RawFact, toFacts } from "./fact-rows.js";
 import { bm25ToScores } from "./fts.js";
 import { prepared } from "./statements.js";
 import { vectorKnn as knn, type VectorHit } from "./vectors.js";
+
+export type { FactRow };
 
 /**
  * Typed read queries over the index, for search and recall. Each takes an open IndexDb
@@ -20,23 +22,6 @@ export interface ChunkRow {
   text: string;
   /** Date of the daily log the chunk is from (YYYY-MM-DD), null for other files. */
   date: string | null;
-}
-
-export interface FactRow {
-  /** Row id in the index (stable only within one index build). */
-  rid: number;
-  /** Stable Retain fact id. */
-  id: string;
-  kind: FactKind;
-  content: string;
-  date: string;
-  validFrom: string | null;
-  validTo: string | null;
-  confidence: number | null;
-  path: string;
-  line: number;
-  extracted: boolean;
-  entities: string[];
 }
 
 export interface EntityRow {
@@ -60,24 +45,6 @@ export interface Bm25Hit<T> {
 // Ranking runs in a subquery over the FTS table alone, and only the top `limit` rows are
 // joined: joining first would read the text of every matching chunk before the sort.
 const CHUNK_COLS = "c.id, c.path, c.start_line AS startLine, c.end_line AS endLine, c.text, c.date";
-const FACT_COLS =
-  "f.rid, f.id, f.kind, f.content, f.date, f.valid_from AS validFrom, f.valid_to AS validTo, " +
-  "f.confidence, f.path, f.line, f.extracted";
-
-type RawFact = Omit<FactRow, "entities" | "extracted"> & { extracted: number };
-
-function withEntities(idx: IndexDb, rows: RawFact[]): FactRow[] {
-  if (rows.length === 0) return [];
-  const byFact = new Map<number, string[]>();
-  // Per-fact lookups use the fact index; entities in the order the fact names them.
-  const stmt = prepared(idx.db, "SELECT fact, entity FROM fact_entities WHERE fact = ? ORDER BY pos");
-  for (const r of rows) {
-    const list = (stmt.all(r.rid) as { fact: number; entity: string }[]).map((e) => e.entity);
-    byFact.set(r.rid, list);
-  }
-  return rows.map((r) => ({ ...r, extracted: r.extracted === 1, entities: byFact.get(r.rid) ?? [] }));
-}
-
 function scored<T>(rows: (T & { bm25: number })[]): Bm25Hit<T>[] {
   const scores = bm25ToScores(rows.map((r) => r.bm25));
   return rows.map((r, i) => {
@@ -106,7 +73,7 @@ export function bm25Facts(idx: IndexDb, match: string | null, limit: number): Bm
       "WHERE facts_fts MATCH ? ORDER BY bm25, rowid LIMIT ?) m JOIN facts f ON f.rid = m.rid ORDER BY m.bm25, f.rid",
   ).all(match, limit) as (RawFact & { bm25: number })[];
   const hits = scored(rows);
-  const facts = withEntities(
+  const facts = toFacts(
     idx,
     hits.map((h) => h.row),
   );
@@ -187,7 +154,7 @@ export function factsByEntity(idx: IndexDb, slugs: string[], limit = 1000): Fact
     `SELECT DISTINCT ${FACT_COLS} FROM fact_entities fe JOIN facts f ON f.rid = fe.fact ` +
       `WHERE fe.entity COLLATE NOCASE IN (${placeholders}) ORDER BY f.date DESC, f.path, f.line, f.rid LIMIT ?`,
   ).all(...slugs, limit) as RawFact[];
-  return withEntities(idx, rows);
+  return toFacts(idx, rows);
 }
 
 /**
@@ -202,7 +169,7 @@ export function factsInWindow(idx: IndexDb, from: string, to: string, limit = 10
       "coalesce(f.valid_from, '0000-00-00') <= @to AND coalesce(f.valid_to, '9999-99-99') >= @from) " +
       "ORDER BY f.date, f.path, f.line, f.rid LIMIT @limit",
   ).all({ from, to, limit }) as RawFact[];
-  return withEntities(idx, rows);
+  return toFacts(idx, rows);
 }
 
 /** One fact by its stable id (the first occurrence when the same fact is in two files). */
@@ -210,7 +177,7 @@ export function factById(idx: IndexDb, id: string): FactRow | undefined {
   const row = prepared(idx.db, `SELECT ${FACT_COLS} FROM facts f WHERE f.id = ? ORDER BY f.path, f.line LIMIT 1`).get(
     id,
   ) as RawFact | undefined;
-  return row ? withEntities(idx, [row])[0] : undefined;
+  return row ? toFacts(idx, [row])[0] : undefined;
 }
 
 /** Every entity (from facts and from bank/entities pages) with its aliases, by slug. */

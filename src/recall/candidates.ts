@@ -2,96 +2,12 @@ import type { IndexDb } from "../index/db.js";
 import { readLines } from "../index/lines.js";
 import { OPINIONS_PAGE } from "../index/opinions.js";
 import { type FactRow, opinionAtLine } from "../index/queries.js";
-import { prepared } from "../index/statements.js";
+import { factsAtLines, opinionFactTexts } from "../index/recall-queries.js";
 import { opinionCandidate } from "./opinions.js";
 import { dateOfPath, fold, STOP_WORDS } from "./text.js";
 import type { Candidate, EvidenceRef } from "./types.js";
 
-/**
- * Building result candidates from index rows and line ranges, plus the one extra index
- * query recall needs (facts on given lines), kept here so src/index stays untouched.
- */
-
-const FACT_COLS =
-  "f.rid, f.id, f.kind, f.content, f.date, f.valid_from AS validFrom, f.valid_to AS validTo, " +
-  "f.confidence, f.path, f.line, f.extracted";
-
-/** Facts whose Retain line lies in `path` lines from..to, by line. */
-export function factsAtLines(idx: IndexDb, path: string, from: number, to: number): FactRow[] {
-  const rows = prepared(
-    idx.db,
-    `SELECT ${FACT_COLS} FROM facts f WHERE f.path = ? AND f.line BETWEEN ? AND ? ORDER BY f.line, f.rid`,
-  ).all(path, from, to) as (Omit<FactRow, "entities" | "extracted"> & { extracted: number })[];
-  const ents = prepared(idx.db, "SELECT entity FROM fact_entities WHERE fact = ?").pluck();
-  return rows.map((r) => ({ ...r, extracted: r.extracted === 1, entities: ents.all(r.rid) as string[] }));
-}
-
-/**
- * `cols` of the newest `limit` facts naming any of the slugs (optionally of one kind).
- * An entity named in thousands of facts: walk facts newest first and stop at `limit`
- * (reading and sorting all of them cost 5-10 ms on 10 years); a rarer one: fetch its facts.
- */
-function entityFactRows(idx: IndexDb, cols: string, slugs: readonly string[], limit: number, kind?: string): unknown[] {
-  const marks = slugs.map(() => "?").join(",");
-  const count = prepared(idx.db, `SELECT count(*) FROM fact_entities WHERE entity IN (${marks})`)
-    .pluck()
-    .get(...slugs);
-  // The kind is spelled out for opinions so SQLite can walk the partial index facts_opinion_date.
-  const opinion = kind === "opinion";
-  const byKind = opinion ? " AND f.kind = 'opinion'" : kind ? " AND f.kind = ?" : "";
-  const walk = opinion ? "facts_opinion_date" : "facts_date";
-  const sql =
-    Number(count) > limit * 4
-      ? `SELECT ${cols} FROM facts f INDEXED BY ${walk} WHERE EXISTS (SELECT 1 FROM fact_entities e ` +
-        `WHERE e.entity IN (${marks}) AND e.fact = f.rid)${byKind} ORDER BY f.date DESC, f.path, f.line, f.rid LIMIT ?`
-      : `SELECT ${cols} FROM facts f WHERE f.rid IN (SELECT fact FROM fact_entities WHERE entity IN (${marks}))` +
-        `${byKind} ORDER BY f.date DESC, f.path, f.line, f.rid LIMIT ?`;
-  return prepared(idx.db, sql).all(...slugs, ...(kind && !opinion ? [kind] : []), limit);
-}
-
-/**
- * Facts about any of the entities (exact slugs, as listEntities spells them), newest
- * first, optionally of one kind. Exact matching lets SQLite use the (entity, fact) key:
- * the index's case-insensitive factsByEntity scans every fact by date instead.
- */
-export function factsOfEntities(idx: IndexDb, slugs: readonly string[], limit: number, kind?: string): FactRow[] {
-  if (slugs.length === 0) return [];
-  const rows = entityFactRows(idx, FACT_COLS, slugs, limit, kind) as (Omit<FactRow, "entities" | "extracted"> & {
-    extracted: number;
-  })[];
-  const ents = prepared(idx.db, "SELECT entity FROM fact_entities WHERE fact = ? ORDER BY pos").pluck();
-  return rows.map((r) => ({ ...r, extracted: r.extracted === 1, entities: ents.all(r.rid) as string[] }));
-}
-
-/**
- * Facts dated in [from, to] or valid during it, newest first, WITHOUT their entities
- * (attach them with withEntities for the few that are kept: per-row lookups add up).
- */
-export function factsInWindowLean(idx: IndexDb, from: string, to: string, limit: number): FactRow[] {
-  // Two indexed lookups (by date; by validity through the partial index facts_valid) instead
-  // of one OR, which SQLite can only answer by scanning every fact.
-  const rows = prepared(
-    idx.db,
-    `SELECT ${FACT_COLS} FROM facts f WHERE f.rid IN (` +
-      "SELECT rid FROM facts WHERE date BETWEEN ? AND ? UNION " +
-      "SELECT rid FROM facts WHERE (valid_from IS NOT NULL OR valid_to IS NOT NULL) AND " +
-      "coalesce(valid_from, '0000-00-00') <= ? AND coalesce(valid_to, valid_from, '9999-99-99') >= ?) " +
-      "ORDER BY f.date DESC, f.path, f.line, f.rid LIMIT ?",
-  ).all(from, to, to, from, limit) as (Omit<FactRow, "entities" | "extracted"> & { extracted: number })[];
-  return rows.map((r) => ({ ...r, extracted: r.extracted === 1, entities: [] }));
-}
-
-/** Fill in the entities of facts (in place), in their order of appearance. */
-export function withEntities(idx: IndexDb, facts: FactRow[]): FactRow[] {
-  const ents = prepared(idx.db, "SELECT entity FROM fact_entities WHERE fact = ? ORDER BY pos").pluck();
-  for (const f of facts) f.entities = ents.all(f.rid) as string[];
-  return facts;
-}
-
-/** Opinion facts about any of the entities, newest first. */
-export function opinionFactsByEntity(idx: IndexDb, slugs: readonly string[], limit: number): FactRow[] {
-  return factsOfEntities(idx, slugs, limit, "opinion");
-}
+/** Building result candidates from index rows and line ranges (the queries live in src/index/). */
 
 export function factCandidate(f: FactRow): Candidate {
   const c: Candidate = {
@@ -216,13 +132,7 @@ function opinionRows(idx: IndexDb, entities: readonly string[], cache: Map<strin
   const key = [...entities].sort().join("\u0000");
   let rows = cache.get(key);
   if (!rows) {
-    const raw = entityFactRows(idx, "f.id, f.path, f.line, f.content", entities, 200, "opinion") as {
-      id: string;
-      path: string;
-      line: number;
-      content: string;
-    }[];
-    rows = raw.map((r) => ({
+    rows = opinionFactTexts(idx, entities, 200).map((r) => ({
       id: r.id,
       path: r.path,
       line: r.line,
