@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { bm25ToScores, buildMatchQuery, cjkTerms, queryTerms } from "./fts.js";
+import { bm25ToScores, buildMatchQuery, cjkTerms, phraseOccurrences, queryTerms, stemmedTokens } from "./fts.js";
 
 describe("queryTerms / buildMatchQuery", () => {
   it("keeps ids, tickets and env keys whole, strips wrapping punctuation, drops stop words", () => {
@@ -61,5 +61,40 @@ describe("queryTerms / buildMatchQuery", () => {
       { numRuns: 500 },
     );
     db.close();
+  });
+});
+
+describe("stemmedTokens", () => {
+  // A line FTS5 finds a word on must show that word among its stemmed tokens, or recall
+  // would count the word 0 times on a line FTS5 says holds it.
+  const db = new Database(":memory:");
+  db.exec("CREATE VIRTUAL TABLE t USING fts5(text, tokenize='porter unicode61 remove_diacritics 2')");
+  const insert = db.prepare("INSERT INTO t(rowid, text) VALUES (?, ?)");
+  const lines = [
+    "- **Melanie** (1:56 pm): We moved to Zürich, moving boxes everywhere!",
+    "- W @Priya: Shipped the café's new menu; shipping went fine.",
+    "Relational databases (Postgres) vs. the connection-pooling approach, ran it twice",
+    "- B: I'm running; runners run. Naïve résumé reviews were done.",
+    "FJD-482 then FJD-482 again, LEDGER_SYNC_BATCH=500",
+  ];
+  for (const [i, l] of lines.entries()) insert.run(i + 1, l);
+  const matchIds = db.prepare("SELECT rowid FROM t WHERE t MATCH ? ORDER BY rowid").pluck();
+
+  it("agrees with FTS5's porter tokenizer on which lines hold a word", () => {
+    const words = [...new Set(lines.flatMap((l) => l.split(/[^\p{L}\p{N}]+/u)).filter((w) => w.length > 0))];
+    fc.assert(
+      fc.property(fc.constantFrom(...words), (word) => {
+        const phrase = stemmedTokens(word);
+        const ours = lines.flatMap((l, i) => (phraseOccurrences(stemmedTokens(l), phrase) > 0 ? [i + 1] : []));
+        expect(ours).toEqual(matchIds.all(`"${word.replace(/"/g, '""')}"`));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("counts every occurrence of a phrase, stemmed forms included", () => {
+    expect(phraseOccurrences(stemmedTokens(lines[0]!), stemmedTokens("move"))).toBe(2);
+    expect(phraseOccurrences(stemmedTokens(lines[4]!), stemmedTokens("FJD-482"))).toBe(2);
+    expect(phraseOccurrences(stemmedTokens(lines[3]!), stemmedTokens("resume"))).toBe(1);
   });
 });

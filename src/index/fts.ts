@@ -1,3 +1,5 @@
+import { porterStem } from "../analysis/stem.js";
+
 /**
  * Turning user text into FTS5 MATCH expressions. User text never reaches MATCH raw:
  * every term is a quoted FTS5 string (`"` doubled), so `"`, `-`, `:`, `*`, `(`, `NEAR`
@@ -25,6 +27,30 @@ export const MAX_TERMS = 32;
 /** The words FTS5's unicode61 tokenizer sees in a text (letters and digits; everything else separates). */
 export function ftsWords(text: string): string[] {
   return text.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+}
+
+/**
+ * The tokens the line store's `porter unicode61 remove_diacritics 2` tokenizer indexes:
+ * the words, case-folded, marks removed, Porter-stemmed. Used to count how often a term
+ * occurs on a line FTS5 already found it on.
+ */
+export function stemmedTokens(text: string): string[] {
+  return ftsWords(
+    text
+      .normalize("NFD")
+      .replace(/\p{M}+/gu, "")
+      .toLowerCase(),
+  ).map(porterStem);
+}
+
+/** How often the phrase `words` (stemmedTokens of a query term) occurs in `tokens`. */
+export function phraseOccurrences(tokens: readonly string[], words: readonly string[]): number {
+  if (words.length === 0) return 0;
+  let n = 0;
+  for (let i = 0; i + words.length <= tokens.length; i++) {
+    if (words.every((w, j) => tokens[i + j] === w)) n++;
+  }
+  return n;
 }
 
 export function hasCjk(text: string): boolean {

@@ -120,6 +120,30 @@ export function matchLines(
   return prepared(idx.db, sql).all(...params) as { id: number; s: number }[];
 }
 
+/** Above this many matching lines, checking each candidate line (a seek each, ~50 us) beats reading the term's whole list (~1 us a line). */
+const SEEK_RATIO = 50;
+
+/**
+ * The lines among `ids` that contain an FTS5 phrase matched by itself, exactly as FTS5
+ * tokenizes and stems them. `matching`: how many lines contain it (countMatchingLines),
+ * which picks the cheaper of reading the phrase's whole row list or seeking each id.
+ */
+export function linesWithPhrase(idx: IndexDb, phrase: string, ids: readonly number[], matching: number): Set<number> {
+  if (ids.length === 0 || matching === 0) return new Set();
+  if (matching <= ids.length * SEEK_RATIO) {
+    const all = prepared(idx.db, "SELECT rowid FROM lines_fts WHERE lines_fts MATCH ?").pluck().all(phrase) as number[];
+    const wanted = new Set(ids);
+    return new Set(all.filter((id) => wanted.has(id)));
+  }
+  const rows = prepared(
+    idx.db,
+    "SELECT rowid FROM lines_fts WHERE lines_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))",
+  )
+    .pluck()
+    .all(phrase, JSON.stringify(ids)) as number[];
+  return new Set(rows);
+}
+
 /** How many lines match an FTS5 expression (a term's document frequency). */
 export function countMatchingLines(idx: IndexDb, match: string): number {
   return prepared(idx.db, "SELECT count(*) FROM lines_fts WHERE lines_fts MATCH ?").pluck().get(match) as number;

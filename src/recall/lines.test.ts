@@ -87,7 +87,7 @@ describe("line store", () => {
     expect(lead()).toBeLessThan(lead(FTS5_BM25));
     const hits = searchLines(store, terms);
     expect(hits.map((h) => h.line)).toEqual([2, 1]);
-    // ...and the matched terms are recovered from the score (indices into the query's terms).
+    // ...and which terms each line matched (indices into the query's terms).
     expect(hits[0]!.coverage!.matched).toEqual([0, 1]);
     expect(hits[1]!.coverage!.matched).toEqual([1]);
     expect(hits[0]!.coverage!.idf[0]).toBeGreaterThan(0);
@@ -98,5 +98,44 @@ describe("line store", () => {
     expect(searchLines(store, terms, { bm25: FTS5_BM25 }).map((h) => h.score)).toEqual(
       fts.map((r) => expect.closeTo(r.s, 6)),
     );
+  });
+
+  it("knows exactly which terms a line matched, even when two terms are equally rare", async () => {
+    // Guessing terms back from FTS5 scores cannot tell "kayak" from "lighthouse" here:
+    // both occur on one line, so their IDFs are equal.
+    const store = await setup({
+      "memory/2026-05-02.md":
+        "- Rented a kayak at the marina, paddled out for an hour.\n- Walked up to the old lighthouse after lunch.\n" +
+        "- Groceries, laundry, called mum.\n",
+    });
+    const hits = searchLines(store, lexicalTerms("kayak lighthouse"));
+    expect(hits.map((h) => [h.line, h.coverage!.matched])).toEqual(
+      expect.arrayContaining([
+        [1, [0]],
+        [2, [1]],
+      ]),
+    );
+    expect(hits).toHaveLength(2);
+  });
+
+  it("counts a term said twice on a line (stemmed forms included), once per occurrence", async () => {
+    const store = await setup({
+      "memory/2026-06-10.md":
+        "- We moved the boxes on Monday, and Jonas moving them again on Tuesday was a surprise.\n" +
+        "- Jonas said the boxes were heavy and the stairs were steep, no elevator in the building at all.\n" +
+        Array.from({ length: 20 }, (_, i) => `- unrelated note number ${i} about nothing much`).join("\n"),
+    });
+    // Same length (16 words each): the line that says "move" twice ranks first, above FTS5's single count.
+    const [first, second] = searchLines(store, lexicalTerms("boxes moved"));
+    expect(first!.line).toBe(1);
+    expect(second!.line).toBe(2);
+    const once = searchLines(store, lexicalTerms("boxes moved"), { bm25: FTS5_BM25 });
+    const fts = store.db
+      .prepare(
+        "SELECT rowid AS id, -bm25(lines_fts) AS s FROM lines_fts WHERE lines_fts MATCH ? ORDER BY bm25(lines_fts)",
+      )
+      .all('"boxes" OR "moved"') as { s: number }[];
+    // Under FTS5's own parameters, exact counts give back FTS5's own scores.
+    expect(once.map((h) => h.score)).toEqual(fts.map((r) => expect.closeTo(r.s, 6)));
   });
 });

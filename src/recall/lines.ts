@@ -1,14 +1,16 @@
 import type { IndexDb } from "../index/db.js";
-import { ftsWords } from "../index/fts.js";
+import { ftsWords, phraseOccurrences, stemmedTokens } from "../index/fts.js";
 import {
   countMatchingLines,
   type LineRow,
   lineStats,
   linesByIds,
   linesContaining,
+  linesWithPhrase,
   matchLines,
 } from "../index/lines.js";
-import { type Bm25Params, DEFAULT_BM25, ftsIdf, rescoreLine } from "./bm25.js";
+import { byScoreThenPlace, type Place } from "../markdown/order.js";
+import { type Bm25Params, bm25Score, DEFAULT_BM25, ftsIdf } from "./bm25.js";
 import type { LexicalTerm } from "./intent.js";
 
 /**
@@ -28,6 +30,14 @@ export interface LineHit {
   /** Which query terms the line matched (indices into `idf`), for coverage bonuses. */
   coverage?: { matched: number[]; idf: readonly number[] };
 }
+
+/** A line's place (one line is one hit). */
+export function linePlace(h: { path: string; line: number }): Place {
+  return { path: h.path, line: h.line, id: "" };
+}
+
+/** Best line hit first; ties by path and line. */
+export const byLineScore = byScoreThenPlace<LineHit>((h) => h.score, linePlace);
 
 /** An FTS5 OR-query of the terms: exact tokens become phrases of their word parts. */
 export function ftsQuery(terms: readonly LexicalTerm[]): string | undefined {
@@ -53,8 +63,8 @@ export function hasLineStore(idx: IndexDb): boolean {
 /**
  * Best-matching lines by BM25 with our own k1 and b (FTS5's bm25() fixes 1.2 and 0.75,
  * which over-rewards very short lines such as "Wow, cool!"): FTS5 finds the candidates,
- * then each term's share of a candidate's score is re-weighted (bm25.ts). Each hit also
- * says which terms it matched, for the coverage bonus of linerank.ts.
+ * then each is scored from its exact per-term counts (bm25.ts). Each hit also says which
+ * terms it matched, for the coverage bonus of linerank.ts.
  */
 export function searchLines(idx: IndexDb, terms: readonly LexicalTerm[], opts: LineSearchOptions = {}): LineHit[] {
   const phrases = ftsPhrases(terms);
@@ -76,17 +86,26 @@ export function searchLines(idx: IndexDb, terms: readonly LexicalTerm[], opts: L
   const avg = stats.avgNtok || 1;
   const total = stats.lines || ranked.length;
   // FTS5's IDF of each term from its row count (a count is cheap; scoring every row is not).
-  const idf = phrases.map((p) => ftsIdf(countMatchingLines(idx, p), total));
+  const matching = phrases.map((p) => countMatchingLines(idx, p));
+  const idf = matching.map((n) => ftsIdf(n, total));
+  // Which candidate lines hold each term: FTS5 says, one query per term. How often: the
+  // line's own tokens, stemmed as the index stems them (at least once where FTS5 found it).
+  const ids = ranked.map((r) => r.id);
+  const holders = phrases.map((p, i) => linesWithPhrase(idx, p, ids, matching[i]!));
+  const words = phrases.map((p) => stemmedTokens(p));
   const hits: LineHit[] = [];
   for (const r of ranked) {
     const row = rows.get(r.id);
     if (!row) continue;
-    const { score, matched } = rescoreLine(r.s, idf, row.ntok / avg, opts.bm25 ?? DEFAULT_BM25);
+    const tokens = stemmedTokens(row.text);
+    const tf = holders.map((h, i) => (h.has(r.id) ? Math.max(1, phraseOccurrences(tokens, words[i]!)) : 0));
+    const matched = tf.flatMap((n, i) => (n > 0 ? [i] : []));
+    const score = bm25Score(tf, idf, row.ntok / avg, opts.bm25 ?? DEFAULT_BM25);
     const hit: LineHit = { path: row.path, line: row.line, text: row.text, score, coverage: { matched, idf } };
     if (row.date) hit.date = row.date;
     hits.push(hit);
   }
-  return hits.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line);
+  return hits.sort(byLineScore);
 }
 
 /** The FTS5 phrases of the terms: exact tokens become phrases of their word parts. */
@@ -124,5 +143,5 @@ export function searchCjkLines(idx: IndexDb, query: string, limit = 50): LineHit
       );
     }
   }
-  return [...hits.values()].sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1) || a.line - b.line);
+  return [...hits.values()].sort(byLineScore);
 }
