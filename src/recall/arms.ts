@@ -17,18 +17,14 @@ import {
   trigramChunks,
   vectorKnn,
 } from "../index/index.js";
+import { factsInWindowLean, factsOfEntities, withEntities } from "../index/recall-queries.js";
+import { cmp } from "../markdown/links.js";
+import { byPlace, byScoreThenPlace, type Place } from "../markdown/order.js";
 import { entityKey } from "../retain/entities.js";
-import {
-  factCandidate,
-  factsInWindowLean,
-  factsOfEntities,
-  linesCandidate,
-  opinionFactsByEntity,
-  withEntities,
-} from "./candidates.js";
+import { factCandidate, linesCandidate } from "./candidates.js";
 import type { Intent, LexicalTerm } from "./intent.js";
 import { type LineRankOptions, rescoreLines } from "./linerank.js";
-import { type LineHit, searchCjkLines, searchLines } from "./lines.js";
+import { byLineScore, type LineHit, searchCjkLines, searchLines } from "./lines.js";
 import { pageOpinionItems } from "./opinions.js";
 import { isoDay, overlapsWindow, reportedWindow } from "./timewindow.js";
 import type { ArmList, Candidate } from "./types.js";
@@ -54,6 +50,19 @@ export interface ArmContext {
   lexicalHits?: LineHit[];
 }
 
+/** A candidate's place: its first line; its key tells apart a fact from the lines around it. */
+export function candidatePlace(c: Candidate): Place {
+  return { path: c.path, line: c.startLine, id: c.key };
+}
+
+const factPlace = (f: { path: string; line: number; id: string }): Place => ({ path: f.path, line: f.line, id: f.id });
+
+/** Best arm item first; ties by place. */
+export const byItemScore = byScoreThenPlace<{ cand: Candidate; score: number }>(
+  (i) => i.score,
+  (i) => candidatePlace(i.cand),
+);
+
 function termsQuery(terms: readonly LexicalTerm[]): string | null {
   return buildMatchQuery(terms.map((t) => t.text).join(" "));
 }
@@ -75,7 +84,7 @@ export function linesArm(ctx: ArmContext, weight: number): ArmList {
   const hits = searchLines(ctx.idx, ctx.lexTerms, { limit: Math.max(300, ctx.pool * 10), ...range });
   hits.push(...cjkHits(ctx).filter((h) => !hits.some((x) => x.path === h.path && x.line === h.line)));
   const rescored = rescoreLines(hits, ctx.query, ctx.lineRank);
-  ctx.lexicalHits = [...rescored].sort((a, b) => b.score - a.score);
+  ctx.lexicalHits = [...rescored].sort(byLineScore);
   return { arm: "lexical", weight, items: windowsToItems(ctx, rescored, ctx.pool) };
 }
 
@@ -100,7 +109,7 @@ function cjkHits(ctx: ArmContext): LineHit[] {
       out.push({ path: c.path, line: l.line, text: l.text, score: n, ...(c.date ? { date: c.date } : {}) });
     }
   }
-  return out.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1) || a.line - b.line);
+  return out.sort(byLineScore);
 }
 
 /** Lexical over Retain facts (the index's facts_fts). */
@@ -149,7 +158,9 @@ export function entityArm(ctx: ArmContext, entities: EntityRow[], weight: number
   const variants = (slug: string) =>
     entities.filter((e) => entityKey(e.slug) === entityKey(slug) || entityKey(e.name) === entityKey(slug));
   for (const slug of wanted) {
-    const row = variants(slug).sort((a, b) => Number(b.page !== null) - Number(a.page !== null))[0];
+    const row = variants(slug).sort(
+      (a, b) => Number(b.page !== null) - Number(a.page !== null) || cmp(a.slug, b.slug),
+    )[0];
     const page = row && entityPageSummary(ctx.root, row);
     if (page) items.push({ cand: page, score: 1 });
   }
@@ -187,7 +198,8 @@ export function timeArm(ctx: ArmContext, weight: number): ArmList {
     (a, b) =>
       b.overlap - a.overlap ||
       distance(a.f.date) - distance(b.f.date) ||
-      (a.f.date < b.f.date ? 1 : a.f.date > b.f.date ? -1 : a.f.line - b.f.line),
+      cmp(b.f.date, a.f.date) ||
+      byPlace(factPlace(a.f), factPlace(b.f)),
   );
   const kept = facts.slice(0, ctx.pool);
   withEntities(
@@ -215,7 +227,11 @@ export function timeArm(ctx: ArmContext, weight: number): ArmList {
       dates.push(day);
       d = new Date(d.getTime() - 86_400_000);
     }
-    const byDay = chunksByDates(ctx.idx, dates).sort((a, b) => (a.date! < b.date! ? 1 : a.date! > b.date! ? -1 : 0));
+    const byDay = chunksByDates(ctx.idx, dates).sort(
+      (a, b) =>
+        cmp(b.date ?? "", a.date ?? "") ||
+        byPlace({ path: a.path, line: a.startLine, id: "" }, { path: b.path, line: b.startLine, id: "" }),
+    );
     for (const c of byDay) {
       const cand = linesCandidate(ctx.idx, c.path, c.startLine, c.endLine, -1);
       // Newer days a little ahead (fusion would otherwise order equal scores by path).
@@ -255,13 +271,13 @@ export function opinionArm(ctx: ArmContext, weight: number): ArmList {
     }
     // Opinion facts reflect has not filed yet (logged since its last run) still count.
     for (const h of lexical) add(factCandidate(h.row), h.score + bonus(h.row.entities));
-    return { arm: "opinion", weight, items: scored.sort((a, b) => b.score - a.score).slice(0, ctx.pool) };
+    return { arm: "opinion", weight, items: scored.sort(byItemScore).slice(0, ctx.pool) };
   }
   for (const h of lexical) add(factCandidate(h.row), h.score + bonus(h.row.entities));
   if (holderOnly) {
-    for (const f of opinionFactsByEntity(ctx.idx, ctx.intent.entities, ctx.pool)) add(factCandidate(f), 0.5);
+    for (const f of factsOfEntities(ctx.idx, ctx.intent.entities, ctx.pool, "opinion")) add(factCandidate(f), 0.5);
   }
-  const items = scored.sort((a, b) => b.score - a.score).slice(0, ctx.pool);
+  const items = scored.sort(byItemScore).slice(0, ctx.pool);
   // Reflect's page without judged opinions in the index (its regions do not parse): its
   // lines. Asked only when the page exists: the search ranks every line with the words.
   if (hasLines(ctx.idx, OPINIONS_PAGE)) {
@@ -305,7 +321,7 @@ export async function vectorArm(
     const v = vecs[i];
     if (v) lineHits.push({ ...l, score: Math.max(0, dot(qv, v)) });
   });
-  lineHits.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1) || a.line - b.line);
+  lineHits.sort(byLineScore);
   return { arm: "vector", weight, items: windowsToItems(ctx, lineHits, ctx.pool) };
 }
 

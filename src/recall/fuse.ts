@@ -1,3 +1,5 @@
+import { cmp } from "../markdown/links.js";
+import { byScoreThenPlace } from "../markdown/order.js";
 import type { ArmHit, ArmList, Candidate } from "./types.js";
 
 export type FusionMethod = "rrf" | "weighted";
@@ -50,8 +52,14 @@ export function fuse(arms: readonly ArmList[], opts: FuseOptions = DEFAULT_FUSE)
   return sortFused([...out.values()]);
 }
 
+/** Best first; ties by place (path, first line, key: total, as keys are unique). */
+const byFusedScore = byScoreThenPlace<Fused>(
+  (f) => f.score,
+  (f) => ({ path: f.cand.path, line: f.cand.startLine, id: f.cand.key }),
+);
+
 export function sortFused(items: Fused[]): Fused[] {
-  return items.sort((a, b) => b.score - a.score || (a.cand.key < b.cand.key ? -1 : a.cand.key > b.cand.key ? 1 : 0));
+  return items.sort(byFusedScore);
 }
 
 export function round(x: number, digits = 4): number {
@@ -100,5 +108,5 @@ function mergeArms(a: ArmHit[], b: ArmHit[]): ArmHit[] {
     const prev = byArm.get(h.arm);
     if (!prev || h.rank < prev.rank) byArm.set(h.arm, h);
   }
-  return [...byArm.values()].sort((x, y) => x.rank - y.rank || (x.arm < y.arm ? -1 : 1));
+  return [...byArm.values()].sort((x, y) => x.rank - y.rank || cmp(x.arm, y.arm));
 }

@@ -1,5 +1,6 @@
 import type { IndexDb } from "../index/db.js";
 import { bm25Opinions, type OpinionRow, opinionsByEntity, opinionsByEvidence } from "../index/queries.js";
+import { byScoreThenPlace } from "../markdown/order.js";
 import type { Fused } from "./fuse.js";
 import type { Candidate, EvidenceRef } from "./types.js";
 
@@ -78,7 +79,12 @@ export function pageOpinionItems(
   // "What does Jonas think?": no topic given, so the holder's opinions, most recently updated first.
   if (holderOnly) for (const row of opinionsByEntity(idx, entities, limit)) offer(row, 0.5);
   return [...best.values()]
-    .sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0))
+    .sort(
+      byScoreThenPlace(
+        (x) => x.score,
+        (x) => ({ path: x.row.path, line: x.row.startLine, id: x.row.id }),
+      ),
+    )
     .slice(0, limit)
     .map(({ row, score }) => ({ cand: opinionCandidate(row), score }));
 }

@@ -1,4 +1,5 @@
-import type { LineHit } from "./lines.js";
+import { byScoreThenPlace } from "../markdown/order.js";
+import { type LineHit, linePlace } from "./lines.js";
 
 /** A few consecutive lines of one file, scored from the line hits inside it. */
 export interface LineWindow {
@@ -60,7 +61,10 @@ export function buildWindows(hits: readonly LineHit[], opts: WindowOptions = DEF
     return { hit: h, s };
   });
   scored.sort(
-    (a, b) => b.s - a.s || (a.hit.path < b.hit.path ? -1 : a.hit.path > b.hit.path ? 1 : 0) || a.hit.line - b.hit.line,
+    byScoreThenPlace(
+      (x) => x.s,
+      (x) => linePlace(x.hit),
+    ),
   );
   const taken = new Map<string, [number, number][]>();
   const out: LineWindow[] = [];

@@ -1,3 +1,4 @@
+import { byPlace } from "../markdown/order.js";
 import { entityFileStem, entityKey } from "../retain/entities.js";
 import type { Fact, SourceRef } from "../retain/types.js";
 import { type FacetState, facetState } from "./facets.js";
@@ -143,7 +144,9 @@ export function entityState(
 
 /** Prose mentions, newest first (the order they are listed in). */
 export function newestMentions(mentions: readonly LineMention[]): LineMention[] {
-  return [...mentions].sort((a, b) => cmp(b.date ?? "", a.date ?? "") || cmp(a.path, b.path) || a.line - b.line);
+  // Two mentions on one line are told apart by their text.
+  const place = (m: LineMention) => ({ path: m.path, line: m.line, id: m.text });
+  return [...mentions].sort((a, b) => cmp(b.date ?? "", a.date ?? "") || byPlace(place(a), place(b)));
 }
 
 /** The timeline: every kind of fact, newest first, capped; then prose mentions. */

@@ -1,5 +1,6 @@
 import type { Judge, Judgement } from "../llm/types.js";
 import { type Evidence, fmt2, type Opinion, opinionIdFor, type PathPoint, trimPath } from "../markdown/opinions.js";
+import { byPlace } from "../markdown/order.js";
 import { entityKey } from "../retain/entities.js";
 import type { Fact } from "../retain/types.js";
 import {
@@ -9,7 +10,7 @@ import {
   nextConfidence,
   roundConfidence,
 } from "./confidence.js";
-import { cmp } from "./format.js";
+import { cmp, factPlace } from "./format.js";
 import { judgePair, type Relation, relationOf, STANCE_WEIGHTS, statedConfidence } from "./judge.js";
 import { contentTokens } from "./text.js";
 import { KnownNames, type Topic, topicOf, topicScore } from "./topic.js";
@@ -58,8 +59,7 @@ export interface EvolveResult {
   warnings: string[];
 }
 
-const byDateThenSource = (a: Fact, b: Fact) =>
-  cmp(a.date, b.date) || cmp(a.source.path, b.source.path) || a.source.line - b.source.line || cmp(a.id, b.id);
+const byDateThenSource = (a: Fact, b: Fact) => cmp(a.date, b.date) || byPlace(factPlace(a), factPlace(b));
 
 /**
  * Apply facts to opinions day by day, oldest day first (DESIGN.md 1.3, issue 10).

@@ -1,6 +1,8 @@
 import { porterStem } from "../analysis/stem.js";
+import { byPlace } from "../markdown/order.js";
 import { STOP_WORDS } from "../recall/text.js";
 import type { Fact } from "../retain/types.js";
+import { cmp, factPlace } from "./format.js";
 
 /**
  * Facets of an entity: the things a fact can be "the latest word" on (a contract, a role, a
@@ -184,12 +186,7 @@ export function facetState(facts: readonly Fact[], names: readonly string[] = []
   const nameTokens = new Set(names.flatMap((n) => [...facetTokens(n)]));
   const byDate = [...facts]
     .filter((f) => f.kind !== "opinion")
-    .sort(
-      (a, b) =>
-        (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) ||
-        (a.source.path < b.source.path ? -1 : a.source.path > b.source.path ? 1 : 0) ||
-        a.source.line - b.source.line,
-    );
+    .sort((a, b) => cmp(a.date, b.date) || byPlace(factPlace(a), factPlace(b)));
   const facet = new Map<string, string>();
   const supersededBy = new Map<string, Fact>();
   // Per facet: the current (latest) facts, each with its thing-words.

@@ -1,5 +1,6 @@
 import { displaySafe } from "../markdown/display.js";
 import { cmp, relLink } from "../markdown/links.js";
+import { byPlace, type Place } from "../markdown/order.js";
 import type { Fact, FactKind, SourceRef } from "../retain/types.js";
 
 // Page-link helpers live in the markdown layer (the index parses opinion pages too).
@@ -19,7 +20,12 @@ export function factBullet(fromPage: string, fact: Fact, withEntities = false): 
 
 /** Newest first; ties by source path and line so the order is total and stable. */
 export function newestFirst(a: Fact, b: Fact): number {
-  return cmp(b.date, a.date) || cmp(a.source.path, b.source.path) || a.source.line - b.source.line || cmp(a.id, b.id);
+  return cmp(b.date, a.date) || byPlace(factPlace(a), factPlace(b));
+}
+
+/** A fact's place: its source line, and its id for two facts on one line. */
+export function factPlace(f: Fact): Place {
+  return { path: f.source.path, line: f.source.line, id: f.id };
 }
 
 export const KIND_TITLES: Readonly<Record<FactKind, string>> = {

@@ -1,8 +1,9 @@
 import { fmt2 } from "../markdown/opinions.js";
+import { byPlace } from "../markdown/order.js";
 import type { Fact } from "../retain/types.js";
 import { LETTER_BY_KIND } from "../retain/types.js";
 import type { OpinionChange } from "./evolve.js";
-import { cmp, messageText } from "./format.js";
+import { cmp, factPlace, messageText } from "./format.js";
 import type { Conflict } from "./render.js";
 
 /** What a reflect commit message is made of (a ReflectReport is one). */
@@ -43,9 +44,7 @@ export function commitMessage(report: MessageInput, added: Fact[]): string {
   }
   if (added.length) {
     lines.push("Facts added:");
-    const sorted = [...added].sort(
-      (a, b) => cmp(a.date, b.date) || cmp(a.source.path, b.source.path) || a.source.line - b.source.line,
-    );
+    const sorted = [...added].sort((a, b) => cmp(a.date, b.date) || byPlace(factPlace(a), factPlace(b)));
     for (const f of sorted.slice(0, MAX_LISTED_FACTS)) {
       lines.push(
         `- ${f.date} ${LETTER_BY_KIND[f.kind]} ${who(f.entities)}${messageText(f.content)} (${f.source.path}#L${f.source.line})`,
