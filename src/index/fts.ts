@@ -35,12 +35,22 @@ export function ftsWords(text: string): string[] {
  * occurs on a line FTS5 already found it on.
  */
 export function stemmedTokens(text: string): string[] {
-  return ftsWords(
-    text
-      .normalize("NFD")
-      .replace(/\p{M}+/gu, "")
-      .toLowerCase(),
-  ).map(porterStem);
+  const plain = /^[\p{ASCII}]*$/u.test(text) ? text : text.normalize("NFD").replace(/\p{M}+/gu, "");
+  return ftsWords(plain.toLowerCase()).map(stem);
+}
+
+// Stemming is the cost of counting (~10 us a word); a corpus repeats its words, so remember them.
+const stems = new Map<string, string>();
+const STEMS_KEPT = 50_000;
+
+function stem(word: string): string {
+  let s = stems.get(word);
+  if (s === undefined) {
+    if (stems.size >= STEMS_KEPT) stems.clear();
+    s = porterStem(word);
+    stems.set(word, s);
+  }
+  return s;
 }
 
 /** How often the phrase `words` (stemmedTokens of a query term) occurs in `tokens`. */

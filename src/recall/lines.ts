@@ -10,7 +10,7 @@ import {
   matchLines,
 } from "../index/lines.js";
 import { byScoreThenPlace, type Place } from "../markdown/order.js";
-import { type Bm25Params, bm25Score, DEFAULT_BM25, ftsIdf } from "./bm25.js";
+import { type Bm25Params, bm25Score, DEFAULT_BM25, FTS5_BM25, ftsIdf } from "./bm25.js";
 import type { LexicalTerm } from "./intent.js";
 
 /**
@@ -88,8 +88,8 @@ export function searchLines(idx: IndexDb, terms: readonly LexicalTerm[], opts: L
   // FTS5's IDF of each term from its row count (a count is cheap; scoring every row is not).
   const matching = phrases.map((p) => countMatchingLines(idx, p));
   const idf = matching.map((n) => ftsIdf(n, total));
-  // Which candidate lines hold each term: FTS5 says, one query per term. How often: the
-  // line's own tokens, stemmed as the index stems them (at least once where FTS5 found it).
+  // Which candidate lines hold each term: FTS5 says, one query per term. How often: once,
+  // unless FTS5's score shows a repeat; then the line's own tokens, stemmed as the index stems them.
   const ids = ranked.map((r) => r.id);
   const holders = phrases.map((p, i) => linesWithPhrase(idx, p, ids, matching[i]!));
   const words = phrases.map((p) => stemmedTokens(p));
@@ -97,10 +97,15 @@ export function searchLines(idx: IndexDb, terms: readonly LexicalTerm[], opts: L
   for (const r of ranked) {
     const row = rows.get(r.id);
     if (!row) continue;
-    const tokens = stemmedTokens(row.text);
-    const tf = holders.map((h, i) => (h.has(r.id) ? Math.max(1, phraseOccurrences(tokens, words[i]!)) : 0));
+    const rel = row.ntok / avg;
+    let tf: number[] = holders.map((h) => (h.has(r.id) ? 1 : 0));
+    // FTS5's own score says whether some term occurs more than once; only then are the line's words counted.
+    if (Math.abs(bm25Score(tf, idf, rel, FTS5_BM25) - r.s) > 1e-6 * Math.max(1, r.s)) {
+      const tokens = stemmedTokens(row.text);
+      tf = tf.map((n, i) => (n > 0 ? Math.max(1, phraseOccurrences(tokens, words[i]!)) : 0));
+    }
     const matched = tf.flatMap((n, i) => (n > 0 ? [i] : []));
-    const score = bm25Score(tf, idf, row.ntok / avg, opts.bm25 ?? DEFAULT_BM25);
+    const score = bm25Score(tf, idf, rel, opts.bm25 ?? DEFAULT_BM25);
     const hit: LineHit = { path: row.path, line: row.line, text: row.text, score, coverage: { matched, idf } };
     if (row.date) hit.date = row.date;
     hits.push(hit);
