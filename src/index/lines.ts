@@ -178,3 +178,10 @@ export function readLines(idx: IndexDb, p: string, from: number, to: number): { 
     to,
   ) as { line: number; text: string }[];
 }
+
+/** The text of the newest `limit` lines of the memory logs (memory/), newest first: a sample of how they are written. */
+export function newestMemoryLines(idx: IndexDb, limit: number): string[] {
+  return prepared(idx.db, "SELECT text FROM lines WHERE path LIKE 'memory/%' ORDER BY id DESC LIMIT ?")
+    .pluck()
+    .all(limit) as string[];
+}

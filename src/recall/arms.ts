@@ -26,6 +26,7 @@ import type { Intent, LexicalTerm } from "./intent.js";
 import { type LineRankOptions, rescoreLines } from "./linerank.js";
 import { byLineScore, type LineHit, searchCjkLines, searchLines } from "./lines.js";
 import { pageOpinionItems } from "./opinions.js";
+import type { RecallPlan } from "./plan.js";
 import { isoDay, overlapsWindow, reportedWindow } from "./timewindow.js";
 import type { ArmList, Candidate } from "./types.js";
 import { buildWindows, DEFAULT_WINDOW, type WindowOptions } from "./windows.js";
@@ -46,8 +47,13 @@ export interface ArmContext {
   until?: string;
   /** "Today" (YYYY-MM-DD): open windows end here. */
   asOf: string;
-  /** Set by the lexical arm: its line hits, best first (the vector arm re-ranks them). */
-  lexicalHits?: LineHit[];
+  plan: RecallPlan;
+  /** The index's entities (listEntities). */
+  entities: EntityRow[];
+  /** The question's best lexical line hits, best first: computed once, for whichever arm asks first. */
+  lexicalLines: () => LineHit[];
+  /** The vector arm's embedder (cached), when the index has vectors for it. */
+  embedder?: Embedder;
 }
 
 /** A candidate's place: its first line; its key tells apart a fact from the lines around it. */
@@ -76,16 +82,21 @@ function windowsToItems(ctx: ArmContext, hits: LineHit[], max: number): ArmList[
   return items;
 }
 
-/** Lexical: BM25 over single lines (porter-stemmed), re-scored, grouped into small windows. */
-export function linesArm(ctx: ArmContext, weight: number): ArmList {
+/** The question's lexical line hits: BM25 over single lines (porter-stemmed) and CJK words, re-scored (linerank.ts), best first. */
+export function lexicalLineHits(ctx: Omit<ArmContext, "lexicalLines">): LineHit[] {
   const range: { since?: string; until?: string } = {};
   if (ctx.since) range.since = ctx.since;
   if (ctx.until) range.until = ctx.until;
-  const hits = searchLines(ctx.idx, ctx.lexTerms, { limit: Math.max(300, ctx.pool * 10), ...range });
+  const t = ctx.plan.tuning;
+  const limit = Math.max(t.minLexicalLines, ctx.pool * t.lexicalLinesPerPool);
+  const hits = searchLines(ctx.idx, ctx.lexTerms, { limit, ...range });
   hits.push(...cjkHits(ctx).filter((h) => !hits.some((x) => x.path === h.path && x.line === h.line)));
-  const rescored = rescoreLines(hits, ctx.query, ctx.lineRank);
-  ctx.lexicalHits = [...rescored].sort(byLineScore);
-  return { arm: "lexical", weight, items: windowsToItems(ctx, rescored, ctx.pool) };
+  return rescoreLines(hits, ctx.query, ctx.lineRank).sort(byLineScore);
+}
+
+/** Lexical: the question's best lines, grouped into small windows. */
+export function linesArm(ctx: ArmContext, weight: number): ArmList {
+  return { arm: "lexical", weight, items: windowsToItems(ctx, ctx.lexicalLines(), ctx.pool) };
 }
 
 /**
@@ -93,7 +104,7 @@ export function linesArm(ctx: ArmContext, weight: number): ArmList {
  * index's trigram table finds the chunks, then their lines are checked; 1-2 character
  * words fall back to a capped scan of the lines.
  */
-function cjkHits(ctx: ArmContext): LineHit[] {
+function cjkHits(ctx: Omit<ArmContext, "lexicalLines">): LineHit[] {
   const terms = cjkTerms(ctx.query);
   if (!terms.trigram && terms.short.length === 0) return [];
   if (!terms.trigram || !ctx.idx.fts) return searchCjkLines(ctx.idx, ctx.query);
@@ -211,7 +222,7 @@ export function timeArm(ctx: ArmContext, weight: number): ArmList {
     score: overlap + 1 - i / (facts.length + 1),
   }));
   if (ctx.intent.terms.length > 0) {
-    const until = reportedWindow(w).to ?? to;
+    const until = reportedWindow(w, ctx.plan.profile.reportLagDays).to ?? to;
     const hits = searchLines(ctx.idx, ctx.lexTerms, { limit: 200, since: from, until });
     // A later day's line may report the window's events ("yesterday I ..."): worth less than the days' own.
     for (const h of hits) if (h.date && h.date > to) h.score *= LATER_REPORT;
@@ -307,7 +318,9 @@ export async function vectorArm(
     hits.map((h) => h.id),
   );
   const lines = new Map<string, { path: string; line: number; text: string }>();
-  for (const h of (ctx.lexicalHits ?? []).slice(0, opts.lexical)) lines.set(`${h.path}#${h.line}`, h);
+  // The lexical arm's best lines, when the question is a lexical one (a semantic re-ranking of them).
+  const lexical = ctx.plan.lexical ? ctx.lexicalLines() : [];
+  for (const h of lexical.slice(0, opts.lexical)) lines.set(`${h.path}#${h.line}`, h);
   for (const c of chunks) {
     for (const l of readLines(ctx.idx, c.path, c.startLine, c.endLine)) {
       if (!/[\p{L}\p{N}]/u.test(l.text) || /^\s*#/.test(l.text)) continue; // headings and rules say little

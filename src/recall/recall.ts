@@ -1,23 +1,25 @@
 import { createCachedEmbedder } from "../embed/cache.js";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
-import { indexFile } from "../index/db.js";
+import { type IndexDb, indexFile } from "../index/db.js";
 import { vectorArmPlan } from "../index/embedpass.js";
 import { acquireIndex } from "../index/handles.js";
-import { hasOpinions, listEntities, newestLogDay } from "../index/queries.js";
+import { listEntities, newestLogDay } from "../index/queries.js";
 import { syncIndex } from "../index/sync.js";
 import { isIsoDate } from "../retain/dates.js";
 import type { FactKind } from "../retain/types.js";
 import { MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { type ArmContext, entityArm, factsArm, inRange, linesArm, opinionArm, timeArm, vectorArm } from "./arms.js";
-import { opinionEvidence } from "./candidates.js";
+import { ARMS } from "./arm-list.js";
+import { type ArmContext, inRange, lexicalLineHits } from "./arms.js";
 import { DEFAULT_FUSE, dedupe, type Fused, type FusionMethod, fuse, sortFused } from "./fuse.js";
 import { understandQuery } from "./intent.js";
 import { DEFAULT_LINE_RANK, type LineRankOptions } from "./linerank.js";
-import { hasLineStore } from "./lines.js";
-import { absorbIntoPageOpinions, pageEvidenceForFact } from "./opinions.js";
+import { hasLineStore, type LineHit } from "./lines.js";
+import { groupOpinions } from "./opinion-group.js";
+import { DEFAULT_TUNING, makePlan, mentionsEntity, type RecallPlan, type RecallTuning } from "./plan.js";
+import { detectProfile, PROFILES, type RecallProfile, type RecallProfileName } from "./profile.js";
 import { fitBudget, toResult } from "./shape.js";
-import { findEntityByName, nameWords } from "./text.js";
+import { findEntityByName } from "./text.js";
 import { anchorVague, isoDay, overlapsWindow, reportedWindow } from "./timewindow.js";
 import type { ArmList, RecallResponse, ResultKind } from "./types.js";
 import { DEFAULT_WINDOW, type WindowOptions } from "./windows.js";
@@ -56,27 +58,9 @@ export interface RecallOptions {
   window?: Partial<WindowOptions>;
   /** Line re-scoring (speaker boost, same-file bonus). */
   lineRank?: Partial<LineRankOptions>;
+  /** Ranking rules for chat transcripts or plain logs (default config recall.profile: detected). */
+  profile?: RecallProfileName;
 }
-
-/** Arm weights: structure (entity, time, opinion) leads when the question asks for it. */
-export const DEFAULT_WEIGHTS: Record<string, number> = {
-  lexical: 1,
-  facts: 0.4,
-  entity: 1.2,
-  time: 1.3,
-  opinion: 1.3,
-  // Line-level USE similarity re-ranks lexical hits poorly on LoCoMo (bench/README.md): a light touch.
-  vector: 0.2,
-};
-
-/** An entity with more facts than this is too common to be a useful search word. */
-const COMMON_ENTITY_FACTS = 300;
-
-/** How much a result outside a time window the query names is worth (soft: the window may be off). */
-const OUTSIDE_WINDOW = 0.5;
-
-/** A vague "recently" next to other words is a light preference for the last weeks, not a filter. */
-const VAGUE_TIME = 0.3;
 
 const KINDS: readonly ResultKind[] = ["world", "experience", "opinion", "observation", "note"];
 
@@ -105,10 +89,29 @@ function validate(query: string, opts: RecallOptions): void {
   }
 }
 
+/** Config recall.tuning and the call's options over the documented defaults (plan.ts DEFAULT_TUNING). */
+function tuningOf(ws: Workspace, opts: RecallOptions): RecallTuning {
+  const cfg = ws.config.recall.tuning ?? {};
+  return {
+    ...DEFAULT_TUNING,
+    ...(cfg.outsideWindow !== undefined ? { outsideWindow: cfg.outsideWindow } : {}),
+    ...(cfg.vagueTime !== undefined ? { vagueTime: cfg.vagueTime } : {}),
+    ...(cfg.commonEntityFacts !== undefined ? { commonEntityFacts: cfg.commonEntityFacts } : {}),
+    weights: { ...DEFAULT_TUNING.weights, ...cfg.weights, ...opts.weights } as Record<string, number>,
+  };
+}
+
+/** The profile: the call's, else config recall.profile, else detected from the logs (profile.ts). */
+function profileFor(ws: Workspace, idx: IndexDb, opts: RecallOptions): RecallProfile {
+  const chosen = opts.profile ?? ws.config.recall.profile ?? "auto";
+  return PROFILES[chosen === "auto" ? detectProfile(idx) : chosen];
+}
+
 /**
  * Answer a question from the memory: understand it (entities, time window, opinion cue,
- * words), run the arms that apply, fuse, deduplicate, keep k results within the token
- * budget. Every result cites `path#Lstart-Lend`.
+ * words) into a plan, run the arms that apply (arm-list.ts), fuse, weigh against the time
+ * window, deduplicate, filter, group opinions, keep k results within the token budget.
+ * Every result cites `path#Lstart-Lend`.
  */
 export async function recall(ws: Workspace, query: string, opts: RecallOptions = {}): Promise<RecallResponse> {
   validate(query, opts);
@@ -131,119 +134,77 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
     fallbacks.push("the index has no line store yet (built by an older membank): run `membank index` for line results");
   }
   const entities = listEntities(idx);
+  const asOf = opts.asOf ?? new Date();
   const intent = understandQuery(query, {
-    asOf: opts.asOf ?? new Date(),
+    asOf,
     entities: entities.map((e) => ({ slug: e.slug, names: [e.name, ...e.aliases] })),
   });
-  if (intent.window?.vague)
-    intent.window = anchorVague(intent.window, newestLogDay(idx, isoDay(opts.asOf ?? new Date())));
+  if (intent.window?.vague) intent.window = anchorVague(intent.window, newestLogDay(idx, isoDay(asOf)));
   if (opts.entity) {
     const row = findEntityByName(entities, opts.entity);
     const slug = row?.slug ?? opts.entity.replace(/^@/, "");
     if (!intent.entities.includes(slug)) intent.entities.unshift(slug);
     if (!intent.kinds.includes("entity")) intent.kinds.unshift("entity");
   }
+  const plan = makePlan(query, intent, entities, k, profileFor(ws, idx, opts), tuningOf(ws, opts));
 
-  const weights = { ...DEFAULT_WEIGHTS, ...opts.weights } as Record<string, number>;
-  const commonEntityAsked = entities.some((e) => intent.entities.includes(e.slug) && e.facts > COMMON_ENTITY_FACTS);
-  const ctx: ArmContext = {
+  const vectors = choice.embedder ? vectorArmPlan(idx, choice.embedder, choice.provider) : { use: false };
+  if (vectors.note) fallbacks.push(vectors.note);
+  let embedder: Embedder | undefined;
+  if (vectors.use && choice.embedder) {
+    embedder = cachedEmbedders.get(choice.embedder);
+    if (!embedder) {
+      embedder = createCachedEmbedder(choice.embedder, idx.db);
+      cachedEmbedders.set(choice.embedder, embedder);
+    }
+  }
+  const base: Omit<ArmContext, "lexicalLines"> = {
     root: ws.root,
     idx,
     query,
     intent,
-    asOf: isoDay(opts.asOf ?? new Date()),
-    // A very common entity is covered by the entity arm; its name as a search word would
-    // add little (low IDF) but rank the thousands of lines that mention it.
-    lexTerms: commonEntityAsked && intent.contentTerms.length > 0 ? intent.contentTerms : intent.terms,
-    pool: Math.max(20, k * 4),
-    window: { ...DEFAULT_WINDOW, ...opts.window },
+    asOf: isoDay(asOf),
+    lexTerms: plan.lexTerms,
+    pool: plan.pool,
+    window: { ...DEFAULT_WINDOW, turnShift: plan.profile.turnShift, ...opts.window },
     lineRank: { ...DEFAULT_LINE_RANK, ...opts.lineRank },
+    plan,
+    entities,
+    ...(embedder ? { embedder } : {}),
     ...(opts.since ? { since: opts.since } : {}),
     ...(opts.until ? { until: opts.until } : {}),
   };
+  let lexical: LineHit[] | undefined;
+  const ctx: ArmContext = { ...base, lexicalLines: () => (lexical ??= lexicalLineHits(base)) };
+
   const arms: ArmList[] = [];
   const armMs = new Map<string, number>();
-  const timed = (run: () => ArmList): ArmList => {
-    const t = performance.now();
-    const list = run();
-    armMs.set(list.arm, performance.now() - t);
-    return list;
-  };
-  // "Tell me about Priya": when the entity has facts, its name alone is no lexical
-  // question (it would rank thousands of lines that merely mention her).
-  const nameOnly = intent.contentTerms.length === 0 && commonEntityAsked;
-  const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(query);
-  if (!nameOnly && (intent.terms.length > 0 || cjk)) {
-    arms.push(timed(() => linesArm(ctx, weights.lexical!)));
-    if (idx.fts) arms.push(timed(() => factsArm(ctx, weights.facts!)));
-  }
-  // The entity arm ranks by recency, not by the question's other words: a strong lead for
-  // "tell me about Priya", a weaker prior when the question also asks about something.
-  const entityWeight = intent.kinds.includes("lexical") ? weights.entity! / 2 : weights.entity!;
-  if (intent.entities.length > 0) arms.push(timed(() => entityArm(ctx, entities, entityWeight)));
-  // "What did John recently get promoted to?": the words decide, not a guessed two weeks.
-  const vagueOnly = intent.window?.vague === true && intent.terms.length > 0;
-  if (intent.window) arms.push(timed(() => timeArm(ctx, weights.time! * (vagueOnly ? VAGUE_TIME : 1))));
-  if (intent.kinds.includes("opinion")) arms.push(timed(() => opinionArm(ctx, weights.opinion!)));
-  const plan = choice.embedder ? vectorArmPlan(idx, choice.embedder, choice.provider) : { use: false };
-  if (plan.note) fallbacks.push(plan.note);
   let vectorRan = false;
-  if (plan.use && choice.embedder) {
-    let e = cachedEmbedders.get(choice.embedder);
-    if (!e) {
-      e = createCachedEmbedder(choice.embedder, idx.db);
-      cachedEmbedders.set(choice.embedder, e);
-    }
+  for (const spec of ARMS) {
+    if (!spec.when(plan, ctx)) continue;
+    const t = performance.now();
     try {
-      const t = performance.now();
-      const list = await vectorArm(ctx, e, weights.vector!);
-      armMs.set(list.arm, performance.now() - t);
-      arms.push(list);
-      vectorRan = true;
+      arms.push(await spec.run(ctx, spec.weight(plan)));
     } catch (error) {
+      if (spec.name !== "vector") throw error;
       const message = `embedding the query with ${choice.provider} failed: ${(error as Error).message}`;
       if (ws.config.embedding.fallback === "error") throw new MembankError(message, { code: "EEMBED", cause: error });
       fallbacks.push(`${message}; BM25 only`);
+      continue;
     }
+    armMs.set(spec.name, performance.now() - t);
+    if (spec.name === "vector") vectorRan = true;
   }
 
   const method = opts.fusion ?? DEFAULT_FUSE.method;
-  let fused = fuse(arms, { method, rrfK: opts.rrfK ?? DEFAULT_FUSE.rrfK });
-  const win = vagueOnly ? undefined : intent.window;
-  if (win) {
-    const reported = reportedWindow(win);
-    for (const f of fused) {
-      const w = f.cand.kind === "note" ? reported : win;
-      if (!f.cand.date || !overlapsWindow(w, f.cand.date)) f.score *= OUTSIDE_WINDOW;
-    }
-    fused = sortFused(fused);
-  }
-  fused = dedupe(fused).filter((f) => {
+  const fused = weighWindow(fuse(arms, { method, rrfK: opts.rrfK ?? DEFAULT_FUSE.rrfK }), plan);
+  const kept = dedupe(fused).filter((f) => {
     const c = f.cand;
     if (!inRange(c, opts.since, opts.until)) return false;
     if (opts.kinds && opts.kinds.length > 0 && !opts.kinds.includes(c.kind)) return false;
-    if (opts.entity) {
-      const slug = intent.entities[0]!.toLowerCase();
-      const words = nameWords(slug).join(" ");
-      const mentions =
-        c.entities.some((e) => e.toLowerCase() === slug) || nameWords(c.content).join(" ").includes(words);
-      if (!mentions) return false;
-    }
-    return true;
+    return !opts.entity || mentionsEntity(c, intent.entities[0]!);
   });
-  const judged = hasOpinions(idx);
-  // With reflect's opinions page, the restatements and contradictions of an opinion are
-  // that opinion (current confidence, judged evidence), except in a plain time question,
-  // where the dated log line itself is the answer.
-  if (judged && (intent.kinds.includes("opinion") || !intent.window)) fused = absorbIntoPageOpinions(idx, fused);
-  const evidenceCache = new Map();
-  for (const f of fused.slice(0, k * 2)) {
-    const c = f.cand;
-    if (c.kind !== "opinion" || c.evidence) continue;
-    const filed = judged && c.factId ? pageEvidenceForFact(idx, c.factId) : undefined;
-    c.evidence = filed ?? opinionEvidence(idx, c, 5, evidenceCache);
-  }
-  const top = collapseOpinions(fused).slice(0, k);
+  const top = groupOpinions(idx, kept, plan).slice(0, k);
   const results = fitBudget(
     top.map((f) => toResult(f, opts.explain ?? false)),
     budget,
@@ -264,6 +225,7 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
     response.explain = {
       fusion: method,
       terms: intent.terms.map((t) => t.text),
+      profile: plan.profile.name,
       arms: arms.map((a) => ({
         arm: a.arm,
         weight: a.weight,
@@ -276,44 +238,21 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
 }
 
 /**
- * Restatements of one opinion on several days are one result: the newest statement
- * (its confidence is the current one) at the best rank of the group, the older ones as
- * its evidence. Opinions are linked when one lists the other as evidence.
+ * A time window the question names (not a vague "recently" next to other words): results
+ * outside it are worth `outsideWindow`; log lines may also fall in the days after it that
+ * report it (the chat profile's report lag).
  */
-export function collapseOpinions(items: Fused[]): Fused[] {
-  const out: Fused[] = [];
-  const bySource = new Map<string, Fused>();
-  for (const f of items) {
-    const c = f.cand;
-    // A judged opinion of the page is one opinion already.
-    if (c.kind !== "opinion" || !c.evidence || c.opinionId) {
-      out.push(f);
-      continue;
-    }
-    const self = `${c.path}#L${c.startLine}`;
-    const linked = c.evidence.map((e) => bySource.get(e.source)).find((x) => x !== undefined);
-    if (!linked) {
-      out.push(f);
-      bySource.set(self, f);
-      continue;
-    }
-    bySource.set(self, linked);
-    const head = linked.cand;
-    const newer = (c.date ?? "") > (head.date ?? "") ? c : head;
-    const older = newer === c ? head : c;
-    const evidence = new Map((newer.evidence ?? []).map((e) => [e.source, e]));
-    const olderRef = `${older.path}#L${older.startLine}`;
-    if (!evidence.has(olderRef)) {
-      const stance = older.evidence?.find((e) => e.source === `${newer.path}#L${newer.startLine}`)?.stance ?? "support";
-      evidence.set(olderRef, { source: olderRef, stance });
-    }
-    linked.cand = {
-      ...newer,
-      evidence: [...evidence.values()].filter((e) => e.source !== `${newer.path}#L${newer.startLine}`),
-    };
-    linked.arms = [...linked.arms, ...f.arms.filter((a) => !linked.arms.some((b) => b.arm === a.arm))];
+function weighWindow(fused: Fused[], plan: RecallPlan): Fused[] {
+  const win = plan.vagueOnly ? undefined : plan.intent.window;
+  if (!win) return fused;
+  const reported = reportedWindow(win, plan.profile.reportLagDays);
+  for (const f of fused) {
+    const w = f.cand.kind === "note" ? reported : win;
+    if (!f.cand.date || !overlapsWindow(w, f.cand.date)) f.score *= plan.tuning.outsideWindow;
   }
-  return out;
+  return sortFused(fused);
 }
 
+export { collapseOpinions } from "./opinion-group.js";
+export { DEFAULT_WEIGHTS } from "./plan.js";
 export type { FactKind };

@@ -273,11 +273,14 @@ export function parseTimeWindow(query: string, asOf: Date): TimeWindow | undefin
  */
 export const REPORT_LAG_DAYS = 2;
 
-/** The window that log lines about a closed window `w` fall in: the same start, the end `REPORT_LAG_DAYS` later. */
-export function reportedWindow<T extends Pick<TimeWindow, "from" | "to">>(w: T): T {
+/**
+ * The window that log lines about a closed window `w` fall in: the same start, the end
+ * `lagDays` later (the chat profile's rule, profile.ts; plain logs: 0, the window itself).
+ */
+export function reportedWindow<T extends Pick<TimeWindow, "from" | "to">>(w: T, lagDays = REPORT_LAG_DAYS): T {
   // "Before March 2" and "as of May" bound what was known then: a later report is past that bound.
-  if (!w.to || !w.from) return w;
-  return { ...w, to: isoDay(addDays(new Date(`${w.to}T00:00:00Z`), REPORT_LAG_DAYS)) };
+  if (!w.to || !w.from || lagDays <= 0) return w;
+  return { ...w, to: isoDay(addDays(new Date(`${w.to}T00:00:00Z`), lagDays)) };
 }
 
 /**

@@ -58,7 +58,13 @@ export interface RecallResponse {
   model?: string;
   fallback?: string;
   /** With `explain`: fusion method, words searched, and the arms that ran with their sizes. */
-  explain?: { fusion: string; terms: string[]; arms: { arm: string; weight: number; hits: number; ms: number }[] };
+  explain?: {
+    fusion: string;
+    terms: string[];
+    /** The ranking profile used (chat transcripts or plain logs). */
+    profile: string;
+    arms: { arm: string; weight: number; hits: number; ms: number }[];
+  };
 }
 
 /** One thing an arm can return: a fact, or a few lines of a file. */

@@ -83,6 +83,17 @@ export const configSchema = z
       .strictObject({
         k: z.number().int().min(1).max(100).default(8),
         budgetTokens: z.number().int().min(50).default(1500),
+        /** Ranking rules: "chat" transcripts, "plain" logs, or "auto" (detected from the logs). */
+        profile: z.enum(["auto", "chat", "plain"]).default("auto"),
+        /** Overrides of recall's tuning (src/recall/plan.ts DEFAULT_TUNING documents each). */
+        tuning: z
+          .strictObject({
+            weights: z.record(z.string(), z.number().min(0)).optional(),
+            outsideWindow: z.number().min(0).max(1).optional(),
+            vagueTime: z.number().min(0).max(1).optional(),
+            commonEntityFacts: z.number().int().min(1).optional(),
+          })
+          .default({}),
       })
       .default({}),
     llm: z

@@ -1,0 +1,44 @@
+import { type ArmContext, entityArm, factsArm, linesArm, opinionArm, timeArm, vectorArm } from "./arms.js";
+import type { RecallPlan } from "./plan.js";
+import type { ArmList } from "./types.js";
+
+/**
+ * The retrieval arms, as data: when each runs, at which weight, and what it runs. recall()
+ * runs every arm whose `when` holds and fuses their lists; no arm reads another's result
+ * (the lexical line hits the vector arm re-ranks come from ctx.lexicalLines, computed once).
+ * A new arm is one more entry here.
+ */
+export interface ArmSpec {
+  name: string;
+  when: (plan: RecallPlan, ctx: ArmContext) => boolean;
+  weight: (plan: RecallPlan) => number;
+  run: (ctx: ArmContext, weight: number) => ArmList | Promise<ArmList>;
+}
+
+const w = (plan: RecallPlan, name: string): number => plan.tuning.weights[name] ?? 0;
+
+export const ARMS: readonly ArmSpec[] = [
+  { name: "lexical", when: (p) => p.lexical, weight: (p) => w(p, "lexical"), run: linesArm },
+  { name: "facts", when: (p, ctx) => p.lexical && ctx.idx.fts, weight: (p) => w(p, "facts"), run: factsArm },
+  {
+    name: "entity",
+    when: (p) => p.intent.entities.length > 0,
+    // It ranks by recency, not by the question's other words: a strong lead for "tell me
+    // about Priya", a weaker prior when the question also asks about something.
+    weight: (p) => w(p, "entity") * (p.intent.kinds.includes("lexical") ? p.tuning.entityWithWords : 1),
+    run: (ctx, weight) => entityArm(ctx, ctx.entities, weight),
+  },
+  {
+    name: "time",
+    when: (p) => p.intent.window !== undefined,
+    weight: (p) => w(p, "time") * (p.vagueOnly ? p.tuning.vagueTime : 1),
+    run: timeArm,
+  },
+  { name: "opinion", when: (p) => p.intent.kinds.includes("opinion"), weight: (p) => w(p, "opinion"), run: opinionArm },
+  {
+    name: "vector",
+    when: (_, ctx) => ctx.embedder !== undefined,
+    weight: (p) => w(p, "vector"),
+    run: (ctx, weight) => vectorArm(ctx, ctx.embedder!, weight),
+  },
+];

@@ -1,0 +1,113 @@
+import type { EntityRow } from "../index/queries.js";
+import type { Intent, LexicalTerm } from "./intent.js";
+import type { RecallProfile } from "./profile.js";
+import { nameWords } from "./text.js";
+
+/**
+ * The plan of one recall: what the question asks (intent), which profile the logs call
+ * for, and every tuning number, named. Arms (arm-list.ts) and ranking stages read the
+ * plan; nothing reads what another arm did.
+ */
+
+/** Arm weights: structure (entity, time, opinion) leads when the question asks for it. */
+export const DEFAULT_WEIGHTS: Readonly<Record<string, number>> = {
+  lexical: 1,
+  facts: 0.4,
+  entity: 1.2,
+  time: 1.3,
+  opinion: 1.3,
+  // Line-level USE similarity re-ranks lexical hits poorly on LoCoMo (bench/README.md): a light touch.
+  vector: 0.2,
+};
+
+export interface RecallTuning {
+  /** Arm weights by name (config recall.tuning.weights overrides some). */
+  weights: Readonly<Record<string, number>>;
+  /** An entity with more facts than this is too common to be a useful search word (the entity arm covers it). */
+  commonEntityFacts: number;
+  /** What a result outside a time window the question names is worth (soft: the window may be off). */
+  outsideWindow: number;
+  /** A vague "recently" next to other words: the time arm at this share of its weight, and no window penalty. */
+  vagueTime: number;
+  /** The entity arm's share of its weight when the question also asks about something (it ranks by recency). */
+  entityWithWords: number;
+  /** Candidates per arm: max(minPool, k x poolPerK). */
+  minPool: number;
+  poolPerK: number;
+  /** Lines the lexical arm ranks: max(minLexicalLines, pool x lexicalLinesPerPool). */
+  minLexicalLines: number;
+  lexicalLinesPerPool: number;
+  /** Opinions among the first k x evidencePerK results get evidence. */
+  evidencePerK: number;
+  /** Evidence links per opinion result. */
+  evidenceLinks: number;
+}
+
+export const DEFAULT_TUNING: RecallTuning = {
+  weights: DEFAULT_WEIGHTS,
+  commonEntityFacts: 300,
+  outsideWindow: 0.5,
+  vagueTime: 0.3,
+  entityWithWords: 0.5,
+  minPool: 20,
+  poolPerK: 4,
+  minLexicalLines: 300,
+  lexicalLinesPerPool: 10,
+  evidencePerK: 2,
+  evidenceLinks: 5,
+};
+
+export interface RecallPlan {
+  query: string;
+  intent: Intent;
+  k: number;
+  /** Candidates each arm returns at most. */
+  pool: number;
+  tuning: RecallTuning;
+  profile: RecallProfile;
+  /** Words for the lexical searches: without a very common entity's name (the entity arm covers it). */
+  lexTerms: LexicalTerm[];
+  /** Run the lexical arms (the question has words beyond a common entity's name, or CJK text). */
+  lexical: boolean;
+  /** "Recently" next to other words: a light preference, not a window. */
+  vagueOnly: boolean;
+}
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/** Pure: the plan for a question, given its intent and the index's entities. */
+export function makePlan(
+  query: string,
+  intent: Intent,
+  entities: readonly EntityRow[],
+  k: number,
+  profile: RecallProfile,
+  tuning: RecallTuning = DEFAULT_TUNING,
+): RecallPlan {
+  const commonEntityAsked = entities.some(
+    (e) => intent.entities.includes(e.slug) && e.facts > tuning.commonEntityFacts,
+  );
+  // "Tell me about Priya": when the entity has many facts, her name alone is no lexical
+  // question (it would rank thousands of lines that merely mention her).
+  const nameOnly = intent.contentTerms.length === 0 && commonEntityAsked;
+  return {
+    query,
+    intent,
+    k,
+    pool: Math.max(tuning.minPool, k * tuning.poolPerK),
+    tuning,
+    profile,
+    lexTerms: commonEntityAsked && intent.contentTerms.length > 0 ? intent.contentTerms : intent.terms,
+    lexical: !nameOnly && (intent.terms.length > 0 || CJK.test(query)),
+    // "What did John recently get promoted to?": the words decide, not a guessed two weeks.
+    vagueOnly: intent.window?.vague === true && intent.terms.length > 0,
+  };
+}
+
+/** Does a candidate's text or entities name the entity `slug` (the --entity filter)? */
+export function mentionsEntity(c: { entities: readonly string[]; content: string }, slug: string): boolean {
+  const s = slug.toLowerCase();
+  return (
+    c.entities.some((e) => e.toLowerCase() === s) || nameWords(c.content).join(" ").includes(nameWords(s).join(" "))
+  );
+}
