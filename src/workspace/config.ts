@@ -88,7 +88,17 @@ export const configSchema = z
         /** Overrides of recall's tuning (src/recall/plan.ts DEFAULT_TUNING documents each). */
         tuning: z
           .strictObject({
-            weights: z.record(z.string(), z.number().min(0)).optional(),
+            /** Arm weights (plan.ts DEFAULT_WEIGHTS). */
+            weights: z
+              .strictObject({
+                lexical: z.number().min(0).optional(),
+                facts: z.number().min(0).optional(),
+                entity: z.number().min(0).optional(),
+                time: z.number().min(0).optional(),
+                opinion: z.number().min(0).optional(),
+                vector: z.number().min(0).optional(),
+              })
+              .optional(),
             outsideWindow: z.number().min(0).max(1).optional(),
             vagueTime: z.number().min(0).max(1).optional(),
             commonEntityFacts: z.number().int().min(1).optional(),
