@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { IndexDb } from "../index/db.js";
 import { acquireIndex, closeIndexes } from "../index/handles.js";
-import { readLines } from "../index/lines.js";
+import { matchLines, readLines } from "../index/lines.js";
 import { syncIndex } from "../index/sync.js";
 import { openWorkspace } from "../workspace/workspace.js";
 import { FTS5_BM25 } from "./bm25.js";
@@ -92,9 +92,7 @@ describe("line store", () => {
     expect(hits[1]!.coverage!.matched).toEqual([1]);
     expect(hits[0]!.coverage!.idf[0]).toBeGreaterThan(0);
     // Under FTS5's own parameters the score is FTS5's bm25 (same order as its ranking).
-    const fts = store.db
-      .prepare("SELECT rowid, -bm25(lines_fts) AS s FROM lines_fts WHERE lines_fts MATCH ? ORDER BY bm25(lines_fts)")
-      .all('"Tokyo" OR "concert"') as { s: number }[];
+    const fts = matchLines(store, '"Tokyo" OR "concert"', {}, 100);
     expect(searchLines(store, terms, { bm25: FTS5_BM25 }).map((h) => h.score)).toEqual(
       fts.map((r) => expect.closeTo(r.s, 6)),
     );
@@ -130,11 +128,7 @@ describe("line store", () => {
     expect(first!.line).toBe(1);
     expect(second!.line).toBe(2);
     const once = searchLines(store, lexicalTerms("boxes moved"), { bm25: FTS5_BM25 });
-    const fts = store.db
-      .prepare(
-        "SELECT rowid AS id, -bm25(lines_fts) AS s FROM lines_fts WHERE lines_fts MATCH ? ORDER BY bm25(lines_fts)",
-      )
-      .all('"boxes" OR "moved"') as { s: number }[];
+    const fts = matchLines(store, '"boxes" OR "moved"', {}, 100);
     // Under FTS5's own parameters, exact counts give back FTS5's own scores.
     expect(once.map((h) => h.score)).toEqual(fts.map((r) => expect.closeTo(r.s, 6)));
   });

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LineHit } from "./lines.js";
 import { buildWindows, endsWithQuestion, shiftsForward } from "./windows.js";
@@ -42,5 +43,33 @@ describe("turn-aware windows", () => {
       turnShift: true,
     });
     expect([w!.startLine, w!.endLine]).toEqual([5, 7]);
+  });
+});
+
+describe("windows of line hits", () => {
+  it("do not depend on the order the hits come in, even at equal scores", () => {
+    const texts = ["- **Ana** (2 pm): We went hiking.", "- **Ben** (2 pm): Where?", "- note", "- W @Ana: Hiking."];
+    const hits = fc.array(
+      fc.record({
+        path: fc.constantFrom("memory/2023-05-08.md", "memory/2023-05-09.md", "bank/Ana.md"),
+        line: fc.integer({ min: 1, max: 30 }),
+        score: fc.constantFrom(1, 2, 2, 3),
+        text: fc.constantFrom(...texts),
+      }),
+      { maxLength: 25 },
+    );
+    fc.assert(
+      fc.property(
+        hits.chain((list) => {
+          // One hit per line, as the line search gives them.
+          const unique = [...new Map(list.map((h) => [`${h.path}#${h.line}`, h])).values()];
+          return fc.tuple(fc.constant(unique), fc.shuffledSubarray(unique, { minLength: unique.length }));
+        }),
+        ([hitsInOrder, shuffled]) => {
+          const opts = { before: 1, after: 1, neighborWeight: 0.35, max: 50, turnShift: true };
+          expect(buildWindows(shuffled, opts)).toEqual(buildWindows(hitsInOrder, opts));
+        },
+      ),
+    );
   });
 });
