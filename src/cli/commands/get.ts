@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import type { GetResult } from "../../index/get.js";
 import { displaySafe } from "../../markdown/display.js";
 import { intFlag, loadWorkspace, printJson, workspaceOption } from "../shared.js";
 
@@ -22,11 +23,15 @@ export function registerGet(program: Command): void {
     .option("--json", "print {path, text} as JSON")
     .action(async (file: string, flags: GetFlags) => {
       const ws = await loadWorkspace(flags);
-      const { getMemoryLines } = await import("../../index/get.js");
-      const res = await getMemoryLines(ws, file, {
+      const range = {
         ...(flags.from !== undefined ? { from: flags.from } : {}),
         ...(flags.lines !== undefined ? { lines: flags.lines } : {}),
-      });
+      };
+      // A running `membank serve` answers too (same bytes); reading lines in-process is cheap either way.
+      const { askServer } = await import("../../serve/client.js");
+      const res =
+        (await askServer<GetResult>(ws, { op: "get", path: file, ...range })) ??
+        (await (await import("../../index/get.js")).getMemoryLines(ws, file, range));
       if (flags.json) printJson(res);
       else process.stdout.write(res.text === "" ? "" : displaySafe(`${res.text}\n`));
     });

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { displaySafe } from "../../markdown/display.js";
 import type { RecallResponse } from "../../recall/types.js";
+import type { RecallRequest } from "../../serve/protocol.js";
 import { MembankError } from "../../workspace/errors.js";
 import { intFlag, loadWorkspace, printJson, workspaceOption } from "../shared.js";
 
@@ -94,6 +95,28 @@ export function registerRecall(program: Command): void {
           exitCode: 2,
         });
       }
+      const request: RecallRequest = {
+        op: "recall",
+        query: words.join(" "),
+        ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
+        ...(flags.k !== undefined ? { k: flags.k } : {}),
+        ...(flags.since !== undefined ? { since: flags.since } : {}),
+        ...(flags.until !== undefined ? { until: flags.until } : {}),
+        ...(flags.entity !== undefined ? { entity: flags.entity } : {}),
+        ...(flags.kind !== undefined ? { kinds: flags.kind } : {}),
+        ...(flags.asOf !== undefined ? { asOf: flags.asOf } : {}),
+        ...(flags.budgetTokens !== undefined ? { budgetTokens: flags.budgetTokens } : {}),
+        ...(flags.explain ? { explain: true } : {}),
+        ...(flags.fusion !== undefined ? { fusion: flags.fusion as "rrf" | "weighted" } : {}),
+      };
+      const print = (res: RecallResponse) => {
+        if (flags.json) printJson(res);
+        else process.stdout.write(displaySafe(`${formatRecall(res)}\n`));
+      };
+      // A running `membank serve` answers without loading the index or a model here.
+      const { askServer } = await import("../../serve/client.js");
+      const served = await askServer<RecallResponse>(ws, request);
+      if (served !== undefined) return print(served);
       const { resolveEmbedder } = await import("../../embed/index.js");
       const { closeIndexes } = await import("../../index/index.js");
       const { recall } = await import("../../recall/index.js");
@@ -111,8 +134,7 @@ export function registerRecall(program: Command): void {
           ...(flags.explain ? { explain: true } : {}),
           ...(flags.fusion !== undefined ? { fusion: flags.fusion as "rrf" | "weighted" } : {}),
         });
-        if (flags.json) printJson(res);
-        else process.stdout.write(displaySafe(`${formatRecall(res)}\n`));
+        print(res);
       } finally {
         closeIndexes();
         await embedder.embedder?.close?.();

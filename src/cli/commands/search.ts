@@ -43,6 +43,20 @@ export function registerSearch(program: Command): void {
     .option("--json", "print {results, provider, model, fallback} as JSON")
     .action(async (words: string[], flags: SearchFlags) => {
       const ws = await loadWorkspace(flags);
+      const print = (res: SearchResponse) => {
+        if (flags.json) printJson(res);
+        else process.stdout.write(displaySafe(`${formatSearch(res)}\n`));
+      };
+      // A running `membank serve` answers without loading the index or a model here.
+      const { askServer } = await import("../../serve/client.js");
+      const served = await askServer<SearchResponse>(ws, {
+        op: "search",
+        query: words.join(" "),
+        ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
+        ...(flags.maxResults !== undefined ? { maxResults: flags.maxResults } : {}),
+        ...(flags.minScore !== undefined ? { minScore: flags.minScore } : {}),
+      });
+      if (served !== undefined) return print(served);
       const { search, closeIndexes } = await import("../../index/index.js");
       // BM25-only is the latency-critical path: skip loading the embedding providers for it.
       const provider = flags.provider ?? ws.config.embedding.provider;
@@ -56,8 +70,7 @@ export function registerSearch(program: Command): void {
           ...(flags.maxResults !== undefined ? { maxResults: flags.maxResults } : {}),
           ...(flags.minScore !== undefined ? { minScore: flags.minScore } : {}),
         });
-        if (flags.json) printJson(res);
-        else process.stdout.write(displaySafe(`${formatSearch(res)}\n`));
+        print(res);
       } finally {
         closeIndexes();
         await embedder.embedder?.close?.();
