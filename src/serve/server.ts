@@ -175,8 +175,10 @@ export async function startServer(ws: Workspace, opts: ServeOptions = {}): Promi
     chain = chain.then(async () => {
       const started = performance.now();
       let reply: ServeAnswer;
+      let op = "?";
       try {
         const env = JSON.parse(line) as Envelope;
+        op = String(env.op);
         if (env.v !== PROTOCOL_VERSION || realRoot(env.root) !== root) {
           reply = { ok: false, error: { message: "not this server's workspace", exitCode: 1, code: NOT_MINE } };
         } else if (env.op === "ping") reply = { ok: true, value: info };
@@ -184,7 +186,7 @@ export async function startServer(ws: Workspace, opts: ServeOptions = {}): Promi
       } catch (error) {
         reply = { ok: false, error: serveError(error) };
       }
-      opts.onRequest?.(line.slice(0, 40), Math.round(performance.now() - started), reply.ok);
+      opts.onRequest?.(op, Math.round(performance.now() - started), reply.ok);
       if (!conn.destroyed) conn.end(`${JSON.stringify(reply)}\n`);
     });
   };

@@ -5,6 +5,7 @@ interface ServeFlags {
   workspace?: string;
   provider?: string;
   quiet?: boolean;
+  verbose?: boolean;
 }
 
 export function registerServe(program: Command): void {
@@ -31,13 +32,22 @@ Examples:
   workspaceOption(cmd)
     .option("--provider <name>", "embedding provider kept loaded: auto, local, openai, gemini, use, none")
     .option("--quiet", "print nothing but errors")
+    .option("--verbose", "log each request (operation, milliseconds) on stderr")
     .action(async (flags: ServeFlags) => {
       const ws = await loadWorkspace(flags);
       const { sqliteBindingProblem } = await import("../../index/status.js");
       const binding = sqliteBindingProblem();
       if (binding) throw binding;
       const { startServer } = await import("../../serve/server.js");
-      const server = await startServer(ws, flags.provider ? { provider: flags.provider } : {});
+      const server = await startServer(ws, {
+        ...(flags.provider ? { provider: flags.provider } : {}),
+        ...(flags.verbose
+          ? {
+              onRequest: (op: string, ms: number, ok: boolean) =>
+                process.stderr.write(`membank serve: ${op} ${ms} ms${ok ? "" : " (error)"}\n`),
+            }
+          : {}),
+      });
       const stop = () => {
         void server.close();
       };
