@@ -1,6 +1,5 @@
 import { createConnection } from "node:net";
 import { MembankError } from "../workspace/errors.js";
-import type { Workspace } from "../workspace/workspace.js";
 import { type Envelope, NOT_MINE, PROTOCOL_VERSION, type ServeAnswer, type ServeRequest } from "./protocol.js";
 import { removeStaleSocket, socketInode, socketPath } from "./socket.js";
 
@@ -18,14 +17,14 @@ export type Unanswered = { answered: false; reason: "none" | "stale" | "refused"
 
 /** Send one request; the raw answer, or why there is none. */
 export async function exchange(
-  ws: Workspace,
+  root: string,
   request: ServeRequest,
   opts: AskOptions = {},
 ): Promise<{ answered: true; answer: ServeAnswer } | Unanswered> {
-  const file = opts.socket ?? socketPath(ws);
+  const file = opts.socket ?? socketPath(root);
   const seen = socketInode(file);
   if (!seen) return { answered: false, reason: "none" };
-  const envelope: Envelope = { ...request, v: PROTOCOL_VERSION, root: ws.root };
+  const envelope: Envelope = { ...request, v: PROTOCOL_VERSION, root };
   return new Promise((resolve) => {
     let connected = false;
     let raw = "";
@@ -69,17 +68,13 @@ export async function exchange(
 }
 
 /**
- * Ask the workspace's warm server (`membank serve`), if one answers: its result, or
+ * Ask the warm server of the workspace at `root` (`membank serve`), if one answers: its result, or
  * undefined when there is no server (the caller then answers in-process, with the same
  * output). A server's refusal of the request itself (a bad path for `get`) is thrown as
  * the same MembankError the in-process call throws.
  */
-export async function askServer<T>(
-  ws: Workspace,
-  request: ServeRequest,
-  opts: AskOptions = {},
-): Promise<T | undefined> {
-  const res = await exchange(ws, request, opts);
+export async function askServer<T>(root: string, request: ServeRequest, opts: AskOptions = {}): Promise<T | undefined> {
+  const res = await exchange(root, request, opts);
   if (!res.answered) return undefined;
   if (res.answer.ok) return res.answer.value as T;
   const { message, exitCode, code } = res.answer.error;

@@ -145,7 +145,7 @@ function alreadyServed(info: Omit<ServerInfo, "pid"> & { pid: number | undefined
  * listen (socket mode 0600) and answer recall/search/get one request at a time.
  */
 export async function startServer(ws: Workspace, opts: ServeOptions = {}): Promise<RunningServer> {
-  const file = opts.socket ?? socketPath(ws);
+  const file = opts.socket ?? socketPath(ws.root);
   const root = realRoot(ws.root);
   const info: ServerInfo = {
     pid: process.pid,
@@ -153,7 +153,7 @@ export async function startServer(ws: Workspace, opts: ServeOptions = {}): Promi
     socket: file,
     provider: opts.provider ?? ws.config.embedding.provider,
   };
-  const probe = await exchange(ws, { op: "ping" }, { socket: file });
+  const probe = await exchange(ws.root, { op: "ping" }, { socket: file });
   if (probe.answered && probe.answer.ok) throw alreadyServed(probe.answer.value as ServerInfo);
   if (probe.answered) throw alreadyServed({ ...info, pid: undefined });
   if (existsSync(file) && !socketInode(file)) {

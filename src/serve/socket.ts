@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { lstatSync, realpathSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { stateDir, type Workspace } from "../workspace/workspace.js";
+import { stateDirOf } from "../workspace/locate.js";
 
 /**
  * A Unix socket path must fit `sun_path`: 108 bytes on Linux, 104 on macOS, both with the
@@ -18,12 +18,12 @@ export const SOCKET_NAME = "serve.sock";
  * too long for a socket, a short name under the temp folder keyed by a hash of the
  * workspace's real path (so the server and every client compute the same one).
  */
-export function socketPath(ws: Workspace, tmp = tmpdir()): string {
-  const inState = path.join(stateDir(ws), SOCKET_NAME);
+export function socketPath(root: string, tmp = tmpdir()): string {
+  const inState = path.join(stateDirOf(root), SOCKET_NAME);
   if (Buffer.byteLength(inState) <= MAX_SOCKET_PATH_BYTES) return inState;
-  let real = ws.root;
+  let real = root;
   try {
-    real = realpathSync(ws.root);
+    real = realpathSync(root);
   } catch {
     // A vanished root: the hash of the path as given still names one socket.
   }

@@ -3,7 +3,7 @@ import { displaySafe } from "../../markdown/display.js";
 import type { RecallResponse } from "../../recall/types.js";
 import type { RecallRequest } from "../../serve/protocol.js";
 import { MembankError } from "../../workspace/errors.js";
-import { intFlag, loadWorkspace, printJson, workspaceOption } from "../shared.js";
+import { askWarmServer, intFlag, loadWorkspace, printJson, workspaceOption } from "../shared.js";
 
 interface RecallFlags {
   workspace?: string;
@@ -78,7 +78,7 @@ export function registerRecall(program: Command): void {
     .option("--provider <name>", "embedding provider: auto, local, openai, gemini, use, none")
     .option("--fusion <method>", "weighted (default) or rrf")
     .action(async (words: string[], flags: RecallFlags) => {
-      const ws = await loadWorkspace(flags);
+      // Flags first, like commander's own checks: the warm path below reads no config.
       let asOf: Date | undefined;
       if (flags.asOf !== undefined) {
         // Lazily: dates.ts loads chrono, which `membank --version` and `--help` must not pay for.
@@ -114,9 +114,9 @@ export function registerRecall(program: Command): void {
         else process.stdout.write(displaySafe(`${formatRecall(res)}\n`));
       };
       // A running `membank serve` answers without loading the index or a model here.
-      const { askServer } = await import("../../serve/client.js");
-      const served = await askServer<RecallResponse>(ws, request);
+      const served = await askWarmServer<RecallResponse>(flags, request);
       if (served !== undefined) return print(served);
+      const ws = await loadWorkspace(flags);
       const { resolveEmbedder } = await import("../../embed/index.js");
       const { closeIndexes } = await import("../../index/index.js");
       const { recall } = await import("../../recall/index.js");

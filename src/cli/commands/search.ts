@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import type { EmbedderChoice } from "../../embed/types.js";
 import type { SearchResponse } from "../../index/search.js";
 import { displaySafe } from "../../markdown/display.js";
-import { intFlag, loadWorkspace, numberFlag, printJson, workspaceOption } from "../shared.js";
+import { askWarmServer, intFlag, loadWorkspace, numberFlag, printJson, workspaceOption } from "../shared.js";
 
 interface SearchFlags {
   workspace?: string;
@@ -42,14 +42,12 @@ export function registerSearch(program: Command): void {
     .option("--provider <name>", "embedding provider for this query: auto, local, openai, gemini, use, none")
     .option("--json", "print {results, provider, model, fallback} as JSON")
     .action(async (words: string[], flags: SearchFlags) => {
-      const ws = await loadWorkspace(flags);
       const print = (res: SearchResponse) => {
         if (flags.json) printJson(res);
         else process.stdout.write(displaySafe(`${formatSearch(res)}\n`));
       };
       // A running `membank serve` answers without loading the index or a model here.
-      const { askServer } = await import("../../serve/client.js");
-      const served = await askServer<SearchResponse>(ws, {
+      const served = await askWarmServer<SearchResponse>(flags, {
         op: "search",
         query: words.join(" "),
         ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
@@ -57,6 +55,7 @@ export function registerSearch(program: Command): void {
         ...(flags.minScore !== undefined ? { minScore: flags.minScore } : {}),
       });
       if (served !== undefined) return print(served);
+      const ws = await loadWorkspace(flags);
       const { search, closeIndexes } = await import("../../index/index.js");
       // BM25-only is the latency-critical path: skip loading the embedding providers for it.
       const provider = flags.provider ?? ws.config.embedding.provider;
