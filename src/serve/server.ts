@@ -168,7 +168,12 @@ export async function startServer(ws: Workspace, opts: ServeOptions = {}): Promi
   await syncIndex(ws, { reader: true });
   const choice = await embedders.get(ws, opts.provider);
   info.provider = choice.provider;
-  await choice.embedder?.embed(["membank serve warm-up"]);
+  // A model that fails to load here fails (or falls back) per request, as it would in-process.
+  await choice.embedder?.embed(["membank serve warm-up"]).catch(() => undefined);
+  // One question through recall loads what it loads lazily (the date parser, the line tables).
+  await recall(ws, "what happened last week?", { embedder: { embedder: null, provider: "none" } }).catch(
+    () => undefined,
+  );
 
   let chain: Promise<unknown> = Promise.resolve();
   const handle = (conn: Socket, line: string) => {

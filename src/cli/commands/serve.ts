@@ -61,5 +61,7 @@ Examples:
       }
       await server.closed;
       if (!flags.quiet) process.stdout.write("membank serve: stopped\n");
+      // A model's worker threads or timers must not keep a stopped server alive.
+      process.exit(process.exitCode ?? 0);
     });
 }
