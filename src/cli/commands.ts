@@ -13,6 +13,7 @@ import { registerReflect } from "./commands/reflect.js";
 import { registerRun } from "./commands/run.js";
 import { registerSchedule } from "./commands/schedule.js";
 import { registerSearch } from "./commands/search.js";
+import { registerServe } from "./commands/serve.js";
 import { registerWatch } from "./commands/watch.js";
 
 /**
@@ -32,6 +33,7 @@ export function registerCommands(program: Command): void {
   registerModels(program);
   registerWatch(program);
   registerMcp(program);
+  registerServe(program);
   registerOpenClaw(program);
   registerDoctor(program);
   registerMergeDriver(program);

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { nativeError } from "../index/native.js";
+import type { ServeRequest } from "../serve/protocol.js";
 import { describeIoError, MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";
 
@@ -19,6 +20,24 @@ export async function loadWorkspace(flags: WorkspaceFlag): Promise<Workspace> {
   // Lazily: the config schema (zod) is not needed by `--version` and `--help`.
   const { resolveWorkspace } = await import("../workspace/workspace.js");
   return resolveWorkspace(flags.workspace === undefined ? {} : { workspace: flags.workspace });
+}
+
+/**
+ * The answer of the workspace's warm server (`membank serve`) when one runs, else undefined
+ * (the caller then works in-process, printing the same bytes). Reads no config: a call the
+ * server answers loads neither the config schema nor the index nor a model here. A
+ * workspace that cannot be found or opened is reported by the in-process path.
+ */
+export async function askWarmServer<T>(flags: WorkspaceFlag, request: ServeRequest): Promise<T | undefined> {
+  const { locateWorkspace } = await import("../workspace/locate.js");
+  let root: string;
+  try {
+    root = locateWorkspace(flags.workspace === undefined ? {} : { workspace: flags.workspace }).dir;
+  } catch {
+    return undefined;
+  }
+  const { askServer } = await import("../serve/client.js");
+  return askServer<T>(root, request);
 }
 
 /** Stable, pretty JSON on stdout, newline-terminated. */

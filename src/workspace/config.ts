@@ -3,8 +3,10 @@ import { z } from "zod";
 import { describeIssues, describeJsonError } from "./config-report.js";
 import { MembankError } from "./errors.js";
 
-/** Name of the optional per-workspace config file (also how a workspace is found from cwd). */
-export const CONFIG_FILE = "membank.config.json";
+import { CONFIG_FILE } from "./locate.js";
+
+/** Name of the optional per-workspace config file (also how a workspace is found from cwd); its home is locate.ts. */
+export { CONFIG_FILE };
 
 const embeddingSchema = z
   .strictObject({

@@ -2,6 +2,9 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { CONFIG_FILE, defaultConfig, loadConfigFile, type MembankConfig } from "./config.js";
 import { MembankError } from "./errors.js";
+import { locateWorkspace, type ResolveOptions, STATE_DIR, stateDirOf } from "./locate.js";
+
+export type { ResolveOptions } from "./locate.js";
 
 export interface Workspace {
   /** Absolute, real path of the workspace folder. */
@@ -9,15 +12,6 @@ export interface Workspace {
   config: MembankConfig;
   /** The config file that was read, if any. */
   configPath?: string;
-}
-
-export interface ResolveOptions {
-  /** `--workspace DIR`, highest precedence. */
-  workspace?: string;
-  /** Defaults to process.cwd(). */
-  cwd?: string;
-  /** Defaults to process.env (for MEMBANK_WORKSPACE). */
-  env?: NodeJS.ProcessEnv;
 }
 
 function isDir(p: string): boolean {
@@ -71,22 +65,8 @@ export async function openWorkspace(dir: string, how = "given"): Promise<Workspa
  * folder from cwd upwards that holds a `membank.config.json`.
  */
 export async function resolveWorkspace(options: ResolveOptions = {}): Promise<Workspace> {
-  const env = options.env ?? process.env;
-  const cwd = options.cwd ?? process.cwd();
-  if (options.workspace) return openWorkspace(path.resolve(cwd, options.workspace), "from --workspace");
-  const fromEnv = env.MEMBANK_WORKSPACE;
-  if (fromEnv) return openWorkspace(path.resolve(cwd, fromEnv), "from MEMBANK_WORKSPACE");
-  let dir = path.resolve(cwd);
-  for (;;) {
-    if (existsSync(path.join(dir, CONFIG_FILE))) return openWorkspace(dir, `found ${CONFIG_FILE}`);
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  throw new MembankError(
-    `No workspace given and none found: pass --workspace DIR, set MEMBANK_WORKSPACE, or run inside a folder with ${CONFIG_FILE} (searched from ${cwd} upwards).`,
-    { code: "ENOWORKSPACE" },
-  );
+  const { dir, how } = locateWorkspace(options);
+  return openWorkspace(dir, how);
 }
 
 /** Absolute path of a workspace-relative setting (settings may also be absolute). */
@@ -94,11 +74,9 @@ export function workspacePath(ws: Workspace, p: string): string {
   return path.resolve(ws.root, p);
 }
 
-const STATE_DIR = ".memory";
-
 /** The derived-data folder (`.memory/`), git-ignored. */
 export function stateDir(ws: Workspace): string {
-  return path.join(ws.root, STATE_DIR);
+  return stateDirOf(ws.root);
 }
 
 /**

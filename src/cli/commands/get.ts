@@ -1,6 +1,7 @@
 import type { Command } from "commander";
+import type { GetResult } from "../../index/get.js";
 import { displaySafe } from "../../markdown/display.js";
-import { intFlag, loadWorkspace, printJson, workspaceOption } from "../shared.js";
+import { askWarmServer, intFlag, loadWorkspace, printJson, workspaceOption } from "../shared.js";
 
 interface GetFlags {
   workspace?: string;
@@ -21,12 +22,14 @@ export function registerGet(program: Command): void {
     .option("--lines <m>", "number of lines", intFlag("--lines"))
     .option("--json", "print {path, text} as JSON")
     .action(async (file: string, flags: GetFlags) => {
-      const ws = await loadWorkspace(flags);
-      const { getMemoryLines } = await import("../../index/get.js");
-      const res = await getMemoryLines(ws, file, {
+      const range = {
         ...(flags.from !== undefined ? { from: flags.from } : {}),
         ...(flags.lines !== undefined ? { lines: flags.lines } : {}),
-      });
+      };
+      // A running `membank serve` answers too (same bytes); reading lines in-process is cheap either way.
+      const res =
+        (await askWarmServer<GetResult>(flags, { op: "get", path: file, ...range })) ??
+        (await (await import("../../index/get.js")).getMemoryLines(await loadWorkspace(flags), file, range));
       if (flags.json) printJson(res);
       else process.stdout.write(res.text === "" ? "" : displaySafe(`${res.text}\n`));
     });

@@ -1,8 +1,9 @@
 import type { Command } from "commander";
 import { displaySafe } from "../../markdown/display.js";
 import type { RecallResponse } from "../../recall/types.js";
+import type { RecallRequest } from "../../serve/protocol.js";
 import { MembankError } from "../../workspace/errors.js";
-import { intFlag, loadWorkspace, printJson, workspaceOption } from "../shared.js";
+import { askWarmServer, intFlag, loadWorkspace, printJson, workspaceOption } from "../shared.js";
 
 interface RecallFlags {
   workspace?: string;
@@ -77,7 +78,7 @@ export function registerRecall(program: Command): void {
     .option("--provider <name>", "embedding provider: auto, local, openai, gemini, use, none")
     .option("--fusion <method>", "weighted (default) or rrf")
     .action(async (words: string[], flags: RecallFlags) => {
-      const ws = await loadWorkspace(flags);
+      // Flags first, like commander's own checks: the warm path below reads no config.
       let asOf: Date | undefined;
       if (flags.asOf !== undefined) {
         // Lazily: dates.ts loads chrono, which `membank --version` and `--help` must not pay for.
@@ -94,6 +95,28 @@ export function registerRecall(program: Command): void {
           exitCode: 2,
         });
       }
+      const request: RecallRequest = {
+        op: "recall",
+        query: words.join(" "),
+        ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
+        ...(flags.k !== undefined ? { k: flags.k } : {}),
+        ...(flags.since !== undefined ? { since: flags.since } : {}),
+        ...(flags.until !== undefined ? { until: flags.until } : {}),
+        ...(flags.entity !== undefined ? { entity: flags.entity } : {}),
+        ...(flags.kind !== undefined ? { kinds: flags.kind } : {}),
+        ...(flags.asOf !== undefined ? { asOf: flags.asOf } : {}),
+        ...(flags.budgetTokens !== undefined ? { budgetTokens: flags.budgetTokens } : {}),
+        ...(flags.explain ? { explain: true } : {}),
+        ...(flags.fusion !== undefined ? { fusion: flags.fusion as "rrf" | "weighted" } : {}),
+      };
+      const print = (res: RecallResponse) => {
+        if (flags.json) printJson(res);
+        else process.stdout.write(displaySafe(`${formatRecall(res)}\n`));
+      };
+      // A running `membank serve` answers without loading the index or a model here.
+      const served = await askWarmServer<RecallResponse>(flags, request);
+      if (served !== undefined) return print(served);
+      const ws = await loadWorkspace(flags);
       const { resolveEmbedder } = await import("../../embed/index.js");
       const { closeIndexes } = await import("../../index/index.js");
       const { recall } = await import("../../recall/index.js");
@@ -111,8 +134,7 @@ export function registerRecall(program: Command): void {
           ...(flags.explain ? { explain: true } : {}),
           ...(flags.fusion !== undefined ? { fusion: flags.fusion as "rrf" | "weighted" } : {}),
         });
-        if (flags.json) printJson(res);
-        else process.stdout.write(displaySafe(`${formatRecall(res)}\n`));
+        print(res);
       } finally {
         closeIndexes();
         await embedder.embedder?.close?.();

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import type { EmbedderChoice } from "../../embed/types.js";
 import type { SearchResponse } from "../../index/search.js";
 import { displaySafe } from "../../markdown/display.js";
-import { intFlag, loadWorkspace, numberFlag, printJson, workspaceOption } from "../shared.js";
+import { askWarmServer, intFlag, loadWorkspace, numberFlag, printJson, workspaceOption } from "../shared.js";
 
 interface SearchFlags {
   workspace?: string;
@@ -42,6 +42,19 @@ export function registerSearch(program: Command): void {
     .option("--provider <name>", "embedding provider for this query: auto, local, openai, gemini, use, none")
     .option("--json", "print {results, provider, model, fallback} as JSON")
     .action(async (words: string[], flags: SearchFlags) => {
+      const print = (res: SearchResponse) => {
+        if (flags.json) printJson(res);
+        else process.stdout.write(displaySafe(`${formatSearch(res)}\n`));
+      };
+      // A running `membank serve` answers without loading the index or a model here.
+      const served = await askWarmServer<SearchResponse>(flags, {
+        op: "search",
+        query: words.join(" "),
+        ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
+        ...(flags.maxResults !== undefined ? { maxResults: flags.maxResults } : {}),
+        ...(flags.minScore !== undefined ? { minScore: flags.minScore } : {}),
+      });
+      if (served !== undefined) return print(served);
       const ws = await loadWorkspace(flags);
       const { search, closeIndexes } = await import("../../index/index.js");
       // BM25-only is the latency-critical path: skip loading the embedding providers for it.
@@ -56,8 +69,7 @@ export function registerSearch(program: Command): void {
           ...(flags.maxResults !== undefined ? { maxResults: flags.maxResults } : {}),
           ...(flags.minScore !== undefined ? { minScore: flags.minScore } : {}),
         });
-        if (flags.json) printJson(res);
-        else process.stdout.write(displaySafe(`${formatSearch(res)}\n`));
+        print(res);
       } finally {
         closeIndexes();
         await embedder.embedder?.close?.();
