@@ -11,6 +11,7 @@ import { MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { type ArmContext, entityArm, factsArm, inRange, linesArm, opinionArm, timeArm, vectorArm } from "./arms.js";
 import { opinionEvidence } from "./candidates.js";
+import { entityAnswersArm } from "./entity-answers.js";
 import { DEFAULT_FUSE, dedupe, type Fused, type FusionMethod, fuse, sortFused } from "./fuse.js";
 import { understandQuery } from "./intent.js";
 import { DEFAULT_LINE_RANK, type LineRankOptions } from "./linerank.js";
@@ -180,7 +181,11 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
   // The entity arm ranks by recency, not by the question's other words: a strong lead for
   // "tell me about Priya", a weaker prior when the question also asks about something.
   const entityWeight = intent.kinds.includes("lexical") ? weights.entity! / 2 : weights.entity!;
-  if (intent.entities.length > 0) arms.push(timed(() => entityArm(ctx, entities, entityWeight)));
+  // An entity question ("who is Elin?", "the tester from France") is answered from the bank
+  // (entity-answers.ts); any other question naming an entity gets the entity arm's prior.
+  const answers = timed(() => entityAnswersArm(ctx, entities, weights.entity!));
+  if (answers.items.length > 0) arms.push(answers);
+  else if (intent.entities.length > 0) arms.push(timed(() => entityArm(ctx, entities, entityWeight)));
   // "What did John recently get promoted to?": the words decide, not a guessed two weeks.
   const vagueOnly = intent.window?.vague === true && intent.terms.length > 0;
   if (intent.window) arms.push(timed(() => timeArm(ctx, weights.time! * (vagueOnly ? VAGUE_TIME : 1))));
