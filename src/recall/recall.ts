@@ -18,6 +18,7 @@ import { DEFAULT_LINE_RANK, type LineRankOptions } from "./linerank.js";
 import { hasLineStore } from "./lines.js";
 import { absorbIntoPageOpinions, pageEvidenceForFact } from "./opinions.js";
 import { fitBudget, toResult } from "./shape.js";
+import { DEFAULT_SYNONYM_ARM, type SynonymMode, synonymArm } from "./synonym-arm.js";
 import { findEntityByName, nameWords } from "./text.js";
 import { anchorVague, isoDay, overlapsWindow, reportedWindow } from "./timewindow.js";
 import type { ArmList, RecallResponse, ResultKind } from "./types.js";
@@ -57,6 +58,8 @@ export interface RecallOptions {
   window?: Partial<WindowOptions>;
   /** Line re-scoring (speaker boost, same-file bonus). */
   lineRank?: Partial<LineRankOptions>;
+  /** WordNet synonyms of the topic words: always, only when the words find little (default), or off. */
+  synonyms?: SynonymMode;
 }
 
 /** Arm weights: structure (entity, time, opinion) leads when the question asks for it. */
@@ -68,6 +71,8 @@ export const DEFAULT_WEIGHTS: Record<string, number> = {
   opinion: 1.3,
   // Line-level USE similarity re-ranks lexical hits poorly on LoCoMo (bench/README.md): a light touch.
   vector: 0.2,
+  // WordNet synonyms: below the question's own words (bench/README.md).
+  synonyms: 0.3,
 };
 
 /** An entity with more facts than this is too common to be a useful search word. */
@@ -176,6 +181,9 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
   const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(query);
   if (!nameOnly && (intent.terms.length > 0 || cjk)) {
     arms.push(timed(() => linesArm(ctx, weights.lexical!)));
+    const mode = opts.synonyms ?? DEFAULT_SYNONYM_ARM.mode;
+    const synonymList = timed(() => synonymArm(ctx, weights.synonyms!, { ...DEFAULT_SYNONYM_ARM, mode }));
+    if (synonymList.items.length > 0) arms.push(synonymList);
     if (idx.fts) arms.push(timed(() => factsArm(ctx, weights.facts!)));
   }
   // The entity arm ranks by recency, not by the question's other words: a strong lead for
