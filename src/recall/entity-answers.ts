@@ -29,6 +29,9 @@ import type { ArmList, Candidate } from "./types.js";
 /** How much the entity answer outweighs the entity arm it replaces: it leads an entity question. */
 export const ENTITY_ANSWER_BOOST = 1.5;
 
+/** Frames that ask for a person: a description under them may match loosely ("who is the tester from France?"). */
+const WHO = /^\s*(?:who(?:'s|’s|\s+is|\s+are|\s+was)\b|remind\s+me\s+who\b)/i;
+
 /** Question frames that ask who or what something is. */
 const FRAME =
   /^\s*(?:who(?:'s|’s|\s+is|\s+are|\s+was)\b|tell\s+me\s+(?:more\s+)?about\b|what\s+do\s+(?:we|you|i)\s+know\s+about\b|what(?:'s|’s|\s+is)\s+(?:going\s+on|up|new|happening|the\s+(?:latest|news|story|deal|status))\s+(?:with|on|from|about)\b|what\s+about\b|how(?:'s|’s|\s+is)\s+\S+(?:\s+\S+)?\s+doing\b|any\s+news\s+(?:on|about|from)\b|remind\s+me\s+(?:who|about)\b|(?:info|update|background)\s+on\b)/i;
@@ -127,7 +130,7 @@ export function entityQuestion(
   const rest = words.filter((w) => !ASKING.has(w));
   const near = nearName(rest, names);
   if (near) return { slugs: spellings(near, entities, profiles), how: "spelling" };
-  const described = describedEntity(rest, describe());
+  const described = describedEntity(rest, describe(), { strict: !WHO.test(query) });
   return described ? { slugs: spellings(described, entities, profiles), how: "description" } : undefined;
 }
 

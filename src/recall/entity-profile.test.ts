@@ -70,6 +70,12 @@ describe("describedEntity", () => {
     expect(describedEntity(["runs", "customer", "support"], profiles)).toBe("Jonas");
   });
 
+  it("strictly, needs two words of the description, all but one", () => {
+    expect(describedEntity(["reconciliation", "report"], profiles, { strict: true })).toBeUndefined();
+    expect(describedEntity(["tester", "france"], profiles, { strict: true })).toBeUndefined();
+    expect(describedEntity(["product", "manager"], profiles, { strict: true })).toBe("Jonas");
+  });
+
   it("names nobody when nothing fits or two fit equally", () => {
     expect(describedEntity(["astronaut"], profiles)).toBeUndefined();
     expect(describedEntity([], profiles)).toBeUndefined();

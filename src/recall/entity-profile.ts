@@ -216,17 +216,23 @@ function dropSharedAliases(profiles: Map<string, EntityProfile>): void {
 export function describedEntity(
   terms: readonly string[],
   profiles: ReadonlyMap<string, { words: ReadonlySet<string> }>,
+  opts: { strict?: boolean } = {},
 ): string | undefined {
   const stems = [...new Set(terms.map(describeWord))].filter((s) => s.length > 1);
   if (stems.length === 0) return undefined;
   const scored: { slug: string; score: number }[] = [];
   for (const [slug, p] of profiles) {
     let score = 0;
+    let matched = 0;
     for (const s of stems) {
       if (!p.words.has(s)) continue;
       const df = [...profiles.values()].filter((q) => q.words.has(s)).length;
       score += 1 / df;
+      matched++;
     }
+    // Strict (no "who" asked): a topic that shares one word with someone's role is still a
+    // topic ("the reconciliation report" is not Priya): at least two words, all but one of them.
+    if (opts.strict && (matched < 2 || matched < stems.length - 1)) continue;
     if (score > 0) scored.push({ slug, score });
   }
   scored.sort((a, b) => b.score - a.score || (a.slug < b.slug ? -1 : 1));
