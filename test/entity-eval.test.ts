@@ -122,6 +122,31 @@ describe("entity questions (bank.example and fixtures/natural, after reflect)", 
     }
   });
 
+  it("gives an entity's opinions with their status, a reversed belief after the one still held", async () => {
+    const ws = workspaces.get("fixtures/natural")!;
+    const r = await recall(ws, "tell me about Mara", {
+      asOf: new Date("2026-03-27T12:00:00Z"),
+      k: 40,
+      budgetTokens: 100_000,
+    });
+    expect(r.results[0]!.source).toMatch(/^MEMORY\.md#L[34]-L[4-6]$/);
+    const held = r.results.findIndex((x) => x.kind === "opinion" && /ramp up/.test(x.content));
+    const reversed = r.results.findIndex((x) => x.kind === "opinion" && /March 31/.test(x.content));
+    expect(held).toBeGreaterThan(0);
+    expect(reversed).toBeGreaterThan(held);
+    expect(r.results[reversed]!.status).toBe("reversed");
+    expect(r.results[reversed]!.content).toMatch(/\[reversed: 0\.80 -> 0\.\d+ by 2026-03-\d\d\]/);
+  });
+
+  it("leaves a topic that shares a word with someone's role to the words", async () => {
+    const ws = workspaces.get("bank.example")!;
+    const asOf = new Date("2026-03-16T12:00:00Z");
+    for (const q of ["the reconciliation report", "tell me about the reconciliation report"]) {
+      const r = await recall(ws, q, { asOf, k: 3 });
+      expect(r.results[0]!.source, q).toMatch(/^memory\/2026-03-03\.md#L1[34]-L14$/);
+    }
+  });
+
   it("answers an entity question in a few milliseconds once the index is warm", async () => {
     const set = evalFile.sets.find((s) => s.workspace === "bank.example")!;
     const ws = workspaces.get(set.workspace)!;

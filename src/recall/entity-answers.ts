@@ -176,8 +176,8 @@ function withPageWords(
 /**
  * The entity-answer arm: empty unless the query is an entity question. Items best first:
  * the core memory's lines about the entity (subject lines first), its page's current-state
- * lines (as the facts they cite), its newest facts, its current opinions, then its
- * weakened or reversed opinions.
+ * lines (as the facts they cite), its newest fact, its current opinions, a few more facts,
+ * its weakened or reversed opinions, then its older facts.
  */
 export function entityAnswersArm(ctx: ArmContext, entities: readonly EntityRow[], weight: number): ArmList {
   const arm: ArmList = { arm: "entity", weight: weight * ENTITY_ANSWER_BOOST, items: [] };
@@ -216,11 +216,13 @@ export function entityAnswersArm(ctx: ArmContext, entities: readonly EntityRow[]
     .filter((c) => !(judged && c.kind === "opinion") && !given.has(`${c.path}#L${c.startLine}`));
   const current = opinions.filter((o) => o.status !== "reversed" && o.status !== "weakened");
   const lost = opinions.filter((o) => o.status === "reversed" || o.status === "weakened");
-  // The newest few facts, the current opinions, the rest of the facts, then beliefs given up.
-  for (const c of facts.slice(0, 3)) add(c);
+  // The newest fact, the current opinions, a few more facts, the beliefs given up (marked
+  // so: "[reversed: 0.80 -> 0.37 by ...]"), then the older facts.
+  for (const c of facts.slice(0, 1)) add(c);
   for (const c of current) add(c);
-  for (const c of facts.slice(3)) add(c);
+  for (const c of facts.slice(1, 4)) add(c);
   for (const c of lost) add(c);
+  for (const c of facts.slice(4)) add(c);
   arm.items = cands.slice(0, ctx.pool).map((cand, i, all) => ({ cand, score: 1 - i / (all.length + 1) }));
   return arm;
 }
