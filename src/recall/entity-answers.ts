@@ -22,6 +22,7 @@ import {
   type TextLine,
 } from "./entity-profile.js";
 import { lexicalTerms, matchEntities } from "./intent.js";
+import { hasLineStore } from "./lines.js";
 import { opinionCandidate } from "./opinions.js";
 import { fold, nameKey, nameWords } from "./text.js";
 import type { ArmList, Candidate } from "./types.js";
@@ -181,6 +182,8 @@ function withPageWords(
  */
 export function entityAnswersArm(ctx: ArmContext, entities: readonly EntityRow[], weight: number): ArmList {
   const arm: ArmList = { arm: "entity", weight: weight * ENTITY_ANSWER_BOOST, items: [] };
+  // An older membank's index (no line store) keeps the plain entity arm until it is rebuilt.
+  if (!hasLineStore(ctx.idx)) return arm;
   const cached = profilesOf(ctx, entities);
   const { file, profiles } = cached;
   const named = entityQuestion(ctx.query, entities, profiles, () => {
