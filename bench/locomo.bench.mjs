@@ -43,6 +43,8 @@ const cov = flag("cov", undefined);
 const covSpan = flag("covspan", undefined);
 const tw = flag("tw", undefined);
 const turn = flag("turn", undefined);
+const syn = flag("synonyms", undefined);
+const sw = flag("sw", undefined);
 const convs = flag("convs", undefined);
 if (args.includes("--help")) {
   console.log(
@@ -111,6 +113,8 @@ async function run(mode) {
         embedder,
         budgetTokens: 1_000_000,
         fusion,
+        ...(syn !== undefined ? { synonyms: syn } : {}),
+        ...(sw !== undefined ? { weights: { synonyms: Number(sw) } } : {}),
         window: {
           before,
           after,

@@ -40,8 +40,10 @@ describe("recall over bank.example", () => {
     expect(r.results.length).toBeGreaterThan(2);
     for (const x of r.results.slice(0, 3)) {
       expect(x.entities.map((e) => e.toLowerCase()).includes("priya") || /priya/i.test(x.content)).toBe(true);
-      expect(x.source).toMatch(/^memory\/2026-03-\d\d(?:-[a-z]+)?\.md#L\d+-L\d+$/);
+      // The core memory's line about her, then her facts in the logs (issue 14).
+      expect(x.source).toMatch(/^(?:MEMORY\.md|memory\/2026-03-\d\d(?:-[a-z]+)?\.md)#L\d+-L\d+$/);
     }
+    expect(r.results.slice(0, 3).some((x) => x.source.startsWith("MEMORY.md#L15"))).toBe(true);
   });
 
   it("finds exact tokens", async () => {

@@ -1,5 +1,7 @@
 import { type ArmContext, entityArm, factsArm, linesArm, opinionArm, timeArm, vectorArm } from "./arms.js";
+import { entityAnswersArm } from "./entity-answers.js";
 import type { RecallPlan } from "./plan.js";
+import { DEFAULT_SYNONYM_ARM, synonymArm } from "./synonym-arm.js";
 import type { ArmList } from "./types.js";
 
 /**
@@ -13,20 +15,36 @@ export interface ArmSpec {
   when: (plan: RecallPlan, ctx: ArmContext) => boolean;
   weight: (plan: RecallPlan) => number;
   run: (ctx: ArmContext, weight: number) => ArmList | Promise<ArmList>;
+  /** An empty list of this arm is left out of the fusion (and of --explain). */
+  optional?: boolean;
 }
 
 const w = (plan: RecallPlan, name: string): number => plan.tuning.weights[name] ?? 0;
 
 export const ARMS: readonly ArmSpec[] = [
   { name: "lexical", when: (p) => p.lexical, weight: (p) => w(p, "lexical"), run: linesArm },
+  {
+    name: "synonyms",
+    when: (p) => p.lexical && p.tuning.synonyms !== "off",
+    weight: (p) => w(p, "synonyms"),
+    run: (ctx, weight) => synonymArm(ctx, weight, { ...DEFAULT_SYNONYM_ARM, mode: ctx.plan.tuning.synonyms }),
+    optional: true,
+  },
   { name: "facts", when: (p, ctx) => p.lexical && ctx.idx.fts, weight: (p) => w(p, "facts"), run: factsArm },
   {
     name: "entity",
-    when: (p) => p.intent.entities.length > 0,
-    // It ranks by recency, not by the question's other words: a strong lead for "tell me
-    // about Priya", a weaker prior when the question also asks about something.
+    // An entity question ("who is Elin?", "the tester from France") may name no entity: the
+    // answers from the bank (entity-answers.ts) resolve descriptions too.
+    when: () => true,
+    // The plain entity arm ranks by recency, not by the question's other words: a strong
+    // lead for "tell me about Priya", a weaker prior when the question also asks about something.
     weight: (p) => w(p, "entity") * (p.intent.kinds.includes("lexical") ? p.tuning.entityWithWords : 1),
-    run: (ctx, weight) => entityArm(ctx, ctx.entities, weight),
+    run: (ctx, weight) => {
+      const answers = entityAnswersArm(ctx, ctx.entities, w(ctx.plan, "entity"));
+      if (answers.items.length > 0 || ctx.plan.intent.entities.length === 0) return answers;
+      return entityArm(ctx, ctx.entities, weight);
+    },
+    optional: true,
   },
   {
     name: "time",

@@ -73,7 +73,7 @@ function termsQuery(terms: readonly LexicalTerm[]): string | null {
   return buildMatchQuery(terms.map((t) => t.text).join(" "));
 }
 
-function windowsToItems(ctx: ArmContext, hits: LineHit[], max: number): ArmList["items"] {
+export function windowsToItems(ctx: ArmContext, hits: LineHit[], max: number): ArmList["items"] {
   const items: ArmList["items"] = [];
   for (const w of buildWindows(hits, { ...ctx.window, max })) {
     const cand = linesCandidate(ctx.idx, w.path, w.startLine, w.endLine, w.line);

