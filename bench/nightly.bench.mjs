@@ -15,7 +15,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { closeIndexes, openWorkspace, runPipeline } from "../dist/src/index.js";
+import { closeIndexes, openWorkspace, runPipeline } from "../dist/src/internal.js";
 import { generateDayLog } from "./generate.mjs";
 import { flags, fmt, repoRoot } from "./index-support.mjs";
 
