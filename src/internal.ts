@@ -2,7 +2,6 @@
 
 export {
   type CachedEmbedderOptions,
-  createCachedEmbedder,
   createGeminiEmbedder,
   createLocalEmbedder,
   createOpenAiEmbedder,

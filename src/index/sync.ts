@@ -1,5 +1,4 @@
 import path from "node:path";
-import { createCachedEmbedder } from "../embed/cache.js";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
 import { errorCode, MembankError } from "../workspace/errors.js";
 import { type MemoryFile, type SkippedFile, scanMemoryFiles } from "../workspace/files.js";
@@ -24,6 +23,7 @@ import {
   openIndexFile,
   removeIndexFile,
 } from "./db.js";
+import { createCachedEmbedder } from "./embedding-cache.js";
 import { embedChunks, sameEmbedder } from "./embedpass.js";
 import { acquireIndex, forgetIndex, releaseIndex } from "./handles.js";
 import { beginBulkLoad, endBulkLoad, readMeta, SCHEMA_VERSION, writeMeta } from "./schema.js";
