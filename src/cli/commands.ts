@@ -35,5 +35,4 @@ export function registerCommands(program: Command): void {
   registerOpenClaw(program);
   registerDoctor(program);
   registerMergeDriver(program);
-  void program;
 }

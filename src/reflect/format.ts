@@ -22,13 +22,6 @@ export function newestFirst(a: Fact, b: Fact): number {
   return cmp(b.date, a.date) || cmp(a.source.path, b.source.path) || a.source.line - b.source.line || cmp(a.id, b.id);
 }
 
-export const KIND_TITLES: Readonly<Record<FactKind, string>> = {
-  world: "World",
-  experience: "Experience",
-  opinion: "Opinions stated",
-  observation: "Observations",
-};
-
 export const KIND_ORDER: readonly FactKind[] = ["world", "experience", "opinion", "observation"];
 
 const MONTHS = [
