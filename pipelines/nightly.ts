@@ -7,29 +7,21 @@
  * bank pages) -- reflect itself runs with commit: false. The run summary is the CLI's
  * (src/cli/nightly-summary.ts).
  */
-import { resolveEmbedder } from "../src/embed/index.js";
-import { type SyncReport, syncIndex } from "../src/index/index.js";
-import { createLlm, type ExtractPastReport, extractFromPastLogs } from "../src/llm/index.js";
+import type { SyncReport } from "../src/index/index.js";
+import { createLlm } from "../src/llm/index.js";
 import type { LlmServices } from "../src/llm/types.js";
-import { markCommitEnd, markCommitStart, recoverIndexLock } from "../src/pipeline/git-recovery.js";
+import { commitRun } from "../src/pipeline/git-recovery.js";
+import { indexForRun } from "../src/pipeline/index-run.js";
 import { writeFileManifest } from "../src/pipeline/manifest.js";
+import { retainForRun } from "../src/pipeline/retain-run.js";
 import type { PipelineDefinition, StepContext } from "../src/pipeline/types.js";
-import { changedWindow } from "../src/pipeline/window.js";
 import { assertGitCanCommit } from "../src/reflect/git.js";
-import { commitPending, leftNote, type ReflectReport, reflect } from "../src/reflect/index.js";
+import { leftNote, type ReflectReport, reflect } from "../src/reflect/index.js";
 import { changeLine, runCommitMessage } from "../src/reflect/message.js";
-import {
-  type LogInput,
-  type LogsRead,
-  noRetainNote,
-  parseMemo,
-  readFacts,
-  type SectionParser,
-} from "../src/retain/index.js";
+import type { LogInput, LogsRead, SectionParser } from "../src/retain/index.js";
 import { ingestSessions } from "../src/sessions/ingest.js";
 import type { IngestReport } from "../src/sessions/types.js";
 import type { MemoryFile } from "../src/workspace/files.js";
-import { ANNOUNCE_FROM, embedPassLine, progressLines } from "../src/workspace/progress.js";
 
 export interface NightlyState {
   /** Oldest day whose log changed since the last completed run (undefined: read everything). */
@@ -113,37 +105,16 @@ export const nightly: PipelineDefinition<NightlyState> = {
       name: "retain",
       description: "parse the Retain sections of the daily logs into facts",
       async run(ctx) {
-        // With an LLM, past logs that have no Retain section get an extracted one first (append-only,
-        // only when the file did not change meanwhile), so their facts reach the bank tonight.
-        const llm = await llmOf(ctx);
-        let extracted: ExtractPastReport | undefined;
-        if (llm.extractFacts) {
-          let lastReport = Date.now();
-          extracted = await extractFromPastLogs(ctx.ws, llm, {
-            before: ctx.now.toISOString().slice(0, 10),
-            onProgress: (done, total) => {
-              if (Date.now() - lastReport < 10_000) return;
-              lastReport = Date.now();
-              ctx.log(`    extracting facts with ${llm.provider}: ${done}/${total} logs`);
-            },
-          });
-        }
-        const window = await changedWindow(ctx.ws, {
+        const run = await retainForRun(ctx.ws, {
+          llm: await llmOf(ctx),
+          now: ctx.now,
           pipeline: "nightly",
           runId: ctx.runId,
-          now: ctx.now,
           ...(ctx.options.full ? { full: true } : {}),
+          log: (line) => ctx.log(`    ${line}`),
         });
-        ctx.state.since = window.since;
-        ctx.state.logsRead = window.logs;
-        ctx.state.parse = parseMemo();
-        const r = await readFacts(ctx.ws, {
-          ...(window.since === undefined ? {} : { since: window.since }),
-          parse: ctx.state.parse,
-        });
-        ctx.state.retained = r;
-        // Logs with no Retain section give no facts: say which, never skip them silently.
-        const note = noRetainNote(r.noRetain, r.files, { llm: llm.extractFacts !== undefined });
+        const { read: r, extracted, noRetainNote: note } = run;
+        Object.assign(ctx.state, { since: run.window.since, logsRead: run.window.logs, retained: r, parse: run.parse });
         ctx.state.facts = {
           facts: r.facts.length,
           diagnostics: r.diagnostics.length,
@@ -211,16 +182,12 @@ export const nightly: PipelineDefinition<NightlyState> = {
       async run(ctx) {
         const { ws } = ctx;
         if (!ws.config.reflect.git.commit) return { notes: ["commits are off (reflect.git.commit = false)"] };
-        const notes: string[] = [];
-        const recovered = await recoverIndexLock(ws);
-        if (recovered) notes.push(recovered);
-        await markCommitStart(ws);
         const day = ctx.now.toISOString().slice(0, 10);
         const { ingest, reflect: rep } = ctx.state;
-        const r = await commitPending(ws, (files) =>
+        const r = await commitRun(ws, (files) =>
           runCommitMessage({ day, files, ...(rep ? { reflect: rep } : {}), ...(ingest ? { sessions: ingest } : {}) }),
         );
-        await markCommitEnd(ws);
+        const notes = r.recovered ? [r.recovered] : [];
         if (r.off) notes.push(`${r.off}: files written, no commit`);
         if (r.unsynced) notes.push("git was stopped after the commit; the next run brings git's index in line");
         for (const l of r.left.slice(0, MAX_NOTES)) notes.push(leftNote(l));
@@ -237,20 +204,10 @@ export const nightly: PipelineDefinition<NightlyState> = {
       name: "index",
       description: "sync the search index with the changed files",
       async run(ctx) {
-        const embedder = await resolveEmbedder(ctx.ws);
-        // Embedding years of logs the first time takes minutes: say how far it is and how long
-        // is left, every 10 s at most (a log line each, for cron as for a terminal).
-        const progress = progressLines((line) => ctx.log(`    ${line}`), { everyMs: 10_000 });
-        const r = await syncIndex(ctx.ws, {
-          embedder,
+        const r = await indexForRun(ctx.ws, {
           ...(ctx.state.parse ? { parseRetain: ctx.state.parse } : {}),
-          onProgress: (done, total, phase) => {
-            if (phase !== "embed") return;
-            if (done === 0 && total >= ANNOUNCE_FROM) ctx.log(`    ${embedPassLine(total, embedder.provider)}`);
-            progress.update(`embedding chunks with ${embedder.provider}`, done, total);
-          },
+          log: (line) => ctx.log(`    ${line}`),
         });
-        progress.finish();
         ctx.state.index = r;
         // The run is through: the logs it read are the baseline the next run compares with.
         if (ctx.state.logsRead) await writeFileManifest(ctx.ws, "nightly", ctx.state.logsRead);
