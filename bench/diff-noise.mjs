@@ -10,7 +10,8 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { closeIndexes, openWorkspace, runPipeline } from "../dist/src/index.js";
+import { runPipeline } from "../dist/pipelines/index.js";
+import { closeIndexes, openWorkspace } from "../dist/src/internal.js";
 import { generateDayLog } from "./generate.mjs";
 import { flags, repoRoot } from "./index-support.mjs";
 

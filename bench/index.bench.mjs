@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import os from "node:os";
-import { closeIndexes, indexFile, openWorkspace, syncIndex } from "../dist/src/index.js";
+import { closeIndexes, indexFile, openWorkspace, syncIndex } from "../dist/src/internal.js";
 import { corpusCopy, flags, fmt, percentile, report, syntheticEmbedder } from "./index-support.mjs";
 
 const opts = flags({ corpora: "1y,10y", runs: 3, dims: 384, syncs: 20 });

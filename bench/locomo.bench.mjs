@@ -23,7 +23,7 @@ import { fileURLToPath } from "node:url";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
 const evalDir = path.resolve(root, "../shared/eval/locomo");
-const lib = await import(path.join(root, "dist/src/index.js"));
+const lib = await import(path.join(root, "dist/src/internal.js"));
 
 const args = process.argv.slice(2);
 const flag = (name, def) => {

@@ -90,7 +90,7 @@ async function run(provider) {
 
 async function inProcess() {
   const { createMcpServer } = await import("../dist/src/mcp/index.js");
-  const { openWorkspace, closeIndexes } = await import("../dist/src/index.js");
+  const { openWorkspace, closeIndexes } = await import("../dist/src/internal.js");
   const out = [];
   for (let i = 0; i < opts.runs; i++) {
     const dir = corpusCopy(opts.corpus, "mcp-cold-inprocess");

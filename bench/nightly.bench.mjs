@@ -15,7 +15,12 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { closeIndexes, openWorkspace, runPipeline } from "../dist/src/index.js";
+import { cliPipeline } from "../dist/src/cli/pipelines.js";
+import { closeIndexes, executePipeline, openWorkspace } from "../dist/src/internal.js";
+
+// As `membank run nightly` runs it, with the CLI's run summary.
+const runPipeline = (ws, name, opts) => executePipeline(ws, cliPipeline(name), opts);
+
 import { generateDayLog } from "./generate.mjs";
 import { flags, fmt, repoRoot } from "./index-support.mjs";
 

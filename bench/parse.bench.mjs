@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { openWorkspace, parseMarkdown, parseRetain, readFacts } from "../dist/src/index.js";
+import { openWorkspace, parseMarkdown, parseRetain, readFacts } from "../dist/src/internal.js";
 import { DEFAULT_END, formatDay, generateDayLog, generateMemoryMd, parseDay } from "./generate.mjs";
 
 const { values } = parseArgs({

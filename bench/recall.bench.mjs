@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import os from "node:os";
-import { closeIndexes, openWorkspace, recall, syncIndex } from "../dist/src/index.js";
+import { closeIndexes, openWorkspace, recall, syncIndex } from "../dist/src/internal.js";
 import { corpusCopy, flags, fmt, percentile, report, syntheticEmbedder } from "./index-support.mjs";
 
 const opts = flags({ corpora: "10y", iterations: 200, dims: 384 });

@@ -13,7 +13,7 @@ import { execFileSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openWorkspace, reflect } from "../dist/src/index.js";
+import { openWorkspace, reflect } from "../dist/src/internal.js";
 import { generateDayLog } from "./generate.mjs";
 import { corpusCopy, flags, repoRoot } from "./index-support.mjs";
 

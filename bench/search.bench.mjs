@@ -10,7 +10,7 @@
 import { execFileSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
-import { closeIndexes, openWorkspace, search, syncIndex } from "../dist/src/index.js";
+import { closeIndexes, openWorkspace, search, syncIndex } from "../dist/src/internal.js";
 import { corpusCopy, flags, fmt, percentile, repoRoot, report, syntheticEmbedder } from "./index-support.mjs";
 
 const opts = flags({ corpora: "1y,10y", iterations: 300, cliRuns: 15, dims: 384 });

@@ -61,7 +61,7 @@ async function generate(dir, mb, seed) {
 }
 
 async function ingest(dir) {
-  const { ingestSessions, openWorkspace } = await import(path.join(repoRoot, "dist/src/index.js"));
+  const { ingestSessions, openWorkspace } = await import(path.join(repoRoot, "dist/src/internal.js"));
   const ws = await openWorkspace(path.join(dir, "ws"));
   const t = performance.now();
   const r = await ingestSessions(ws, { now: new Date("2026-03-07T12:00:00Z") });

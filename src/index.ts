@@ -1,43 +1,15 @@
-/** membank's public library API. The CLI and the MCP server are thin layers over these. */
-
-export {
-  type CachedEmbedderOptions,
-  createCachedEmbedder,
-  createGeminiEmbedder,
-  createLocalEmbedder,
-  createOpenAiEmbedder,
-  createUseEmbedder,
-  EMBEDDING_PROVIDERS,
-  type Embedder,
-  type EmbedderChoice,
-  type EmbeddingProvider,
-  type GeminiEmbedderOptions,
-  type LocalEmbedderOptions,
-  type OpenAiEmbedderOptions,
-  type ResolveEmbedderOptions,
-  resolveEmbedder,
-} from "./embed/index.js";
-export * from "./index/index.js";
-export {
-  type AppendOptions,
-  appendExtractedRetain,
-  type CreateLlmOptions,
-  createLlm,
-  type ExtractedFact,
-  type ExtractPastOptions,
-  type ExtractPastReport,
-  extractFromPastLogs,
-  formatRetainLine,
-  type Judge,
-  type Judgement,
-  type LlmServices,
-  type OpinionRef,
-  type Stance,
-} from "./llm/index.js";
-export * from "./markdown/index.js";
-export * from "./pipeline/index.js";
-export * from "./recall/index.js";
-export * from "./reflect/index.js";
-export * from "./retain/index.js";
-export * from "./sessions/index.js";
-export * from "./workspace/index.js";
+/**
+ * membank's public library API: openMembank and the types its calls take and return.
+ * Everything else is internal (`membank/internal`, no stability promise).
+ */
+export type { EmbedderChoice } from "./embed/types.js";
+export type { GetOptions, GetResult } from "./index/get.js";
+export type { SearchOptions, SearchResponse, SearchResult } from "./index/search.js";
+export type { SyncOptions, SyncPhase, SyncReport } from "./index/sync.js";
+export type { LlmServices } from "./llm/types.js";
+export { type Membank, type OpenMembankOptions, openMembank } from "./membank.js";
+export type { RecallOptions } from "./recall/recall.js";
+export type { EvidenceRef, RecallIntent, RecallResponse, RecallResult, ResultKind } from "./recall/types.js";
+export type { ReflectOptions, ReflectReport } from "./reflect/index.js";
+export { MembankError } from "./workspace/errors.js";
+export type { ResolveOptions, Workspace } from "./workspace/workspace.js";

@@ -3,14 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  createCachedEmbedder,
-  createLocalEmbedder,
-  dot,
-  type Embedder,
-  readGgufHeader,
-  resolveEmbedder,
-} from "../src/embed/index.js";
+import { createLocalEmbedder, dot, type Embedder, readGgufHeader, resolveEmbedder } from "../src/embed/index.js";
+import { createCachedEmbedder } from "../src/index/embedding-cache.js";
 import { openWorkspace } from "../src/workspace/workspace.js";
 import { writeTinyBertGguf } from "./support/gguf-writer.js";
 

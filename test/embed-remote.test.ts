@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { createCachedEmbedder, createGeminiEmbedder, createOpenAiEmbedder, dot } from "../src/embed/index.js";
+import { createGeminiEmbedder, createOpenAiEmbedder, dot } from "../src/embed/index.js";
+import { createCachedEmbedder } from "../src/index/embedding-cache.js";
 
 /** A recorded request to the test server. */
 interface Seen {

@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runPipeline } from "../pipelines/index.js";
 import { createLlm } from "../src/llm/index.js";
-import { runPipeline } from "../src/pipeline/registry.js";
 import { openWorkspace, type Workspace } from "../src/workspace/workspace.js";
 import { type MessagesServer, startMessagesServer } from "./llm-messages-server.js";
 

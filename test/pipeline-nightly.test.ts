@@ -4,7 +4,9 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runPipeline } from "../src/pipeline/registry.js";
+import { runPipeline } from "../pipelines/index.js";
+import { cliPipeline } from "../src/cli/pipelines.js";
+import { executePipeline } from "../src/pipeline/runner.js";
 import type { RunRecord } from "../src/pipeline/types.js";
 import { openWorkspace } from "../src/workspace/workspace.js";
 
@@ -144,7 +146,8 @@ describe("nightly pipeline", () => {
 
   it("a failing step stops the pipeline before the commit and the record names it", async () => {
     const root = await workspace("bad");
-    const r = await runPipeline(await openWorkspace(root), "nightly", {
+    // As `membank run nightly` runs it: with the CLI's summary, kept in the record.
+    const r = await executePipeline(await openWorkspace(root), cliPipeline("nightly"), {
       sessionsDir: path.join(tmp, "missing-sessions"),
     });
     expect(r.status).toBe("failed");

@@ -9,7 +9,7 @@ import Database from "better-sqlite3";
 import fc from "fast-check";
 import { decompress } from "fzstd";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runPipeline } from "../src/pipeline/registry.js";
+import { runPipeline } from "../pipelines/index.js";
 import { archiveSessionId } from "../src/sessions/discover.js";
 import { ingestSessions } from "../src/sessions/ingest.js";
 import { coldArchiveEvents } from "../src/sessions/openclaw-store.js";

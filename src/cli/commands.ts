@@ -37,5 +37,4 @@ export function registerCommands(program: Command): void {
   registerOpenClaw(program);
   registerDoctor(program);
   registerMergeDriver(program);
-  void program;
 }

@@ -1,61 +1,42 @@
-import type { Database } from "better-sqlite3";
 import type { Embedder } from "./types.js";
-import { batches, blobToVector, textHash, vectorToBlob } from "./vector.js";
+import { batches, textHash } from "./vector.js";
 
 export interface CachedEmbedderOptions {
   /** Texts per call to the wrapped provider; each batch is stored as soon as it returns. */
   batchSize?: number;
 }
 
-/** Creates the cache table if missing. Owned by embed; the index only hands over its database. */
-export function ensureEmbeddingCache(db: Database): void {
-  db.exec(`CREATE TABLE IF NOT EXISTS embedding_cache (
-    provider TEXT NOT NULL,
-    model TEXT NOT NULL,
-    dims INTEGER NOT NULL,
-    hash TEXT NOT NULL,
-    vector BLOB NOT NULL,
-    PRIMARY KEY (provider, model, dims, hash)
-  ) WITHOUT ROWID`);
+/** Where cached vectors live (the index file's embedding_cache table: src/index/embedding-cache.ts). */
+export interface EmbeddingStore {
+  get(provider: string, model: string, dims: number, hash: string): Float32Array | undefined;
+  /** Any cached size, the smallest first. */
+  getAnyDims(provider: string, model: string, hash: string): { vector: Float32Array; dims: number } | undefined;
+  /** Store vectors by content hash, in one transaction. */
+  put(provider: string, model: string, items: Array<[string, Float32Array]>): void;
 }
 
 /**
- * Wrap an embedder with a content-addressed cache in `db`: texts already embedded by the
- * same (provider, model, dims) are read back; only the others reach the provider, in
- * batches. Duplicate texts in one call are embedded once.
+ * Wrap an embedder with a content-addressed cache: texts already embedded by the same
+ * (provider, model, dims) are read back; only the others reach the provider, in batches.
+ * Duplicate texts in one call are embedded once.
  */
-export function createCachedEmbedder(embedder: Embedder, db: Database, options: CachedEmbedderOptions = {}): Embedder {
-  ensureEmbeddingCache(db);
-  const byDims = db.prepare<[string, string, number, string], { vector: Buffer }>(
-    "SELECT vector FROM embedding_cache WHERE provider = ? AND model = ? AND dims = ? AND hash = ?",
-  );
-  // Before the first call a remote model of unknown size reports dims 0: accept any cached size.
-  const anyDims = db.prepare<[string, string, string], { vector: Buffer; dims: number }>(
-    "SELECT vector, dims FROM embedding_cache WHERE provider = ? AND model = ? AND hash = ? ORDER BY dims LIMIT 1",
-  );
-  const insert = db.prepare<[string, string, number, string, Buffer]>(
-    "INSERT OR REPLACE INTO embedding_cache (provider, model, dims, hash, vector) VALUES (?, ?, ?, ?, ?)",
-  );
+export function withEmbeddingCache(
+  embedder: Embedder,
+  store: EmbeddingStore,
+  options: CachedEmbedderOptions = {},
+): Embedder {
   let learnedDims = 0;
   const dimsNow = () => embedder.dims || learnedDims;
 
   const lookup = (hash: string): Float32Array | undefined => {
     const dims = dimsNow();
-    if (dims > 0) {
-      const row = byDims.get(embedder.id, embedder.model, dims, hash);
-      return row ? blobToVector(row.vector) : undefined;
-    }
-    const row = anyDims.get(embedder.id, embedder.model, hash);
+    if (dims > 0) return store.get(embedder.id, embedder.model, dims, hash);
+    // Before the first call a remote model of unknown size reports dims 0: accept any cached size.
+    const row = store.getAnyDims(embedder.id, embedder.model, hash);
     if (!row) return undefined;
     learnedDims = row.dims;
-    return blobToVector(row.vector);
+    return row.vector;
   };
-
-  const store = db.transaction((items: Array<[string, Float32Array]>) => {
-    for (const [hash, vector] of items) {
-      insert.run(embedder.id, embedder.model, vector.length, hash, vectorToBlob(vector));
-    }
-  });
 
   const cached: Embedder = {
     id: embedder.id,
@@ -80,7 +61,7 @@ export function createCachedEmbedder(embedder: Embedder, db: Database, options: 
       for (const batch of batches(missing, options.batchSize ?? 64)) {
         const vectors = await embedder.embed(batch.map((m) => m.text));
         const items: Array<[string, Float32Array]> = batch.map((m, i) => [m.hash, vectors[i]!]);
-        store(items);
+        store.put(embedder.id, embedder.model, items);
         for (const [hash, vector] of items) found.set(hash, vector);
       }
       return hashes.map((hash) => found.get(hash)!);

@@ -1,5 +1,5 @@
 /** Embedding providers behind one interface, plus the content-addressed cache. */
-export { type CachedEmbedderOptions, createCachedEmbedder, ensureEmbeddingCache } from "./cache.js";
+export { type CachedEmbedderOptions, type EmbeddingStore, withEmbeddingCache } from "./cache.js";
 export { createGeminiEmbedder, type GeminiEmbedderOptions } from "./gemini.js";
 export { type GgufHeaderInfo, readGgufHeader } from "./gguf-header.js";
 export { DEFAULT_RETRY, type RetryOptions, redact } from "./http.js";

@@ -8,7 +8,6 @@ import { indexFile, indexIoError, inStateDir, inspectIndexFile, isDamage } from 
 import { migrate, readMeta, SCHEMA_VERSION } from "./schema.js";
 
 export {
-  assertWritable,
   type IndexFileState,
   indexFile,
   indexIoError,

@@ -1,6 +1,7 @@
 /** The derived index: SQLite schema, chunking, FTS, vectors, sync, search, memory_get. */
 export { CHARS_PER_TOKEN, type Chunk, type ChunkOptions, chunkMarkdown } from "./chunk.js";
 export { hasFts5, type IndexDb, indexFile, type OpenOptions, openIndex, type VecStatus } from "./db.js";
+export { createCachedEmbedder, embeddingStore, ensureEmbeddingCache } from "./embedding-cache.js";
 export { type VectorCoverage, vectorCoverage } from "./embedpass.js";
 export { type EntityPageInfo, parseEntityPage } from "./entity-page.js";
 export { type EmbedMissingOptions, embedMissing } from "./fill.js";

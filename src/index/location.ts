@@ -169,15 +169,6 @@ export function indexIoError(error: unknown, file: string): unknown {
   return new MembankError(ioMessage(error, file), { code: errorCode(error) ?? "EIO", cause: error });
 }
 
-/**
- * Fail early on a read-only index file: SQLite would open it read-only and create its
- * -shm side file read-only too, which keeps failing after the user fixes the file's mode.
- */
-export function assertWritable(file: string): void {
-  const problem = notWritable(file);
-  if (problem !== undefined) throw new MembankError(problem, { code: "EACCES" });
-}
-
 /** Why the file (or its WAL side files) cannot be written by this user, if so. */
 function notWritable(file: string): string | undefined {
   for (const f of [file, `${file}-wal`, `${file}-shm`]) {

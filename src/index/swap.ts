@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { ensureEmbeddingCache } from "../embed/cache.js";
 import { errorCode } from "../workspace/errors.js";
 import { processAlive } from "../workspace/pid.js";
 import { type IndexDb, removeIndexFile } from "./db.js";
+import { ensureEmbeddingCache } from "./embedding-cache.js";
 
 /** A full build's temp file beside the index: cleaning up dead ones, seeding it, putting it in place. */
 

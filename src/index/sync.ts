@@ -1,10 +1,16 @@
 import path from "node:path";
-import { createCachedEmbedder } from "../embed/cache.js";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
 import { errorCode, MembankError } from "../workspace/errors.js";
 import { type MemoryFile, type SkippedFile, scanMemoryFiles } from "../workspace/files.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
-import { applyFiles, dailyLogsMayHaveChanged, type KnownFiles, knownFiles, needsReading } from "./apply.js";
+import {
+  applyFiles,
+  dailyLogsMayHaveChanged,
+  type KnownFiles,
+  knownFiles,
+  needsReading,
+  type RetainParser,
+} from "./apply.js";
 import { type BuildLock, tryBuildLock, waitForBuild } from "./buildlock.js";
 import {
   BUSY_TIMEOUT_MS,
@@ -17,6 +23,7 @@ import {
   openIndexFile,
   removeIndexFile,
 } from "./db.js";
+import { createCachedEmbedder } from "./embedding-cache.js";
 import { embedChunks, sameEmbedder } from "./embedpass.js";
 import { acquireIndex, forgetIndex, releaseIndex } from "./handles.js";
 import { beginBulkLoad, endBulkLoad, readMeta, SCHEMA_VERSION, writeMeta } from "./schema.js";
@@ -48,6 +55,8 @@ export interface SyncOptions {
    * state and say so in `busy`, instead of waiting (or failing with "database is locked").
    */
   reader?: boolean;
+  /** The Retain parser for changed logs (default parseRetain); the nightly hands its retain step's parseMemo. */
+  parseRetain?: RetainParser;
 }
 
 export interface SyncReport {
@@ -178,7 +187,7 @@ async function fillKnown(
 ): Promise<Counts & { fallback?: string }> {
   // The Retain parser pulls in remark; load it only when a daily log needs parsing.
   const parseRetain = dailyLogsMayHaveChanged(known, files)
-    ? (await import("../retain/index.js")).parseRetain
+    ? (opts.parseRetain ?? (await import("../retain/index.js")).parseRetain)
     : undefined;
   if (bulk && idx.fts) beginBulkLoad(idx.db);
   const applied = applyFiles(idx, files, {

@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { type AnswerCache, cacheKey } from "./cache.js";
+import type { AnswerCache } from "../index/answer-cache.js";
+import { cacheKey } from "./cache.js";
 import { type ChatRequest, retryNote } from "./prompts.js";
 import { validateAnswer } from "./schemas.js";
 

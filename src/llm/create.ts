@@ -1,7 +1,7 @@
 import path from "node:path";
+import { type AnswerCache, openAnswerCache } from "../index/answer-cache.js";
 import { stateDir, type Workspace, workspacePath } from "../workspace/workspace.js";
 import { createAnthropicCompleter } from "./anthropic.js";
-import { type AnswerCache, openAnswerCache } from "./cache.js";
 import { createLocalCompleter } from "./local.js";
 import { createServices } from "./services.js";
 import type { LlmServices } from "./types.js";

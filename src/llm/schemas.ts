@@ -19,7 +19,6 @@ export const judgementAnswer = z.object({
   strength: z.number().min(0).max(1),
   reason: oneLine(300),
 });
-export type JudgementAnswer = z.infer<typeof judgementAnswer>;
 
 export const judgementJsonSchema = {
   type: "object",
@@ -40,7 +39,6 @@ function sentenceCount(text: string): number {
 export const summaryAnswer = z.object({
   summary: oneLine(600).refine((s) => sentenceCount(s) <= 3, { message: "summary must be 1-3 sentences" }),
 });
-export type SummaryAnswer = z.infer<typeof summaryAnswer>;
 
 export const summaryJsonSchema = {
   type: "object",
@@ -67,7 +65,6 @@ export const extractedFactAnswer = z.object({
 });
 
 export const extractionAnswer = z.object({ facts: z.array(extractedFactAnswer).max(100) });
-export type ExtractionAnswer = z.infer<typeof extractionAnswer>;
 
 export const extractionJsonSchema = {
   type: "object",

@@ -1,6 +1,6 @@
+import type { AnswerCache } from "../index/answer-cache.js";
 import { KIND_BY_LETTER } from "../retain/types.js";
 import { type AskState, askValidated, type Completer } from "./ask.js";
-import type { AnswerCache } from "./cache.js";
 import { extractionPrompt, judgePrompt, summaryPrompt } from "./prompts.js";
 import { extractionAnswer, judgementAnswer, summaryAnswer } from "./schemas.js";
 import type { ExtractedFact, Judge, Judgement, LlmServices } from "./types.js";

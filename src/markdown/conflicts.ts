@@ -18,11 +18,6 @@ const BASE = /^\|{7}(?: |$)/;
 const SEP = /^={7}$/;
 const CLOSE = /^>{7}(?: |$)/;
 
-/** True when the text holds a git conflict hunk (`<<<<<<< ` ... `>>>>>>> `). */
-export function hasConflictMarkers(text: string): boolean {
-  return splitConflicts(text) !== undefined;
-}
-
 /**
  * Each side's text, or undefined when there is no complete conflict hunk. A `=======`
  * line outside a hunk is a Markdown heading underline, not a marker.

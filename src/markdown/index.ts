@@ -5,4 +5,3 @@ export * from "./page-content.js";
 export * from "./parse.js";
 export * from "./regions.js";
 export * from "./scan.js";
-export * from "./sections.js";

@@ -1,14 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  applyRegions,
-  bodyHash,
-  RegionError,
-  readRegions,
-  regionMarkers,
-  renderRegion,
-  replaceRegion,
-} from "./regions.js";
+import { applyRegions, bodyHash, RegionError, readRegions, renderRegion } from "./regions.js";
 
 const page = (facts: string, extra = "") =>
   `# Title\n\nintro by hand\n\n${renderRegion("facts", facts)}\n\n## Notes\n\nmine${extra}\n`;
@@ -181,22 +173,12 @@ describe("managed regions", () => {
     ]);
   });
 
-  it("replaces one body, converting to the file's line endings, bytes outside unchanged", () => {
-    const out = replaceRegion(doc, "facts", "new a\nnew b");
-    expect(out).toBe(doc.replace("old 1\r\nold 2\r\n", "new a\r\nnew b\r\n"));
-    expect(replaceRegion(out, "empty", "x\n")).toBe(out.replace("empty -->\r\n<!--", "empty -->\r\nx\r\n<!--"));
-    // Writing back what was read changes nothing.
-    for (const r of readRegions(doc)) expect(replaceRegion(doc, r.name, r.body)).toBe(doc);
-    expect(replaceRegion(doc, "facts", "")).toBe(doc.replace("old 1\r\nold 2\r\n", ""));
-  });
-
   it("ignores markers shown inside fenced code", () => {
     const text = "```\n<!-- membank:begin shown -->\n```\n";
     expect(readRegions(text)).toEqual([]);
   });
 
-  it("fails clearly on unknown names and unbalanced markers", () => {
-    expect(() => replaceRegion(doc, "nope", "x", "bank/a.md")).toThrow(/bank\/a\.md: no managed region "nope"/);
+  it("fails clearly on unbalanced markers", () => {
     expect(() => readRegions("a\n<!-- membank:begin x -->\nb\n", "bank/p.md")).toThrow(
       /bank\/p\.md:2: region "x" has no end marker/,
     );
@@ -208,13 +190,5 @@ describe("managed regions", () => {
         "<!-- membank:begin a -->\n<!-- membank:end a -->\n<!-- membank:begin a -->\n<!-- membank:end a -->\n",
       ),
     ).toThrow(/appears twice/);
-  });
-
-  it("builds markers for new documents", () => {
-    expect(regionMarkers("facts")).toEqual({
-      begin: "<!-- membank:begin facts -->",
-      end: "<!-- membank:end facts -->",
-    });
-    expect(() => regionMarkers("bad name")).toThrow(/invalid region name/);
   });
 });

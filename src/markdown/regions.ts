@@ -45,7 +45,6 @@ interface LocatedRegion extends Region {
 }
 
 const MARKER = /^[ \t]*<!--[ \t]*membank:(begin|end)[ \t]+([A-Za-z0-9_.:-]+)(?:[ \t]+sha=([0-9a-f]+))?[ \t]*-->[ \t]*$/;
-const NAME = /^[A-Za-z0-9_.:-]+$/;
 
 /** Unbalanced markers: a user error naming the file (when known) and the line. */
 export class RegionError extends MembankError {
@@ -153,28 +152,6 @@ export function readRegions(text: string, path?: string): Region[] {
   return locate(text, path).map(({ name, body, startLine, endLine, sha }) =>
     sha === undefined ? { name, body, startLine, endLine } : { name, body, startLine, endLine, sha },
   );
-}
-
-/** The begin/end marker lines of a region, for writing new documents. */
-export function regionMarkers(name: string): { begin: string; end: string } {
-  if (!NAME.test(name)) throw new MembankError(`invalid region name ${JSON.stringify(name)}`);
-  return { begin: `<!-- membank:begin ${name} -->`, end: `<!-- membank:end ${name} -->` };
-}
-
-/**
- * Replace the body of region `name`. The body's line endings are converted to the
- * file's (as used on the begin marker) and a final line ending is added when missing,
- * so the end marker stays on its own line. Bytes outside the region (the end marker and
- * any `sha=` on it included) are unchanged; applyRegions is the hash-aware writer.
- */
-export function replaceRegion(text: string, name: string, body: string, path?: string): string {
-  const region = locate(text, path).find((r) => r.name === name);
-  if (!region) {
-    throw new MembankError(`${path ?? "document"}: no managed region "${name}" (<!-- membank:begin ${name} -->)`);
-  }
-  let normalised = body.replace(/\r\n|\r|\n/g, region.eol);
-  if (normalised !== "" && !normalised.endsWith(region.eol)) normalised += region.eol;
-  return text.slice(0, region.bodyStart) + normalised + text.slice(region.bodyEnd);
 }
 
 /** `text` with every line ending (CRLF, lone CR) as LF. */

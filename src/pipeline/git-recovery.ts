@@ -1,5 +1,6 @@
 import { readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
+import { type CommitResult, commitPending } from "../reflect/git.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { MembankError } from "../workspace/errors.js";
 import { repoInfo } from "../workspace/git.js";
@@ -58,4 +59,20 @@ export async function recoverIndexLock(ws: Workspace): Promise<string | undefine
       "If no git command is running, remove that file and run again.",
     { code: "EGITLOCK" },
   );
+}
+
+/**
+ * A run's commit of the files membank wrote (commitPending), between the markers that let a
+ * later run remove an index.lock this one leaves if killed inside git; first it removes one
+ * left by a killed run (`recovered` says so).
+ */
+export async function commitRun(
+  ws: Workspace,
+  message: (committed: string[]) => string,
+): Promise<CommitResult & { recovered?: string }> {
+  const recovered = await recoverIndexLock(ws);
+  await markCommitStart(ws);
+  const r = await commitPending(ws, message);
+  await markCommitEnd(ws);
+  return recovered ? { ...r, recovered } : r;
 }

@@ -1,6 +1,5 @@
 export { gitDir, recoverIndexLock } from "./git-recovery.js";
 export { lastCompletedRunStart, listRunRecords, runRecordPath, runsDir, writeRunRecord } from "./record.js";
-export { getPipeline, PIPELINES, runPipeline } from "./registry.js";
 export { executePipeline } from "./runner.js";
 export { type Scheduler, type SchedulerOptions, startScheduler } from "./scheduler.js";
 export type {
@@ -14,3 +13,4 @@ export type {
   StepRecord,
   StepStatus,
 } from "./types.js";
+export { type ChangedWindowOptions, changedWindow, type IncrementalWindow } from "./window.js";

@@ -1,6 +1,6 @@
-import { createCachedEmbedder } from "../embed/cache.js";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
 import { type IndexDb, indexFile } from "../index/db.js";
+import { createCachedEmbedder } from "../index/embedding-cache.js";
 import { vectorArmPlan } from "../index/embedpass.js";
 import { acquireIndex } from "../index/handles.js";
 import { listEntities, newestLogDay } from "../index/queries.js";

@@ -29,8 +29,6 @@ export interface ConfidenceConstants {
   maxDayFactor?: number;
 }
 
-export type Direction = "support" | "contradict";
-
 export interface DayEvidence {
   stance: "support" | "contradict" | "unrelated";
   strength: number;

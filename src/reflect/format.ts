@@ -28,13 +28,6 @@ export function factPlace(f: Fact): Place {
   return { path: f.source.path, line: f.source.line, id: f.id };
 }
 
-export const KIND_TITLES: Readonly<Record<FactKind, string>> = {
-  world: "World",
-  experience: "Experience",
-  opinion: "Opinions stated",
-  observation: "Observations",
-};
-
 export const KIND_ORDER: readonly FactKind[] = ["world", "experience", "opinion", "observation"];
 
 const MONTHS = [

@@ -40,6 +40,7 @@ import {
   loadEntityPages,
   loadFacts,
   loadOpinions,
+  type RetainedLogs,
   readWorkspaceFile,
   saveSnapshot,
 } from "./load.js";
@@ -75,6 +76,8 @@ export interface ReflectOptions {
   /** With an LLM: first extract facts from past logs that have no Retain section (default true; the nightly pipeline does it in its retain step). */
   extract?: boolean;
   now?: Date;
+  /** The logs the caller already read for this window (the nightly's retain step): not read or parsed again. */
+  retained?: RetainedLogs;
 }
 
 export interface ReflectReport {
@@ -188,7 +191,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
 
   const entityPages = await loadEntityPages(ws);
   const aliases = aliasKey(entityPages.aliases);
-  const loaded = await loadFacts(ws, since, aliases);
+  const loaded = await loadFacts(ws, since, aliases, opts.retained);
   // Case variants (@Peter, @peter, @PETER) are one entity with one page, under one spelling.
   const aliased = applyAliases(loaded.facts, entityPages.aliases);
   const spellings = entitySpellings(aliased, entityPages.texts.keys());

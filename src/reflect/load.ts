@@ -3,8 +3,8 @@ import path from "node:path";
 import { type Opinion, parseOpinion } from "../markdown/opinions.js";
 import { isEdited, readRegions, toLf } from "../markdown/regions.js";
 import { dateFromPath } from "../retain/dates.js";
-import { readFacts } from "../retain/index.js";
-import type { Diagnostic, Fact } from "../retain/types.js";
+import { type LogInput, readFacts } from "../retain/index.js";
+import type { Diagnostic, Fact, LogsRead } from "../retain/types.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { listMemoryFiles, outsideWorkspace } from "../workspace/files.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
@@ -98,7 +98,20 @@ function fromSnapshot(prose: Record<string, ProseLine[]> | undefined, keep: (p: 
  * it, the run reads everything). This is what keeps the nightly run fast on years of
  * logs while giving the same pages as a full run, as long as older logs did not change.
  */
-export async function loadFacts(ws: Workspace, since: string | undefined, aliasKey: string): Promise<LoadedFacts> {
+/** Logs a caller already read (the nightly's retain step): readFacts(ws, { since }) as it returned. */
+export interface RetainedLogs {
+  since?: string;
+  read: LogsRead & { logs: LogInput[] };
+}
+
+export async function loadFacts(
+  ws: Workspace,
+  since: string | undefined,
+  aliasKey: string,
+  retained?: RetainedLogs,
+): Promise<LoadedFacts> {
+  // Only a read of exactly this window stands in for reading the logs again.
+  const given = retained !== undefined && retained.since === since ? retained.read : undefined;
   let snapshot: Snapshot | undefined;
   if (since !== undefined) {
     const raw = await readIfExists(snapshotPath(ws));
@@ -112,7 +125,7 @@ export async function loadFacts(ws: Workspace, since: string | undefined, aliasK
     }
   }
   if (since === undefined || snapshot === undefined) {
-    const res = await readFacts(ws);
+    const res = since === undefined && given ? given : await readFacts(ws);
     return {
       facts: res.facts,
       diagnostics: res.diagnostics,
@@ -126,7 +139,7 @@ export async function loadFacts(ws: Workspace, since: string | undefined, aliasK
       proseBefore: [],
     };
   }
-  const fresh = (await readWindowFacts(ws, since)) ?? (await readFacts(ws, { since }));
+  const fresh = given ?? (await readWindowFacts(ws, since)) ?? (await readFacts(ws, { since }));
   const isOld = (p: string, date?: string) => (date ?? dateFromPath(p) ?? "9999") < since;
   return {
     // readFacts reports duplicate ids, and ids include the date, so old and fresh never overlap.

@@ -16,22 +16,65 @@ export interface MessageInput {
 }
 
 const MAX_LISTED_FACTS = 100;
-/** Pages listed in a commit message; the commit itself shows them all. */
+/** Pages (and files) listed in a commit message; the commit itself shows them all. */
 const MAX_LISTED_PAGES = 200;
+
+const n = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
+const who = (entities: string[]) => (entities.length ? `${entities.map((e) => `@${e}`).join(", ")}: ` : "");
+
+/** One confidence change as a line: `@Jonas: ledger-sync ships in March 0.80 -> 0.66`. */
+export function changeLine(c: { entities: string[]; statement: string; from: number; to: number }): string {
+  return `${who(c.entities)}${messageText(c.statement)} ${fmt2(c.from)} -> ${fmt2(c.to)}`;
+}
+
+/** The headline's counts: only what there is (no "0 confidence changes"), and what the body lists. */
+function headline(report: MessageInput, added: number, sessionMessages = 0): string {
+  const head = [n(added, "new fact"), n(report.pagesWritten.length, "page")];
+  if (report.opinionsChanged.length) head.push(n(report.opinionsChanged.length, "confidence change"));
+  if (report.opinionsCreated.length) head.push(n(report.opinionsCreated.length, "new opinion"));
+  if (sessionMessages) head.push(n(sessionMessages, "session message"));
+  return head.join(", ");
+}
+
+/** What a nightly run adds to reflect's message: the day, the sessions it ingested, every file it commits. */
+export interface RunMessageInput {
+  day: string;
+  /** Reflect's report (undefined when the run stopped before reflect). */
+  reflect?: MessageInput & { factsAdded: number; message: string };
+  sessions?: { messages: number; sessionsIngested: number; days: string[] };
+  files: string[];
+}
+
+/** The nightly's commit message: its headline, the sessions line, reflect's body, the files committed. */
+export function runCommitMessage(run: RunMessageInput): string {
+  const rep = run.reflect ?? {
+    pagesWritten: [],
+    opinionsChanged: [],
+    opinionsCreated: [],
+    conflicts: [],
+    factsAdded: 0,
+    message: "",
+  };
+  const ing = run.sessions;
+  const body: string[] = [];
+  if (ing && ing.days.length > 0)
+    body.push(`Sessions: ${ing.messages} messages from ${ing.sessionsIngested} sessions (${ing.days.join(", ")})`);
+  // Reflect's own message (new opinions, confidence changes, facts added, pages), without its headline.
+  const reflectBody = rep.message.split("\n").slice(1).join("\n").trim();
+  if (reflectBody) body.push("", reflectBody);
+  body.push("", "Files:");
+  for (const f of run.files.slice(0, MAX_LISTED_PAGES)) body.push(`- ${f}`);
+  if (run.files.length > MAX_LISTED_PAGES) body.push(`- ... and ${run.files.length - MAX_LISTED_PAGES} more`);
+  const head = `membank nightly ${run.day}: ${headline(rep, rep.factsAdded, ing?.messages ?? 0)}`;
+  return `${head}\n\n${body.join("\n").replace(/^\n+/, "")}\n`;
+}
 
 /** One-line summary, then facts added, pages changed, confidence changes, conflicts. */
 export function commitMessage(report: MessageInput, added: Fact[]): string {
-  const n = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
-  // The headline counts what the body lists, and only what there is (no "0 confidence changes").
-  const head = [n(added.length, "new fact"), n(report.pagesWritten.length, "page")];
-  if (report.opinionsChanged.length) head.push(n(report.opinionsChanged.length, "confidence change"));
-  if (report.opinionsCreated.length) head.push(n(report.opinionsCreated.length, "new opinion"));
-  const lines = [`reflect: ${head.join(", ")}`, ""];
-  const who = (entities: string[]) => (entities.length ? `${entities.map((e) => `@${e}`).join(", ")}: ` : "");
+  const lines = [`reflect: ${headline(report, added.length)}`, ""];
   if (report.opinionsChanged.length) {
     lines.push("Confidence changes:");
-    for (const c of report.opinionsChanged)
-      lines.push(`- ${who(c.entities)}${messageText(c.statement)} ${fmt2(c.from)} -> ${fmt2(c.to)}`);
+    for (const c of report.opinionsChanged) lines.push(`- ${changeLine(c)}`);
     lines.push("");
   }
   if (report.opinionsCreated.length) {

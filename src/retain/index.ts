@@ -2,6 +2,7 @@ export { dateFromPath, extractValidity, isIsoDate, parseSinceDate, shiftDate, ty
 export { entityFileStem, entityKey, entitySlug, findMentions } from "./entities.js";
 export { factId, normaliseContent } from "./id.js";
 export { type LineResult, type ParsedLine, parseFactLine } from "./line.js";
+export { parseMemo, type SectionParser } from "./memo.js";
 export { NO_RETAIN_LISTED, noRetainNote } from "./no-retain.js";
 export {
   parseRetain,

@@ -2,12 +2,15 @@ import { isDailyLog, listMemoryFiles } from "../workspace/files.js";
 import { memoryTextProblems, readMemoryText } from "../workspace/text-file.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { dateFromPath, parseSinceDate } from "./dates.js";
+import type { SectionParser } from "./memo.js";
 import { parseRetainSections } from "./parse.js";
 import type { Diagnostic, Fact, LogsRead } from "./types.js";
 
 export interface ReadFactsOptions {
   /** Only logs dated on or after this day (YYYY-MM-DD; `7d`/`2w` ages are accepted too). */
   since?: string;
+  /** The parser to use (default parseRetainSections); a parseMemo lets a later step reuse the parse. */
+  parse?: SectionParser;
 }
 
 function compareFacts(a: Fact, b: Fact): number {
@@ -46,7 +49,7 @@ export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Pro
       }
     }),
   );
-  const result = collectFacts(inputs, ws.config.retain.defaultConfidence);
+  const result = collectFacts(inputs, ws.config.retain.defaultConfidence, opts.parse);
   // The texts go back too: reflect reads the logs' prose for names without a second read.
   return { ...result, files: logs.length, logs: inputs };
 }
@@ -78,13 +81,17 @@ export async function readLog(rel: string, abs: string): Promise<LogInput> {
  * the same id (same day, same text, another file), the one a person wrote wins over an
  * extracted one, then the first by path and line; the others are reported as duplicates.
  */
-export function collectFacts(logs: readonly LogInput[], defaultConfidence?: number): Omit<LogsRead, "files"> {
+export function collectFacts(
+  logs: readonly LogInput[],
+  defaultConfidence?: number,
+  parse: SectionParser = parseRetainSections,
+): Omit<LogsRead, "files"> {
   const all: Fact[] = [];
   const diagnostics: Diagnostic[] = [];
   const noRetain: string[] = [];
   for (const log of logs) {
     for (const p of log.problems ?? []) diagnostics.push({ path: log.path, ...p });
-    const result = parseRetainSections(log.path, log.text, {
+    const result = parse(log.path, log.text, {
       defaultConfidence,
       ...(log.invalidLines ? { invalidLines: log.invalidLines } : {}),
     });

@@ -23,31 +23,18 @@
  * same event read from the store, an archive or a pre-2026.8 transcript file merges into one
  * digest entry.
  */
-import Database from "better-sqlite3";
+import { OpenClawStoreDb, type StoreBlob, type StoreSession } from "../index/openclaw-store.js";
 import { unzstd } from "./zstd.js";
 
-export const STORE_FILE = "openclaw-agent.sqlite";
+export type { StoreBlob, StoreSession };
 
-export interface StoreSession {
-  sessionId: string;
-  sessionKey: string;
-}
+export const STORE_FILE = "openclaw-agent.sqlite";
 
 /** One transcript event: its JSON, or why it cannot be read. */
 export interface StoreEvent {
   seq: number;
   json?: string;
   error?: string;
-}
-
-/** An archive kept inside the store; its bytes are read only when needed (archives can be large). */
-export interface StoreBlob {
-  sessionId: string;
-  sessionKey?: string;
-  name: string;
-  zstd: boolean;
-  size: number;
-  read: () => Buffer;
 }
 
 /** A SQLite error as a one-line reason a user can act on. */
@@ -63,93 +50,43 @@ export function storeErrorReason(error: unknown): string {
 }
 
 /**
- * A read-only connection: SQLite never writes or locks the store for it, and in WAL mode it
- * reads the last committed state while OpenClaw keeps writing. (When the store is closed, i.e.
- * no `-wal`/`-shm` exist, SQLite itself creates an empty `-wal` and a `-shm` index next to it
- * to read it, and a read-only connection cannot remove them; the database file is untouched.)
+ * OpenClaw's store as transcript events: the SQL is src/index/openclaw-store.ts; this
+ * decompresses events one at a time and says why one cannot be read.
  */
 export class OpenClawStore {
-  private readonly tables: Set<string>;
+  private constructor(private readonly db: OpenClawStoreDb) {}
 
-  private constructor(
-    readonly file: string,
-    private readonly db: Database.Database,
-  ) {
-    const rows = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
-    this.tables = new Set(rows.map((r) => r.name));
+  get file(): string {
+    return this.db.file;
   }
 
   /** Throws a SQLite error (see storeErrorReason). */
   static open(file: string): OpenClawStore {
-    const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 2000 });
-    try {
-      return new OpenClawStore(file, db);
-    } catch (error) {
-      db.close();
-      throw error;
-    }
+    return new OpenClawStore(OpenClawStoreDb.open(file));
   }
 
   close(): void {
     this.db.close();
   }
 
-  private has(...tables: string[]): boolean {
-    return tables.every((t) => this.tables.has(t));
-  }
-
   /** Every session id the store knows, with its session key (`agent:main:cron:...`). */
   sessionKeys(): Map<string, string> {
-    const out = new Map<string, string>();
-    const sources = [
-      ["session_transcript_archives", "SELECT session_id, session_key FROM session_transcript_archives"],
-      ["session_windows", "SELECT session_id, session_key FROM session_windows"],
-    ] as const;
-    for (const [table, sql] of sources) {
-      if (!this.has(table)) continue;
-      for (const r of this.db.prepare(sql).iterate() as Iterable<{ session_id: string; session_key: string }>) {
-        out.set(r.session_id, r.session_key);
-      }
-    }
-    return out;
+    return this.db.sessionKeys();
   }
 
   /** Sessions with events in the store (a session moved to cold storage has none). */
   sessions(): StoreSession[] {
-    if (!this.has("transcript_events", "session_windows")) return [];
-    return this.db
-      .prepare(
-        `SELECT w.session_id AS sessionId, w.session_key AS sessionKey FROM session_windows w
-         WHERE EXISTS (SELECT 1 FROM transcript_events e WHERE e.session_id = w.session_id)
-         ORDER BY w.session_id`,
-      )
-      .all() as StoreSession[];
+    return this.db.sessions();
   }
 
   /** The seqs on the session's active branch; undefined when OpenClaw has not indexed it. */
   activeSeqs(sessionId: string): Set<number> | undefined {
-    if (!this.has("session_transcript_active_events")) return undefined;
-    const rows = this.db
-      .prepare("SELECT event_seq FROM session_transcript_active_events WHERE session_id = ?")
-      .pluck()
-      .all(sessionId) as number[];
-    return rows.length === 0 ? undefined : new Set(rows);
+    return this.db.activeSeqs(sessionId);
   }
 
   /** Events after `afterSeq`, in order, decompressed one at a time. */
   *events(sessionId: string, afterSeq: number): Generator<StoreEvent> {
-    const rows = this.db
-      .prepare(
-        `SELECT seq, event_json, event_zstd, event_utf8_bytes FROM transcript_events
-         WHERE session_id = ? AND seq > ? ORDER BY seq`,
-      )
-      .iterate(sessionId, afterSeq) as Iterable<{
-      seq: number;
-      event_json: string | null;
-      event_zstd: Buffer | null;
-      event_utf8_bytes: number | null;
-    }>;
-    for (const r of rows) {
+    for (const r of this.db.eventRows(sessionId, afterSeq)) {
       if (r.event_json !== null) {
         yield { seq: r.seq, json: r.event_json };
         continue;
@@ -174,43 +111,12 @@ export class OpenClawStore {
 
   /** Reset/deleted archives kept in the store (their `sessions/` file may not be written yet). */
   archives(): StoreBlob[] {
-    if (!this.has("session_transcript_archives")) return [];
-    const rows = this.db
-      .prepare(
-        `SELECT session_id, session_key, encoding, length(archive_blob) AS size, archive_name
-         FROM session_transcript_archives ORDER BY archive_name`,
-      )
-      .all() as { session_id: string; session_key: string; encoding: string; size: number; archive_name: string }[];
-    const blob = this.db.prepare("SELECT archive_blob FROM session_transcript_archives WHERE archive_name = ?").pluck();
-    return rows.map((r) => ({
-      sessionId: r.session_id,
-      sessionKey: r.session_key,
-      name: r.archive_name,
-      zstd: r.encoding === "zstd",
-      size: r.size,
-      read: () => blob.get(r.archive_name) as Buffer,
-    }));
+    return this.db.archives();
   }
 
   /** Cold archives stored inside the database rather than in `sessions/cold/`. */
   coldBlobs(): StoreBlob[] {
-    if (!this.has("session_transcript_cold_archives")) return [];
-    const rows = this.db
-      .prepare(
-        `SELECT session_id, archive_name, length(archive_blob) AS size FROM session_transcript_cold_archives
-         WHERE storage = 'sqlite' AND archive_blob IS NOT NULL ORDER BY archive_name`,
-      )
-      .all() as { session_id: string; archive_name: string; size: number }[];
-    const blob = this.db
-      .prepare("SELECT archive_blob FROM session_transcript_cold_archives WHERE archive_name = ?")
-      .pluck();
-    return rows.map((r) => ({
-      sessionId: r.session_id,
-      name: r.archive_name,
-      zstd: true,
-      size: r.size,
-      read: () => blob.get(r.archive_name) as Buffer,
-    }));
+    return this.db.coldBlobs();
   }
 }
 

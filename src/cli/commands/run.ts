@@ -30,7 +30,8 @@ export interface RunFlags {
  */
 export async function runOnce(name: string, flags: RunFlags): Promise<number> {
   const ws = await loadWorkspace(flags);
-  const { runPipeline } = await import("../../pipeline/index.js");
+  const { executePipeline } = await import("../../pipeline/runner.js");
+  const { cliPipeline } = await import("../pipelines.js");
   const out = flags.json ? process.stderr : process.stdout;
   const abort = new AbortController();
   const onSignal = (sig: NodeJS.Signals) => {
@@ -42,7 +43,7 @@ export async function runOnce(name: string, flags: RunFlags): Promise<number> {
   process.on("SIGINT", onSignal);
   try {
     const waitSeconds = flags.wait === undefined ? 0 : Number(flags.wait);
-    const record = await runPipeline(ws, name, {
+    const record = await executePipeline(ws, cliPipeline(name), {
       ...(flags.sessions !== undefined ? { sessionsDir: flags.sessions } : {}),
       signal: abort.signal,
       ...(flags.full ? { full: true } : {}),

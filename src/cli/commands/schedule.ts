@@ -43,12 +43,13 @@ export function registerSchedule(program: Command): void {
       return;
     }
     const ws = await loadWorkspace(flags);
-    const { getPipeline, startScheduler } = await import("../../pipeline/index.js");
+    const { startScheduler } = await import("../../pipeline/scheduler.js");
+    const { cliPipeline } = await import("../pipelines.js");
     const expr = flags.cron ?? ws.config.schedule.cron;
     const tz = flags.tz ?? ws.config.schedule.tz;
     const stamp = () => new Date().toISOString();
     const log = (line: string) => process.stdout.write(`${stamp()} ${line}\n`);
-    const scheduler = startScheduler(ws, getPipeline(name), {
+    const scheduler = startScheduler(ws, cliPipeline(name), {
       cron: expr,
       ...(tz ? { tz } : {}),
       ...(flags.sessions !== undefined ? { sessionsDir: flags.sessions } : {}),

@@ -1,10 +1,14 @@
-import { nightly } from "../../pipelines/nightly.js";
-import { MembankError } from "../workspace/errors.js";
-import type { Workspace } from "../workspace/workspace.js";
-import { executePipeline } from "./runner.js";
-import type { PipelineDefinition, RunOptions, RunRecord } from "./types.js";
+/**
+ * The pipelines `membank run NAME` knows, by name. The registry lives beside the pipelines
+ * (not in src/pipeline/, which they import), so the folders depend one way: pipelines/ -> src/.
+ */
 
-/** The pipelines `membank run NAME` knows, by name. */
+import { executePipeline } from "../src/pipeline/runner.js";
+import type { PipelineDefinition, RunOptions, RunRecord } from "../src/pipeline/types.js";
+import { MembankError } from "../src/workspace/errors.js";
+import type { Workspace } from "../src/workspace/workspace.js";
+import { nightly } from "./nightly.js";
+
 // biome-ignore lint/suspicious/noExplicitAny: each pipeline has its own state type.
 export const PIPELINES: Readonly<Record<string, PipelineDefinition<any>>> = { nightly };
 

@@ -1,0 +1,53 @@
+import { dateFromPath } from "../retain/dates.js";
+import { isDailyLog, listMemoryFiles, type MemoryFile } from "../workspace/files.js";
+import type { Workspace } from "../workspace/workspace.js";
+import { changedAgainst, readFileManifest } from "./manifest.js";
+import { lastCompletedRunStart } from "./record.js";
+
+/** Two seconds of slack for coarse file-system clocks. */
+const MTIME_SLACK_MS = 2000;
+
+export interface ChangedWindowOptions {
+  /** The pipeline whose last completed run and file manifest count ("nightly"). */
+  pipeline: string;
+  /** This run's record id (not a completed run). */
+  runId: string;
+  now: Date;
+  /** Read everything (`--full`). */
+  full?: boolean;
+}
+
+export interface IncrementalWindow {
+  /** Oldest day whose log changed since the last completed run (undefined: read everything). */
+  since?: string;
+  /** The daily logs as listed now: the baseline the next run compares with once this one completes. */
+  logs: MemoryFile[];
+}
+
+/**
+ * The incremental window: the oldest date among daily logs modified since the last completed
+ * run of the pipeline started (a log edited by hand years later is picked up too). Undefined
+ * -- a full read -- on the first run or with `full`. Reflect keeps a snapshot of older facts,
+ * so an incremental run gives the same bank as a full one.
+ */
+export async function changedWindow(ws: Workspace, opts: ChangedWindowOptions): Promise<IncrementalWindow> {
+  const logs = (await listMemoryFiles(ws)).filter((f) => isDailyLog(f.path));
+  if (opts.full) return { logs };
+  const last = await lastCompletedRunStart(ws, opts.pipeline, opts.runId);
+  if (last === undefined) return { logs };
+  const changedPaths: string[] = [];
+  for (const f of logs) if (f.mtimeMs >= last - MTIME_SLACK_MS) changedPaths.push(f.path);
+  // Also what the mtime test cannot see: logs restored with old mtimes, new old-dated copies, deleted logs.
+  const seen = await readFileManifest(ws, opts.pipeline);
+  if (seen) {
+    const { changed, gone } = changedAgainst(seen, logs);
+    changedPaths.push(...changed, ...gone);
+  }
+  let oldest: string | undefined;
+  for (const p of changedPaths) {
+    const date = dateFromPath(p);
+    if (date !== undefined && (oldest === undefined || date < oldest)) oldest = date;
+  }
+  // Nothing changed: a window that starts today reads (almost) nothing.
+  return { since: oldest ?? opts.now.toISOString().slice(0, 10), logs };
+}
