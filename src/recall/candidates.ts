@@ -1,3 +1,4 @@
+import { textPolarity } from "../analysis/cues.js";
 import type { IndexDb } from "../index/db.js";
 import { readLines } from "../index/lines.js";
 import { OPINIONS_PAGE } from "../index/opinions.js";
@@ -174,12 +175,11 @@ function contentWords(text: string): Set<string> {
   return out;
 }
 
-const NEGATION = /\b(not|no longer|never|n't|won't|isn't|doesn't|stopped|dropped|off the table|no)\b/i;
-
 /**
  * Evidence for an opinion from the index: other opinion facts about the same entities
  * that say nearly the same thing. A heuristic stance: one side negated -> contradict,
- * else support. Reflect's bank/opinions.md carries judged evidence when it exists.
+ * else support, negation read through the shared cues (analysis/cues.ts) exactly as
+ * reflect's judge reads a restatement. Reflect's bank/opinions.md carries judged evidence when it exists.
  */
 export function opinionEvidence(
   idx: IndexDb,
@@ -189,7 +189,7 @@ export function opinionEvidence(
 ): EvidenceRef[] {
   if (opinion.entities.length === 0) return [];
   const mine = contentWords(opinion.content);
-  const negated = NEGATION.test(opinion.content);
+  const negated = textPolarity(opinion.content) < 0;
   const out: EvidenceRef[] = [];
   for (const f of opinionRows(idx, opinion.entities, cache)) {
     if (f.id === opinion.factId) continue;
@@ -227,7 +227,7 @@ function opinionRows(idx: IndexDb, entities: readonly string[], cache: Map<strin
       path: r.path,
       line: r.line,
       words: contentWords(r.content),
-      negated: NEGATION.test(r.content),
+      negated: textPolarity(r.content) < 0,
     }));
     cache.set(key, rows);
   }

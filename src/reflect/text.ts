@@ -3,9 +3,10 @@
  * analysis: its stop words (src/recall/text.ts) and the Porter stemmer its line store
  * runs (src/analysis/stem.ts), so reflect and recall agree on what a word is.
  */
+
+import { CUE_WORDS, findCues } from "../analysis/cues.js";
 import { porterStem } from "../analysis/stem.js";
 import { fold, STOP_WORDS } from "../recall/text.js";
-import { CUE_WORDS, findCues } from "./cues.js";
 
 /**
  * Particles that make a phrasal verb a noun when written together: "cut over" is a

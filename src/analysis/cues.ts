@@ -1,4 +1,7 @@
 /**
+ * The one list of negation and reversal cues (issue 12): reflect's stance judge and
+ * recall's evidence stances both read statements through it, so they agree on a pair.
+ *
  * Stance cues without an LLM (issue 10, item 2): the words people use when a belief gives
  * way, wavers or is borne out. Data, not code: each list says why its words mean what
  * they mean, and judge.ts says how much each kind weighs. Matching is on whole words
@@ -307,3 +310,16 @@ export const CUE_WORDS: ReadonlySet<string> = new Set([
   "longer",
   "anymore",
 ]);
+/**
+ * The polarity of a statement: -1 when it carries a reversal or negation cue ("doubts X",
+ * "does not think X", "accepted the new date; no longer believes X"), +1 otherwise. A
+ * negated doubt ("no longer doubts X") is no cue of these kinds (above), so it is +1.
+ */
+export function polarity(cues: readonly CueHit[]): 1 | -1 {
+  return cues.some((c) => c.kind === "reversal" || c.kind === "negation") ? -1 : 1;
+}
+
+/** The polarity of a text: -1 when it carries a reversal or negation cue, +1 otherwise. */
+export function textPolarity(text: string): 1 | -1 {
+  return polarity(findCues(text));
+}
