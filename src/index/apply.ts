@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
+import { hasCjk } from "../analysis/tokens.js";
 import type { RetainResult } from "../retain/types.js";
 import { isDailyLog, type MemoryFile } from "../workspace/files.js";
 import {
@@ -11,7 +12,6 @@ import {
 import { type ChunkOptions, chunkMarkdown } from "./chunk.js";
 import type { IndexDb } from "./db.js";
 import { entitySlugFromPagePath, parseEntityPage } from "./entity-page.js";
-import { hasCjk } from "./fts.js";
 import { refreshLineStats, syncFileLines } from "./lines.js";
 import { OPINIONS_PAGE, removeOpinions, storeOpinions } from "./opinions.js";
 import { deleteVectors } from "./vectors.js";

@@ -4,7 +4,7 @@ export { hasFts5, type IndexDb, indexFile, type OpenOptions, openIndex, type Vec
 export { type VectorCoverage, vectorCoverage } from "./embedpass.js";
 export { type EntityPageInfo, parseEntityPage } from "./entity-page.js";
 export { type EmbedMissingOptions, embedMissing } from "./fill.js";
-export { bm25ToScores, buildMatchQuery, cjkTerms, hasCjk, queryTerms, quoteTerm, STOP_WORDS } from "./fts.js";
+export { bm25ToScores, buildMatchQuery, cjkTerms, quoteTerm } from "./fts.js";
 export {
   checkMemoryPath,
   type GetOptions,

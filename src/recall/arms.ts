@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { cjkWords } from "../analysis/tokens.js";
 import type { Embedder } from "../embed/types.js";
 import { dot } from "../embed/vector.js";
 import type { IndexDb } from "../index/db.js";
@@ -88,9 +89,7 @@ function cjkHits(ctx: ArmContext): LineHit[] {
   const terms = cjkTerms(ctx.query);
   if (!terms.trigram && terms.short.length === 0) return [];
   if (!terms.trigram || !ctx.idx.fts) return searchCjkLines(ctx.idx, ctx.query);
-  const runs = [
-    ...new Set(ctx.query.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]{3,}/gu) ?? []),
-  ];
+  const runs = cjkWords(ctx.query).filter((w) => [...w].length >= 3);
   const out: LineHit[] = [];
   for (const hit of trigramChunks(ctx.idx, { trigram: terms.trigram }, 20)) {
     const c = hit.row;

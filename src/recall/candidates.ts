@@ -1,11 +1,13 @@
 import { textPolarity } from "../analysis/cues.js";
+import { STOP_WORDS } from "../analysis/stopwords.js";
+import { fold } from "../analysis/tokens.js";
 import type { IndexDb } from "../index/db.js";
 import { readLines } from "../index/lines.js";
 import { OPINIONS_PAGE } from "../index/opinions.js";
 import { type FactRow, opinionAtLine } from "../index/queries.js";
 import { prepared } from "../index/statements.js";
 import { opinionCandidate } from "./opinions.js";
-import { dateOfPath, fold, STOP_WORDS } from "./text.js";
+import { dateOfPath } from "./text.js";
 import type { Candidate, EvidenceRef } from "./types.js";
 
 /**

@@ -1,3 +1,4 @@
+import { hasCjk, nameWords } from "../analysis/tokens.js";
 import { createCachedEmbedder } from "../embed/cache.js";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
 import { indexFile } from "../index/db.js";
@@ -17,7 +18,7 @@ import { DEFAULT_LINE_RANK, type LineRankOptions } from "./linerank.js";
 import { hasLineStore } from "./lines.js";
 import { absorbIntoPageOpinions, pageEvidenceForFact } from "./opinions.js";
 import { fitBudget, toResult } from "./shape.js";
-import { findEntityByName, nameWords } from "./text.js";
+import { findEntityByName } from "./text.js";
 import { anchorVague, isoDay, overlapsWindow, reportedWindow } from "./timewindow.js";
 import type { ArmList, RecallResponse, ResultKind } from "./types.js";
 import { DEFAULT_WINDOW, type WindowOptions } from "./windows.js";
@@ -172,7 +173,7 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
   // "Tell me about Priya": when the entity has facts, its name alone is no lexical
   // question (it would rank thousands of lines that merely mention her).
   const nameOnly = intent.contentTerms.length === 0 && commonEntityAsked;
-  const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(query);
+  const cjk = hasCjk(query);
   if (!nameOnly && (intent.terms.length > 0 || cjk)) {
     arms.push(timed(() => linesArm(ctx, weights.lexical!)));
     if (idx.fts) arms.push(timed(() => factsArm(ctx, weights.facts!)));

@@ -1,5 +1,5 @@
 import { porterStem } from "../analysis/stem.js";
-import { STOP_WORDS } from "../recall/text.js";
+import { STOP_WORDS } from "../analysis/stopwords.js";
 import type { Fact } from "../retain/types.js";
 
 /**
