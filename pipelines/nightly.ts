@@ -9,6 +9,7 @@ import { resolveEmbedder } from "../src/embed/index.js";
 import { type SyncReport, syncIndex } from "../src/index/index.js";
 import { createLlm, type ExtractPastReport, extractFromPastLogs } from "../src/llm/index.js";
 import type { LlmServices } from "../src/llm/types.js";
+import { isDailyLog, logDate } from "../src/markdown/log-path.js";
 import { markCommitEnd, markCommitStart, recoverIndexLock } from "../src/pipeline/git-recovery.js";
 import { changedAgainst, readFileManifest, writeFileManifest } from "../src/pipeline/manifest.js";
 import { lastCompletedRunStart } from "../src/pipeline/record.js";
@@ -16,10 +17,10 @@ import type { PipelineDefinition, RunRecord, StepContext } from "../src/pipeline
 import { messageText } from "../src/reflect/format.js";
 import { assertGitCanCommit } from "../src/reflect/git.js";
 import { commitPending, leftNote, type OpinionChange, type ReflectReport, reflect } from "../src/reflect/index.js";
-import { dateFromPath, noRetainNote, readFacts } from "../src/retain/index.js";
+import { noRetainNote, readFacts } from "../src/retain/index.js";
 import { ingestSessions } from "../src/sessions/ingest.js";
 import type { IngestReport } from "../src/sessions/types.js";
-import { isDailyLog, listMemoryFiles, type MemoryFile } from "../src/workspace/files.js";
+import { listMemoryFiles, type MemoryFile } from "../src/workspace/files.js";
 import { ANNOUNCE_FROM, embedPassLine, progressLines } from "../src/workspace/progress.js";
 
 export interface NightlyState {
@@ -73,7 +74,7 @@ export async function changedSince(ctx: Ctx): Promise<string | undefined> {
   }
   let oldest: string | undefined;
   for (const p of changedPaths) {
-    const date = dateFromPath(p);
+    const date = logDate(p);
     if (date !== undefined && (oldest === undefined || date < oldest)) oldest = date;
   }
   // Nothing changed: a window that starts today reads (almost) nothing.

@@ -1,5 +1,6 @@
 export * from "./display.js";
 export * from "./links.js";
+export * from "./log-path.js";
 export * from "./opinions.js";
 export * from "./page-content.js";
 export * from "./parse.js";

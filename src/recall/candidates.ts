@@ -6,8 +6,8 @@ import { readLines } from "../index/lines.js";
 import { OPINIONS_PAGE } from "../index/opinions.js";
 import { type FactRow, opinionAtLine } from "../index/queries.js";
 import { prepared } from "../index/statements.js";
+import { logDate } from "../markdown/log-path.js";
 import { opinionCandidate } from "./opinions.js";
-import { dateOfPath } from "./text.js";
 import type { Candidate, EvidenceRef } from "./types.js";
 
 /**
@@ -163,7 +163,7 @@ export function linesCandidate(
     entities: mentionedEntities(content),
     content,
   };
-  const date = dateOfPath(path);
+  const date = logDate(path);
   if (date) c.date = date;
   return c;
 }

@@ -38,9 +38,3 @@ export function findEntityByName<
   }
   return undefined;
 }
-
-/** First YYYY-MM-DD of a path (`memory/2025-11-27.md`, `memory/2025-11-27-sessions.md`). */
-export function dateOfPath(p: string): string | undefined {
-  const m = /(?:^|\/)(\d{4}-\d{2}-\d{2})(?:-[^/]*)?\.md$/i.exec(p);
-  return m?.[1];
-}

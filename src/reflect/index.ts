@@ -23,9 +23,10 @@
  */
 import { extractFromPastLogs } from "../llm/past-logs.js";
 import type { LlmServices } from "../llm/types.js";
+import { logDate } from "../markdown/log-path.js";
 import { parseSinceDate } from "../retain/dates.js";
 import { entityKey, entitySpellings, respell, respellAll } from "../retain/entities.js";
-import { dateFromPath, noRetainNote } from "../retain/index.js";
+import { noRetainNote } from "../retain/index.js";
 import type { Diagnostic, Fact } from "../retain/types.js";
 import { MembankError } from "../workspace/errors.js";
 import { outsideWorkspace } from "../workspace/files.js";
@@ -139,7 +140,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   if (opts.llm?.extractFacts && opts.extract !== false && !opts.dryRun) {
     extracted = (await extractFromPastLogs(ws, opts.llm, { before: now.toISOString().slice(0, 10) })).changed;
     for (const p of extracted) {
-      const day = dateFromPath(p);
+      const day = logDate(p);
       if (since !== undefined && day !== undefined && day < since) since = day;
     }
   }

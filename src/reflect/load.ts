@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { logDate } from "../markdown/log-path.js";
 import { type Opinion, parseOpinion } from "../markdown/opinions.js";
 import { isEdited, readRegions, toLf } from "../markdown/regions.js";
-import { dateFromPath } from "../retain/dates.js";
 import { readFacts } from "../retain/index.js";
 import type { Diagnostic, Fact } from "../retain/types.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
@@ -79,7 +79,7 @@ export interface LoadedFacts {
 function scanLogs(logs: readonly { path: string; text: string }[]): ProseLog[] {
   const out: ProseLog[] = [];
   for (const log of logs) {
-    const date = dateFromPath(log.path);
+    const date = logDate(log.path);
     if (date !== undefined) out.push({ path: log.path, date, lines: scanProse(log.text) });
   }
   return out;
@@ -88,7 +88,7 @@ function scanLogs(logs: readonly { path: string; text: string }[]): ProseLog[] {
 function fromSnapshot(prose: Record<string, ProseLine[]> | undefined, keep: (p: string) => boolean): ProseLog[] {
   return Object.entries(prose ?? {})
     .filter(([p]) => keep(p))
-    .map(([p, lines]) => ({ path: p, date: dateFromPath(p) ?? "", lines }));
+    .map(([p, lines]) => ({ path: p, date: logDate(p) ?? "", lines }));
 }
 
 /**
@@ -127,7 +127,7 @@ export async function loadFacts(ws: Workspace, since: string | undefined, aliasK
     };
   }
   const fresh = (await readWindowFacts(ws, since)) ?? (await readFacts(ws, { since }));
-  const isOld = (p: string, date?: string) => (date ?? dateFromPath(p) ?? "9999") < since;
+  const isOld = (p: string, date?: string) => (date ?? logDate(p) ?? "9999") < since;
   return {
     // readFacts reports duplicate ids, and ids include the date, so old and fresh never overlap.
     facts: [...snapshot.facts.filter((f) => isOld(f.source.path, f.date)), ...fresh.facts],

@@ -1,7 +1,8 @@
 import type { List, ListItem, RootContent } from "mdast";
+import { logDate } from "../markdown/log-path.js";
 import { parseMarkdown, splitLines, stripBom } from "../markdown/parse.js";
 import { scanHeadings } from "../markdown/scan.js";
-import { dateFromPath, extractValidity } from "./dates.js";
+import { extractValidity } from "./dates.js";
 import { entityKey } from "./entities.js";
 import { factId } from "./id.js";
 import { type ParsedLine, parseFactLine } from "./line.js";
@@ -243,7 +244,7 @@ export function scanRetain(path: string, text: string, opts: RetainOptions = {})
   const lines = splitLines(stripBom(text));
   const headings = scanHeadings(lines);
   const original = lines.slice();
-  const date = dateFromPath(path);
+  const date = logDate(path);
   const ctx: Ctx = {
     path,
     date: date ?? "",
