@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import path from "node:path";
 import { hasCjk } from "../analysis/tokens.js";
 import { logDate } from "../markdown/log-path.js";
 import type { RetainResult } from "../retain/types.js";
