@@ -18,6 +18,7 @@ import {
   trigramChunks,
   vectorKnn,
 } from "../index/index.js";
+import { frontMatterLineCount } from "../markdown/frontmatter.js";
 import { entityKey } from "../retain/entities.js";
 import {
   factCandidate,
@@ -118,11 +119,7 @@ export function entityPageSummary(root: string, row: EntityRow): Candidate | und
     return undefined;
   }
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
-  let i = 0;
-  if (lines[0]?.trim() === "---") {
-    const close = lines.findIndex((l, j) => j > 0 && l.trim() === "---");
-    i = close > 0 ? close + 1 : 0;
-  }
+  let i = frontMatterLineCount(lines.join("\n"));
   // Skip the title, blank lines and region markers to the first block of prose or list.
   while (i < lines.length && (/^\s*(#|<!--)/.test(lines[i]!) || lines[i]!.trim() === "")) i++;
   const start = i;
