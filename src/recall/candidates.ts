@@ -7,6 +7,7 @@ import { OPINIONS_PAGE } from "../index/opinions.js";
 import { type FactRow, opinionAtLine } from "../index/queries.js";
 import { prepared } from "../index/statements.js";
 import { logDate } from "../markdown/log-path.js";
+import { findMentions } from "../retain/entities.js";
 import { opinionCandidate } from "./opinions.js";
 import type { Candidate, EvidenceRef } from "./types.js";
 
@@ -112,15 +113,6 @@ export function factCandidate(f: FactRow): Candidate {
   return c;
 }
 
-/** `@Name` mentions in text (not inside words such as e-mail addresses), as slugs. */
-export function mentionedEntities(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/(?<![\p{L}\p{N}_.])@([\p{L}\p{N}][\p{L}\p{N}_-]*[\p{L}\p{N}]|[\p{L}\p{N}])/gu)) {
-    if (!out.includes(m[1]!)) out.push(m[1]!);
-  }
-  return out;
-}
-
 /** A managed-region marker line of a bank page: bookkeeping, never shown in a result. */
 const MARKER_LINE = /^\s*<!--\s*membank:/;
 
@@ -160,7 +152,7 @@ export function linesCandidate(
     path,
     startLine: start,
     endLine: end,
-    entities: mentionedEntities(content),
+    entities: findMentions(content),
     content,
   };
   const date = logDate(path);

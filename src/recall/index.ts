@@ -1,6 +1,6 @@
 /** Recall: query understanding, hybrid ranking over the index and line store, cited results. */
 export { type ArmContext, entityPageSummary } from "./arms.js";
-export { factsAtLines, mentionedEntities, opinionEvidence } from "./candidates.js";
+export { factsAtLines, opinionEvidence } from "./candidates.js";
 export { DEFAULT_FUSE, dedupe, type Fused, type FuseOptions, type FusionMethod, fuse } from "./fuse.js";
 export {
   type EntityName,
