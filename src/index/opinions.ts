@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { citeLine } from "../markdown/citation.js";
 import { type Opinion, opinionStatus, parseOpinion, trajectoryText } from "../markdown/opinions.js";
 import { readRegions } from "../markdown/regions.js";
 
@@ -69,7 +70,7 @@ export function storeOpinions(db: Database.Database, rel: string, text: string):
     for (const [pos, e] of op.entities.entries()) insertEntity.run(op.id, e, pos);
     for (const [pos, ev] of op.evidence.entries()) {
       if (ev.gone) continue; // its line is gone from the log: recall must not cite it
-      insertEvidence.run(op.id, pos, ev.factId, `${ev.source.path}#L${ev.source.line}`, ev.stance, ev.date);
+      insertEvidence.run(op.id, pos, ev.factId, citeLine(ev.source), ev.stance, ev.date);
     }
   }
 }

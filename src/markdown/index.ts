@@ -1,3 +1,4 @@
+export * from "./citation.js";
 export * from "./display.js";
 export * from "./links.js";
 export * from "./log-path.js";

@@ -23,6 +23,7 @@
  */
 import { extractFromPastLogs } from "../llm/past-logs.js";
 import type { LlmServices } from "../llm/types.js";
+import { citedLabels, citeLine } from "../markdown/citation.js";
 import { logDate } from "../markdown/log-path.js";
 import { parseSinceDate } from "../retain/dates.js";
 import { entityKey, entitySpellings, respell, respellAll } from "../retain/entities.js";
@@ -121,8 +122,6 @@ export interface ReflectReport {
 
 const optional = <K extends string, V>(key: K, value: V | undefined) =>
   (value === undefined ? {} : { [key]: value }) as Partial<Record<K, V>>;
-
-const LINK_LABEL = /\[([^\]\s]+#L\d+)\]/g;
 
 export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise<ReflectReport> {
   const now = opts.now ?? new Date();
@@ -316,8 +315,8 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
       ...typedTexts.map((t) => t ?? ""),
       state.text ?? "",
     ];
-    for (const text of oldTexts) for (const m of text.matchAll(LINK_LABEL)) linked.add(m[1]!);
-    added = facts.filter((f) => !linked.has(`${f.source.path}#L${f.source.line}`));
+    for (const text of oldTexts) for (const c of citedLabels(text)) linked.add(c);
+    added = facts.filter((f) => !linked.has(citeLine(f.source)));
   }
 
   const createdSet = new Set(evolved.created);

@@ -1,3 +1,4 @@
+import { citeLine } from "../markdown/citation.js";
 /**
  * bank/proposals.md: durable knowledge proposed for MEMORY.md (membank never edits it).
  * Each proposal starts with a line a person can paste as it is; the why follows, indented.
@@ -187,7 +188,7 @@ export function proposalsBody(
       const text = fact.content.replace(/\s+/g, " ").trim();
       out.push(
         `- MEMORY.md line ${line} says: ${said}`,
-        `  - newer: ${fact.date} @${entity}: ${text} ([${fact.source.path}#L${fact.source.line}](${relLink(PAGE, fact.source)}))`,
+        `  - newer: ${fact.date} @${entity}: ${text} ([${citeLine(fact.source)}](${relLink(PAGE, fact.source)}))`,
         `  - paste instead: ${entity}: ${text} (since ${fact.date})`,
       );
     }
