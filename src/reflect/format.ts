@@ -1,7 +1,7 @@
 import { citeLine } from "../markdown/citation.js";
 import { displaySafe } from "../markdown/display.js";
 import { cmp, relLink } from "../markdown/links.js";
-import type { Fact, FactKind, SourceRef } from "../retain/types.js";
+import type { Fact, FactKind } from "../retain/types.js";
 
 // Page-link helpers live in the markdown layer (the index parses opinion pages too).
 export { cmp, relLink };
