@@ -19,6 +19,8 @@
  *  - for: an outcome that bears a plan or forecast out (confirmed, shipped, on track).
  */
 
+import { fold } from "./tokens.js";
+
 export type CueKind = "reversal" | "hedge" | "negation" | "against" | "for";
 
 export interface CueList {
@@ -252,10 +254,7 @@ export const NEGATIVE_OUTCOME_WORDS: readonly string[] = [
 
 /** Text as cue matching sees it: lower case, accents folded, words separated by single spaces. */
 function normalise(text: string): string {
-  return ` ${text
-    .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
-    .toLowerCase()
+  return ` ${fold(text)
     .replace(/[’‘]/g, "'")
     .replace(/n't\b/g, "n't")
     .replace(/[^\p{L}\p{N}'/-]+/gu, " ")
