@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { hasCjk } from "../analysis/tokens.js";
 import { logDate } from "../markdown/log-path.js";
+import { entitySlugFromPagePath, OPINIONS_PAGE } from "../markdown/pages.js";
 import type { RetainResult } from "../retain/types.js";
 import type { MemoryFile } from "../workspace/files.js";
 import {
@@ -11,9 +12,9 @@ import {
 } from "../workspace/text-file.js";
 import { type ChunkOptions, chunkMarkdown } from "./chunk.js";
 import type { IndexDb } from "./db.js";
-import { entitySlugFromPagePath, parseEntityPage } from "./entity-page.js";
+import { parseEntityPage } from "./entity-page.js";
 import { refreshLineStats, syncFileLines } from "./lines.js";
-import { OPINIONS_PAGE, removeOpinions, storeOpinions } from "./opinions.js";
+import { removeOpinions, storeOpinions } from "./opinions.js";
 import { deleteVectors } from "./vectors.js";
 
 /** The Retain parser (src/retain parseRetain), passed in so it is loaded only when a daily log changed. */

@@ -1,4 +1,3 @@
-import path from "node:path";
 import { frontMatterAliases, frontMatterName, readFrontMatter } from "../markdown/frontmatter.js";
 
 /** What the index keeps from an entity page `bank/entities/<Slug>.md`. */
@@ -6,14 +5,6 @@ export interface EntityPageInfo {
   slug: string;
   name: string;
   aliases: string[];
-}
-
-/** `bank/entities/The-Castle.md` -> "The-Castle"; undefined for other paths. */
-export function entitySlugFromPagePath(rel: string): string | undefined {
-  if (!rel.startsWith("bank/entities/") || !rel.toLowerCase().endsWith(".md")) return undefined;
-  const rest = rel.slice("bank/entities/".length);
-  if (rest.includes("/")) return undefined;
-  return path.posix.basename(rest, path.posix.extname(rest));
 }
 
 /**

@@ -4,7 +4,6 @@ import { type Opinion, opinionStatus, parseOpinion, trajectoryText } from "../ma
 import { readRegions } from "../markdown/regions.js";
 
 /** The page reflect writes its judged opinions to (DESIGN.md 1): the only file read into the opinions tables. */
-export const OPINIONS_PAGE = "bank/opinions.md";
 
 /** An opinion of the page with the lines its region's text spans (marker lines excluded). */
 export interface PageOpinion extends Opinion {

@@ -25,6 +25,7 @@ import { extractFromPastLogs } from "../llm/past-logs.js";
 import type { LlmServices } from "../llm/types.js";
 import { citedLabels, citeLine } from "../markdown/citation.js";
 import { logDate } from "../markdown/log-path.js";
+import { OPINIONS_PAGE } from "../markdown/pages.js";
 import { parseSinceDate } from "../retain/dates.js";
 import { entityKey, entitySpellings, respell, respellAll } from "../retain/entities.js";
 import { noRetainNote } from "../retain/index.js";
@@ -48,7 +49,7 @@ import {
 import { commitMessage } from "./message.js";
 import { TYPED_PAGES } from "./pages.js";
 import { clearStale, recoverMerges } from "./recover.js";
-import { type Conflict, OPINIONS_PAGE, type RenderScope, renderBank } from "./render.js";
+import { type Conflict, type RenderScope, renderBank } from "./render.js";
 import { KnownNames } from "./topic.js";
 
 export type { Evidence, Opinion } from "../markdown/opinions.js";

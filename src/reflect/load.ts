@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { logDate } from "../markdown/log-path.js";
 import { type Opinion, parseOpinion } from "../markdown/opinions.js";
+import { ENTITY_DIR } from "../markdown/pages.js";
 import { isEdited, readRegions, toLf } from "../markdown/regions.js";
 import { readFacts } from "../retain/index.js";
 import type { Diagnostic, Fact } from "../retain/types.js";
@@ -10,7 +11,6 @@ import { listMemoryFiles, outsideWorkspace } from "../workspace/files.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
 import { aliasTable } from "./aliases.js";
 import { cmp } from "./format.js";
-import { ENTITY_DIR } from "./pages.js";
 import { type ProseLine, type ProseLog, scanProse } from "./prose.js";
 import { readWindowFacts } from "./window.js";
 

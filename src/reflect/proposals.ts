@@ -8,6 +8,7 @@ import { citeLine } from "../markdown/citation.js";
  * contradict gets an update proposal.
  */
 import { fmt2, type Opinion } from "../markdown/opinions.js";
+import { PROPOSALS_PAGE } from "../markdown/pages.js";
 import { entityFileStem } from "../retain/entities.js";
 import type { Fact } from "../retain/types.js";
 import { cmp, relLink } from "./format.js";
@@ -15,7 +16,7 @@ import { contentTokens, negationCount } from "./text.js";
 
 /** Proposals are a reading list, not an index: the strongest few of each kind. */
 const MAX_PROPOSALS = 15;
-const PAGE = "bank/proposals.md";
+const PAGE = PROPOSALS_PAGE;
 /** Share of a proposal's content words a core line must hold to say the same thing. */
 const COVERED = 0.5;
 /** Share of a core line's content words (its entity aside) a newer fact must repeat to be about the same thing. */
