@@ -2,9 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { isDailyLog } from "../src/markdown/log-path.js";
 import { defaultConfig, parseConfig } from "../src/workspace/config.js";
 import { MembankError } from "../src/workspace/errors.js";
-import { isDailyLog, isMemoryPath, listMemoryFiles } from "../src/workspace/files.js";
+import { isMemoryPath, listMemoryFiles } from "../src/workspace/files.js";
 import { openWorkspace, resolveWorkspace } from "../src/workspace/workspace.js";
 
 const dirs: string[] = [];

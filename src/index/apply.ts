@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
-import path from "node:path";
+import { hasCjk } from "../analysis/tokens.js";
+import { logDate } from "../markdown/log-path.js";
+import { entitySlugFromPagePath, OPINIONS_PAGE } from "../markdown/pages.js";
 import type { RetainResult } from "../retain/types.js";
-import { isDailyLog, type MemoryFile } from "../workspace/files.js";
+import type { MemoryFile } from "../workspace/files.js";
 import {
   MAX_MEMORY_FILE_BYTES,
   type MemoryText,
@@ -10,10 +12,9 @@ import {
 } from "../workspace/text-file.js";
 import { type ChunkOptions, chunkMarkdown } from "./chunk.js";
 import type { IndexDb } from "./db.js";
-import { entitySlugFromPagePath, parseEntityPage } from "./entity-page.js";
-import { hasCjk } from "./fts.js";
+import { parseEntityPage } from "./entity-page.js";
 import { refreshLineStats, syncFileLines } from "./lines.js";
-import { OPINIONS_PAGE, removeOpinions, storeOpinions } from "./opinions.js";
+import { removeOpinions, storeOpinions } from "./opinions.js";
 import { deleteVectors } from "./vectors.js";
 
 /** The Retain parser (src/retain parseRetain), passed in so it is loaded only when a daily log changed. */
@@ -47,12 +48,6 @@ export function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
-/** The date of a daily log (`memory/2025-11-27.md`, `memory/2025-11-27-sessions.md`), else null. */
-export function fileDate(rel: string): string | null {
-  if (!isDailyLog(rel)) return null;
-  return /^(\d{4}-\d{2}-\d{2})/.exec(path.posix.basename(rel))?.[1] ?? null;
-}
-
 export type KnownFiles = Map<string, { hash: string; mtime_ms: number; size: number }>;
 
 /** What the index knows of each file (read once per sync: it is most of a no-change sync's SQL). */
@@ -73,7 +68,7 @@ export function needsReading(known: { size: number; mtime_ms: number } | undefin
 
 /** Could applyFiles need the Retain parser? (A daily log needs reading.) */
 export function dailyLogsMayHaveChanged(known: KnownFiles, files: MemoryFile[]): boolean {
-  return files.some((f) => fileDate(f.path) !== null && needsReading(known.get(f.path), f));
+  return files.some((f) => logDate(f.path) !== undefined && needsReading(known.get(f.path), f));
 }
 
 /**
@@ -118,7 +113,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
 
   let diagnostics = 0;
   function addFile(f: MemoryFile, text: string, hash: string, invalidLines: readonly number[]): void {
-    const date = fileDate(f.path);
+    const date = logDate(f.path) ?? null;
     insertFile.run(f.path, hash, f.mtimeMs, f.size, date);
     for (const c of chunkMarkdown(text, opts.chunk)) {
       insertChunk.run(

@@ -1,25 +1,25 @@
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { bm25ToScores, buildMatchQuery, cjkTerms, phraseOccurrences, queryTerms, stemmedTokens } from "./fts.js";
+import { phraseOccurrences, stemmedTokens } from "../analysis/tokens.js";
+import { bm25ToScores, buildMatchQuery, cjkTerms } from "./fts.js";
 
-describe("queryTerms / buildMatchQuery", () => {
-  it("keeps ids, tickets and env keys whole, strips wrapping punctuation, drops stop words", () => {
-    expect(queryTerms("What is the status of FJD-482?")).toEqual(["status", "FJD-482"]);
-    expect(queryTerms("(see `a91f3c2`), LEDGER_SYNC_BATCH=500.")).toEqual(["see", "a91f3c2", "LEDGER_SYNC_BATCH=500"]);
-    expect(queryTerms("the of and")).toEqual(["the", "of", "and"]);
-    expect(queryTerms("Foo foo FOO")).toEqual(["Foo"]);
-    expect(queryTerms('" - : *')).toEqual([]);
-  });
-
+describe("buildMatchQuery", () => {
   it("quotes every term and ORs them", () => {
-    expect(buildMatchQuery('say "hi" x:y')).toBe('"say" OR "hi" OR "x:y"');
+    expect(buildMatchQuery('ask "hi" x:y')).toBe('"ask" OR "hi" OR "x:y"');
     expect(buildMatchQuery('a"b')).toBe('"a""b"');
     expect(buildMatchQuery("???")).toBeNull();
   });
 
-  it("splits CJK runs for the trigram table, short runs for LIKE", () => {
+  it("asks for a hyphenated word's joined form too, never for an id's", () => {
+    expect(buildMatchQuery("de-stress tips")).toBe('"de-stress" OR "destress" OR "tips"');
+    expect(buildMatchQuery("FJD-482")).toBe('"FJD-482"');
+  });
+
+  it("splits CJK words for the trigram table, short words for LIKE", () => {
     expect(cjkTerms("数据库 迁移 ok")).toEqual({ trigram: '"数据库"', short: ["迁移"] });
+    // A sentence is also split into its words: one of them is in the log, the sentence is not.
+    expect(cjkTerms("我们的数据库迁移很慢").short).toContain("迁移");
     expect(cjkTerms("plain")).toEqual({ trigram: null, short: [] });
   });
 

@@ -1,11 +1,13 @@
 /** The derived index: SQLite schema, chunking, FTS, vectors, sync, search, memory_get. */
+
+export { OPINIONS_PAGE } from "../markdown/pages.js";
 export { CHARS_PER_TOKEN, type Chunk, type ChunkOptions, chunkMarkdown } from "./chunk.js";
 export { hasFts5, type IndexDb, indexFile, type OpenOptions, openIndex, type VecStatus } from "./db.js";
 export { createCachedEmbedder, embeddingStore, ensureEmbeddingCache } from "./embedding-cache.js";
 export { type VectorCoverage, vectorCoverage } from "./embedpass.js";
 export { type EntityPageInfo, parseEntityPage } from "./entity-page.js";
 export { type EmbedMissingOptions, embedMissing } from "./fill.js";
-export { bm25ToScores, buildMatchQuery, cjkTerms, hasCjk, queryTerms, quoteTerm, STOP_WORDS } from "./fts.js";
+export { bm25ToScores, buildMatchQuery, cjkTerms, quoteTerm } from "./fts.js";
 export {
   checkMemoryPath,
   type GetOptions,
@@ -16,7 +18,7 @@ export {
 } from "./get.js";
 export { acquireIndex, closeIndexes, releaseIndex } from "./handles.js";
 export { hasLines, type LineRow, type LineStats, lineStats, readLines } from "./lines.js";
-export { OPINIONS_PAGE, type PageOpinion, readOpinionPage } from "./opinions.js";
+export { type PageOpinion, readOpinionPage } from "./opinions.js";
 export * from "./queries.js";
 export { SCHEMA_VERSION } from "./schema.js";
 export { makeSnippet, type SearchOptions, type SearchResponse, type SearchResult, search } from "./search.js";

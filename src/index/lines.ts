@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
+import { ftsWords } from "../analysis/tokens.js";
 import type { IndexDb } from "./db.js";
-import { ftsWords } from "./fts.js";
 import { readMeta } from "./schema.js";
 import { prepared } from "./statements.js";
 

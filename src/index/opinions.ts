@@ -1,9 +1,9 @@
 import type Database from "better-sqlite3";
+import { citeLine } from "../markdown/citation.js";
 import { type Opinion, opinionStatus, parseOpinion, trajectoryText } from "../markdown/opinions.js";
 import { readRegions } from "../markdown/regions.js";
 
 /** The page reflect writes its judged opinions to (DESIGN.md 1): the only file read into the opinions tables. */
-export const OPINIONS_PAGE = "bank/opinions.md";
 
 /** An opinion of the page with the lines its region's text spans (marker lines excluded). */
 export interface PageOpinion extends Opinion {
@@ -69,7 +69,7 @@ export function storeOpinions(db: Database.Database, rel: string, text: string):
     for (const [pos, e] of op.entities.entries()) insertEntity.run(op.id, e, pos);
     for (const [pos, ev] of op.evidence.entries()) {
       if (ev.gone) continue; // its line is gone from the log: recall must not cite it
-      insertEvidence.run(op.id, pos, ev.factId, `${ev.source.path}#L${ev.source.line}`, ev.stance, ev.date);
+      insertEvidence.run(op.id, pos, ev.factId, citeLine(ev.source), ev.stance, ev.date);
     }
   }
 }

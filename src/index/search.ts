@@ -1,9 +1,10 @@
+import { hasCjk, queryTerms } from "../analysis/tokens.js";
 import type { EmbedderChoice } from "../embed/types.js";
 import { MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { indexFile, inStateDir, removeIndexFile } from "./db.js";
 import { vectorArmPlan } from "./embedpass.js";
-import { buildMatchQuery, cjkTerms, hasCjk, queryTerms } from "./fts.js";
+import { buildMatchQuery, cjkTerms } from "./fts.js";
 import { acquireIndex, releaseIndex } from "./handles.js";
 import { bm25Chunks, type ChunkRow, chunksByIds, trigramChunks, vectorKnn } from "./queries.js";
 import { isCorruption, syncIndex } from "./sync.js";

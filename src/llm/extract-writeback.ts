@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { isDailyLog } from "../markdown/log-path.js";
 import { MembankError } from "../workspace/errors.js";
-import { isDailyLog, isInside, toPosixRelative } from "../workspace/files.js";
+import { isInside, toPosixRelative } from "../workspace/files.js";
 import { writeOwnedFile } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { formatRetainLine } from "./retain-line.js";

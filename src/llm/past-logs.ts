@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { logDate } from "../markdown/log-path.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
-import { isDailyLog, listMemoryFiles } from "../workspace/files.js";
+import { listMemoryFiles } from "../workspace/files.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
 import { appendExtractedRetain } from "./extract-writeback.js";
 import { hasOwnRetain, narrativeText } from "./retain-sections.js";
@@ -44,10 +45,6 @@ function localDay(now: Date): string {
   return `${now.getFullYear()}-${p(now.getMonth() + 1)}-${p(now.getDate())}`;
 }
 
-function logDate(rel: string): string | undefined {
-  return /^(\d{4}-\d{2}-\d{2})/.exec(path.posix.basename(rel))?.[1];
-}
-
 function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
@@ -84,8 +81,8 @@ export async function extractFromPastLogs(
 
   const candidates: { rel: string; abs: string; date: string; text: string }[] = [];
   for (const file of await listMemoryFiles(ws)) {
-    if (!isDailyLog(file.path) || /-sessions\.md$/i.test(file.path)) continue;
     const date = logDate(file.path);
+    if (date === undefined || /-sessions\.md$/i.test(file.path)) continue;
     if (!date || date >= before || (opts.since && date < opts.since)) continue;
     const text = await readFile(file.absPath, "utf8");
     if (hasOwnRetain(text)) continue;

@@ -1,9 +1,9 @@
-import { scanHeadings } from "../markdown/scan.js";
-import { retainHeading } from "../retain/parse.js";
+import { splitLines, stripBom } from "../markdown/parse.js";
+import { retainSpans } from "../retain/parse.js";
 
 /**
- * Finding `## Retain` sections in a daily log with the markdown module's line scanner
- * (ATX headings outside code fences; no full parse, so thousands of logs stay fast).
+ * Finding `## Retain` sections in a daily log by the retain parser's own rule
+ * (retain/parse.ts retainSpans: a line scan, no full parse, so thousands of logs stay fast).
  * Pure. Used to decide whether a log still needs extraction, and to leave
  * sessions-derived facts out of the text sent for extraction.
  */
@@ -18,24 +18,12 @@ export interface RetainSectionSpan {
 }
 
 export function findRetainSections(text: string): RetainSectionSpan[] {
-  const lines = text.split(/\r\n|\r|\n/);
-  // The retain parser's own notion of a Retain heading, found by the same scanner (outside fenced code).
-  const headings = scanHeadings(lines).map((h) => ({
-    line: h.line - 1,
-    level: h.depth,
-    retain: retainHeading(h.text) !== undefined,
-  }));
-  const spans: RetainSectionSpan[] = [];
-  headings.forEach((h, k) => {
-    if (!h.retain) return;
-    // As in the retain parser: a section ends at a heading of the same or a higher level, or another Retain heading.
-    const next = headings.slice(k + 1).find((o) => o.level <= h.level || o.retain);
-    const end = next ? next.line : lines.length;
-    const firstBody = lines.slice(h.line + 1, end).find((l) => l.trim() !== "") ?? "";
+  const lines = splitLines(stripBom(text));
+  return retainSpans(lines).map((r) => {
+    const firstBody = lines.slice(r.heading, r.last).find((l) => l.trim() !== "") ?? "";
     const fromSessions = firstBody.trimStart().startsWith("<!--") && firstBody.includes("from chat sessions");
-    spans.push({ start: h.line, end, fromSessions });
+    return { start: r.heading - 1, end: r.last, fromSessions };
   });
-  return spans;
 }
 
 /** Does the log already have Retain facts of its own (written by a person, or extracted from it)? */
@@ -47,7 +35,7 @@ export function hasOwnRetain(text: string): boolean {
 export function narrativeText(text: string): string {
   const spans = findRetainSections(text);
   if (spans.length === 0) return text;
-  const lines = text.split(/\r\n|\r|\n/);
+  const lines = splitLines(stripBom(text));
   const keep = lines.filter((_, i) => !spans.some((s) => i >= s.start && i < s.end));
   return keep.join("\n");
 }

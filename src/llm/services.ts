@@ -1,4 +1,5 @@
 import type { AnswerCache } from "../index/answer-cache.js";
+import { citeLine } from "../markdown/citation.js";
 import { KIND_BY_LETTER } from "../retain/types.js";
 import { type AskState, askValidated, type Completer } from "./ask.js";
 import { extractionPrompt, judgePrompt, summaryPrompt } from "./prompts.js";
@@ -32,7 +33,7 @@ export function createServices(completer: Completer, cache?: AnswerCache): LlmSe
         judgePrompt(opinion, fact),
         judgementAnswer,
         state,
-        `judge ${fact.source.path}#L${fact.source.line}`,
+        `judge ${citeLine(fact.source)}`,
       );
       if (!answer) return { ...SKIPPED };
       // An unrelated fact carries no weight, whatever strength the model gave it.

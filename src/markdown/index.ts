@@ -1,5 +1,7 @@
+export * from "./citation.js";
 export * from "./display.js";
 export * from "./links.js";
+export * from "./log-path.js";
 export * from "./opinions.js";
 export * from "./page-content.js";
 export * from "./parse.js";

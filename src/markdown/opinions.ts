@@ -1,3 +1,4 @@
+import { citeLine } from "./citation.js";
 import { cmp, type LineRef, relLink } from "./links.js";
 
 /**
@@ -152,7 +153,7 @@ export function opinionIdFor(factId: string): string {
 export const fmt2 = (c: number): string => c.toFixed(2);
 
 function evidenceLine(ev: Evidence): string {
-  const where = `${ev.source.path}#L${ev.source.line}`;
+  const where = citeLine(ev.source);
   const text = ev.content ? ` — ${ev.content.replace(/\s+/g, " ").trim()}` : "";
   const gone = ev.gone ? ` ${GONE}` : "";
   return `  - ${ev.date} [${where}](${relLink("bank/opinions.md", ev.source)}) \`${ev.factId}\`${gone}${detail(ev)}${text}`;

@@ -1,11 +1,5 @@
+import { frontMatterLineCount } from "./frontmatter.js";
 import { regionSpans, toLf } from "./regions.js";
-
-/** Front matter at the very top (`---` ... `---`), or 0 lines. */
-function frontMatterLines(lines: string[]): number {
-  if (lines[0]?.trim() !== "---") return 0;
-  const close = lines.findIndex((l, i) => i > 0 && l.trim() === "---");
-  return close > 0 ? close + 1 : 0;
-}
 
 /** Paragraphs (blank-line separated blocks), each trimmed, of the text outside any region. */
 function boilerplate(template: string): Set<string> {
@@ -18,7 +12,7 @@ function boilerplate(template: string): Set<string> {
     // A template with broken markers: treat all of it as boilerplate text.
   }
   const lines = outside.split("\n");
-  const body = lines.slice(frontMatterLines(lines)).join("\n");
+  const body = lines.slice(frontMatterLineCount(outside)).join("\n");
   return new Set(
     body
       .split(/\n[ \t]*\n/)
@@ -40,7 +34,7 @@ export function pageContent(page: string, template = "", placeholders: readonly 
   const text = toLf(page);
   const lines = text.split("\n");
   const drop = new Set<number>();
-  for (let i = 0; i < frontMatterLines(lines); i++) drop.add(i);
+  for (let i = 0; i < frontMatterLineCount(text); i++) drop.add(i);
   try {
     for (const span of regionSpans(text)) {
       drop.add(span.startLine - 1);

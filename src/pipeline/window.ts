@@ -1,5 +1,5 @@
-import { dateFromPath } from "../retain/dates.js";
-import { isDailyLog, listMemoryFiles, type MemoryFile } from "../workspace/files.js";
+import { isDailyLog, logDate } from "../markdown/log-path.js";
+import { listMemoryFiles, type MemoryFile } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { changedAgainst, readFileManifest } from "./manifest.js";
 import { lastCompletedRunStart } from "./record.js";
@@ -45,7 +45,7 @@ export async function changedWindow(ws: Workspace, opts: ChangedWindowOptions): 
   }
   let oldest: string | undefined;
   for (const p of changedPaths) {
-    const date = dateFromPath(p);
+    const date = logDate(p);
     if (date !== undefined && (oldest === undefined || date < oldest)) oldest = date;
   }
   // Nothing changed: a window that starts today reads (almost) nothing.

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { cjkWords } from "../analysis/tokens.js";
 import type { Embedder } from "../embed/types.js";
 import { dot } from "../embed/vector.js";
 import type { IndexDb } from "../index/db.js";
@@ -18,6 +19,7 @@ import {
   vectorKnn,
 } from "../index/index.js";
 import { factsInWindowLean, factsOfEntities, withEntities } from "../index/recall-queries.js";
+import { frontMatterLineCount } from "../markdown/frontmatter.js";
 import { cmp } from "../markdown/links.js";
 import { byPlace, byScoreThenPlace, type Place } from "../markdown/order.js";
 import { entityKey } from "../retain/entities.js";
@@ -108,9 +110,7 @@ function cjkHits(ctx: Omit<ArmContext, "lexicalLines">): LineHit[] {
   const terms = cjkTerms(ctx.query);
   if (!terms.trigram && terms.short.length === 0) return [];
   if (!terms.trigram || !ctx.idx.fts) return searchCjkLines(ctx.idx, ctx.query);
-  const runs = [
-    ...new Set(ctx.query.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]{3,}/gu) ?? []),
-  ];
+  const runs = cjkWords(ctx.query).filter((w) => [...w].length >= 3);
   const out: LineHit[] = [];
   for (const hit of trigramChunks(ctx.idx, { trigram: terms.trigram }, 20)) {
     const c = hit.row;
@@ -139,11 +139,7 @@ export function entityPageSummary(root: string, row: EntityRow): Candidate | und
     return undefined;
   }
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
-  let i = 0;
-  if (lines[0]?.trim() === "---") {
-    const close = lines.findIndex((l, j) => j > 0 && l.trim() === "---");
-    i = close > 0 ? close + 1 : 0;
-  }
+  let i = frontMatterLineCount(lines.join("\n"));
   // Skip the title, blank lines and region markers to the first block of prose or list.
   while (i < lines.length && (/^\s*(#|<!--)/.test(lines[i]!) || lines[i]!.trim() === "")) i++;
   const start = i;

@@ -1,10 +1,14 @@
+import { textPolarity } from "../analysis/cues.js";
+import { STOP_WORDS } from "../analysis/stopwords.js";
+import { fold } from "../analysis/tokens.js";
 import type { IndexDb } from "../index/db.js";
 import { readLines } from "../index/lines.js";
-import { OPINIONS_PAGE } from "../index/opinions.js";
 import { type FactRow, opinionAtLine } from "../index/queries.js";
 import { factsAtLines, opinionFactTexts } from "../index/recall-queries.js";
+import { logDate } from "../markdown/log-path.js";
+import { OPINIONS_PAGE } from "../markdown/pages.js";
+import { findMentions } from "../retain/entities.js";
 import { opinionCandidate } from "./opinions.js";
-import { dateOfPath, fold, STOP_WORDS } from "./text.js";
 import type { Candidate, EvidenceRef } from "./types.js";
 
 /** Building result candidates from index rows and line ranges (the queries live in src/index/). */
@@ -23,15 +27,6 @@ export function factCandidate(f: FactRow): Candidate {
   };
   if (f.confidence !== null && f.kind === "opinion") c.confidence = f.confidence;
   return c;
-}
-
-/** `@Name` mentions in text (not inside words such as e-mail addresses), as slugs. */
-export function mentionedEntities(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/(?<![\p{L}\p{N}_.])@([\p{L}\p{N}][\p{L}\p{N}_-]*[\p{L}\p{N}]|[\p{L}\p{N}])/gu)) {
-    if (!out.includes(m[1]!)) out.push(m[1]!);
-  }
-  return out;
 }
 
 /** A managed-region marker line of a bank page: bookkeeping, never shown in a result. */
@@ -73,10 +68,10 @@ export function linesCandidate(
     path,
     startLine: start,
     endLine: end,
-    entities: mentionedEntities(content),
+    entities: findMentions(content),
     content,
   };
-  const date = dateOfPath(path);
+  const date = logDate(path);
   if (date) c.date = date;
   return c;
 }
@@ -90,12 +85,11 @@ function contentWords(text: string): Set<string> {
   return out;
 }
 
-const NEGATION = /\b(not|no longer|never|n't|won't|isn't|doesn't|stopped|dropped|off the table|no)\b/i;
-
 /**
  * Evidence for an opinion from the index: other opinion facts about the same entities
  * that say nearly the same thing. A heuristic stance: one side negated -> contradict,
- * else support. Reflect's bank/opinions.md carries judged evidence when it exists.
+ * else support, negation read through the shared cues (analysis/cues.ts) exactly as
+ * reflect's judge reads a restatement. Reflect's bank/opinions.md carries judged evidence when it exists.
  */
 export function opinionEvidence(
   idx: IndexDb,
@@ -105,7 +99,7 @@ export function opinionEvidence(
 ): EvidenceRef[] {
   if (opinion.entities.length === 0) return [];
   const mine = contentWords(opinion.content);
-  const negated = NEGATION.test(opinion.content);
+  const negated = textPolarity(opinion.content) < 0;
   const out: EvidenceRef[] = [];
   for (const f of opinionRows(idx, opinion.entities, cache)) {
     if (f.id === opinion.factId) continue;
@@ -137,7 +131,7 @@ function opinionRows(idx: IndexDb, entities: readonly string[], cache: Map<strin
       path: r.path,
       line: r.line,
       words: contentWords(r.content),
-      negated: NEGATION.test(r.content),
+      negated: textPolarity(r.content) < 0,
     }));
     cache.set(key, rows);
   }

@@ -6,6 +6,8 @@
  * by a name, an alias (the page's, or one MEMORY.md states), a near-miss spelling, or a
  * description that matches its core-memory or current-state lines.
  */
+
+import { fold, nameWords } from "../analysis/tokens.js";
 import { coreMemoryFile, fileLines, profileSourcesVersion } from "../index/entity-answers.js";
 import { type EntityRow, hasOpinions, opinionsByEntity } from "../index/queries.js";
 import { factsAtLines, factsOfEntities } from "../index/recall-queries.js";
@@ -25,7 +27,7 @@ import {
 import { lexicalTerms, matchEntities } from "./intent.js";
 import { hasLineStore } from "./lines.js";
 import { opinionCandidate } from "./opinions.js";
-import { fold, nameKey, nameWords } from "./text.js";
+import { nameKey } from "./text.js";
 import type { ArmList, Candidate } from "./types.js";
 
 /** How much the entity answer outweighs the entity arm it replaces: it leads an entity question. */

@@ -6,8 +6,9 @@
  * France") can name the entity it means. Pure functions over lines of text.
  */
 import { porterStem } from "../analysis/stem.js";
+import { STOP_WORDS } from "../analysis/stopwords.js";
+import { fold } from "../analysis/tokens.js";
 import { type EntityName, entityMatcher } from "./intent.js";
-import { fold, STOP_WORDS } from "./text.js";
 
 /** A line of a file (1-based line number). */
 export interface TextLine {

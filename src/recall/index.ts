@@ -2,7 +2,7 @@
 
 export { factsAtLines } from "../index/recall-queries.js";
 export { type ArmContext, entityPageSummary } from "./arms.js";
-export { mentionedEntities, opinionEvidence } from "./candidates.js";
+export { opinionEvidence } from "./candidates.js";
 export { DEFAULT_FUSE, dedupe, type Fused, type FuseOptions, type FusionMethod, fuse } from "./fuse.js";
 export {
   type EntityName,

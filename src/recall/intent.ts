@@ -1,4 +1,5 @@
-import { isExactToken, nameWords, rawTokens, STOP_WORDS } from "./text.js";
+import { STOP_WORDS } from "../analysis/stopwords.js";
+import { isExactToken, joinedCompound, nameWords, rawTokens } from "../analysis/tokens.js";
 import { parseTimeWindow, type TimeWindow } from "./timewindow.js";
 
 /** An entity recall can recognise: its slug (`The-Castle`) and any other names or aliases. */
@@ -114,6 +115,10 @@ export function lexicalTerms(query: string): LexicalTerm[] {
     if (isExactToken(token)) {
       if (!seen.has(token)) out.push({ text: token, exact: true });
       seen.add(token);
+      // "de-stress" also asks for "destress" (the index holds the parts of a hyphenated word)
+      const joined = joinedCompound(token)?.toLowerCase();
+      if (joined && !seen.has(joined) && !STOP_WORDS.has(joined)) out.push({ text: joined, exact: false });
+      if (joined) seen.add(joined);
       continue;
     }
     for (const w of nameWords(token)) {

@@ -1,5 +1,5 @@
+import { nameWords } from "../analysis/tokens.js";
 import type { LineHit } from "./lines.js";
-import { nameWords } from "./text.js";
 
 export interface LineRankOptions {
   /** Multiplier bonus when the line's speaker or leading entity is named in the query. */

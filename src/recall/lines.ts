@@ -1,5 +1,5 @@
+import { cjkWords, ftsWords, phraseOccurrences, stemmedTokens } from "../analysis/tokens.js";
 import type { IndexDb } from "../index/db.js";
-import { ftsWords, phraseOccurrences, stemmedTokens } from "../index/fts.js";
 import {
   countMatchingLines,
   type LineRow,
@@ -125,14 +125,12 @@ function ftsPhrases(terms: readonly LexicalTerm[]): string[] {
   return parts;
 }
 
-const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]{2,}/gu;
-
 /**
  * Lines containing the query's CJK runs (unicode61 sees a CJK run as one token, so a
  * word inside a sentence is only found as a substring). A scan: used only for CJK queries.
  */
 export function searchCjkLines(idx: IndexDb, query: string, limit = 50): LineHit[] {
-  const runs = [...new Set(query.match(CJK_RUN) ?? [])];
+  const runs = cjkWords(query).filter((w) => [...w].length >= 2);
   if (runs.length === 0) return [];
   const hits = new Map<string, LineHit>();
   for (const run of runs) {

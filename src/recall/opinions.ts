@@ -1,5 +1,6 @@
 import type { IndexDb } from "../index/db.js";
 import { bm25Opinions, type OpinionRow, opinionsByEntity, opinionsByEvidence } from "../index/queries.js";
+import { citedLabels } from "../markdown/citation.js";
 import { byScoreThenPlace } from "../markdown/order.js";
 import type { Fused } from "./fuse.js";
 import type { Candidate, EvidenceRef } from "./types.js";
@@ -125,9 +126,6 @@ export function absorbIntoPageOpinions(idx: IndexDb, items: readonly Fused[]): F
   return foldBankLines(out);
 }
 
-/** `[memory/2026-03-09.md#L19]`: how bank pages cite a fact's line. */
-const CITED = /\[([^\]\s]+#L\d+)\]/g;
-
 /**
  * Lines of other bank pages (an entity page's "opinions stated" list) that only cite
  * evidence of an opinion result are that opinion again, with each statement's old
@@ -142,7 +140,7 @@ function foldBankLines(items: Fused[]): Fused[] {
     const c = f.cand;
     if (c.kind !== "note" || !c.path.startsWith("bank/")) return undefined;
     const lines = c.content.split("\n").filter((l) => l.trim() !== "");
-    const cited = lines.map((l) => [...l.matchAll(CITED)].map((m) => m[1]!));
+    const cited = lines.map((l) => citedLabels(l));
     if (lines.length === 0 || cited.some((list) => list.length === 0)) return undefined;
     return opinions.find((o) => cited.every((list) => list.every((s) => evidence.get(o)!.has(s))));
   };

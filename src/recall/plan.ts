@@ -1,7 +1,7 @@
+import { hasCjk, nameWords } from "../analysis/tokens.js";
 import type { EntityRow } from "../index/queries.js";
 import type { Intent, LexicalTerm } from "./intent.js";
 import type { RecallProfile } from "./profile.js";
-import { nameWords } from "./text.js";
 
 /**
  * The plan of one recall: what the question asks (intent), which profile the logs call
@@ -84,8 +84,6 @@ export interface RecallPlan {
   vagueOnly: boolean;
 }
 
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-
 /** Pure: the plan for a question, given its intent and the index's entities. */
 export function makePlan(
   query: string,
@@ -109,7 +107,7 @@ export function makePlan(
     tuning,
     profile,
     lexTerms: commonEntityAsked && intent.contentTerms.length > 0 ? intent.contentTerms : intent.terms,
-    lexical: !nameOnly && (intent.terms.length > 0 || CJK.test(query)),
+    lexical: !nameOnly && (intent.terms.length > 0 || hasCjk(query)),
     // "What did John recently get promoted to?": the words decide, not a guessed two weeks.
     vagueOnly: intent.window?.vague === true && intent.terms.length > 0,
   };

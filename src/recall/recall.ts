@@ -5,7 +5,7 @@ import { vectorArmPlan } from "../index/embedpass.js";
 import { acquireIndex } from "../index/handles.js";
 import { listEntities, newestLogDay } from "../index/queries.js";
 import { syncIndex } from "../index/sync.js";
-import { isIsoDate } from "../retain/dates.js";
+import { isIsoDate } from "../markdown/log-path.js";
 import type { FactKind } from "../retain/types.js";
 import { MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";

@@ -1,7 +1,7 @@
+import { frontMatterAliases } from "../markdown/frontmatter.js";
 import { entitySlug } from "../retain/entities.js";
 import type { Diagnostic } from "../retain/types.js";
 import { cmp } from "./format.js";
-import { parseAliasLines } from "./frontmatter.js";
 
 /** One `aliases:` entry of an entity page. */
 interface AliasEntry {
@@ -31,7 +31,7 @@ export interface AliasTable {
 export function aliasTable(pages: readonly { slug: string; path: string; text: string }[]): AliasTable {
   const entries = new Map<string, AliasEntry>();
   for (const page of pages) {
-    for (const { alias, line } of parseAliasLines(page.text)) {
+    for (const { alias, line } of frontMatterAliases(page.text)) {
       const key = (entitySlug(alias) || alias).toLowerCase();
       // An alias naming its own page is harmless and is not an alias.
       if (key !== page.slug.toLowerCase() && !entries.has(key)) {

@@ -1,8 +1,9 @@
+import { citeLine } from "../markdown/citation.js";
 import { byPlace } from "../markdown/order.js";
 import { entityFileStem, entityKey } from "../retain/entities.js";
 import type { Fact, SourceRef } from "../retain/types.js";
 import { type FacetState, facetState } from "./facets.js";
-import { cmp, newestFirst, relLink, sourceLabel } from "./format.js";
+import { cmp, newestFirst, relLink } from "./format.js";
 
 /**
  * The body of an entity page, deterministic and without an LLM (issue 10 item 4): a
@@ -51,7 +52,7 @@ function snippet(text: string): string {
   return chars.length <= SNIPPET_MAX ? chars.join("") : `${chars.slice(0, SNIPPET_MAX - 1).join("")}…`;
 }
 
-const link = (page: string, src: SourceRef) => `[${sourceLabel(src)}](${relLink(page, src)})`;
+const link = (page: string, src: SourceRef) => `[${citeLine(src)}](${relLink(page, src)})`;
 
 /** upcoming / ongoing / past of a fact's validity range on `today`; undefined when it has none. */
 export function timeStatus(f: Fact, today: string): "upcoming" | "ongoing" | "past" | undefined {

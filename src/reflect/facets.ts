@@ -1,6 +1,6 @@
 import { porterStem } from "../analysis/stem.js";
+import { STOP_WORDS } from "../analysis/stopwords.js";
 import { byPlace } from "../markdown/order.js";
-import { STOP_WORDS } from "../recall/text.js";
 import type { Fact } from "../retain/types.js";
 import { cmp, factPlace } from "./format.js";
 

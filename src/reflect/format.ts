@@ -1,21 +1,18 @@
+import { citeLine } from "../markdown/citation.js";
 import { displaySafe } from "../markdown/display.js";
 import { cmp, relLink } from "../markdown/links.js";
 import { byPlace, type Place } from "../markdown/order.js";
-import type { Fact, FactKind, SourceRef } from "../retain/types.js";
+import type { Fact, FactKind } from "../retain/types.js";
 
 // Page-link helpers live in the markdown layer (the index parses opinion pages too).
 export { cmp, relLink };
-
-export function sourceLabel(source: SourceRef): string {
-  return `${source.path}#L${source.line}`;
-}
 
 /** One fact as a bullet: date, text, link to its line. */
 export function factBullet(fromPage: string, fact: Fact, withEntities = false): string {
   const ents = withEntities && fact.entities.length ? `${fact.entities.map((e) => `@${e}`).join(", ")}: ` : "";
   const conf = fact.kind === "opinion" && fact.confidence !== undefined ? ` (c=${fact.confidence.toFixed(2)})` : "";
   const text = fact.content.replace(/\s+/g, " ").trim();
-  return `- ${fact.date} — ${ents}${text}${conf} ([${sourceLabel(fact.source)}](${relLink(fromPage, fact.source)}))`;
+  return `- ${fact.date} — ${ents}${text}${conf} ([${citeLine(fact.source)}](${relLink(fromPage, fact.source)}))`;
 }
 
 /** Newest first; ties by source path and line so the order is total and stable. */

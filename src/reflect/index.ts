@@ -23,9 +23,12 @@
  */
 import { extractFromPastLogs } from "../llm/past-logs.js";
 import type { LlmServices } from "../llm/types.js";
+import { citedLabels, citeLine } from "../markdown/citation.js";
+import { logDate } from "../markdown/log-path.js";
+import { OPINIONS_PAGE } from "../markdown/pages.js";
 import { parseSinceDate } from "../retain/dates.js";
 import { entityKey, entitySpellings, respell, respellAll } from "../retain/entities.js";
-import { dateFromPath, noRetainNote } from "../retain/index.js";
+import { noRetainNote } from "../retain/index.js";
 import type { Diagnostic, Fact } from "../retain/types.js";
 import { MembankError } from "../workspace/errors.js";
 import { outsideWorkspace } from "../workspace/files.js";
@@ -47,7 +50,7 @@ import {
 import { commitMessage } from "./message.js";
 import { TYPED_PAGES } from "./pages.js";
 import { clearStale, recoverMerges } from "./recover.js";
-import { type Conflict, OPINIONS_PAGE, type RenderScope, renderBank } from "./render.js";
+import { type Conflict, type RenderScope, renderBank } from "./render.js";
 import { KnownNames } from "./topic.js";
 
 export type { Evidence, Opinion } from "../markdown/opinions.js";
@@ -124,8 +127,6 @@ export interface ReflectReport {
 const optional = <K extends string, V>(key: K, value: V | undefined) =>
   (value === undefined ? {} : { [key]: value }) as Partial<Record<K, V>>;
 
-const LINK_LABEL = /\[([^\]\s]+#L\d+)\]/g;
-
 export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise<ReflectReport> {
   const now = opts.now ?? new Date();
   const timings: Record<string, number> = {};
@@ -142,7 +143,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   if (opts.llm?.extractFacts && opts.extract !== false && !opts.dryRun) {
     extracted = (await extractFromPastLogs(ws, opts.llm, { before: now.toISOString().slice(0, 10) })).changed;
     for (const p of extracted) {
-      const day = dateFromPath(p);
+      const day = logDate(p);
       if (since !== undefined && day !== undefined && day < since) since = day;
     }
   }
@@ -318,8 +319,8 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
       ...typedTexts.map((t) => t ?? ""),
       state.text ?? "",
     ];
-    for (const text of oldTexts) for (const m of text.matchAll(LINK_LABEL)) linked.add(m[1]!);
-    added = facts.filter((f) => !linked.has(`${f.source.path}#L${f.source.line}`));
+    for (const text of oldTexts) for (const c of citedLabels(text)) linked.add(c);
+    added = facts.filter((f) => !linked.has(citeLine(f.source)));
   }
 
   const createdSet = new Set(evolved.created);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { findCues } from "../analysis/cues.js";
 import { parseRetain } from "../retain/index.js";
 import type { Fact } from "../retain/types.js";
-import { findCues } from "./cues.js";
 import { heuristicJudge, judgeSync } from "./judge.js";
 import { negationCount } from "./text.js";
 import { KnownNames } from "./topic.js";

@@ -1,6 +1,6 @@
+import { type CueHit, type CueKind, findCues, polarity } from "../analysis/cues.js";
 import type { Judge, Judgement, OpinionRef } from "../llm/types.js";
 import type { Fact } from "../retain/types.js";
-import { type CueHit, type CueKind, findCues } from "./cues.js";
 import { contentTokens, similarity } from "./text.js";
 import { type KnownNames, type Topic, topicOf, topicScore } from "./topic.js";
 
@@ -63,15 +63,6 @@ export type Relation = "restatement" | "topic";
 
 const r2 = (x: number) => Math.round(x * 100) / 100;
 const has = (cues: CueHit[], ...kinds: CueKind[]) => cues.find((c) => kinds.includes(c.kind));
-
-/**
- * The polarity of a statement: -1 when it carries a reversal or negation cue ("doubts X",
- * "does not think X", "accepted the new date; no longer believes X"), +1 otherwise. A
- * negated doubt ("no longer doubts X") is no cue of these kinds (cues.ts), so it is +1.
- */
-export function polarity(cues: readonly CueHit[]): 1 | -1 {
-  return cues.some((c) => c.kind === "reversal" || c.kind === "negation") ? -1 : 1;
-}
 
 /**
  * How a fact bears on an opinion, without an LLM. Relation first (is it related at all),

@@ -1,8 +1,9 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { logDate } from "../markdown/log-path.js";
 import { type Opinion, parseOpinion } from "../markdown/opinions.js";
+import { ENTITY_DIR } from "../markdown/pages.js";
 import { isEdited, readRegions, toLf } from "../markdown/regions.js";
-import { dateFromPath } from "../retain/dates.js";
 import { type LogInput, readFacts } from "../retain/index.js";
 import type { Diagnostic, Fact, LogsRead } from "../retain/types.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
@@ -10,7 +11,6 @@ import { listMemoryFiles, outsideWorkspace } from "../workspace/files.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
 import { aliasTable } from "./aliases.js";
 import { cmp } from "./format.js";
-import { ENTITY_DIR } from "./pages.js";
 import { type ProseLine, type ProseLog, scanProse } from "./prose.js";
 import { readWindowFacts } from "./window.js";
 
@@ -79,7 +79,7 @@ export interface LoadedFacts {
 function scanLogs(logs: readonly { path: string; text: string }[]): ProseLog[] {
   const out: ProseLog[] = [];
   for (const log of logs) {
-    const date = dateFromPath(log.path);
+    const date = logDate(log.path);
     if (date !== undefined) out.push({ path: log.path, date, lines: scanProse(log.text) });
   }
   return out;
@@ -88,7 +88,7 @@ function scanLogs(logs: readonly { path: string; text: string }[]): ProseLog[] {
 function fromSnapshot(prose: Record<string, ProseLine[]> | undefined, keep: (p: string) => boolean): ProseLog[] {
   return Object.entries(prose ?? {})
     .filter(([p]) => keep(p))
-    .map(([p, lines]) => ({ path: p, date: dateFromPath(p) ?? "", lines }));
+    .map(([p, lines]) => ({ path: p, date: logDate(p) ?? "", lines }));
 }
 
 /**
@@ -140,7 +140,7 @@ export async function loadFacts(
     };
   }
   const fresh = given ?? (await readWindowFacts(ws, since)) ?? (await readFacts(ws, { since }));
-  const isOld = (p: string, date?: string) => (date ?? dateFromPath(p) ?? "9999") < since;
+  const isOld = (p: string, date?: string) => (date ?? logDate(p) ?? "9999") < since;
   return {
     // readFacts reports duplicate ids, and ids include the date, so old and fresh never overlap.
     facts: [...snapshot.facts.filter((f) => isOld(f.source.path, f.date)), ...fresh.facts],

@@ -1,3 +1,4 @@
+import { citeLine } from "../markdown/citation.js";
 import { fmt2 } from "../markdown/opinions.js";
 import { byPlace } from "../markdown/order.js";
 import type { Fact } from "../retain/types.js";
@@ -90,7 +91,7 @@ export function commitMessage(report: MessageInput, added: Fact[]): string {
     const sorted = [...added].sort((a, b) => cmp(a.date, b.date) || byPlace(factPlace(a), factPlace(b)));
     for (const f of sorted.slice(0, MAX_LISTED_FACTS)) {
       lines.push(
-        `- ${f.date} ${LETTER_BY_KIND[f.kind]} ${who(f.entities)}${messageText(f.content)} (${f.source.path}#L${f.source.line})`,
+        `- ${f.date} ${LETTER_BY_KIND[f.kind]} ${who(f.entities)}${messageText(f.content)} (${citeLine(f.source)})`,
       );
     }
     if (sorted.length > MAX_LISTED_FACTS) lines.push(`- ... and ${sorted.length - MAX_LISTED_FACTS} more`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { frontMatterAliases } from "../markdown/frontmatter.js";
 import type { Fact } from "../retain/types.js";
-import { parseAliases } from "./frontmatter.js";
 import type { Opinion } from "./opinions.js";
 import { entitySummary, proposalsBody, typedRegions } from "./pages.js";
 
@@ -86,6 +86,6 @@ describe("front matter aliases", () => {
     ["---\naliases: []\n---\n", []],
     ["# No front matter\naliases: [Jo]\n", []],
   ])("%j", (text, expected) => {
-    expect(parseAliases(text)).toEqual(expected);
+    expect(frontMatterAliases(text).map((a) => a.alias)).toEqual(expected);
   });
 });

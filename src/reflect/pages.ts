@@ -1,11 +1,11 @@
 import { fmt2, type Opinion } from "../markdown/opinions.js";
+import { ENTITY_DIR } from "../markdown/pages.js";
 import { entityFileStem } from "../retain/entities.js";
 import type { Fact, FactKind } from "../retain/types.js";
 import { cmp, factBullet, KIND_ORDER, monthTitle, newestFirst } from "./format.js";
 
 /** Pure renderers of region bodies. Every order here is total, so the bytes are stable. */
 
-export const ENTITY_DIR = "bank/entities";
 export const TYPED_PAGES: Readonly<Partial<Record<FactKind, string>>> = {
   world: "bank/world.md",
   experience: "bank/experience.md",

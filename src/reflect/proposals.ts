@@ -1,3 +1,4 @@
+import { citeLine } from "../markdown/citation.js";
 /**
  * bank/proposals.md: durable knowledge proposed for MEMORY.md (membank never edits it).
  * Each proposal starts with a line a person can paste as it is; the why follows, indented.
@@ -7,6 +8,7 @@
  * contradict gets an update proposal.
  */
 import { fmt2, type Opinion } from "../markdown/opinions.js";
+import { PROPOSALS_PAGE } from "../markdown/pages.js";
 import { entityFileStem } from "../retain/entities.js";
 import type { Fact } from "../retain/types.js";
 import { cmp, relLink } from "./format.js";
@@ -14,7 +16,7 @@ import { contentTokens, negationCount } from "./text.js";
 
 /** Proposals are a reading list, not an index: the strongest few of each kind. */
 const MAX_PROPOSALS = 15;
-const PAGE = "bank/proposals.md";
+const PAGE = PROPOSALS_PAGE;
 /** Share of a proposal's content words a core line must hold to say the same thing. */
 const COVERED = 0.5;
 /** Share of a core line's content words (its entity aside) a newer fact must repeat to be about the same thing. */
@@ -187,7 +189,7 @@ export function proposalsBody(
       const text = fact.content.replace(/\s+/g, " ").trim();
       out.push(
         `- MEMORY.md line ${line} says: ${said}`,
-        `  - newer: ${fact.date} @${entity}: ${text} ([${fact.source.path}#L${fact.source.line}](${relLink(PAGE, fact.source)}))`,
+        `  - newer: ${fact.date} @${entity}: ${text} ([${citeLine(fact.source)}](${relLink(PAGE, fact.source)}))`,
         `  - paste instead: ${entity}: ${text} (since ${fact.date})`,
       );
     }

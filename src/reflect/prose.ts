@@ -1,4 +1,4 @@
-import { STOP_WORDS } from "../index/fts.js";
+import { STOP_WORDS } from "../analysis/stopwords.js";
 import { entityKey, findMentions } from "../retain/entities.js";
 import { retainHeading } from "../retain/parse.js";
 import { cmp } from "./format.js";

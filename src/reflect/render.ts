@@ -2,6 +2,7 @@ import path from "node:path";
 import type { LlmServices } from "../llm/types.js";
 import type { Opinion } from "../markdown/opinions.js";
 import { renderOpinion } from "../markdown/opinions.js";
+import { OPINIONS_PAGE, PROPOSALS_PAGE } from "../markdown/pages.js";
 import { applyRegions, isEdited, readRegions, toLf } from "../markdown/regions.js";
 import { entityFileStem } from "../retain/entities.js";
 import type { Fact } from "../retain/types.js";
@@ -19,9 +20,6 @@ import { facetState } from "./facets.js";
 import { readWorkspaceFile } from "./load.js";
 import { entityOpinions, entityPagePath, entitySummary, proposalsBody, TYPED_PAGES, typedRegions } from "./pages.js";
 import { loadTemplate, type TemplateName } from "./templates.js";
-
-export const OPINIONS_PAGE = "bank/opinions.md";
-export const PROPOSALS_PAGE = "bank/proposals.md";
 
 export interface PageChange {
   path: string;

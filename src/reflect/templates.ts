@@ -1,21 +1,17 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { MembankError } from "../workspace/errors.js";
+import { packageRoot } from "../workspace/init.js";
 import type { Workspace } from "../workspace/workspace.js";
 
 export type TemplateName = "entity" | "opinions" | "world" | "experience" | "observations" | "proposals";
 
-/** The package's templates/ folder, found from this module (src/ under vitest, dist/src/ when built). */
+/** The package's templates/ folder (under the one package-root finder, workspace/init.ts). */
 export function packageTemplatesDir(): string | undefined {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i++) {
-    const candidate = path.join(dir, "templates");
-    if (existsSync(path.join(candidate, "entity.md"))) return candidate;
-    dir = path.dirname(dir);
-  }
-  return undefined;
+  const root = packageRoot();
+  const dir = root === undefined ? undefined : path.join(root, "templates");
+  return dir !== undefined && existsSync(path.join(dir, "entity.md")) ? dir : undefined;
 }
 
 /**

@@ -1,11 +1,13 @@
 /**
- * Small pure text helpers shared by matching and judging. Tokens use the index's text
- * analysis: its stop words (src/recall/text.ts) and the Porter stemmer its line store
- * runs (src/analysis/stem.ts), so reflect and recall agree on what a word is.
+ * Small pure text helpers shared by matching and judging. Tokens use the one analyzer
+ * (src/analysis/): its stop words, folding and the Porter stemmer the index's line store
+ * runs, so reflect and recall agree on what a word is.
  */
+
+import { CUE_WORDS, findCues } from "../analysis/cues.js";
 import { porterStem } from "../analysis/stem.js";
-import { fold, STOP_WORDS } from "../recall/text.js";
-import { CUE_WORDS, findCues } from "./cues.js";
+import { STOP_WORDS } from "../analysis/stopwords.js";
+import { fold } from "../analysis/tokens.js";
 
 /**
  * Particles that make a phrasal verb a noun when written together: "cut over" is a

@@ -12,7 +12,7 @@
  * same opinion, whatever its words; facts about a topic entity tagged only with that
  * entity (the project) are candidate evidence too.
  */
-import { fold, nameWords } from "../recall/text.js";
+import { fold, nameWords } from "../analysis/tokens.js";
 import { entityKey, findMentions } from "../retain/entities.js";
 import { contentTokens, similarity } from "./text.js";
 

@@ -1,9 +1,10 @@
 import type { Dirent } from "node:fs";
 import { lstat, readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { collectFacts, dateFromPath, type LogInput, readLog } from "../retain/index.js";
+import { logDate } from "../markdown/log-path.js";
+import { collectFacts, type LogInput, readLog } from "../retain/index.js";
 import type { LogsRead } from "../retain/types.js";
-import { isDailyLog, memoryFileRefusal } from "../workspace/files.js";
+import { memoryFileRefusal } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 
 /**
@@ -33,8 +34,8 @@ export async function readWindowFacts(
       if (entry.isSymbolicLink()) return false;
       if (entry.isDirectory()) {
         if (!(await walk(child))) return false;
-      } else if (entry.isFile() && isDailyLog(child)) {
-        const date = dateFromPath(child);
+      } else if (entry.isFile()) {
+        const date = logDate(child);
         if (date !== undefined && date >= since) logs.push(child);
       }
     }

@@ -1,7 +1,7 @@
-import path from "node:path";
 // The English parser only: the package root loads all 15 locales (266 files, ~0.1 s per CLI call).
 import type { ParsedComponents, ParsedResult } from "chrono-node";
 import * as chrono from "chrono-node/en";
+import { isIsoDate } from "../markdown/log-path.js";
 import { MembankError } from "../workspace/errors.js";
 import {
   addPeriod,
@@ -15,31 +15,12 @@ import {
 } from "./date-phrases.js";
 import { mentionSpans } from "./entities.js";
 
-const DAILY_NAME = /^(\d{4})-(\d{2})-(\d{2})(?:-[^/]+)?\.md$/i;
-
 function pad(n: number, width = 2): string {
   return String(n).padStart(width, "0");
 }
 
 function ymd(year: number, month: number, day: number): string {
   return `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
-}
-
-/** True for a real calendar date written YYYY-MM-DD. */
-export function isIsoDate(value: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const t = new Date(Date.UTC(y, mo - 1, d));
-  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
-}
-
-/** The date of a daily log from its file name (`2025-11-27.md`, `2025-11-27-sessions.md`), else undefined. */
-export function dateFromPath(p: string): string | undefined {
-  const m = DAILY_NAME.exec(path.posix.basename(p.replace(/\\/g, "/")));
-  if (!m) return undefined;
-  const date = `${m[1]}-${m[2]}-${m[3]}`;
-  return isIsoDate(date) ? date : undefined;
 }
 
 /** UTC date string of `now` shifted by `days`. */

@@ -177,3 +177,12 @@ describe("entity names, properties", () => {
     );
   });
 });
+
+describe("findMentions: the one @mention rule for any text (recall's windows, reflect's prose)", () => {
+  it("normalises to NFC, skips e-mails, packages and malformed mentions, keeps the rest", () => {
+    const decomposed = "met @Zoe\u0308 and @Mara.";
+    expect(findMentions(decomposed)).toEqual(["Zo\u00eb", "Mara"]);
+    expect(findMentions("mail mara@example.com, bump @types/node, ask @Peter&Mara then @Wei")).toEqual(["Wei"]);
+    expect(findMentions("@C++ and @C# with @ledger-sync's owner")).toEqual(["C++", "C#", "ledger-sync"]);
+  });
+});

@@ -43,7 +43,10 @@ export function checkEntityToken(token: string): { name: string } | { reason: st
 }
 
 /** Entities mentioned inline, in order of first appearance, deduplicated; or the first malformed mention. */
-export function scanMentions(text: string): { names: string[]; invalid?: string } {
+export function scanMentions(
+  text: string,
+  opts: { skipInvalid?: boolean } = {},
+): { names: string[]; invalid?: string } {
   const names: string[] = [];
   const s = text.normalize("NFC");
   for (const m of s.matchAll(MENTION)) {
@@ -52,6 +55,7 @@ export function scanMentions(text: string): { names: string[]; invalid?: string 
     const c = [...next][0] ?? "";
     if (c === "/" || c === "@") continue; // a package (@types/node) or a handle, not an entity
     if (NAME_CHAR.test(c) || GLUE.test(c)) {
+      if (opts.skipInvalid) continue;
       const token = `@${name}${/^\S*/u.exec(next)![0]}`.replace(/[.,;:!?)\]}"'”’]+$/u, "");
       return {
         names,
@@ -85,9 +89,12 @@ export function dropInvalidMentions(text: string): string {
   return s;
 }
 
-/** Entity names mentioned inline in a text, in order of first appearance, deduplicated. */
+/**
+ * Entity names mentioned inline in a text (NFC), in order of first appearance,
+ * deduplicated. Any text, not only Retain facts: a malformed mention is passed over.
+ */
 export function findMentions(text: string): string[] {
-  return scanMentions(text).names;
+  return scanMentions(text, { skipInvalid: true }).names;
 }
 
 /** Offsets of inline mentions (for masking them before date parsing: `@May` is not a month). */

@@ -1,4 +1,4 @@
-export { dateFromPath, extractValidity, isIsoDate, parseSinceDate, shiftDate, type Validity } from "./dates.js";
+export { extractValidity, parseSinceDate, shiftDate, type Validity } from "./dates.js";
 export { entityFileStem, entityKey, entitySlug, findMentions } from "./entities.js";
 export { factId, normaliseContent } from "./id.js";
 export { type LineResult, type ParsedLine, parseFactLine } from "./line.js";

@@ -1,7 +1,8 @@
 import type { List, ListItem, RootContent } from "mdast";
+import { logDate } from "../markdown/log-path.js";
 import { parseMarkdown, splitLines, stripBom } from "../markdown/parse.js";
 import { scanHeadings } from "../markdown/scan.js";
-import { dateFromPath, extractValidity } from "./dates.js";
+import { extractValidity } from "./dates.js";
 import { entityKey } from "./entities.js";
 import { factId } from "./id.js";
 import { type ParsedLine, parseFactLine } from "./line.js";
@@ -64,6 +65,40 @@ export const MAX_NESTING_COLUMNS = 64;
 export function retainHeading(text: string): { extracted: boolean } | undefined {
   const m = RETAIN_HEADING.exec(text.replace(/\s+/g, " ").trim());
   return m ? { extracted: m[1] !== undefined } : undefined;
+}
+
+/** A Retain section: its heading line and the last line of its body (1-based; `last` < `heading` + 1 when empty). */
+export interface RetainSpan {
+  heading: number;
+  last: number;
+  depth: number;
+  extracted: boolean;
+}
+
+/**
+ * Where the Retain sections of a log are, the one rule (the parser and LLM extraction
+ * both use it): a Retain heading (ATX, outside code fences and comments) starts one; it
+ * ends before the next heading of the same or a higher level, or before another Retain
+ * heading, else at the end of the file. `lines` as splitLines(stripBom(text)) gives them.
+ */
+export function retainSpans(lines: readonly string[]): RetainSpan[] {
+  const headings = scanHeadings(lines);
+  const spans: RetainSpan[] = [];
+  for (let k = 0; k < headings.length; k++) {
+    const h = headings[k]!;
+    const kind = retainHeading(h.text);
+    if (!kind) continue;
+    let last = lines.length;
+    for (let j = k + 1; j < headings.length; j++) {
+      const next = headings[j]!;
+      if (next.depth <= h.depth || retainHeading(next.text)) {
+        last = next.line - 1;
+        break;
+      }
+    }
+    spans.push({ heading: h.line, last, depth: h.depth, extracted: kind.extracted });
+  }
+  return spans;
 }
 
 interface Ctx {
@@ -241,9 +276,8 @@ function parseSectionBody(
 export function scanRetain(path: string, text: string, opts: RetainOptions = {}): RetainScan {
   const out: RetainScan = { facts: [], diagnostics: [], outcomes: [], ignoredLines: [], sections: [] };
   const lines = splitLines(stripBom(text));
-  const headings = scanHeadings(lines);
   const original = lines.slice();
-  const date = dateFromPath(path);
+  const date = logDate(path);
   const ctx: Ctx = {
     path,
     date: date ?? "",
@@ -254,10 +288,9 @@ export function scanRetain(path: string, text: string, opts: RetainOptions = {})
     seen: new Map(),
     invalid: new Set(opts.invalidLines ?? []),
   };
-  for (let k = 0; k < headings.length; k++) {
-    const h = headings[k]!;
-    const kind = retainHeading(h.text);
-    if (!kind) continue;
+  for (const span of retainSpans(lines)) {
+    const h = { line: span.heading, depth: span.depth };
+    const kind = { extracted: span.extracted };
     if (date === undefined) {
       diagnose(
         ctx,
@@ -267,15 +300,7 @@ export function scanRetain(path: string, text: string, opts: RetainOptions = {})
       );
       continue;
     }
-    // A section ends at the next heading of the same or a higher level, or at another Retain heading.
-    let last = lines.length;
-    for (let j = k + 1; j < headings.length; j++) {
-      const next = headings[j]!;
-      if (next.depth <= h.depth || retainHeading(next.text)) {
-        last = next.line - 1;
-        break;
-      }
-    }
+    const last = span.last;
     ctx.extracted = kind.extracted;
     const before = out.outcomes.length;
     for (let l = h.line + 1; l <= last; l++) {

@@ -1,7 +1,8 @@
-import { isDailyLog, listMemoryFiles } from "../workspace/files.js";
+import { logDate } from "../markdown/log-path.js";
+import { listMemoryFiles } from "../workspace/files.js";
 import { memoryTextProblems, readMemoryText } from "../workspace/text-file.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { dateFromPath, parseSinceDate } from "./dates.js";
+import { parseSinceDate } from "./dates.js";
 import type { SectionParser } from "./memo.js";
 import { parseRetainSections } from "./parse.js";
 import type { Diagnostic, Fact, LogsRead } from "./types.js";
@@ -34,8 +35,7 @@ function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
 export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Promise<LogsRead & { logs: LogInput[] }> {
   const since = opts.since === undefined ? undefined : parseSinceDate(opts.since, new Date(), "since");
   const logs = (await listMemoryFiles(ws)).filter((f) => {
-    if (!isDailyLog(f.path)) return false;
-    const date = dateFromPath(f.path);
+    const date = logDate(f.path);
     return date !== undefined && (since === undefined || date >= since);
   });
   const inputs = new Array<LogInput>(logs.length);

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ExtractedFact, LlmServices } from "../llm/types.js";
+import { citeLine } from "../markdown/citation.js";
 import { writeOwnedFile } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
 import type { SessionMessage } from "./types.js";
@@ -32,7 +33,7 @@ export function bestSourceLine(fact: ExtractedFact, messages: SessionMessage[]):
 
 /** The citation of a fact's session line; formatRetainLine writes it as ` (session <file>#L<n>)`. */
 export function citation(source: string, line: number): string {
-  return `session ${source}#L${line}`;
+  return `session ${citeLine({ path: source, line })}`;
 }
 
 /**

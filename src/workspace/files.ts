@@ -163,8 +163,3 @@ export function scanMemoryFiles(ws: Workspace, opts: ScanOptions = {}): MemoryFi
   for (const top of tops) consider(path.join(root, top), top);
   return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
-
-/** Daily logs: `memory/**​/YYYY-MM-DD.md` and `memory/**​/YYYY-MM-DD-<slug>.md`. */
-export function isDailyLog(rel: string): boolean {
-  return rel.startsWith("memory/") && /^\d{4}-\d{2}-\d{2}(?:-[^/]+)?\.md$/i.test(path.posix.basename(rel));
-}

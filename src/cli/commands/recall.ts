@@ -82,7 +82,7 @@ export function registerRecall(program: Command): void {
       let asOf: Date | undefined;
       if (flags.asOf !== undefined) {
         // Lazily: dates.ts loads chrono, which `membank --version` and `--help` must not pay for.
-        const { isIsoDate } = await import("../../retain/dates.js");
+        const { isIsoDate } = await import("../../markdown/log-path.js");
         if (!isIsoDate(flags.asOf)) {
           throw new MembankError(`--as-of must be a date YYYY-MM-DD, got ${JSON.stringify(flags.asOf)}`, {
             exitCode: 2,

@@ -1,4 +1,7 @@
 /**
+ * The one list of negation and reversal cues (issue 12): reflect's stance judge and
+ * recall's evidence stances both read statements through it, so they agree on a pair.
+ *
  * Stance cues without an LLM (issue 10, item 2): the words people use when a belief gives
  * way, wavers or is borne out. Data, not code: each list says why its words mean what
  * they mean, and judge.ts says how much each kind weighs. Matching is on whole words
@@ -15,6 +18,8 @@
  *    the topic, not the belief itself).
  *  - for: an outcome that bears a plan or forecast out (confirmed, shipped, on track).
  */
+
+import { fold } from "./tokens.js";
 
 export type CueKind = "reversal" | "hedge" | "negation" | "against" | "for";
 
@@ -249,10 +254,7 @@ export const NEGATIVE_OUTCOME_WORDS: readonly string[] = [
 
 /** Text as cue matching sees it: lower case, accents folded, words separated by single spaces. */
 function normalise(text: string): string {
-  return ` ${text
-    .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
-    .toLowerCase()
+  return ` ${fold(text)
     .replace(/[’‘]/g, "'")
     .replace(/n't\b/g, "n't")
     .replace(/[^\p{L}\p{N}'/-]+/gu, " ")
@@ -307,3 +309,16 @@ export const CUE_WORDS: ReadonlySet<string> = new Set([
   "longer",
   "anymore",
 ]);
+/**
+ * The polarity of a statement: -1 when it carries a reversal or negation cue ("doubts X",
+ * "does not think X", "accepted the new date; no longer believes X"), +1 otherwise. A
+ * negated doubt ("no longer doubts X") is no cue of these kinds (above), so it is +1.
+ */
+export function polarity(cues: readonly CueHit[]): 1 | -1 {
+  return cues.some((c) => c.kind === "reversal" || c.kind === "negation") ? -1 : 1;
+}
+
+/** The polarity of a text: -1 when it carries a reversal or negation cue, +1 otherwise. */
+export function textPolarity(text: string): 1 | -1 {
+  return polarity(findCues(text));
+}

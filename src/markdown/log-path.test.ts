@@ -1,0 +1,70 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { isDailyLog, isIsoDate, logDate } from "./log-path.js";
+
+describe("logDate: the one rule for the date of a log path", () => {
+  it("reads YYYY-MM-DD.md and YYYY-MM-DD-<slug>.md, anywhere under memory/", () => {
+    expect(logDate("memory/2025-11-27.md")).toBe("2025-11-27");
+    expect(logDate("memory/2025-11-27-sessions.md")).toBe("2025-11-27");
+    expect(logDate("memory/2025/2025-11-27.MD")).toBe("2025-11-27");
+    expect(logDate("memory\\2025-11-27.md")).toBe("2025-11-27");
+    expect(logDate("memory/2024-02-29-leap day notes.md")).toBe("2024-02-29");
+  });
+
+  it("gives no date to impossible days, other names, or dated files outside memory/", () => {
+    for (const p of [
+      "MEMORY.md",
+      "memory/notes.md",
+      "memory/2025-13-01.md",
+      "memory/2026-02-30.md",
+      "memory/2025-02-29.md",
+      "memory/2025-11-27x.md",
+      "memory/2025-11-27.txt",
+      "memory/2025-11-27.md/notes.md",
+      "bank/2026-03-01.md",
+      "notes/2026-03-01.md",
+      "2026-03-01.md",
+      "archive/memory/2026-03-01.md",
+    ]) {
+      expect(logDate(p), p).toBeUndefined();
+      expect(isDailyLog(p), p).toBe(false);
+    }
+  });
+
+  const day = fc
+    .date({ min: new Date("1990-01-01T00:00:00Z"), max: new Date("2099-12-31T00:00:00Z"), noInvalidDate: true })
+    .map((d) => d.toISOString().slice(0, 10));
+  const slug = fc.stringMatching(/^[a-z0-9 _.-]{0,12}$/);
+  const dirs = fc.array(fc.stringMatching(/^[a-z0-9-]{1,8}$/), { maxLength: 3 });
+
+  it("every real day under memory/ is read back, whatever the folder and slug (property)", () => {
+    fc.assert(
+      fc.property(day, slug, dirs, fc.boolean(), (d, s, sub, upper) => {
+        const name = `${d}${s ? `-${s}` : ""}.${upper ? "MD" : "md"}`;
+        expect(logDate(["memory", ...sub, name].join("/"))).toBe(d);
+        expect(logDate(["bank", ...sub, name].join("/"))).toBeUndefined();
+      }),
+    );
+  });
+
+  // The Gregorian calendar written out, independent of Date.
+  const daysIn = (y: number, m: number) =>
+    m === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(m) ? 30 : 31;
+
+  it("a path has a date exactly when its YYYY-MM-DD is a calendar day (property)", () => {
+    const parts = fc.tuple(
+      fc.integer({ min: 1000, max: 9999 }),
+      fc.integer({ min: 0, max: 19 }),
+      fc.integer({ min: 0, max: 39 }),
+    );
+    fc.assert(
+      fc.property(parts, ([y, m, d]) => {
+        const iso = `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+        const real = m >= 1 && m <= 12 && d >= 1 && d <= daysIn(y, m);
+        expect(isIsoDate(iso)).toBe(real);
+        expect(logDate(`memory/${iso}.md`)).toBe(real ? iso : undefined);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

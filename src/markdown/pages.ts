@@ -1,0 +1,17 @@
+import path from "node:path";
+
+/**
+ * Where the bank's pages live (DESIGN.md 1), one home for reflect (which writes them),
+ * the index (which reads them) and recall (which cites them).
+ */
+export const ENTITY_DIR = "bank/entities";
+export const OPINIONS_PAGE = "bank/opinions.md";
+export const PROPOSALS_PAGE = "bank/proposals.md";
+
+/** `bank/entities/The-Castle.md` -> "The-Castle"; undefined for other paths (sub-folders included). */
+export function entitySlugFromPagePath(rel: string): string | undefined {
+  if (!rel.startsWith(`${ENTITY_DIR}/`) || !rel.toLowerCase().endsWith(".md")) return undefined;
+  const rest = rel.slice(ENTITY_DIR.length + 1);
+  if (rest.includes("/")) return undefined;
+  return path.posix.basename(rest, path.posix.extname(rest));
+}
