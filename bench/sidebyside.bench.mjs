@@ -8,9 +8,10 @@
 //
 // OpenClaw, qmd and a Node 24 for them come from the npm registry into the e2e cache
 // (test/e2e/openclaw-install.mjs; nothing else is downloaded). Every command is a fresh CLI
-// process, timed from spawn to exit (Node start included); peak RSS is /usr/bin/time's
-// "maximum resident set size" (else process.resourceUsage().maxRSS of every Node process
-// the command started, through a preload). Never part of the test run.
+// process, timed from spawn to exit (Node start included), with its CPU time (user + sys,
+// children included: on a shared machine the steadier number); peak RSS is /usr/bin/time's
+// "maximum resident set size" (else process.resourceUsage() of every Node process the
+// command started, through a preload). Never part of the test run.
 // Results: bench/.out/sidebyside.json and a Markdown table on stdout.
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -33,7 +34,7 @@ const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
 const rssPreload = path.join(out, "rss-preload.cjs");
 writeFileSync(
   rssPreload,
-  "process.on('exit', () => require('node:fs').appendFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS) + '\\n'));\n",
+  "process.on('exit', () => { const u = process.resourceUsage(); require('node:fs').appendFileSync(process.env.BENCH_RSS_FILE, [u.maxRSS, u.userCPUTime / 1e6, u.systemCPUTime / 1e6].join(' ') + '\\n'); });\n",
 );
 
 /** Run a command, timed (wall, spawn to exit) with its peak RSS in MB; throws on a non-zero exit. */
@@ -44,7 +45,7 @@ function measure(label, cmd, args, { env = process.env, cwd, ok = [0] } = {}) {
   let runEnv = env;
   if (TIME) {
     file = TIME;
-    argv = ["-f", "%M", "-o", rssFile, cmd, ...args];
+    argv = ["-f", "%M %U %S", "-o", rssFile, cmd, ...args];
   } else {
     runEnv = {
       ...env,
@@ -58,13 +59,17 @@ function measure(label, cmd, args, { env = process.env, cwd, ok = [0] } = {}) {
   if (!ok.includes(res.status ?? -1))
     throw new Error(`${label}: ${cmd} ${args.join(" ")} exited ${res.status}\n${res.stdout}\n${res.stderr}`);
   let rssKb = 0;
+  let cpuS = 0;
   try {
-    // /usr/bin/time writes one number (KB); the preload one line per Node process (KB).
-    for (const n of readFileSync(rssFile, "utf8").match(/^\d+$/gm) ?? []) rssKb = Math.max(rssKb, Number(n));
+    // "maxRSS(KB) user(s) sys(s)": /usr/bin/time one line (children included), the preload one per Node process.
+    for (const [, kb, u, sy] of readFileSync(rssFile, "utf8").matchAll(/^(\d+) ([\d.]+) ([\d.]+)$/gm)) {
+      rssKb = Math.max(rssKb, Number(kb));
+      cpuS += Number(u) + Number(sy);
+    }
   } catch {
     rssKb = 0;
   }
-  return { label, ms, rssMb: rssKb / 1024, stdout: res.stdout };
+  return { label, ms, cpuMs: cpuS * 1000, rssMb: rssKb / 1024, stdout: res.stdout };
 }
 
 // --- corpora -------------------------------------------------------------------------------
@@ -234,7 +239,7 @@ function tryTool(name, fn) {
 function printTable(corpus, tools) {
   const names = Object.keys(tools).filter((t) => tools[t]);
   const labels = [...new Set(names.flatMap((t) => tools[t].map((r) => r.label)))];
-  const cell = (r) => (r ? `${fmt(r.ms)}, ${r.rssMb.toFixed(0)} MB` : "");
+  const cell = (r) => (r ? `${fmt(r.ms)} (CPU ${fmt(r.cpuMs)}), ${r.rssMb.toFixed(0)} MB` : "");
   // OpenClaw and qmd have no recall command: their CLI search stands in for it.
   const find = (t, label) =>
     tools[t]?.find((r) => r.label === label) ??
@@ -256,7 +261,9 @@ function printTable(corpus, tools) {
     const m = find("membank", label);
     const ratios = names.slice(1).map((t) => {
       const r = find(t, label);
-      return r && m && label !== "first nightly" && label !== "+1-day nightly" ? `${(r.ms / m.ms).toFixed(1)}x` : "";
+      return r && m && label !== "first nightly" && label !== "+1-day nightly"
+        ? `${(r.ms / m.ms).toFixed(1)}x (CPU ${(r.cpuMs / m.cpuMs).toFixed(1)}x)`
+        : "";
     });
     console.log(`| ${label} | ${names.map((t) => cell(find(t, label))).join(" | ")} | ${ratios.join(" | ")} |`);
   }
@@ -284,7 +291,7 @@ writeFileSync(
         tools: Object.fromEntries(
           Object.entries(r.tools)
             .filter(([, rows]) => rows)
-            .map(([t, rows]) => [t, rows.map(({ label, ms, rssMb }) => ({ label, ms, rssMb }))]),
+            .map(([t, rows]) => [t, rows.map(({ label, ms, cpuMs, rssMb }) => ({ label, ms, cpuMs, rssMb }))]),
         ),
       })),
     },
