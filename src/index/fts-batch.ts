@@ -11,9 +11,8 @@ import { createSyncTriggers, dropSyncTriggers, hasSyncTriggers } from "./schema.
  * the triggers are dropped, base-table rows are noted as they are inserted, rows about to
  * be deleted are noted with their indexed text (external-content FTS5 needs it), and
  * `finish` removes the old rows from the FTS tables, adds the new ones and puts the
- * triggers back. A crash rolls all
- * of it back, triggers included. When the triggers are already gone (a bulk load, or an
- * index without FTS5) every call is a no-op.
+ * triggers back. A crash rolls all of it back, triggers included. When the triggers are
+ * already gone (a bulk load, or an index without FTS5) every call is a no-op.
  */
 export type FtsTable = "chunks" | "facts" | "lines";
 
@@ -33,9 +32,9 @@ const SPEC: Record<FtsTable, { id: string; col: string; fts: { table: string; wh
 export interface FtsBatch {
   /** A row was inserted into the base table. */
   inserted(table: FtsTable, id: number | bigint): void;
-  /** These rows are about to be deleted from the base table: take them out of its FTS tables. */
+  /** These rows are about to be deleted from the base table (their FTS entries go at `finish`). */
   deleting(table: FtsTable, ids: readonly number[]): void;
-  /** Index the inserted rows that still exist and restore the triggers. */
+  /** Remove the deleted rows from the FTS tables, index the inserted ones that still exist, restore the triggers. */
   finish(): void;
 }
 
