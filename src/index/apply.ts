@@ -13,6 +13,7 @@ import {
 import { type ChunkOptions, chunkMarkdown } from "./chunk.js";
 import type { IndexDb } from "./db.js";
 import { parseEntityPage } from "./entity-page.js";
+import { beginFtsBatch, type FtsBatch } from "./fts-batch.js";
 import { refreshLineStats, syncFileLines } from "./lines.js";
 import { removeOpinions, storeOpinions } from "./opinions.js";
 import { deleteVectors } from "./vectors.js";
@@ -98,14 +99,27 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
       "ON CONFLICT(slug) DO UPDATE SET name = excluded.name, aliases = excluded.aliases, page = excluded.page",
   );
 
+  // Started at the first file that changes (a no-change sync writes nothing); see fts-batch.ts.
+  let batch: FtsBatch | undefined;
+  const fts = () => {
+    batch ??= beginFtsBatch(db);
+    return batch;
+  };
+  const idsOf = (sql: string, rel: string) => db.prepare(sql).pluck().all(rel) as number[];
+
   /** Everything derived from `rel`; its lines too unless the caller re-syncs them (a changed file). */
   function removePath(rel: string, keepLines = false): void {
-    const ids = (db.prepare("SELECT id FROM chunks WHERE path = ?").all(rel) as { id: number }[]).map((r) => r.id);
+    const ids = idsOf("SELECT id FROM chunks WHERE path = ?", rel);
     deleteVectors(idx, ids);
+    fts().deleting("chunks", ids);
     db.prepare("DELETE FROM chunks WHERE path = ?").run(rel);
     db.prepare("DELETE FROM fact_entities WHERE fact IN (SELECT rid FROM facts WHERE path = ?)").run(rel);
+    fts().deleting("facts", idsOf("SELECT rid FROM facts WHERE path = ?", rel));
     db.prepare("DELETE FROM facts WHERE path = ?").run(rel);
-    if (!keepLines) db.prepare("DELETE FROM lines WHERE path = ?").run(rel);
+    if (!keepLines) {
+      fts().deleting("lines", idsOf("SELECT id FROM lines WHERE path = ?", rel));
+      db.prepare("DELETE FROM lines WHERE path = ?").run(rel);
+    }
     db.prepare("UPDATE entities SET page = NULL, aliases = '[]', name = slug WHERE page = ?").run(rel);
     if (rel === OPINIONS_PAGE) removeOpinions(db, rel);
     db.prepare("DELETE FROM files WHERE path = ?").run(rel);
@@ -116,7 +130,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
     const date = logDate(f.path) ?? null;
     insertFile.run(f.path, hash, f.mtimeMs, f.size, date);
     for (const c of chunkMarkdown(text, opts.chunk)) {
-      insertChunk.run(
+      const { lastInsertRowid } = insertChunk.run(
         f.path,
         c.startLine,
         c.endLine,
@@ -125,9 +139,10 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
         date,
         hasCjk(c.text) ? 1 : 0,
       );
+      fts().inserted("chunks", lastInsertRowid);
     }
     // Recall's line store: every non-blank line, numbered as in the file.
-    syncFileLines(db, f.path, date, text);
+    syncFileLines(db, f.path, date, text, fts());
     if (date !== null) {
       if (!opts.parseRetain) throw new Error("applyFiles: a daily log changed but no Retain parser was given");
       const retained = opts.parseRetain(f.path, text, { defaultConfidence: opts.defaultConfidence, invalidLines });
@@ -145,6 +160,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
           fact.source.line,
           fact.extracted ? 1 : 0,
         );
+        fts().inserted("facts", lastInsertRowid);
         for (const [pos, e] of fact.entities.entries()) insertFactEntity.run(lastInsertRowid, e, pos);
       }
     }
@@ -195,6 +211,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
       removePath(rel);
       removed++;
     }
+    batch?.finish();
     if (changed > 0 || removed > 0) {
       refreshEntities(idx);
       refreshLineStats(idx);

@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { ftsWords } from "../analysis/tokens.js";
 import type { IndexDb } from "./db.js";
+import type { FtsBatch } from "./fts-batch.js";
 import { readMeta } from "./schema.js";
 import { prepared } from "./statements.js";
 
@@ -38,10 +39,17 @@ export function lineStats(idx: IndexDb): LineStats {
  * Make the line store hold exactly the non-blank lines of `text` for `path`, numbered as
  * in the file. Lines whose text is unchanged keep their row (and their FTS entry; only the
  * number moves): a re-rendered bank page of thousands of lines that gained one fact costs
- * a few inserts, not a delete and re-insert of the whole page through the FTS triggers.
+ * a few inserts, not a delete and re-insert of the whole page. The FTS side goes through
+ * `fts` (one statement per file, not per line: fts-batch.ts).
  */
-export function syncFileLines(db: Database.Database, path: string, date: string | null, text: string): void {
-  const old = db.prepare("SELECT id, line, text, date FROM lines WHERE path = ? ORDER BY line").all(path) as {
+export function syncFileLines(
+  db: Database.Database,
+  path: string,
+  date: string | null,
+  text: string,
+  fts: FtsBatch,
+): void {
+  const old = prepared(db, "SELECT id, line, text, date FROM lines WHERE path = ? ORDER BY line").all(path) as {
     id: number;
     line: number;
     text: string;
@@ -53,16 +61,20 @@ export function syncFileLines(db: Database.Database, path: string, date: string 
     if (list) list.push(r);
     else free.set(r.text, [r]);
   }
-  const insert = db.prepare("INSERT INTO lines(path, line, date, text, ntok) VALUES (?, ?, ?, ?, ?)");
-  const move = db.prepare("UPDATE lines SET line = ?, date = ? WHERE id = ?");
+  const insert = prepared(db, "INSERT INTO lines(path, line, date, text, ntok) VALUES (?, ?, ?, ?, ?)");
+  const move = prepared(db, "UPDATE lines SET line = ?, date = ? WHERE id = ?");
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim().length === 0) return;
     const kept = free.get(line)?.shift();
-    if (!kept) insert.run(path, i + 1, date, line, ftsWords(line).length);
+    if (!kept) fts.inserted("lines", insert.run(path, i + 1, date, line, ftsWords(line).length).lastInsertRowid);
     else if (kept.line !== i + 1 || kept.date !== date) move.run(i + 1, date, kept.id);
   });
-  const drop = db.prepare("DELETE FROM lines WHERE id = ?");
-  for (const list of free.values()) for (const r of list) drop.run(r.id);
+  const gone: number[] = [];
+  for (const list of free.values()) for (const r of list) gone.push(r.id);
+  if (gone.length > 0) {
+    fts.deleting("lines", gone);
+    prepared(db, "DELETE FROM lines WHERE id IN (SELECT value FROM json_each(?))").run(JSON.stringify(gone));
+  }
 }
 
 /** Recount the store's totals (end of a sync that changed files). */

@@ -162,6 +162,23 @@ export function endBulkLoad(db: Database.Database): void {
   db.exec(LINES_TRIGGERS);
 }
 
+/** Does this index keep its FTS tables in step by triggers now (not during a bulk load, not without FTS5)? */
+export function hasSyncTriggers(db: Database.Database): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = 'lines_ai'").get() !== undefined;
+}
+
+/** Drop the per-row FTS triggers of chunks, facts and lines (fts-batch.ts fills the FTS tables per statement instead). */
+export function dropSyncTriggers(db: Database.Database): void {
+  db.exec(DROP_TRIGGERS);
+  db.exec(DROP_LINES_TRIGGERS);
+}
+
+/** Put the per-row FTS triggers back. */
+export function createSyncTriggers(db: Database.Database): void {
+  db.exec(TRIGGERS);
+  db.exec(LINES_TRIGGERS);
+}
+
 /**
  * Migrations by target version; each runs once, in order, inside a transaction. An
  * index whose fingerprint (which includes the version) changed is rebuilt anyway; the

@@ -107,8 +107,18 @@ export function mentionSpans(text: string): Array<[number, number]> {
  * (and so share one page: they would collide as files on macOS and Windows anyway).
  */
 export function entityKey(name: string): string {
-  return name.normalize("NFC").toLowerCase().toUpperCase().toLowerCase().normalize("NFC");
+  let key = KEYS.get(name);
+  if (key === undefined) {
+    if (KEYS.size >= KEYS_MAX) KEYS.clear();
+    key = name.normalize("NFC").toLowerCase().toUpperCase().toLowerCase().normalize("NFC");
+    KEYS.set(name, key);
+  }
+  return key;
 }
+// Reflect keys every name-like word of every fact and prose line (ten years: millions of
+// calls over a few thousand spellings): remember keys, bounded for long-running processes.
+const KEYS = new Map<string, string>();
+const KEYS_MAX = 100_000;
 
 /** Longest page file name stem, in UTF-8 bytes (file systems allow 255; paths get long). */
 export const MAX_ENTITY_STEM_BYTES = 120;

@@ -19,31 +19,85 @@ export async function writeFileAtomic(
   content: string | Buffer,
   opts: AtomicWriteOptions = {},
 ): Promise<void> {
-  let tmp: string | undefined;
+  await writeFilesAtomic([{ file, content }], opts);
+}
+
+/** Temp files written at once while a batch is prepared (each holds a file handle). */
+const PARALLEL = 16;
+
+/**
+ * writeFileAtomic for many files, each atomic on its own (old or whole new content), with
+ * the fsyncs overlapped: every temp file is written and fsynced (up to PARALLEL at once),
+ * then all are renamed, then each folder is fsynced once. A nightly writes ~70 pages; one
+ * after the other that was 140 fsyncs in a row, seconds on a busy disk. A failure before
+ * the renames changes no file; a failure during them leaves the files renamed so far (each
+ * whole), as a crash between two writeFileAtomic calls would.
+ */
+export async function writeFilesAtomic(
+  files: readonly { file: string; content: string | Buffer }[],
+  opts: AtomicWriteOptions = {},
+): Promise<void> {
+  const prepared: ({ file: string; tmp: string; target: string } | undefined)[] = files.map(() => undefined);
+  const temps = new Set<string>();
+  let current = "";
   try {
-    await mkdir(path.dirname(file), { recursive: true });
-    const target = await realpath(file).catch(() => file);
-    const mode = await stat(target).then(
-      (s) => s.mode & 0o7777,
-      () => 0o666,
-    );
-    tmp = `${target}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
-    const fh = await open(tmp, "wx", mode);
-    opts.onTemp?.(tmp);
-    try {
-      // FileHandle.writeFile loops until every byte is written, or throws (ENOSPC, EFBIG).
-      await fh.writeFile(content);
-      await fh.sync();
-    } finally {
-      await fh.close();
+    let next = 0;
+    let failed = false;
+    const worker = async () => {
+      while (!failed && next < files.length) {
+        const i = next++;
+        const { file, content } = files[i]!;
+        try {
+          prepared[i] = { file, ...(await writeTemp(file, content, opts, temps)) };
+        } catch (error) {
+          failed = true;
+          throw namingFile(error, file);
+        }
+      }
+    };
+    // Settled, not raced: every worker has stopped before the temp files are cleaned up.
+    const done = await Promise.allSettled(Array.from({ length: Math.min(PARALLEL, files.length) }, worker));
+    const failure = done.find((d) => d.status === "rejected");
+    if (failure) throw failure.reason;
+    const dirs = new Set<string>();
+    for (const p of prepared) {
+      current = p!.file;
+      await rename(p!.tmp, p!.target);
+      temps.delete(p!.tmp);
+      dirs.add(path.dirname(p!.target));
     }
-    await rename(tmp, target);
-    tmp = undefined;
-    await syncDir(path.dirname(target));
+    for (const dir of dirs) await syncDir(dir);
   } catch (error) {
-    if (tmp !== undefined) await rm(tmp, { force: true }).catch(() => undefined);
-    throw namingFile(error, file);
+    for (const tmp of temps) await rm(tmp, { force: true }).catch(() => undefined);
+    throw current === "" ? error : namingFile(error, current);
   }
+}
+
+/** A fully written, fsynced temp file beside `file`'s target (a link is followed). */
+async function writeTemp(
+  file: string,
+  content: string | Buffer,
+  opts: AtomicWriteOptions,
+  temps: Set<string>,
+): Promise<{ tmp: string; target: string }> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const target = await realpath(file).catch(() => file);
+  const mode = await stat(target).then(
+    (s) => s.mode & 0o7777,
+    () => 0o666,
+  );
+  const tmp = `${target}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
+  const fh = await open(tmp, "wx", mode);
+  temps.add(tmp);
+  opts.onTemp?.(tmp);
+  try {
+    // FileHandle.writeFile loops until every byte is written, or throws (ENOSPC, EFBIG).
+    await fh.writeFile(content);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  return { tmp, target };
 }
 
 /** Make a rename durable; some file systems refuse fsync on folders, which is fine. */

@@ -18,7 +18,7 @@ import { createHash } from "node:crypto";
 import { appendFileSync, mkdirSync } from "node:fs";
 import { open, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { writeFileAtomic } from "./atomic.js";
+import { writeFilesAtomic } from "./atomic.js";
 import { isMemoryPath } from "./files.js";
 import { processAlive } from "./pid.js";
 import { stateDir, type Workspace } from "./workspace.js";
@@ -99,17 +99,15 @@ export async function writeOwnedFiles(
     await appendDurably(pendingFile(ws), `${lines.join("\n")}\n`);
   }
   const tempLog = tempFile(ws);
-  for (const f of files) {
-    const abs = path.join(ws.root, f.path);
-    mkdirSync(path.dirname(abs), { recursive: true });
-    await writeFileAtomic(abs, f.content, {
-      onTemp: (tmp) => {
-        // Not fsynced: a lost record only leaves a temp file behind, it never removes one.
-        mkdirSync(path.dirname(tempLog), { recursive: true });
-        appendFileSync(tempLog, `${JSON.stringify({ tmp: path.relative(ws.root, tmp), pid: process.pid })}\n`);
-      },
-    });
-  }
+  const abs = files.map((f) => ({ file: path.join(ws.root, f.path), content: f.content }));
+  for (const f of abs) mkdirSync(path.dirname(f.file), { recursive: true });
+  await writeFilesAtomic(abs, {
+    onTemp: (tmp) => {
+      // Not fsynced: a lost record only leaves a temp file behind, it never removes one.
+      mkdirSync(path.dirname(tempLog), { recursive: true });
+      appendFileSync(tempLog, `${JSON.stringify({ tmp: path.relative(ws.root, tmp), pid: process.pid })}\n`);
+    },
+  });
 }
 
 /** Write one workspace file; see writeOwnedFiles. */
