@@ -205,6 +205,13 @@ describe("understandQuery", () => {
     expect(i.terms.map((t) => t.text)).toEqual(["priya", "decide"]);
     expect(i.contentTerms.map((t) => t.text)).toEqual(["decide"]);
   });
+  it("a hyphenated entity name's joined form is that name, not another word of the question", () => {
+    const i = understandQuery("what happened with ledger-sync last week?", { asOf, entities });
+    expect(i.entities).toEqual(["ledger-sync"]);
+    expect(i.terms.map((t) => t.text)).toContain("ledgersync");
+    expect(i.contentTerms).toEqual([]);
+    expect(i.kinds).not.toContain("lexical");
+  });
   it("is a pure lexical question without names or dates", () => {
     const i = understandQuery("FJD-482", { asOf, entities });
     expect(i).toEqual({

@@ -15,6 +15,8 @@ export interface LexicalTerm {
   /** Lower-cased word, or an exact token as written (FJD-482, LEDGER_SYNC_BATCH=500). */
   text: string;
   exact: boolean;
+  /** The hyphenated token a joined form stands for ("ledgersync" for "ledger-sync"): the same word, not another. */
+  joinedFrom?: string;
 }
 
 export interface Intent {
@@ -117,7 +119,8 @@ export function lexicalTerms(query: string): LexicalTerm[] {
       seen.add(token);
       // "de-stress" also asks for "destress" (the index holds the parts of a hyphenated word)
       const joined = joinedCompound(token)?.toLowerCase();
-      if (joined && !seen.has(joined) && !STOP_WORDS.has(joined)) out.push({ text: joined, exact: false });
+      if (joined && !seen.has(joined) && !STOP_WORDS.has(joined))
+        out.push({ text: joined, exact: false, joinedFrom: token });
       if (joined) seen.add(joined);
       continue;
     }
@@ -149,7 +152,7 @@ export function understandQuery(query: string, opts: IntentOptions): Intent {
   if (window) kinds.push("time");
   if (cue) kinds.push("opinion");
   // "Tell me about Priya" is an entity question; it is lexical too when other words remain.
-  const contentTerms = terms.filter((t) => !nameWords(t.text).every((w) => entityWords.has(w)));
+  const contentTerms = terms.filter((t) => !nameWords(t.joinedFrom ?? t.text).every((w) => entityWords.has(w)));
   if (contentTerms.length > 0) kinds.push("lexical");
   const intent: Intent = { entities, kinds, terms, contentTerms };
   if (window) intent.window = window;
