@@ -40,6 +40,10 @@ describe("stance rules: a restatement by the same holder", () => {
     ["- O @Mara: doesn't think ledger-sync cuts over in March any more", "contradict"],
     ["- O(c=0.5) @Mara: ledger-sync cutover by end of March, give or take.", "contradict"],
     ["- O(c=0.35) @Mara: March for the ledger-sync cutover.", "contradict"],
+    // a dismissal, even stated firmly: the firmness is in the opposite belief
+    ["- O(c=0.8) @Mara: the worry about a March cutover for ledger-sync was overblown", "contradict"],
+    ["- O(c=0.9) @Mara: the ledger-sync March cutover thing turned out to be a false alarm", "contradict"],
+    ["- O @Mara: rethinking the March cutover for ledger-sync, honestly it could go either way", "contradict"],
     // held again or firmer
     ["- O @Mara: still thinks ledger-sync cuts over in March.", "support"],
     ["- O(c=0.95) @Mara: more certain than ever the ledger-sync cutover lands in March", "support"],

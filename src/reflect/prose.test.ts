@@ -21,6 +21,15 @@ describe("names in a log's prose", () => {
     expect(l.s).toEqual(["Booked"]);
   });
 
+  it("counts a two-word name once, by its first word, and no weekday in the plural", () => {
+    const names = (text: string) => {
+      const l = scanLine(text, 1);
+      return [...(l?.n ?? []), ...(l?.s ?? [])];
+    };
+    expect(names("Kickoff w/ Hollow Oak today, Priya Raman was there")).toEqual(["Hollow", "Priya", "Kickoff"]);
+    expect(names("Dr Okafor discharged me! No more Tuesdays.")).toEqual(["Okafor"]);
+    expect(names("Called Ben, then met Mara's Team about it")).toEqual(["Ben", "Mara", "Team", "Called"]);
+  });
   it("gives no name to a language or nationality, capitalised or not", () => {
     const l = scanLine("Mara wrote the notes in German; I added an English summary for Priya.", 1)!;
     expect(l.n).toEqual(["Priya"]);

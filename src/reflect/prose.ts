@@ -49,7 +49,8 @@ const COMMON = new Set(
 
 const isStop = (word: string) => {
   const w = word.toLowerCase();
-  return STOP_WORDS.has(w) || COMMON.has(w) || NOT_SPEAKERS.has(w);
+  // "No more Tuesdays", "Mondays are for planning": a weekday in the plural is still no one.
+  return STOP_WORDS.has(w) || COMMON.has(w) || COMMON.has(w.replace(/s$/u, "")) || NOT_SPEAKERS.has(w);
 };
 
 const NAME = String.raw`\p{Lu}[\p{L}\p{M}\p{N}_'’-]*`;
@@ -87,16 +88,28 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
     .replace(/@[\p{L}\p{N}_][^\s]*/gu, (m) => " ".repeat(m.length));
   const mid: string[] = [];
   const start: string[] = [];
+  // End of the last name taken: "Priya Raman", "Hollow Oak" are one name, its first word the
+  // one that gets counted (a surname or a second word is no one of its own).
+  let lastNameEnd = -1;
   for (const m of prose.matchAll(WORD)) {
     const before = prose.slice(0, m.index);
     const prev = before.at(-1);
     if (prev !== undefined && /[\p{L}\p{N}_@/\\.]/u.test(prev) && !/\s/u.test(prev)) continue; // inside a token
     const name = cleanName(m[0]);
+    const continues = lastNameEnd >= 0 && m.index === lastNameEnd + 1 && prose[lastNameEnd] === " ";
+    if (continues) {
+      lastNameEnd = m.index + m[0].length;
+      continue;
+    }
+    lastNameEnd = -1;
     if (name.length < 2 || /\d/u.test(name) || isStop(name)) continue;
     // ALL-CAPS words are acronyms (API, HTTP), not names.
     if (name === name.toUpperCase()) continue;
     const list = STARTER.test(before.trimEnd()) ? start : mid;
     if (!list.includes(name)) list.push(name);
+    // Only a name inside a sentence starts a run ("Called Ben" is a verb and a name); a
+    // possessive ends it ("Mara's Team" is Mara and a team).
+    if (list === mid && name === m[0]) lastNameEnd = m.index + m[0].length;
   }
   // Lower-case compound names (ledger-sync, node.js) count only for known entities: kept as weak.
   for (const m of prose.matchAll(COMPOUND)) {
