@@ -317,6 +317,20 @@ export interface CueHit {
  * dropped and read as a "for" outcome instead ("no longer blocked").
  */
 export function findCues(text: string): CueHit[] {
+  let hits = CUES_SEEN.get(text);
+  if (hits === undefined) {
+    if (CUES_SEEN.size >= CUES_KEPT) CUES_SEEN.clear();
+    hits = cuesOf(text);
+    CUES_SEEN.set(text, hits);
+  }
+  return [...hits];
+}
+
+// Recall judges the same opinion rows on every question, reflect the same facts on every page.
+const CUES_SEEN = new Map<string, readonly CueHit[]>();
+const CUES_KEPT = 20_000;
+
+function cuesOf(text: string): CueHit[] {
   let rest = normalise(text);
   const hits: CueHit[] = [];
   // "no longer blocked": the pair is good news; take it out before the single cues see it.
@@ -324,7 +338,13 @@ export function findCues(text: string): CueHit[] {
     hits.push({ kind: "for", cue: m.trim() });
     return " ";
   });
-  for (const { kind, cue } of ALL_CUES) {
+  // Only cues whose first word is in the text can match (removing a cue joins its neighbours,
+  // but a phrase that matches after that still has its first word in the text).
+  const candidates: number[] = [];
+  for (const word of new Set(rest.split(" "))) for (const i of BY_FIRST_WORD.get(word) ?? []) candidates.push(i);
+  candidates.sort((a, b) => a - b);
+  for (const i of candidates) {
+    const { kind, cue } = ALL_CUES[i]!;
     const needle = ` ${cue} `;
     if (!rest.includes(needle)) continue;
     hits.push({ kind, cue });
@@ -345,6 +365,13 @@ const NEGATED_BAD = new RegExp(
 const ALL_CUES = CUE_LISTS.flatMap((list) => list.cues.map((cue) => ({ kind: list.kind, cue }))).sort(
   (a, b) => b.cue.length - a.cue.length || (a.cue < b.cue ? -1 : a.cue > b.cue ? 1 : 0),
 );
+
+/** Indices into ALL_CUES by a cue's first word. */
+const BY_FIRST_WORD = new Map<string, number[]>();
+ALL_CUES.forEach(({ cue }, i) => {
+  const first = cue.split(" ")[0]!;
+  BY_FIRST_WORD.set(first, [...(BY_FIRST_WORD.get(first) ?? []), i]);
+});
 
 /** Single words of the belief-level cues: kept out of topic tokens so "no longer believes X" still matches "X". */
 export const CUE_WORDS: ReadonlySet<string> = new Set([

@@ -1,0 +1,50 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { CUE_LISTS, type CueHit, findCues, NEGATIVE_OUTCOME_WORDS } from "./cues.js";
+
+/** The plain reading: every cue, longest first, each taken out of the text once found. */
+function everyCue(text: string): CueHit[] {
+  const all = CUE_LISTS.flatMap((l) => l.cues.map((cue) => ({ kind: l.kind, cue }))).sort(
+    (a, b) => b.cue.length - a.cue.length || (a.cue < b.cue ? -1 : a.cue > b.cue ? 1 : 0),
+  );
+  let rest = ` ${text} `;
+  const hits: CueHit[] = [];
+  for (const c of all) {
+    const needle = ` ${c.cue} `;
+    if (!rest.includes(needle)) continue;
+    hits.push(c);
+    rest = rest.split(needle).join(" ");
+  }
+  return hits;
+}
+
+describe("findCues", () => {
+  // Words of the cue phrases and some filler, minus the negative-outcome words (whose
+  // pairing with a negation is read first, as good news).
+  const outcome = new Set(NEGATIVE_OUTCOME_WORDS.flatMap((w) => w.split(" ")));
+  const words = [
+    ...new Set(CUE_LISTS.flatMap((l) => l.cues.flatMap((c) => c.split(" ")))),
+    "mara",
+    "thinks",
+    "the",
+    "cutover",
+    "march",
+    "pricing",
+  ].filter((w) => !outcome.has(w) && /^[a-z0-9'/-]+$/.test(w));
+
+  it("finds the same cues as reading every cue of every list, in any sentence", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 14 }), (ws) => {
+        const text = ws.join(" ");
+        expect(findCues(text)).toEqual(everyCue(text));
+        expect(findCues(text)).toEqual(everyCue(text)); // and again, from what it remembers
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("reads a dismissal as a reversal and a negated worry as good news", () => {
+    expect(findCues("Honestly the pricing thing was overblown.")).toEqual([{ kind: "reversal", cue: "overblown" }]);
+    expect(findCues("No longer worried about the cutover")).toEqual([{ kind: "for", cue: "no longer worried" }]);
+  });
+});
