@@ -1,6 +1,6 @@
 import { textPolarity } from "../analysis/cues.js";
 import { STOP_WORDS } from "../analysis/stopwords.js";
-import { fold } from "../analysis/tokens.js";
+import { stemmedTokens } from "../analysis/tokens.js";
 import type { IndexDb } from "../index/db.js";
 import { readLines } from "../index/lines.js";
 import { type FactRow, opinionAtLine } from "../index/queries.js";
@@ -78,10 +78,8 @@ export function linesCandidate(
 
 function contentWords(text: string): Set<string> {
   const out = new Set<string>();
-  for (const w of fold(text).split(/[^\p{L}\p{N}]+/u)) {
-    if (w.length < 3 || STOP_WORDS.has(w)) continue;
-    out.add(w.length > 5 ? w.slice(0, 5) : w); // a crude stem: "ships"/"shipping" agree
-  }
+  // The line store's own analysis: "ships"/"shipping" agree as they do in search.
+  for (const w of stemmedTokens(text)) if (w.length >= 3 && !STOP_WORDS.has(w)) out.add(w);
   return out;
 }
 
