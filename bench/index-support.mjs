@@ -105,3 +105,32 @@ export function report(name, json, header, rows) {
     .join(" ");
   console.log(`\nload average during the run: ${load}; details in ${out}`);
 }
+
+/**
+ * Hooks for timing a CLI child in bench/.out/<tag>-hooks: `--import register.mjs` appends
+ * every module URL Node loads to the file named by BENCH_TRACE; `--require cpu.cjs` writes
+ * the process's CPU time (user + sys, ms) at exit to the file named by BENCH_CPU (unlike
+ * wall time it barely moves with the load of other processes on a shared machine).
+ */
+export function processHooks(tag) {
+  const dir = path.join(repoRoot, `bench/.out/${tag}-hooks`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, "hooks.mjs"),
+    `import { appendFileSync } from "node:fs";
+export async function load(url, context, next) {
+  if (process.env.BENCH_TRACE) appendFileSync(process.env.BENCH_TRACE, url + "\\n");
+  return next(url, context);
+}
+`,
+  );
+  writeFileSync(
+    path.join(dir, "register.mjs"),
+    `import { register } from "node:module";\nregister("./hooks.mjs", import.meta.url);\n`,
+  );
+  writeFileSync(
+    path.join(dir, "cpu.cjs"),
+    `process.on("exit", () => { const u = process.cpuUsage(); require("node:fs").writeFileSync(process.env.BENCH_CPU, String((u.user + u.system) / 1000)); });\n`,
+  );
+  return dir;
+}

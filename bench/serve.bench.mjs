@@ -12,9 +12,9 @@
 // part, a copy of bank.example indexed with `--provider use`.
 // Targets (issue 14): warm CLI recall < 0.15 s, in-process < 0.4 s.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { corpusCopy, flags, fmt, percentile, repoRoot, report } from "./index-support.mjs";
+import { corpusCopy, flags, fmt, percentile, processHooks, repoRoot, report } from "./index-support.mjs";
 
 const opts = flags({ runs: 15, corpus: "1y", modelRuns: 5 });
 const cli = path.join(repoRoot, "dist/src/cli/main.js");
@@ -29,26 +29,7 @@ const day = readdirSync(path.join(cold, "memory"))
   .sort()
   .at(-1);
 
-const hookDir = path.join(repoRoot, "bench/.out/serve-hooks");
-mkdirSync(hookDir, { recursive: true });
-writeFileSync(
-  path.join(hookDir, "hooks.mjs"),
-  `import { appendFileSync } from "node:fs";
-export async function load(url, context, next) {
-  if (process.env.SERVE_TRACE) appendFileSync(process.env.SERVE_TRACE, url + "\\n");
-  return next(url, context);
-}
-`,
-);
-writeFileSync(
-  path.join(hookDir, "register.mjs"),
-  `import { register } from "node:module";\nregister("./hooks.mjs", import.meta.url);\n`,
-);
-// CPU time (user + sys) of the process, written at exit: it barely moves with machine load.
-writeFileSync(
-  path.join(hookDir, "cpu.cjs"),
-  `process.on("exit", () => { const u = process.cpuUsage(); require("node:fs").writeFileSync(process.env.SERVE_CPU, String((u.user + u.system) / 1000)); });\n`,
-);
+const hookDir = processHooks("serve");
 
 /** Start `membank serve` and resolve once it listens. */
 function serve(ws, extra = []) {
@@ -84,7 +65,7 @@ function wall(args) {
 function cpu(args) {
   const file = path.join(hookDir, "cpu.txt");
   const r = spawnSync(process.execPath, ["--require", path.join(hookDir, "cpu.cjs"), ...args], {
-    env: { ...env, SERVE_CPU: file },
+    env: { ...env, BENCH_CPU: file },
     stdio: "ignore",
   });
   if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}`);
@@ -95,7 +76,7 @@ function modules(args) {
   const trace = path.join(hookDir, "trace.txt");
   rmSync(trace, { force: true });
   spawnSync(process.execPath, ["--import", path.join(hookDir, "register.mjs"), ...args], {
-    env: { ...env, SERVE_TRACE: trace },
+    env: { ...env, BENCH_TRACE: trace },
     stdio: "ignore",
   });
   return readFileSync(trace, "utf8").trim().split("\n").filter(Boolean).length;

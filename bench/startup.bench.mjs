@@ -13,9 +13,9 @@
 // Timed: wall time of each command (median, p90 of --runs), and `node -e ""` as the floor.
 // Module counts come from a load hook (node:module register) that lists every file loaded.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { corpusCopy, flags, fmt, percentile, repoRoot, report } from "./index-support.mjs";
+import { corpusCopy, flags, fmt, percentile, processHooks, repoRoot, report } from "./index-support.mjs";
 
 const opts = flags({ runs: 15, corpus: "1y", base: "" });
 const cli = path.join(repoRoot, "dist/src/cli/main.js");
@@ -28,29 +28,7 @@ const day = readdirSync(path.join(ws, "memory"))
   .sort()
   .at(-1);
 
-// The load hook: every module URL Node loads, one per line, to the file named by STARTUP_TRACE.
-const hookDir = path.join(repoRoot, "bench/.out/startup-hooks");
-mkdirSync(hookDir, { recursive: true });
-writeFileSync(
-  path.join(hookDir, "hooks.mjs"),
-  `import { appendFileSync } from "node:fs";
-export async function load(url, context, next) {
-  if (process.env.STARTUP_TRACE) appendFileSync(process.env.STARTUP_TRACE, url + "\\n");
-  return next(url, context);
-}
-`,
-);
-writeFileSync(
-  path.join(hookDir, "register.mjs"),
-  `import { register } from "node:module";\nregister("./hooks.mjs", import.meta.url);\n`,
-);
-
-// CPU time (user + sys) of the process, written at exit: unlike wall time it barely moves
-// with the load of other processes on a shared machine.
-writeFileSync(
-  path.join(hookDir, "cpu.cjs"),
-  `process.on("exit", () => { const u = process.cpuUsage(); require("node:fs").writeFileSync(process.env.STARTUP_CPU, String((u.user + u.system) / 1000)); });\n`,
-);
+const hookDir = processHooks("startup");
 
 const COMMANDS = [
   ["node -e ''", ["-e", ""]],
@@ -71,7 +49,7 @@ function wall(args) {
 function cpu(args) {
   const file = path.join(hookDir, "cpu.txt");
   const r = spawnSync(process.execPath, ["--require", path.join(hookDir, "cpu.cjs"), ...args], {
-    env: { ...env, STARTUP_CPU: file },
+    env: { ...env, BENCH_CPU: file },
     stdio: "ignore",
   });
   if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}`);
@@ -83,7 +61,7 @@ function modules(args) {
   const trace = path.join(hookDir, "trace.txt");
   rmSync(trace, { force: true });
   spawnSync(process.execPath, ["--import", path.join(hookDir, "register.mjs"), ...args], {
-    env: { ...env, STARTUP_TRACE: trace },
+    env: { ...env, BENCH_TRACE: trace },
     stdio: "ignore",
   });
   let urls = [];
