@@ -122,6 +122,26 @@ describe("entity questions (bank.example and fixtures/natural, after reflect)", 
     }
   });
 
+  it("answers 'who is X?' with the core-memory line first, not with every line naming X", async () => {
+    const ws = workspaces.get("fixtures/freelance")!;
+    const r = await recall(ws, "who is Priya?", { asOf: new Date("2026-06-03T12:00:00Z"), k: 5 });
+    expect(r.results[0]!.source).toMatch(/^MEMORY\.md#L[1-4]-L[4-9]$/);
+    expect(r.results[0]!.content).toContain("Priya Raman is my main client contact");
+  });
+
+  it("never answers with an entity page's title or front matter alone", async () => {
+    for (const set of evalFile.sets) {
+      const ws = workspaces.get(set.workspace)!;
+      for (const q of set.questions) {
+        const r = await recall(ws, q.question, { asOf: new Date(`${set.asOf}T12:00:00Z`), k: 8 });
+        for (const x of r.results.filter((x) => x.source.startsWith("bank/entities/"))) {
+          const said = x.content.split("\n").filter((l) => !/^\s*(---|#|<!--|aliases:|$)/.test(l));
+          expect(said, `${q.id}: ${x.source}`).not.toEqual([]);
+        }
+      }
+    }
+  });
+
   it("gives an entity's opinions with their status, a reversed belief after the one still held", async () => {
     const ws = workspaces.get("fixtures/natural")!;
     const r = await recall(ws, "tell me about Mara", {

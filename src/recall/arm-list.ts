@@ -22,7 +22,14 @@ export interface ArmSpec {
 const w = (plan: RecallPlan, name: string): number => plan.tuning.weights[name] ?? 0;
 
 export const ARMS: readonly ArmSpec[] = [
-  { name: "lexical", when: (p) => p.lexical, weight: (p) => w(p, "lexical"), run: linesArm },
+  {
+    name: "lexical",
+    when: (p) => p.lexical,
+    weight: (p) =>
+      w(p, "lexical") *
+      (p.intent.kinds.includes("entity") && p.intent.contentTerms.length === 0 ? p.tuning.nameOnlyLexical : 1),
+    run: linesArm,
+  },
   {
     name: "synonyms",
     when: (p) => p.lexical && p.tuning.synonyms !== "off",

@@ -22,6 +22,7 @@ import { factsInWindowLean, factsOfEntities, withEntities } from "../index/recal
 import { frontMatterLineCount } from "../markdown/frontmatter.js";
 import { cmp } from "../markdown/links.js";
 import { byPlace, byScoreThenPlace, type Place } from "../markdown/order.js";
+import { ENTITY_DIR } from "../markdown/pages.js";
 import { entityKey } from "../retain/entities.js";
 import { factCandidate, linesCandidate } from "./candidates.js";
 import type { Intent, LexicalTerm } from "./intent.js";
@@ -91,9 +92,18 @@ export function lexicalLineHits(ctx: Omit<ArmContext, "lexicalLines">): LineHit[
   if (ctx.until) range.until = ctx.until;
   const t = ctx.plan.tuning;
   const limit = Math.max(t.minLexicalLines, ctx.pool * t.lexicalLinesPerPool);
-  const hits = searchLines(ctx.idx, ctx.lexTerms, { limit, ...range });
+  const hits = searchLines(ctx.idx, ctx.lexTerms, { limit, ...range }).filter((h) => !isPageHeading(h));
   hits.push(...cjkHits(ctx).filter((h) => !hits.some((x) => x.path === h.path && x.line === h.line)));
   return rescoreLines(hits, ctx.query, ctx.lineRank).sort(byLineScore);
+}
+
+/**
+ * A heading of an entity page ("# Ben", "## Facts"): it names what the lines under it say,
+ * and as a result it shows a title and the page's front matter. The lines under it are
+ * found on their own.
+ */
+function isPageHeading(h: LineHit): boolean {
+  return h.path.startsWith(`${ENTITY_DIR}/`) && /^\s{0,3}#{1,6}\s/.test(h.text);
 }
 
 /** Lexical: the question's best lines, grouped into small windows. */

@@ -39,6 +39,11 @@ export interface RecallTuning {
   vagueTime: number;
   /** The entity arm's share of its weight when the question also asks about something (it ranks by recency). */
   entityWithWords: number;
+  /**
+   * The lexical arm's share of its weight when the question's only words are an entity's
+   * name ("who is Priya?"): every line naming her matches; the entity arm answers.
+   */
+  nameOnlyLexical: number;
   /** Candidates per arm: max(minPool, k x poolPerK). */
   minPool: number;
   poolPerK: number;
@@ -59,6 +64,7 @@ export const DEFAULT_TUNING: RecallTuning = {
   outsideWindow: 0.5,
   vagueTime: 0.3,
   entityWithWords: 0.5,
+  nameOnlyLexical: 0.3,
   minPool: 20,
   poolPerK: 4,
   minLexicalLines: 300,
