@@ -46,6 +46,11 @@ interface LocatedRegion extends Region {
 
 const MARKER = /^[ \t]*<!--[ \t]*membank:(begin|end)[ \t]+([A-Za-z0-9_.:-]+)(?:[ \t]+sha=([0-9a-f]+))?[ \t]*-->[ \t]*$/;
 
+/** Does the text hold a membank region (a page membank wrote)? */
+export function hasManagedRegion(text: string): boolean {
+  return text.split(/\r?\n/).some((line) => MARKER.exec(line)?.[1] === "begin");
+}
+
 /** Unbalanced markers: a user error naming the file (when known) and the line. */
 export class RegionError extends MembankError {
   constructor(
