@@ -175,6 +175,9 @@ describe("one bank on two machines", () => {
     expect(pull.out).toMatch(/CONFLICT \(content\).*bank\//);
     // What a user does without the driver: commit the merge as it is, then run membank.
     await git(desktop, "commit", "-qam", "merge");
+    // A user's git that colours everything and shows signatures: membank reads git's answers all the same.
+    await git(desktop, "config", "color.ui", "always");
+    await git(desktop, "config", "log.showSignature", "true");
     expect(await readFile(path.join(desktop, "bank/opinions.md"), "utf8")).toContain("<<<<<<< ");
 
     const out = await nightly(desktop);

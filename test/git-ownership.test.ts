@@ -309,6 +309,16 @@ describe("signals, environment and git itself", () => {
     expect(await author(root)).toBe("membank <membank@localhost>");
   });
 
+  it("commits in a repository with core.autocrlf=true and core.safecrlf=true (a Windows user's settings)", async () => {
+    const root = await workspace();
+    await git(root, "config", "core.autocrlf", "true");
+    await git(root, "config", "core.safecrlf", "true");
+    const run = await nightly(root);
+    expect(run.code, run.stderr).toBe(0);
+    expect(await author(root)).toBe("membank <membank@localhost>");
+    expect(await git(root, "status", "--porcelain", "--", "bank")).toBe("");
+  });
+
   it("a bank page listed in .git/info/exclude is left out, every night, without failing", async () => {
     const root = await workspace();
     await mkdir(path.join(root, ".git/info"), { recursive: true });

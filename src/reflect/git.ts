@@ -258,7 +258,10 @@ async function writeCommit(
     runGit(args, { cwd: repo.top, env, detached: true, ...(input === undefined ? {} : { input }) });
   try {
     await run(state.kind === "normal" ? ["read-tree", state.head] : ["read-tree", "--empty"]);
-    await run(["update-index", "--add", "-z", "--stdin"], nulList(topPaths));
+    // core.safecrlf refuses an LF page in a repository whose checkouts are CRLF (core.autocrlf,
+    // eol=crlf): the blob is what `git add` would store either way, the refusal only a warning
+    // made fatal, and a Windows user's settings must not stop membank's commit every night.
+    await run(["-c", "core.safecrlf=false", "update-index", "--add", "-z", "--stdin"], nulList(topPaths));
     const tree = (await run(["write-tree"])).stdout.trim();
     if (state.kind === "normal") {
       const headTree = (await run(["rev-parse", `${state.head}^{tree}`])).stdout.trim();

@@ -78,7 +78,7 @@ async function gitSides(
   const repo = await repoInfo(ws.root);
   if (!repo) return undefined;
   const p = path.relative(repo.top, path.join(ws.root, rel)).split(path.sep).join("/");
-  const log = await runGit(["log", "-1", "--merges", "--format=%H %P", "--", p], { cwd: repo.top });
+  const log = await runGit(["log", "-1", "--merges", "--no-show-signature", "--no-color", "--format=%H %P", "--", p], { cwd: repo.top });
   const [merge, ours, theirs] = log.stdout.trim().split(" ");
   if (merge === undefined || ours === undefined || theirs === undefined) return undefined;
   const show = async (rev: string) => {
@@ -102,7 +102,7 @@ async function gitSides(
  */
 async function pagesWithMarkers(ws: Workspace): Promise<string[]> {
   if (!(await repoInfo(ws.root))) return [];
-  const r = await runGit(["grep", "-l", "-I", "-z", "-e", "^<<<<<<< ", "--", BANK_DIR], {
+  const r = await runGit(["grep", "--no-color", "-l", "-I", "-z", "-e", "^<<<<<<< ", "--", BANK_DIR], {
     cwd: ws.root,
     okCodes: [1],
   });
