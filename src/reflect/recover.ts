@@ -78,7 +78,9 @@ async function gitSides(
   const repo = await repoInfo(ws.root);
   if (!repo) return undefined;
   const p = path.relative(repo.top, path.join(ws.root, rel)).split(path.sep).join("/");
-  const log = await runGit(["log", "-1", "--merges", "--no-show-signature", "--no-color", "--format=%H %P", "--", p], { cwd: repo.top });
+  const log = await runGit(["log", "-1", "--merges", "--no-show-signature", "--no-color", "--format=%H %P", "--", p], {
+    cwd: repo.top,
+  });
   const [merge, ours, theirs] = log.stdout.trim().split(" ");
   if (merge === undefined || ours === undefined || theirs === undefined) return undefined;
   const show = async (rev: string) => {
