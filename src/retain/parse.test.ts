@@ -141,6 +141,10 @@ describe("parseRetain", () => {
     expect(r.ignoredLines).toEqual([4]);
     expect(retainHeading("Retain (extracted)")).toEqual({ extracted: true });
     expect(retainHeading("Retained")).toBeUndefined();
+    for (const typed of ["Retain:", "**Retain**", "_Retain_", "retain :", "RETAIN", "Retain (extracted):"])
+      expect(retainHeading(typed), typed).toBeDefined();
+    for (const other of ["Retain this", "To retain", "Retained:", "**Retain", "Retain::"])
+      expect(retainHeading(other), other).toBeUndefined();
   });
 
   it("joins a wrapped item into one fact and reports every other line", () => {

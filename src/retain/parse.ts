@@ -63,7 +63,14 @@ export const MAX_NESTING_COLUMNS = 64;
 
 /** Is this heading text a Retain heading? `extracted` for "Retain (extracted)". */
 export function retainHeading(text: string): { extracted: boolean } | undefined {
-  const m = RETAIN_HEADING.exec(text.replace(/\s+/g, " ").trim());
+  // As people type it: "Retain:", "**Retain**", "_Retain_ :" are the same heading.
+  const plain = text
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/^([*_]{1,2})(.*)\1$/, "$2")
+    .replace(/\s*:$/, "")
+    .trim();
+  const m = RETAIN_HEADING.exec(plain);
   return m ? { extracted: m[1] !== undefined } : undefined;
 }
 
