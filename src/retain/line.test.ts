@@ -46,11 +46,30 @@ describe("parseFactLine: the grammar", () => {
     expect(r.ok && r.value.content).toBe("Meeting at 10:30 with **@Andy**");
   });
 
+  it.each([
+    ["w @Ben: lower-case type", "W", undefined, ["Ben"], "lower-case type"],
+    ["O (c=0.6) @Sam: space before the paren", "O", 0.6, ["Sam"], "space before the paren"],
+    ["O(c=70%) @Sam: percent", "O", 0.7, ["Sam"], "percent"],
+    ["O(0.8) @Sam: a bare number", "O", 0.8, ["Sam"], "a bare number"],
+    ["O(c=.7): leading dot", "O", 0.7, [], "leading dot"],
+    ["W @Priya — an em dash for the colon", "W", undefined, ["Priya"], "an em dash for the colon"],
+    ["B @Sam - a hyphen for the colon", "B", undefined, ["Sam"], "a hyphen for the colon"],
+  ])("reads %j as typed", (line, letter, confidence, entities, content) => {
+    const r = parseFactLine(line);
+    expect(r.ok, r.ok ? "" : r.reason).toBe(true);
+    if (!r.ok) return;
+    expect(r.value.letter).toBe(letter);
+    expect(r.value.confidence).toBe(confidence);
+    expect(r.value.prefixEntities).toEqual(entities);
+    expect(r.value.content).toBe(content);
+  });
+
   const bad: Array<[string, RegExp]> = [
     ["", /^empty list item$/],
     ["   ", /^empty list item$/],
     ["X @Peter: text", /unknown type letter "X"/],
-    ["w: lower case", /unknown type letter "w"/],
+    ["x: lower case", /unknown type letter "x"/],
+    ["O(c=150%): x", /confidence 150% is outside 0\.\.1/],
     ["Note: a label", /missing type letter \(found "Note"\)/],
     [": no letter", /missing type letter: expected/],
     ["W @Peter text without colon", /missing colon after the entities/],

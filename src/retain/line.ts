@@ -31,13 +31,16 @@ function fail(reason: string): LineResult {
   return { ok: false, reason };
 }
 
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)%?$/;
+
 function parseConfidence(inner: string, letter: string): { value: number } | { reason: string } {
-  const m = /^\s*c\s*=\s*(.*?)\s*$/.exec(inner);
+  // `c=0.8`, and as people also type it: `0.8`, `c=80%`.
+  const m = /^\s*c\s*=\s*(.*?)\s*$/.exec(inner) ?? (NUMBER.test(inner.trim()) ? [inner, inner.trim()] : null);
   if (!m) return { reason: `unknown option "(${inner})" after ${letter}: only O(c=0..1) is allowed` };
   if (letter !== "O") return { reason: `confidence is only for opinions (O), not for ${letter}` };
   const raw = m[1]!;
-  if (!/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/.test(raw)) return { reason: `confidence "${raw}" is not a number` };
-  const value = Number(raw);
+  if (!NUMBER.test(raw)) return { reason: `confidence "${raw}" is not a number` };
+  const value = raw.endsWith("%") ? Number(raw.slice(0, -1)) / 100 : Number(raw);
   if (value < 0 || value > 1) return { reason: `confidence ${raw} is outside 0..1` };
   return { value };
 }
@@ -62,9 +65,11 @@ export function parseFactLine(text: string): LineResult {
         : `missing type letter (found "${word.slice(0, 24)}"): expected ${USAGE}`,
     );
   }
-  const letter = head[1]!;
+  // "w @Ben: ..." is W as typed in a hurry; "x" is no type.
+  const letter = head[1]!.toUpperCase() in KIND_BY_LETTER ? head[1]!.toUpperCase() : head[1]!;
   if (!(letter in KIND_BY_LETTER)) return fail(`unknown type letter "${letter}" (expected W, B, O or S)`);
-  let rest = s.slice(1);
+  // "O (c=0.6)": a space before the confidence.
+  let rest = s.slice(1).replace(/^\s+(?=\(\s*(?:c\s*=|[\d.]))/, "");
   let confidence: number | undefined;
   if (rest.startsWith("(")) {
     const close = rest.indexOf(")");
@@ -84,6 +89,8 @@ export function parseFactLine(text: string): LineResult {
     if (!prefixEntities.includes(checked.name)) prefixEntities.push(checked.name);
     rest = rest.slice(token.length);
   }
+  // "W @Priya — text", "B @Sam - text": a dash between spaces is the colon people meant.
+  rest = rest.replace(/^\s*[-–—]\s+/, ":");
   if (!rest.startsWith(":")) {
     const where = prefixEntities.length > 0 ? "after the entities" : `after "${letter}"`;
     return fail(`missing colon ${where}: expected ${USAGE}`);
