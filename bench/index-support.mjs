@@ -1,7 +1,7 @@
 // Shared helpers for bench/index.bench.mjs, bench/search.bench.mjs and bench/recall.bench.mjs.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -132,5 +132,27 @@ export async function load(url, context, next) {
     path.join(dir, "cpu.cjs"),
     `process.on("exit", () => { const u = process.cpuUsage(); require("node:fs").writeFileSync(process.env.BENCH_CPU, String((u.user + u.system) / 1000)); });\n`,
   );
-  return dir;
+  return {
+    dir,
+    /** CPU ms (user + sys) of `node args...`; throws when it fails. */
+    cpuMs(args, env) {
+      const file = path.join(dir, "cpu.txt");
+      const r = spawnSync(process.execPath, ["--require", path.join(dir, "cpu.cjs"), ...args], {
+        env: { ...env, BENCH_CPU: file },
+        stdio: "ignore",
+      });
+      if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}`);
+      return Number(readFileSync(file, "utf8"));
+    },
+    /** The module URLs `node args...` loads (none for `node -e ""`). */
+    loadedUrls(args, env) {
+      const trace = path.join(dir, "trace.txt");
+      rmSync(trace, { force: true });
+      spawnSync(process.execPath, ["--import", path.join(dir, "register.mjs"), ...args], {
+        env: { ...env, BENCH_TRACE: trace },
+        stdio: "ignore",
+      });
+      return existsSync(trace) ? readFileSync(trace, "utf8").trim().split("\n").filter(Boolean) : [];
+    },
+  };
 }

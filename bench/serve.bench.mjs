@@ -12,7 +12,7 @@
 // part, a copy of bank.example indexed with `--provider use`.
 // Targets (issue 14): warm CLI recall < 0.15 s, in-process < 0.4 s.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { cpSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { corpusCopy, flags, fmt, percentile, processHooks, repoRoot, report } from "./index-support.mjs";
 
@@ -29,7 +29,7 @@ const day = readdirSync(path.join(cold, "memory"))
   .sort()
   .at(-1);
 
-const hookDir = processHooks("serve");
+const hooks = processHooks("serve");
 
 /** Start `membank serve` and resolve once it listens. */
 function serve(ws, extra = []) {
@@ -62,25 +62,8 @@ function wall(args) {
   return { ms, stdout: String(r.stdout) };
 }
 
-function cpu(args) {
-  const file = path.join(hookDir, "cpu.txt");
-  const r = spawnSync(process.execPath, ["--require", path.join(hookDir, "cpu.cjs"), ...args], {
-    env: { ...env, BENCH_CPU: file },
-    stdio: "ignore",
-  });
-  if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}`);
-  return Number(readFileSync(file, "utf8"));
-}
-
-function modules(args) {
-  const trace = path.join(hookDir, "trace.txt");
-  rmSync(trace, { force: true });
-  spawnSync(process.execPath, ["--import", path.join(hookDir, "register.mjs"), ...args], {
-    env: { ...env, BENCH_TRACE: trace },
-    stdio: "ignore",
-  });
-  return readFileSync(trace, "utf8").trim().split("\n").filter(Boolean).length;
-}
+const cpu = (args) => hooks.cpuMs(args, env);
+const modules = (args) => hooks.loadedUrls(args, env).length;
 
 const COMMANDS = [
   ["recall", (ws) => [cli, "recall", "-w", ws, "--json", "what did Priya merge last week?"]],

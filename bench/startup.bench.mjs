@@ -13,7 +13,7 @@
 // Timed: wall time of each command (median, p90 of --runs), and `node -e ""` as the floor.
 // Module counts come from a load hook (node:module register) that lists every file loaded.
 import { execFileSync, spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { corpusCopy, flags, fmt, percentile, processHooks, repoRoot, report } from "./index-support.mjs";
 
@@ -28,7 +28,7 @@ const day = readdirSync(path.join(ws, "memory"))
   .sort()
   .at(-1);
 
-const hookDir = processHooks("startup");
+const hooks = processHooks("startup");
 
 const COMMANDS = [
   ["node -e ''", ["-e", ""]],
@@ -46,30 +46,11 @@ function wall(args) {
   return ms;
 }
 
-function cpu(args) {
-  const file = path.join(hookDir, "cpu.txt");
-  const r = spawnSync(process.execPath, ["--require", path.join(hookDir, "cpu.cjs"), ...args], {
-    env: { ...env, BENCH_CPU: file },
-    stdio: "ignore",
-  });
-  if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}`);
-  return Number(readFileSync(file, "utf8"));
-}
+const cpu = (args) => hooks.cpuMs(args, env);
 
 /** Files loaded by one run, grouped: membank's own, each package, node: builtins. */
 function modules(args) {
-  const trace = path.join(hookDir, "trace.txt");
-  rmSync(trace, { force: true });
-  spawnSync(process.execPath, ["--import", path.join(hookDir, "register.mjs"), ...args], {
-    env: { ...env, BENCH_TRACE: trace },
-    stdio: "ignore",
-  });
-  let urls = [];
-  try {
-    urls = readFileSync(trace, "utf8").trim().split("\n").filter(Boolean);
-  } catch {
-    // `node -e ""` loads no module through the hook
-  }
+  const urls = hooks.loadedUrls(args, env);
   const groups = new Map();
   for (const u of urls) {
     const pkg = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(u)?.[1];
