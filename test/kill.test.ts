@@ -181,7 +181,10 @@ describe("SIGKILL at random points", () => {
       const status = await exec("git", ["status", "--porcelain", "--", "bank"], { cwd: work });
       // A temp file of a write killed midway is removed by the first run a minute later; younger ones may remain.
       const tempFile = /\.md\.\d+$/;
-      expect(status.stdout.split("\n").filter((l) => l && !tempFile.test(l))).toEqual([]);
+      expect(
+        status.stdout.split("\n").filter((l) => l && !tempFile.test(l)),
+        status.stdout,
+      ).toEqual([]);
       const untracked = await exec("git", ["status", "--porcelain", "--", "memory"], { cwd: work });
       // Only the night's hand-written log is the user's to commit.
       expect(

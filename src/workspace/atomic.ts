@@ -3,7 +3,7 @@ import { mkdir, open, realpath, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 
 export interface AtomicWriteOptions {
-  /** Called with the temp file's path as soon as it exists (membank records it, see owned.ts). */
+  /** Called with the temp file's path just before it is created (membank records it, see owned.ts). */
   onTemp?: (tmp: string) => void;
 }
 
@@ -87,9 +87,11 @@ async function writeTemp(
     () => 0o666,
   );
   const tmp = `${target}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
+  // Said before it exists: a kill between the open and a later record would leave a temp
+  // file nobody knows about (with several opens in flight, several of them).
+  opts.onTemp?.(tmp);
   const fh = await open(tmp, "wx", mode);
   temps.add(tmp);
-  opts.onTemp?.(tmp);
   try {
     // FileHandle.writeFile loops until every byte is written, or throws (ENOSPC, EFBIG).
     await fh.writeFile(content);
