@@ -26,7 +26,6 @@ import type { LlmServices } from "../llm/types.js";
 import { citedLabels, citeLine } from "../markdown/citation.js";
 import { logDate } from "../markdown/log-path.js";
 import { OPINIONS_PAGE } from "../markdown/pages.js";
-import { hasManagedRegion } from "../markdown/regions.js";
 import { parseSinceDate } from "../retain/dates.js";
 import { entityKey, entitySpellings, respell, respellAll } from "../retain/entities.js";
 import { noRetainNote } from "../retain/index.js";
@@ -242,14 +241,9 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     coreText === undefined
       ? { path: "memory.md", text: (await readWorkspaceFile(ws, "memory.md")) ?? "" }
       : { path: "MEMORY.md", text: coreText };
-  // A page membank wrote stays an entity when the logs no longer name it often enough (a log
-  // was deleted): it is re-rendered without what is gone, never left citing a deleted line.
-  const pageNames = [...entityPages.texts]
-    .filter(([slug, text]) => hasManagedRegion(text) && !entityPages.aliases.has(slug.toLowerCase()))
-    .map(([slug]) => slug);
   const world = entityWorld({
     facts,
-    otherNames: [...evolved.opinions.flatMap((op) => op.entities), ...pageNames],
+    otherNames: [...evolved.opinions.flatMap((op) => op.entities), ...entityPages.managed],
     prose: loaded.prose,
     core,
     aliases: entityPages.aliases,
@@ -273,7 +267,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     // Prose mentions in the window (now or in the previous run).
     const windowLogs = [...loaded.proseBefore, ...loaded.prose.filter((l) => l.date >= since)];
     const keys = world.proseKeys(windowLogs);
-    for (const name of [...new Set([...facts.flatMap((f) => f.entities), ...world.proseOnly, ...pageNames])])
+    for (const name of [...new Set([...facts.flatMap((f) => f.entities), ...world.proseOnly, ...entityPages.managed])])
       if (keys.has(entityKey(name))) entities.add(name);
     // A fact that was upcoming at the last run and is past now (or the other way round).
     const [lo, hi] = [loaded.asOf ?? today, today].sort();

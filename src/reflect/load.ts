@@ -3,7 +3,7 @@ import path from "node:path";
 import { logDate } from "../markdown/log-path.js";
 import { type Opinion, parseOpinion } from "../markdown/opinions.js";
 import { ENTITY_DIR } from "../markdown/pages.js";
-import { isEdited, readRegions, toLf } from "../markdown/regions.js";
+import { hasManagedRegion, isEdited, readRegions, toLf } from "../markdown/regions.js";
 import { type LogInput, readFacts } from "../retain/index.js";
 import type { Diagnostic, Fact, LogsRead } from "../retain/types.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
@@ -186,6 +186,12 @@ export interface EntityPages {
   aliases: Map<string, string>;
   /** Alias declarations that were ignored (cycles), `path:line: reason`. */
   diagnostics: Diagnostic[];
+  /**
+   * Slugs of the pages membank wrote (they hold its regions), aliases excluded: such a page
+   * stays an entity when the logs no longer name it often enough (a log was deleted), so it
+   * is re-rendered without what is gone, never left citing a deleted line.
+   */
+  managed: string[];
 }
 
 /**
@@ -204,7 +210,11 @@ export async function loadEntityPages(ws: Workspace): Promise<EntityPages> {
     texts.set(slug, text);
     pages.push({ slug, path: file.path, text });
   }
-  return { texts, ...aliasTable(pages) };
+  const table = aliasTable(pages);
+  const managed = pages
+    .filter((p) => hasManagedRegion(p.text) && !table.aliases.has(p.slug.toLowerCase()))
+    .map((p) => p.slug);
+  return { texts, ...table, managed };
 }
 
 /** A stable key of an alias table, to notice when it changed. */
