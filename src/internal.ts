@@ -1,5 +1,7 @@
 /** Internals for membank's own benchmarks, scripts and tests (`membank/internal`): no stability promise. The public API is src/index.ts. */
 
+// The one stop-word list, for the benchmarks' plain-BM25 baselines (bench/eval-score.mjs).
+export { STOP_WORDS } from "./analysis/stopwords.js";
 export {
   type CachedEmbedderOptions,
   createGeminiEmbedder,

@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// LongMemEval retrieval benchmark for `recall` (issue 14): membank at its default window
+// against plain BM25 over fixed 3-line and 10-line windows, on the same questions.
+//
+//   node bench/convert-longmemeval.mjs --in longmemeval_s.json        (once; see that file)
+//   pnpm bench:longmemeval [--data bench/.out/longmemeval] [--limit N] [--k 10]
+//        [--systems membank,bm25-3,bm25-10] [--keep]
+//
+// --data is any folder in the layout of ../shared/eval/locomo (queries.jsonl + workspaces/),
+// so `--data ../shared/eval/locomo` scores LoCoMo the same way. --limit N takes the first N
+// workspaces (a quick subset). Each workspace is copied into bench/.out/longmemeval-run/ (the
+// source may be read-only; the index lives in the copy's .memory/) and removed after its
+// questions unless --keep. "Today" (asOf) is the question's date when the data gives one
+// (LongMemEval does), else the day after the workspace's last log, as in locomo.bench.mjs.
+// recall runs with the default config (no embedder: BM25 + structure), k results and an
+// unlimited token budget, so every system returns k results and only ranking and snippet
+// size differ. Prints R@1/5/10 and MRR@10 per category, lines and characters per result.
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { bm25Windows, comparison, loadEvalSet, parseSource, readLogs, Scores } from "./eval-score.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "..");
+const args = process.argv.slice(2);
+const flag = (name, def) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : def;
+};
+if (args.includes("--help")) {
+  console.log(
+    readFileSync(fileURLToPath(import.meta.url), "utf8")
+      .split("\n")
+      .slice(1)
+      .filter((_, i, all) => i < all.findIndex((l) => l.startsWith("import")))
+      .join("\n"),
+  );
+  process.exit(0);
+}
+const dataDir = path.resolve(flag("data", path.join(root, "bench/.out/longmemeval")));
+const K = Number(flag("k", "10"));
+const limit = flag("limit", undefined);
+const systems = flag("systems", "membank,bm25-3,bm25-10").split(",");
+if (!existsSync(path.join(dataDir, "queries.jsonl"))) {
+  console.error(
+    `longmemeval.bench: ${dataDir}/queries.jsonl not found: convert your copy first with\n` +
+      "  node bench/convert-longmemeval.mjs --in longmemeval_s.json --out bench/.out/longmemeval",
+  );
+  process.exit(1);
+}
+const lib = await import(path.join(root, "dist/src/internal.js"));
+
+const { byWorkspace } = loadEvalSet(dataDir);
+const wsList = [...byWorkspace.keys()].slice(0, limit === undefined ? undefined : Number(limit));
+const scores = new Map(systems.map((s) => [s, new Scores(s === "membank" ? "membank (default window)" : s)]));
+const runDir = path.join(root, "bench/.out/longmemeval-run");
+rmSync(runDir, { recursive: true, force: true });
+mkdirSync(runDir, { recursive: true });
+
+let done = 0;
+for (const wsRel of wsList) {
+  const qs = byWorkspace.get(wsRel);
+  const src = path.join(dataDir, wsRel);
+  const logs = readLogs(src);
+  const textOf = (r) => (logs.get(r.path) ?? []).slice(r.start - 1, r.end).join("\n");
+  const days = readdirSync(path.join(src, "memory")).sort();
+  const dayAfterLast = new Date(Date.parse(`${days[days.length - 1].slice(0, 10)}T12:00:00Z`) + 86_400_000);
+
+  for (const sys of systems.filter((s) => s.startsWith("bm25-"))) {
+    const search = bm25Windows(logs, Number(sys.slice(5)), lib.STOP_WORDS);
+    const sc = scores.get(sys);
+    for (const q of qs) {
+      const t = performance.now();
+      const res = search(q.question, K);
+      sc.times.push(performance.now() - t);
+      sc.add(q.category_name ?? q.category, res, q.evidence, textOf);
+    }
+  }
+
+  if (systems.includes("membank")) {
+    const dir = path.join(runDir, path.basename(wsRel));
+    cpSync(src, dir, { recursive: true });
+    const ws = await lib.openWorkspace(dir);
+    await lib.syncIndex(ws, {});
+    const sc = scores.get("membank");
+    for (const q of qs) {
+      const t = performance.now();
+      const res = await lib.recall(ws, q.question, {
+        k: K,
+        asOf: q.asOf ? new Date(q.asOf) : dayAfterLast,
+        budgetTokens: 1_000_000,
+        sync: false,
+      });
+      sc.times.push(performance.now() - t);
+      const cited = res.results.map((r) => parseSource(r.source)).filter((r) => r !== undefined);
+      sc.add(q.category_name ?? q.category, cited, q.evidence, textOf);
+    }
+    lib.closeIndexes();
+    if (!args.includes("--keep")) rmSync(dir, { recursive: true, force: true });
+  }
+  if (++done % 50 === 0) console.error(`${done}/${wsList.length} workspaces`);
+}
+
+const n = wsList.reduce((a, w) => a + byWorkspace.get(w).length, 0);
+console.log(`# ${path.relative(root, dataDir) || dataDir}: ${n} questions in ${wsList.length} workspaces, k ${K}`);
+for (const s of scores.values()) console.log(s.table());
+console.log(comparison([...scores.values()]));
