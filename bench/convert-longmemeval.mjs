@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Convert LongMemEval (Wu et al., ICLR 2025; MIT) into daily-log workspaces in the layout of
-// ../shared/eval/locomo (see ../shared/eval/README.md), so bench/longmemeval.bench.mjs can
-// score recall on it like bench/locomo.bench.mjs does on LoCoMo.
+// ../shared/eval/locomo (see ../shared/eval/README.md), so bench/convo.bench.mjs can
+// score recall on it (bench/convo.bench.mjs, pnpm bench:longmemeval) as on LoCoMo.
 //
 //   node bench/convert-longmemeval.mjs --in longmemeval_s.json [--out bench/.out/longmemeval]
 //
@@ -22,16 +22,23 @@
 // text (they start with "answer_" on evidence sessions: that would leak the gold).
 // Same input, same bytes. Bad input stops with one line naming the file and the instance.
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createReadStream, existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+import {
+  ConvertError,
+  dayLabel,
+  fail,
+  intoFolder,
+  isoDay,
+  oneLine,
+  runConvert,
+  writeIndex,
+  writeWorkspace,
+} from "./convert-support.mjs";
 
 const BLANK = new Set([0x20, 0x0a, 0x0d, 0x09]);
 const BOM = new Set([0xef, 0xbb, 0xbf]);
-
-export class ConvertError extends Error {}
 
 /**
  * LongMemEval writes "2023/05/20 (Sat) 02:21"; some re-publications use ISO dashes or drop
@@ -43,22 +50,10 @@ export function parseSessionDate(s) {
       typeof s === "string" ? s : "",
     );
   if (!m) return undefined;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return undefined;
-  if (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59)) return undefined;
-  const day = `${m[1]}-${m[2].padStart(2, "0")}-${m[3].padStart(2, "0")}`;
+  const day = isoDay(Number(m[1]), Number(m[2]), Number(m[3]));
+  if (!day || (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59))) return undefined;
   const time = m[4] === undefined ? undefined : `${m[4].padStart(2, "0")}:${m[5]}`;
-  return { day, time, sortKey: `${day} ${time ?? "00:00"}`, label: `${d} ${MONTHS[mo - 1]} ${y}` };
-}
-
-/** One turn, one line: newlines and runs of blanks become one space. */
-function oneLine(text) {
-  return String(text).replace(/\s+/g, " ").trim();
-}
-
-function fail(file, where, reason) {
-  throw new ConvertError(`${file}: ${where}: ${reason}`);
+  return { day, time, sortKey: `${day} ${time ?? "00:00"}`, label: dayLabel(day) };
 }
 
 /**
@@ -231,21 +226,7 @@ export async function* streamArray(file, onChunk = () => {}) {
 /** Convert `inFile` into `outDir` (replacing an earlier conversion there); returns the stats. */
 export async function convertFile(inFile, outDir) {
   if (!existsSync(inFile)) throw new ConvertError(`${inFile}: no such file: pass --in a copy of longmemeval_s.json`);
-  if (existsSync(outDir) && readdirSync(outDir).length > 0 && !existsSync(path.join(outDir, "queries.jsonl"))) {
-    throw new ConvertError(`${outDir}: exists and is not an earlier conversion: choose an empty --out folder`);
-  }
-  // Written beside the output and moved into place at the end: a failed run leaves no half conversion.
-  const staging = `${outDir}.partial`;
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(path.join(staging, "workspaces"), { recursive: true });
-  try {
-    const stats = await convertInto(inFile, staging);
-    rmSync(outDir, { recursive: true, force: true });
-    renameSync(staging, outDir);
-    return stats;
-  } finally {
-    rmSync(staging, { recursive: true, force: true });
-  }
+  return intoFolder(outDir, (dir) => convertInto(inFile, dir));
 }
 
 async function convertInto(inFile, outDir) {
@@ -277,9 +258,7 @@ async function convertInto(inFile, outDir) {
       stats.skipped.no_evidence[r.query.category] = (stats.skipped.no_evidence[r.query.category] ?? 0) + 1;
       continue;
     }
-    const ws = path.join(outDir, r.query.workspace);
-    mkdirSync(path.join(ws, "memory"), { recursive: true });
-    for (const [rel, text] of r.files) writeFileSync(path.join(ws, rel), text);
+    writeWorkspace(outDir, r.query.workspace, r.files);
     queries.push(r.query);
     stats.kept++;
     stats.sessions += r.sessions;
@@ -291,8 +270,7 @@ async function convertInto(inFile, outDir) {
   if (stats.instances === 0) fail(inFile, "the list", "holds no instances");
   stats.sha256 = hash.digest("hex");
   stats.by_category = Object.fromEntries(Object.entries(stats.by_category).sort());
-  writeFileSync(path.join(outDir, "queries.jsonl"), queries.map((q) => `${JSON.stringify(q)}\n`).join(""));
-  writeFileSync(path.join(outDir, "stats.json"), `${JSON.stringify(stats, null, 2)}\n`);
+  writeIndex(outDir, queries, stats);
   return stats;
 }
 
@@ -307,20 +285,15 @@ async function main(argv) {
   }
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
   const out = path.resolve(flag("out") ?? path.join(root, "bench/.out/longmemeval"));
-  try {
+  return runConvert("convert-longmemeval", async () => {
     const stats = await convertFile(path.resolve(flag("in")), out);
+    const unmarked = Object.values(stats.skipped.no_evidence).reduce((a, b) => a + b, 0);
     console.log(
       `${out}: ${stats.kept} questions in ${stats.kept} workspaces (${stats.sessions} sessions, ${stats.turns} turns); ` +
-        `left out ${stats.skipped.abstention} abstention, ${Object.values(stats.skipped.no_evidence).reduce((a, b) => a + b, 0)} without marked evidence`,
+        `left out ${stats.skipped.abstention} abstention, ${unmarked} without marked evidence`,
     );
     return 0;
-  } catch (e) {
-    if (e instanceof ConvertError) {
-      console.error(`convert-longmemeval: ${e.message}`);
-      return 1;
-    }
-    throw e;
-  }
+  });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -1,6 +1,6 @@
 // Shared scoring for conversational retrieval benchmarks in the layout of ../shared/eval/locomo
 // (see ../shared/eval/README.md): a workspace per conversation or haystack, queries.jsonl with
-// gold evidence lines. Used by bench/longmemeval.bench.mjs; works on any such folder.
+// gold evidence lines. Used by bench/convo.bench.mjs; works on any such folder.
 //
 // A hit at k: one of the top k results' line range contains a gold evidence line (same file).
 // Scores: R@1/5/10 and MRR@10 per category and overall, mean lines (and characters) per result.

@@ -1,20 +1,23 @@
 #!/usr/bin/env node
-// LongMemEval retrieval benchmark for `recall` (issue 14): membank at its default window
-// against plain BM25 over fixed 3-line and 10-line windows, on the same questions.
+// Conversational retrieval benchmark for `recall` (issue 14), for a second public benchmark
+// beside LoCoMo: membank at its default window against plain BM25 over fixed 3-line and
+// 10-line windows, on the same questions, per category.
 //
-//   node bench/convert-longmemeval.mjs --in longmemeval_s.json        (once; see that file)
-//   pnpm bench:longmemeval [--data bench/.out/longmemeval] [--limit N] [--k 10]
-//        [--systems membank,bm25-3,bm25-10] [--keep]
+//   node bench/convert-realtalk.mjs --in REALTALK/data            (once; see that file)
+//   node bench/convert-longmemeval.mjs --in longmemeval_s.json     (once; see that file)
+//   pnpm bench:realtalk | pnpm bench:longmemeval
+//   node bench/convo.bench.mjs --data DIR [--limit N] [--k 10] [--systems membank,bm25-3,bm25-10] [--keep]
 //
 // --data is any folder in the layout of ../shared/eval/locomo (queries.jsonl + workspaces/),
-// so `--data ../shared/eval/locomo` scores LoCoMo the same way. --limit N takes the first N
-// workspaces (a quick subset). Each workspace is copied into bench/.out/longmemeval-run/ (the
-// source may be read-only; the index lives in the copy's .memory/) and removed after its
-// questions unless --keep. "Today" (asOf) is the question's date when the data gives one
-// (LongMemEval does), else the day after the workspace's last log, as in locomo.bench.mjs.
-// recall runs with the default config (no embedder: BM25 + structure), k results and an
-// unlimited token budget, so every system returns k results and only ranking and snippet
-// size differ. Prints R@1/5/10 and MRR@10 per category, lines and characters per result.
+// so `--data ../shared/eval/locomo` scores LoCoMo the same way (and gives bench:locomo's
+// numbers at -1/+1). --limit N takes the first N workspaces (a quick subset). Each workspace
+// is copied into bench/.out/convo-run/ (the source may be read-only; the index lives in the
+// copy's .memory/) and removed after its questions unless --keep. "Today" (asOf) is the
+// question's date when the data gives one (LongMemEval does), else the day after the
+// workspace's last log, as in locomo.bench.mjs. recall runs with the default config (no
+// embedder: BM25 + structure), k results and an unlimited token budget, so every system
+// returns k results and only ranking and snippet size differ. Prints R@1/5/10 and MRR@10
+// per category, lines and characters per result, and a side-by-side table.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,13 +40,14 @@ if (args.includes("--help")) {
   );
   process.exit(0);
 }
-const dataDir = path.resolve(flag("data", path.join(root, "bench/.out/longmemeval")));
+const dataDir = path.resolve(flag("data", path.join(root, "bench/.out/realtalk")));
 const K = Number(flag("k", "10"));
 const limit = flag("limit", undefined);
 const systems = flag("systems", "membank,bm25-3,bm25-10").split(",");
 if (!existsSync(path.join(dataDir, "queries.jsonl"))) {
   console.error(
-    `longmemeval.bench: ${dataDir}/queries.jsonl not found: convert your copy first with\n` +
+    `convo.bench: ${dataDir}/queries.jsonl not found: convert your copy first, e.g.\n` +
+      "  node bench/convert-realtalk.mjs --in REALTALK/data --out bench/.out/realtalk\n" +
       "  node bench/convert-longmemeval.mjs --in longmemeval_s.json --out bench/.out/longmemeval",
   );
   process.exit(1);
@@ -53,7 +57,7 @@ const lib = await import(path.join(root, "dist/src/internal.js"));
 const { byWorkspace } = loadEvalSet(dataDir);
 const wsList = [...byWorkspace.keys()].slice(0, limit === undefined ? undefined : Number(limit));
 const scores = new Map(systems.map((s) => [s, new Scores(s === "membank" ? "membank (default window)" : s)]));
-const runDir = path.join(root, "bench/.out/longmemeval-run");
+const runDir = path.join(root, "bench/.out/convo-run");
 rmSync(runDir, { recursive: true, force: true });
 mkdirSync(runDir, { recursive: true });
 
