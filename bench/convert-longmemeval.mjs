@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// Convert LongMemEval (Wu et al., ICLR 2025; MIT) into daily-log workspaces in the layout of
-// ../shared/eval/locomo (see ../shared/eval/README.md), so bench/convo.bench.mjs can
-// score recall on it (bench/convo.bench.mjs, pnpm bench:longmemeval) as on LoCoMo.
+// Convert LongMemEval (Wu et al., ICLR 2025; repository MIT-licensed) into daily-log workspaces in the layout of
+// ../shared/eval/locomo (see ../shared/eval/README.md), so that bench/convo.bench.mjs
+// (pnpm bench:longmemeval) scores recall on it as on LoCoMo.
 //
 //   node bench/convert-longmemeval.mjs --in longmemeval_s.json [--out bench/.out/longmemeval]
 //
 // --in is a copy of longmemeval_s.json, longmemeval_m.json or longmemeval_oracle.json (or the
-// "cleaned" _s), which the user downloads (https://github.com/xiaowu0162/LongMemEval); it is
+// "cleaned" _s), downloaded by the user from the Hugging Face dataset that
+// https://github.com/xiaowu0162/LongMemEval links (none is stored here); it is
 // read as a stream, one instance at a time, so the 2.7 GB _m file fits in memory.
 // Every question has its own haystack of sessions, so every question gets its own workspace:
 //

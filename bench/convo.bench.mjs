@@ -7,11 +7,12 @@
 //   node bench/convert-longmemeval.mjs --in longmemeval_s.json     (once; see that file)
 //   pnpm bench:realtalk | pnpm bench:longmemeval
 //   node bench/convo.bench.mjs --data DIR [--limit N] [--k 10] [--systems membank,bm25-3,bm25-10] [--keep]
+//        [--systems membank-use [--vw W]]   (with the offline USE embedder, as a configured provider)
 //
 // --data is any folder in the layout of ../shared/eval/locomo (queries.jsonl + workspaces/),
 // so `--data ../shared/eval/locomo` scores LoCoMo the same way (and gives bench:locomo's
 // numbers at -1/+1). --limit N takes the first N workspaces (a quick subset). Each workspace
-// is copied into bench/.out/convo-run/ (the source may be read-only; the index lives in the
+// is copied into bench/.out/convo-run/<pid>/ (the source may be read-only; the index lives in the
 // copy's .memory/) and removed after its questions unless --keep. "Today" (asOf) is the
 // question's date when the data gives one (LongMemEval does), else the day after the
 // workspace's last log, as in locomo.bench.mjs. recall runs with the default config (no
@@ -44,6 +45,13 @@ const dataDir = path.resolve(flag("data", path.join(root, "bench/.out/realtalk")
 const K = Number(flag("k", "10"));
 const limit = flag("limit", undefined);
 const systems = flag("systems", "membank,bm25-3,bm25-10").split(",");
+const vw = flag("vw", undefined);
+for (const sys of systems) {
+  if (!/^(membank|membank-use|bm25-\d+)$/.test(sys)) {
+    console.error(`convo.bench: unknown system ${sys}: use membank, membank-use, bm25-N (N-line windows)`);
+    process.exit(2);
+  }
+}
 if (!existsSync(path.join(dataDir, "queries.jsonl"))) {
   console.error(
     `convo.bench: ${dataDir}/queries.jsonl not found: convert your copy first, e.g.\n` +
@@ -56,8 +64,10 @@ const lib = await import(path.join(root, "dist/src/internal.js"));
 
 const { byWorkspace } = loadEvalSet(dataDir);
 const wsList = [...byWorkspace.keys()].slice(0, limit === undefined ? undefined : Number(limit));
-const scores = new Map(systems.map((s) => [s, new Scores(s === "membank" ? "membank (default window)" : s)]));
-const runDir = path.join(root, "bench/.out/convo-run");
+const names = { membank: "membank (default window)", "membank-use": "membank + USE (default window)" };
+const scores = new Map(systems.map((s) => [s, new Scores(names[s] ?? s)]));
+// Per process: two runs at once (say LoCoMo and REALTALK) must not remove each other's copies.
+const runDir = path.join(root, "bench/.out/convo-run", String(process.pid));
 rmSync(runDir, { recursive: true, force: true });
 mkdirSync(runDir, { recursive: true });
 
@@ -81,18 +91,25 @@ for (const wsRel of wsList) {
     }
   }
 
-  if (systems.includes("membank")) {
-    const dir = path.join(runDir, path.basename(wsRel));
+  for (const sys of systems.filter((s) => s.startsWith("membank"))) {
+    // "membank" is the default config (no embedder); "membank-use" adds the offline USE
+    // embedder as a configured provider would (vector weight: the default, or --vw).
+    const dir = path.join(runDir, sys, path.basename(wsRel));
     cpSync(src, dir, { recursive: true });
     const ws = await lib.openWorkspace(dir);
-    await lib.syncIndex(ws, {});
-    const sc = scores.get("membank");
+    const embedder =
+      sys === "membank-use" ? await lib.resolveEmbedder(ws, { provider: "use" }) : { embedder: null, provider: "none" };
+    if (sys === "membank-use" && !embedder.embedder) throw new Error(`use embedder unavailable: ${embedder.fallback}`);
+    await lib.syncIndex(ws, { embedder });
+    const sc = scores.get(sys);
     for (const q of qs) {
       const t = performance.now();
       const res = await lib.recall(ws, q.question, {
         k: K,
         asOf: q.asOf ? new Date(q.asOf) : dayAfterLast,
         budgetTokens: 1_000_000,
+        embedder,
+        ...(vw !== undefined ? { weights: { vector: Number(vw) } } : {}),
         sync: false,
       });
       sc.times.push(performance.now() - t);
@@ -100,11 +117,13 @@ for (const wsRel of wsList) {
       sc.add(q.category_name ?? q.category, cited, q.evidence, textOf);
     }
     lib.closeIndexes();
+    await embedder.embedder?.close?.();
     if (!args.includes("--keep")) rmSync(dir, { recursive: true, force: true });
   }
   if (++done % 50 === 0) console.error(`${done}/${wsList.length} workspaces`);
 }
 
+if (!args.includes("--keep")) rmSync(runDir, { recursive: true, force: true });
 const n = wsList.reduce((a, w) => a + byWorkspace.get(w).length, 0);
 console.log(`# ${path.relative(root, dataDir) || dataDir}: ${n} questions in ${wsList.length} workspaces, k ${K}`);
 for (const s of scores.values()) console.log(s.table());
