@@ -8,6 +8,7 @@
 //   pnpm bench:realtalk | pnpm bench:longmemeval
 //   node bench/convo.bench.mjs --data DIR [--limit N] [--k 10] [--systems membank,bm25-3,bm25-10] [--keep]
 //        [--systems membank-use [--vw W]]   (with the offline USE embedder, as a configured provider)
+//        [--before N --after N]             (membank's window instead of the default -1/+1)
 //
 // --data is any folder in the layout of ../shared/eval/locomo (queries.jsonl + workspaces/),
 // so `--data ../shared/eval/locomo` scores LoCoMo the same way (and gives bench:locomo's
@@ -46,6 +47,10 @@ const K = Number(flag("k", "10"));
 const limit = flag("limit", undefined);
 const systems = flag("systems", "membank,bm25-3,bm25-10").split(",");
 const vw = flag("vw", undefined);
+// The window around a matched line (default: recall's, -1/+1); a wider one compares membank
+// with the 10-line baseline at the same snippet size.
+const before = flag("before", undefined);
+const after = flag("after", undefined);
 for (const sys of systems) {
   if (!/^(membank|membank-use|bm25-\d+)$/.test(sys)) {
     console.error(`convo.bench: unknown system ${sys}: use membank, membank-use, bm25-N (N-line windows)`);
@@ -64,7 +69,8 @@ const lib = await import(path.join(root, "dist/src/internal.js"));
 
 const { byWorkspace } = loadEvalSet(dataDir);
 const wsList = [...byWorkspace.keys()].slice(0, limit === undefined ? undefined : Number(limit));
-const names = { membank: "membank (default window)", "membank-use": "membank + USE (default window)" };
+const win = before !== undefined || after !== undefined ? `window -${before ?? 1}/+${after ?? 1}` : "default window";
+const names = { membank: `membank (${win})`, "membank-use": `membank + USE (${win})` };
 const scores = new Map(systems.map((s) => [s, new Scores(names[s] ?? s)]));
 // Per process: two runs at once (say LoCoMo and REALTALK) must not remove each other's copies.
 const runDir = path.join(root, "bench/.out/convo-run", String(process.pid));
@@ -110,6 +116,9 @@ for (const wsRel of wsList) {
         budgetTokens: 1_000_000,
         embedder,
         ...(vw !== undefined ? { weights: { vector: Number(vw) } } : {}),
+        ...(before !== undefined || after !== undefined
+          ? { window: { before: Number(before ?? 1), after: Number(after ?? 1) } }
+          : {}),
         sync: false,
       });
       sc.times.push(performance.now() - t);
