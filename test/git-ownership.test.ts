@@ -251,7 +251,8 @@ describe("signals, environment and git itself", () => {
 
   for (const [signal, at] of [
     ["SIGTERM", "update-ref"],
-    ["SIGINT", "reset"],
+    // The catch-up of the user's index after the commit (`update-index --index-info`).
+    ["SIGINT", "--index-info"],
   ] as const) {
     it(`${signal} to the whole process group while git runs ${at}: the record tells the truth and the next run catches up`, async () => {
       const root = await workspace();
@@ -276,7 +277,7 @@ describe("signals, environment and git itself", () => {
       if (record.commit) expect(record.commit).toBe(now);
       else expect(await author(root)).toBe("Dana <dana@example.org>");
       // Nothing of membank's is left staged in the user's index as a change of theirs,
-      // except an index that a stopped `reset` left behind HEAD, which the next run repairs.
+      // except an index that a stopped catch-up left behind HEAD, which the next run repairs.
       if (at === "update-ref") expect(await git(root, "diff", "--cached", "--name-only")).toBe("");
       const next = await nightly(root);
       expect([0, 3], next.stderr).toContain(next.code);
