@@ -206,19 +206,21 @@ export async function commitPending(
     chains.set(l.path, chain);
   }
   const paths = [...chains.keys()].sort();
-  // HEAD's tree and its versions of the paths, in one read.
-  const headObjects =
+  // HEAD's tree and its versions of the paths (one read), what git ignores, what the user
+  // staged: three read-only git calls, run at once.
+  const [headObjects, ignored, staged] = await Promise.all([
     state.kind === "normal"
-      ? await catBatch(repo, [`${state.head}^{tree}`, ...paths.map((p) => `${state.head}:${top(p)}`)])
-      : [];
+      ? catBatch(repo, [`${state.head}^{tree}`, ...paths.map((p) => `${state.head}:${top(p)}`)])
+      : Promise.resolve([]),
+    ignoredPaths(repo, paths.map(top)),
+    stagedByUser(repo, state),
+  ]);
   const headTree = headObjects[0]?.oid;
   const head = new Map<string, string>();
   paths.forEach((p, i) => {
     const o = headObjects[i + 1];
     if (o?.type === "blob") head.set(p, contentHash(o.content));
   });
-  const ignored = await ignoredPaths(repo, paths.map(top));
-  const staged = await stagedByUser(repo, state);
   const eligible: string[] = [];
   for (const p of paths) {
     const chain = chains.get(p)!;
