@@ -105,6 +105,29 @@ describe("commits only membank's own bytes", () => {
     expect(status).not.toContain("bank/");
   });
 
+  it("the user's staged edit stays staged and uncommitted; git's index holds exactly HEAD's pages afterwards", async () => {
+    const root = await workspace();
+    await appendFile(path.join(root, "memory/2026-03-02.md"), "\nStaged, not committed: ask Priya about the lease.\n");
+    await git(root, "add", "--", "memory/2026-03-02.md");
+    await newLog(root, "2026-03-09", [
+      "- W @Priya: Signed the new office lease on Mar 9.",
+      "- O(c=0.7) @Priya: Likes the canal view.",
+    ]);
+
+    const run = await nightly(root);
+    expect(run.code, run.stderr).toBe(0);
+    const committed = await filesOf(root);
+    expect(committed).toContain("bank/entities/Priya.md");
+    expect(committed).not.toContain("memory/2026-03-02.md");
+    // The staged edit is still the only staged change; membank's pages are in step with HEAD.
+    expect((await git(root, "diff", "--cached", "--name-only")).trim()).toBe("memory/2026-03-02.md");
+    expect(await git(root, "status", "--porcelain", "--", "bank")).toBe("");
+    for (const page of committed) {
+      const staged = (await git(root, "ls-files", "-s", "--", page)).split(/\s+/)[1];
+      expect(staged, page).toBe((await git(root, "rev-parse", `HEAD:${page}`)).trim());
+    }
+  });
+
   it("a bank page holding the user's own text outside the markers is written but left for the user to commit", async () => {
     const root = await workspace();
     expect((await nightly(root)).code).toBe(0);
@@ -251,7 +274,8 @@ describe("signals, environment and git itself", () => {
 
   for (const [signal, at] of [
     ["SIGTERM", "update-ref"],
-    ["SIGINT", "reset"],
+    // The catch-up of the user's index after the commit (`update-index --index-info`).
+    ["SIGINT", "--index-info"],
   ] as const) {
     it(`${signal} to the whole process group while git runs ${at}: the record tells the truth and the next run catches up`, async () => {
       const root = await workspace();
@@ -276,7 +300,7 @@ describe("signals, environment and git itself", () => {
       if (record.commit) expect(record.commit).toBe(now);
       else expect(await author(root)).toBe("Dana <dana@example.org>");
       // Nothing of membank's is left staged in the user's index as a change of theirs,
-      // except an index that a stopped `reset` left behind HEAD, which the next run repairs.
+      // except an index that a stopped catch-up left behind HEAD, which the next run repairs.
       if (at === "update-ref") expect(await git(root, "diff", "--cached", "--name-only")).toBe("");
       const next = await nightly(root);
       expect([0, 3], next.stderr).toContain(next.code);

@@ -33,6 +33,8 @@ export interface ApplyOptions {
   onProgress?: (done: number, total: number) => void;
   /** knownFiles(idx), if the caller already read it; applyFiles consumes (empties) it. */
   known?: KnownFiles;
+  /** The index is a fresh, empty build (beginBulkLoad): no file has rows to look up or replace. */
+  fresh?: boolean;
 }
 
 export interface ApplyResult {
@@ -142,7 +144,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
       fts().inserted("chunks", lastInsertRowid);
     }
     // Recall's line store: every non-blank line, numbered as in the file.
-    syncFileLines(db, f.path, date, text, fts());
+    syncFileLines(db, f.path, date, text, fts(), { fresh: opts.fresh ?? false });
     if (date !== null) {
       if (!opts.parseRetain) throw new Error("applyFiles: a daily log changed but no Retain parser was given");
       const retained = opts.parseRetain(f.path, text, { defaultConfidence: opts.defaultConfidence, invalidLines });

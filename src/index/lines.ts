@@ -40,7 +40,8 @@ export function lineStats(idx: IndexDb): LineStats {
  * in the file. Lines whose text is unchanged keep their row (and their FTS entry; only the
  * number moves): a re-rendered bank page of thousands of lines that gained one fact costs
  * a few inserts, not a delete and re-insert of the whole page. The FTS side goes through
- * `fts` (one statement per file, not per line: fts-batch.ts).
+ * `fts` (one statement per file, not per line: fts-batch.ts). `fresh`: the store is empty (a
+ * build), nothing to look up.
  */
 export function syncFileLines(
   db: Database.Database,
@@ -48,13 +49,17 @@ export function syncFileLines(
   date: string | null,
   text: string,
   fts: FtsBatch,
+  opts: { fresh: boolean } = { fresh: false },
 ): void {
-  const old = prepared(db, "SELECT id, line, text, date FROM lines WHERE path = ? ORDER BY line").all(path) as {
-    id: number;
-    line: number;
-    text: string;
-    date: string | null;
-  }[];
+  // A fresh build has no rows to keep (and no index on path yet to find them by).
+  const old = opts.fresh
+    ? []
+    : (prepared(db, "SELECT id, line, text, date FROM lines WHERE path = ? ORDER BY line").all(path) as {
+        id: number;
+        line: number;
+        text: string;
+        date: string | null;
+      }[]);
   const free = new Map<string, { id: number; line: number; date: string | null }[]>();
   for (const r of old) {
     const list = free.get(r.text);

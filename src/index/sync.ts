@@ -1,16 +1,7 @@
-import path from "node:path";
-import type { Embedder, EmbedderChoice } from "../embed/types.js";
+import type { Embedder } from "../embed/types.js";
 import { errorCode, MembankError } from "../workspace/errors.js";
-import { type MemoryFile, type SkippedFile, scanMemoryFiles } from "../workspace/files.js";
-import { stateDir, type Workspace } from "../workspace/workspace.js";
-import {
-  applyFiles,
-  dailyLogsMayHaveChanged,
-  type KnownFiles,
-  knownFiles,
-  needsReading,
-  type RetainParser,
-} from "./apply.js";
+import { type SkippedFile, scanMemoryFiles } from "../workspace/files.js";
+import type { Workspace } from "../workspace/workspace.js";
 import { type BuildLock, tryBuildLock, waitForBuild } from "./buildlock.js";
 import {
   BUSY_TIMEOUT_MS,
@@ -20,44 +11,30 @@ import {
   inStateDir,
   isDamage,
   type OpenOptions,
-  openIndexFile,
   removeIndexFile,
 } from "./db.js";
-import { createCachedEmbedder } from "./embedding-cache.js";
-import { embedChunks, sameEmbedder } from "./embedpass.js";
+import { sameEmbedder } from "./embedpass.js";
 import { acquireIndex, forgetIndex, releaseIndex } from "./handles.js";
-import { beginBulkLoad, endBulkLoad, readMeta, SCHEMA_VERSION, writeMeta } from "./schema.js";
-import { carryEmbeddingCache, isBusy, removeStaleBuilds, swapIn } from "./swap.js";
-import { clearSyncing, crashedBefore, markSyncing } from "./sync-marker.js";
-import { storedDims } from "./vectors.js";
+import { readMeta, writeMeta } from "./schema.js";
+import { isBusy } from "./swap.js";
+import {
+  type Counts,
+  contentFingerprint,
+  type FillJob,
+  fill,
+  NO_EMBEDDER,
+  rebuild,
+  type SyncOptions,
+} from "./sync-fill.js";
+import { clearSyncing, crashedBefore } from "./sync-marker.js";
 
 export { isBusy } from "./swap.js";
-
-export type SyncPhase = "files" | "embed";
-
-export interface SyncOptions {
-  /** Rebuild from scratch (into a new file, swapped in atomically). */
-  full?: boolean;
-  /** The embedder to fill vectors with; without one the index is BM25 only (existing vectors are kept). */
-  embedder?: EmbedderChoice;
-  onProgress?: (done: number, total: number, phase: SyncPhase) => void;
-  /** Test/diagnostic switches: disable FTS5 (vector-only) or sqlite-vec (JS cosine fallback). */
-  fts?: boolean;
-  vec?: boolean;
-  /**
-   * Run PRAGMA quick_check on the existing file first (`membank index --full` does). It also
-   * runs, without this, when a sync of an earlier process died midway (its marker is left).
-   */
-  check?: boolean;
-  /**
-   * A read path's sync (search, recall, get): never wait long on another writer. When
-   * another process is writing or rebuilding the index, answer from its last committed
-   * state and say so in `busy`, instead of waiting (or failing with "database is locked").
-   */
-  reader?: boolean;
-  /** The Retain parser for changed logs (default parseRetain); the nightly hands its retain step's parseMemo. */
-  parseRetain?: RetainParser;
-}
+export {
+  contentFingerprint,
+  embedderFingerprint,
+  type SyncOptions,
+  type SyncPhase,
+} from "./sync-fill.js";
 
 export interface SyncReport {
   /** Absolute path of the index file. */
@@ -83,19 +60,6 @@ export interface SyncReport {
   /** Set when a reader's sync skipped writing because another process was writing the index. */
   busy?: string;
   ms: number;
-}
-
-const NO_EMBEDDER: EmbedderChoice = { embedder: null, provider: "none" };
-
-/** What the chunks depend on: when it changes, every chunk is rebuilt. */
-export function contentFingerprint(ws: Workspace, fts: boolean): string {
-  const { chunkTokens, chunkOverlap } = ws.config.index;
-  return JSON.stringify({ schema: SCHEMA_VERSION, chunkTokens, chunkOverlap, fts });
-}
-
-/** What the vectors depend on. `dims` may be 0 for a remote provider that has not answered yet. */
-export function embedderFingerprint(e: Embedder, dims = e.dims): string {
-  return JSON.stringify({ provider: e.id, model: e.model, dims });
 }
 
 function rebuildReason(idx: IndexDb, ws: Workspace, embedder: Embedder | null, full: boolean): string | undefined {
@@ -143,138 +107,15 @@ const READER_BUILD_WAIT_MS = 60_000;
 /** How long a writer (index, nightly, watch) waits for another process's build. */
 const WRITER_BUILD_WAIT_MS = 10 * 60_000;
 
-interface Counts {
-  scanned: number;
-  changed: number;
-  removed: number;
-  diagnostics: number;
-  embedded: number;
-}
-
-/** Will this sync write? (An embedder may fill vectors; a file is new, gone, or its size/mtime changed.) */
-function mayWrite(known: KnownFiles, files: MemoryFile[], choice: EmbedderChoice): boolean {
-  if (choice.embedder || known.size !== files.length) return true;
-  return files.some((f) => needsReading(known.get(f.path), f));
-}
-
-async function fill(
-  idx: IndexDb,
-  ws: Workspace,
-  files: MemoryFile[],
-  choice: EmbedderChoice,
-  opts: SyncOptions,
-  warnings: string[],
-  bulk = false,
-): Promise<Counts & { fallback?: string }> {
-  const known = knownFiles(idx);
-  const done = !bulk && mayWrite(known, files, choice) ? markSyncing(idx.file) : undefined;
-  try {
-    return await fillKnown(idx, ws, files, choice, opts, warnings, bulk, known);
-  } finally {
-    done?.();
-  }
-}
-
-async function fillKnown(
-  idx: IndexDb,
-  ws: Workspace,
-  files: MemoryFile[],
-  choice: EmbedderChoice,
-  opts: SyncOptions,
-  warnings: string[],
-  bulk: boolean,
-  known: KnownFiles,
-): Promise<Counts & { fallback?: string }> {
-  // The Retain parser pulls in remark; load it only when a daily log needs parsing.
-  const parseRetain = dailyLogsMayHaveChanged(known, files)
-    ? (opts.parseRetain ?? (await import("../retain/index.js")).parseRetain)
-    : undefined;
-  if (bulk && idx.fts) beginBulkLoad(idx.db);
-  const applied = applyFiles(idx, files, {
-    known,
-    parseRetain,
-    chunk: { tokens: ws.config.index.chunkTokens, overlap: ws.config.index.chunkOverlap },
-    defaultConfidence: ws.config.retain.defaultConfidence,
-    onProgress: opts.onProgress ? (d, t) => opts.onProgress!(d, t, "files") : undefined,
-  });
-  if (bulk && idx.fts) endBulkLoad(idx.db);
-  warnings.push(...applied.skipped.map((s) => `not indexed: ${s}`));
-  let embedded = 0;
-  let fallback: string | undefined;
-  if (choice.embedder) {
-    const batchSize = ws.config.embedding.batchSize;
-    // The embedding cache lives in the index file, keyed by content: unchanged text is never embedded twice.
-    const cached = createCachedEmbedder(choice.embedder, idx.db, { batchSize });
-    try {
-      embedded = await embedChunks(
-        idx,
-        cached,
-        batchSize,
-        opts.onProgress ? (d, t) => opts.onProgress!(d, t, "embed") : undefined,
-      );
-    } catch (error) {
-      const message = `embedding with ${choice.provider} failed: ${(error as Error).message}`;
-      if (ws.config.embedding.fallback === "error") throw new MembankError(message, { code: "EEMBED", cause: error });
-      fallback = `${message}; chunks without vectors are found by BM25 only until the next sync`;
-      warnings.push(fallback);
-    }
-    writeMeta(idx.db, "embedder", embedderFingerprint(choice.embedder, storedDims(idx) ?? choice.embedder.dims));
-  }
-  return { ...applied, embedded, fallback };
-}
-
-/**
- * Build the whole index into a temp file beside the real one and rename it over the
- * old file, so a concurrent search sees the old index or the new one, never half of one.
- */
-async function rebuild(
-  file: string,
-  ws: Workspace,
-  files: MemoryFile[],
-  choice: EmbedderChoice,
-  opts: SyncOptions,
-  warnings: string[],
-): Promise<Counts & { fallback?: string }> {
-  const tmp = `${file}.build-${process.pid}`;
-  removeStaleBuilds(file);
-  removeIndexFile(tmp);
-  const fresh = openIndexFile(tmp, { build: true, fts: opts.fts, vec: opts.vec, owned: true });
-  let counts: Counts & { fallback?: string };
-  try {
-    writeMeta(fresh.db, "fingerprint", contentFingerprint(ws, fresh.fts));
-    writeMeta(fresh.db, "built_at", new Date().toISOString());
-    if (choice.embedder) carryEmbeddingCache(fresh, file);
-    counts = await fill(fresh, ws, files, choice, opts, warnings, true);
-    // Readers open it in WAL mode: switching later would need an exclusive lock.
-    fresh.db.pragma("journal_mode = WAL");
-    fresh.close();
-  } catch (error) {
-    fresh.close();
-    removeIndexFile(tmp);
-    throw error;
-  }
-  releaseIndex(file);
-  await swapIn(tmp, file);
-  // recall's line store was a second file before schema 7; its tables are in the index now.
-  removeIndexFile(path.join(stateDir(ws), "recall-lines.sqlite"));
-  return counts;
-}
-
 const NOTHING: Counts = { scanned: 0, changed: 0, removed: 0, diagnostics: 0, embedded: 0 };
 
 /** An incremental sync; a reader's waits on another writer's transaction are short. */
-async function incremental(
-  idx: IndexDb,
-  ws: Workspace,
-  files: MemoryFile[],
-  choice: EmbedderChoice,
-  opts: SyncOptions,
-  warnings: string[],
-): Promise<Counts & { fallback?: string }> {
-  if (!opts.reader) return fill(idx, ws, files, choice, opts, warnings);
+async function incremental(job: FillJob): Promise<Counts & { fallback?: string }> {
+  const { idx, opts } = job;
+  if (!opts.reader) return fill(job);
   idx.db.pragma(`busy_timeout = ${READER_BUSY_MS}`);
   try {
-    return await fill(idx, ws, files, choice, opts, warnings);
+    return await fill(job);
   } finally {
     if (idx.db.open) idx.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   }
@@ -323,6 +164,7 @@ async function syncAt(file: string, ws: Workspace, opts: SyncOptions): Promise<S
   const skipped: SkippedFile[] = [];
   const files = scanMemoryFiles(ws, { skipped });
   for (const s of skipped) warnings.push(`${s.path}: not indexed: ${s.reason}`);
+  const job = { ws, files, choice, opts, warnings };
 
   const crashed = crashedBefore(file);
   let idx = acquireIndex(file, opts.check || crashed ? { ...openOpts, check: true } : openOpts);
@@ -370,10 +212,10 @@ async function syncAt(file: string, ws: Workspace, opts: SyncOptions): Promise<S
   }
   try {
     if (lock !== undefined) {
-      counts = await rebuild(file, ws, files, choice, opts, warnings);
+      counts = await rebuild(file, job);
     } else if (!skip) {
       try {
-        counts = await incremental(idx, ws, files, choice, opts, warnings);
+        counts = await incremental({ ...job, idx });
       } catch (error) {
         if (opts.reader && isBusy(error)) {
           busy = "another process is writing the index; answered from its last committed state";
@@ -383,7 +225,7 @@ async function syncAt(file: string, ws: Workspace, opts: SyncOptions): Promise<S
           lock = await takeBuildLock(file);
           releaseIndex(file);
           removeIndexFile(file);
-          counts = await rebuild(file, ws, files, choice, opts, warnings);
+          counts = await rebuild(file, job);
         } else {
           throw error;
         }

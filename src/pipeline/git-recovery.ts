@@ -3,7 +3,7 @@ import path from "node:path";
 import { type CommitResult, commitPending } from "../reflect/git.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { MembankError } from "../workspace/errors.js";
-import { repoInfo } from "../workspace/git.js";
+import { type RepoInfo, repoInfo } from "../workspace/git.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
 
 /** The repository's git dir (absolute), or undefined when the workspace is not in a repository. */
@@ -29,10 +29,11 @@ export async function markCommitEnd(ws: Workspace): Promise<void> {
  * run. It is removed only when it is provably ours: our commit marker exists (the killed run
  * was committing; we hold the workspace lock, so that run is dead) and the lock file is not
  * older than the marker. Any other index.lock belongs to someone's git: we stop with a
- * message saying so. Returns a note when a lock was recovered.
+ * message saying so. Returns a note when a lock was recovered. `repo`: the repository when
+ * already looked up (null: none).
  */
-export async function recoverIndexLock(ws: Workspace): Promise<string | undefined> {
-  const dir = await gitDir(ws);
+export async function recoverIndexLock(ws: Workspace, repo?: RepoInfo | null): Promise<string | undefined> {
+  const dir = repo === undefined ? await gitDir(ws) : repo?.gitDir;
   if (!dir) return undefined;
   const lockFile = path.join(dir, "index.lock");
   let lockInfo: Awaited<ReturnType<typeof stat>>;
@@ -70,9 +71,10 @@ export async function commitRun(
   ws: Workspace,
   message: (committed: string[]) => string,
 ): Promise<CommitResult & { recovered?: string }> {
-  const recovered = await recoverIndexLock(ws);
+  const repo = await repoInfo(ws.root);
+  const recovered = await recoverIndexLock(ws, repo ?? null);
   await markCommitStart(ws);
-  const r = await commitPending(ws, message);
+  const r = await commitPending(ws, message, repo ? { repo } : {});
   await markCommitEnd(ws);
   return recovered ? { ...r, recovered } : r;
 }

@@ -36,6 +36,8 @@ import { stateDir, type Workspace } from "../workspace/workspace.js";
 export interface CommitOptions {
   authorName?: string;
   authorEmail?: string;
+  /** The workspace's repository, when the caller has looked it up already (one git call less). */
+  repo?: RepoInfo;
 }
 
 /** Is the workspace inside a git work tree? (git missing throws: that is not "no".) */
@@ -67,27 +69,48 @@ export function leftNote(l: { path: string; reason: string }): string {
 
 const isSync = (l: PendingWrite | PendingSync): l is PendingSync => Array.isArray((l as PendingSync).sync);
 
-/** sha-per-path of HEAD's versions of `topPaths` (absent: not in HEAD). */
-async function headHashes(repo: RepoInfo, topPaths: string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  if (topPaths.length === 0) return out;
-  const r = await runGit(["cat-file", "--batch"], {
-    cwd: repo.top,
-    input: topPaths.map((p) => `HEAD:${p}\n`).join(""),
-  });
+/** One object read by `git cat-file --batch`: its id, type and bytes (absent: "missing"). */
+interface BatchObject {
+  oid: string;
+  type: string;
+  content: Buffer;
+}
+
+/** Read objects named by `specs` (e.g. `HEAD:bank/x.md`, `<commit>^{tree}`) in one git call. */
+async function catBatch(repo: RepoInfo, specs: string[]): Promise<(BatchObject | undefined)[]> {
+  if (specs.length === 0) return [];
+  const r = await runGit(["cat-file", "--batch"], { cwd: repo.top, input: specs.map((s) => `${s}\n`).join("") });
   const buf = r.raw;
+  const out: (BatchObject | undefined)[] = [];
   let at = 0;
-  for (const p of topPaths) {
+  for (let i = 0; i < specs.length; i++) {
     const nl = buf.indexOf(10, at);
     if (nl < 0) break;
     const header = buf.subarray(at, nl).toString("utf8");
     at = nl + 1;
-    const m = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
-    if (!m) continue; // "HEAD:<path> missing"
-    const size = Number(m[2]);
-    if (m[1] === "blob") out.set(p, contentHash(buf.subarray(at, at + size)));
+    const m = /^([0-9a-f]+) (\w+) (\d+)$/.exec(header);
+    if (!m) {
+      out.push(undefined); // "<spec> missing"
+      continue;
+    }
+    const size = Number(m[3]);
+    out.push({ oid: m[1]!, type: m[2]!, content: buf.subarray(at, at + size) });
     at += size + 1;
   }
+  return out;
+}
+
+/** sha-per-path of HEAD's versions of `topPaths` (absent: not in HEAD). */
+async function headHashes(repo: RepoInfo, topPaths: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const objects = await catBatch(
+    repo,
+    topPaths.map((p) => `HEAD:${p}`),
+  );
+  topPaths.forEach((p, i) => {
+    const o = objects[i];
+    if (o?.type === "blob") out.set(p, contentHash(o.content));
+  });
   return out;
 }
 
@@ -95,15 +118,18 @@ function nulSplit(text: string): string[] {
   return text.split("\0").filter((s) => s !== "");
 }
 
-/** Paths whose staged version is the user's: staged (differs from HEAD) and not what the work tree holds. */
-async function stagedByUser(repo: RepoInfo, state: GitState): Promise<Set<string>> {
+/**
+ * `staged`: paths whose index entry differs from HEAD (every entry when HEAD is unborn);
+ * `user`: those of them whose staged version is the user's (not what the work tree holds).
+ */
+async function stagedByUser(repo: RepoInfo, state: GitState): Promise<{ staged: Set<string>; user: Set<string> }> {
   const staged =
     state.kind === "normal"
       ? nulSplit((await runGit(["diff-index", "--cached", "--name-only", "-z", "HEAD"], { cwd: repo.top })).stdout)
       : nulSplit((await runGit(["ls-files", "-z"], { cwd: repo.top })).stdout);
-  if (staged.length === 0) return new Set();
+  if (staged.length === 0) return { staged: new Set(), user: new Set() };
   const unlike = new Set(nulSplit((await runGit(["diff-files", "--name-only", "-z"], { cwd: repo.top })).stdout));
-  return new Set(staged.filter((p) => unlike.has(p)));
+  return { staged: new Set(staged), user: new Set(staged.filter((p) => unlike.has(p))) };
 }
 
 /** Untracked paths git ignores (.gitignore, .git/info/exclude): the user keeps them out of git. */
@@ -157,7 +183,7 @@ export async function commitPending(
   opts: CommitOptions = {},
 ): Promise<CommitResult> {
   const result: CommitResult = { committed: [], left: [] };
-  const repo = await repoInfo(ws.root);
+  const repo = opts.repo ?? (await repoInfo(ws.root));
   if (!repo) {
     await replacePendingWrites(ws, []);
     return { ...result, off: `${ws.root} is not a git repository` };
@@ -180,14 +206,26 @@ export async function commitPending(
     chains.set(l.path, chain);
   }
   const paths = [...chains.keys()].sort();
-  const head = state.kind === "normal" ? await headHashes(repo, paths.map(top)) : new Map<string, string>();
-  const ignored = await ignoredPaths(repo, paths.map(top));
-  const staged = await stagedByUser(repo, state);
+  // HEAD's tree and its versions of the paths (one read), what git ignores, what the user
+  // staged: three read-only git calls, run at once.
+  const [headObjects, ignored, staged] = await Promise.all([
+    state.kind === "normal"
+      ? catBatch(repo, [`${state.head}^{tree}`, ...paths.map((p) => `${state.head}:${top(p)}`)])
+      : Promise.resolve([]),
+    ignoredPaths(repo, paths.map(top)),
+    stagedByUser(repo, state),
+  ]);
+  const headTree = headObjects[0]?.oid;
+  const head = new Map<string, string>();
+  paths.forEach((p, i) => {
+    const o = headObjects[i + 1];
+    if (o?.type === "blob") head.set(p, contentHash(o.content));
+  });
   const eligible: string[] = [];
   for (const p of paths) {
     const chain = chains.get(p)!;
     const now = await fileHash(ws, p);
-    const atHead = head.get(top(p)) ?? null;
+    const atHead = head.get(p) ?? null;
     if (now === null || now === atHead) continue; // deleted by the user, or already committed (by the user)
     if (now !== chain.at(-1)!.sha) {
       result.left.push({ path: p, reason: "it was changed after membank wrote it; commit it yourself" });
@@ -215,7 +253,7 @@ export async function commitPending(
       result.left.push({ path: p, reason: "git ignores it (.gitignore or .git/info/exclude)" });
       continue;
     }
-    if (staged.has(top(p))) {
+    if (staged.user.has(top(p))) {
       result.left.push({ path: p, reason: "you have staged another version of it" });
       continue;
     }
@@ -226,7 +264,11 @@ export async function commitPending(
     return result;
   }
 
-  const made = await writeCommit(ws, repo, state, eligible.map(top), message(eligible), opts);
+  // The user's index entries to bring in line after the commit: a path the user staged
+  // already holds membank's bytes there (a different staged version left it out above).
+  const behind = new Map<string, string>();
+  for (const p of eligible) if (!staged.staged.has(top(p))) behind.set(top(p), chains.get(p)!.at(-1)!.sha);
+  const made = await writeCommit(ws, repo, state, headTree, eligible.map(top), behind, message(eligible), opts);
   if (made === undefined) {
     await replacePendingWrites(ws, []);
     return result;
@@ -239,12 +281,57 @@ export async function commitPending(
   return result;
 }
 
+/**
+ * Set the user's index entries of `behind` (top path -> hash of what membank committed) to
+ * the new commit's blobs (mode + id from the private index `entries`), where the work tree
+ * still holds those bytes: what `git reset -- <paths>` does, without its refresh of every
+ * entry (a stat of each file of the repository). A file that changed meanwhile goes the
+ * general way (syncUserIndex).
+ */
+async function syncCommitted(repo: RepoInfo, behind: Map<string, string>, entries: Map<string, string>): Promise<void> {
+  const info: string[] = [];
+  const other: string[] = [];
+  for (const [p, sha] of behind) {
+    let now: string | undefined;
+    try {
+      now = contentHash(await readFile(path.join(repo.top, p)));
+    } catch {
+      now = undefined;
+    }
+    const entry = entries.get(p);
+    if (now === sha && entry !== undefined) info.push(`${entry}\t${p}\0`);
+    else other.push(p);
+  }
+  if (info.length > 0) {
+    await runGit(["update-index", "-z", "--index-info"], { cwd: repo.top, input: info.join(""), detached: true });
+  }
+  await syncUserIndex(repo, other);
+}
+
+/** `mode oid` per path of the stage-0 entries of an index file, limited to `wanted`. */
+async function indexEntries(
+  run: (args: string[]) => Promise<{ stdout: string }>,
+  wanted: Map<string, unknown>,
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const rec of nulSplit((await run(["ls-files", "-s", "-z"])).stdout)) {
+    const tab = rec.indexOf("\t");
+    const p = rec.slice(tab + 1);
+    if (!wanted.has(p)) continue;
+    const [mode, oid, stage] = rec.slice(0, tab).split(" ");
+    if (stage === "0") out.set(p, `${mode} ${oid}`);
+  }
+  return out;
+}
+
 /** Build the commit in a private index and move HEAD to it; undefined when the tree equals HEAD's. */
 async function writeCommit(
   ws: Workspace,
   repo: RepoInfo,
   state: Extract<GitState, { kind: "normal" | "unborn" }>,
+  headTree: string | undefined,
   topPaths: string[],
+  behind: Map<string, string>,
   message: string,
   opts: CommitOptions,
 ): Promise<{ commit: string; synced: boolean } | undefined> {
@@ -263,10 +350,8 @@ async function writeCommit(
     // made fatal, and a Windows user's settings must not stop membank's commit every night.
     await run(["-c", "core.safecrlf=false", "update-index", "--add", "-z", "--stdin"], nulList(topPaths));
     const tree = (await run(["write-tree"])).stdout.trim();
-    if (state.kind === "normal") {
-      const headTree = (await run(["rev-parse", `${state.head}^{tree}`])).stdout.trim();
-      if (headTree === tree) return undefined;
-    }
+    if (state.kind === "normal" && headTree === tree) return undefined;
+    const entries = behind.size > 0 ? await indexEntries(run, behind) : new Map<string, string>();
     const ident = {
       GIT_AUTHOR_NAME: name,
       GIT_AUTHOR_EMAIL: email,
@@ -311,7 +396,7 @@ async function writeCommit(
       }
     }
     try {
-      await syncUserIndex(repo, topPaths);
+      await syncCommitted(repo, behind, entries);
       return { commit, synced: true };
     } catch {
       return { commit, synced: false };

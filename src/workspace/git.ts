@@ -171,7 +171,11 @@ export async function gitState(repo: RepoInfo): Promise<GitState> {
     ["BISECT_LOG", "a bisect is in progress", "end it (git bisect reset)"],
   ];
   for (const [file, what, advice] of busy) if (await exists(g(file))) return { kind: "busy", what, advice };
-  const sym = await runGit(["symbolic-ref", "-q", "HEAD"], { cwd: repo.top, okCodes: [1] });
+  // Both at once: the second answers only when the first finds a branch.
+  const [sym, head] = await Promise.all([
+    runGit(["symbolic-ref", "-q", "HEAD"], { cwd: repo.top, okCodes: [1] }),
+    runGit(["rev-parse", "-q", "--verify", "HEAD^{commit}"], { cwd: repo.top, okCodes: [1] }),
+  ]);
   if (sym.code !== 0) {
     return {
       kind: "busy",
@@ -180,7 +184,6 @@ export async function gitState(repo: RepoInfo): Promise<GitState> {
     };
   }
   const branch = sym.stdout.trim();
-  const head = await runGit(["rev-parse", "-q", "--verify", "HEAD^{commit}"], { cwd: repo.top, okCodes: [1] });
   if (head.code !== 0) return { kind: "unborn", branch };
   return { kind: "normal", head: head.stdout.trim(), branch };
 }
