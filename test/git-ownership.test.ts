@@ -126,6 +126,8 @@ describe("commits only membank's own bytes", () => {
       const staged = (await git(root, "ls-files", "-s", "--", page)).split(/\s+/)[1];
       expect(staged, page).toBe((await git(root, "rev-parse", `HEAD:${page}`)).trim());
     }
+    // Plumbing that trusts the index's stat data (scripts' "is the tree dirty?") sees the pages clean too.
+    expect((await git(root, "diff-files", "--name-only")).trim()).toBe("");
   });
 
   it("a bank page holding the user's own text outside the markers is written but left for the user to commit", async () => {

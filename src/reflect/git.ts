@@ -304,6 +304,10 @@ async function syncCommitted(repo: RepoInfo, behind: Map<string, string>, entrie
   }
   if (info.length > 0) {
     await runGit(["update-index", "-z", "--index-info"], { cwd: repo.top, input: info.join(""), detached: true });
+    // --index-info leaves those entries without stat data, so plumbing (`git diff-index HEAD`,
+    // `diff-files`) would call them modified until something refreshes; a refresh stats each
+    // file but hashes only those entries, and keeps any that differ (an edit since) unstaged.
+    await runGit(["update-index", "-q", "--refresh"], { cwd: repo.top, detached: true, okCodes: [1] });
   }
   await syncUserIndex(repo, other);
 }
