@@ -137,7 +137,7 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
     const mentionsOnly = input.scope?.mentions?.has(slug) === true && before !== undefined;
     if (input.scope && before !== undefined && !input.scope.entities.has(slug) && !mentionsOnly) continue;
     const page = entityPagePath(slug);
-    const ctx: EntityContext = input.world?.context(slug, facts) ?? {
+    const found: EntityContext = input.world?.context(slug, facts) ?? {
       today,
       core: [],
       mentions: [],
@@ -145,8 +145,9 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
       known: new Map(),
     };
     // Only the listed mentions need their line's text.
-    const shown = newestMentions(ctx.mentions).slice(0, MENTIONS_MAX);
-    for (const m of shown) m.text = await lines(m.path, m.line);
+    // Sorted once here (a 10-year entity has thousands of mentions; sorting sorted input again is linear).
+    const ctx: EntityContext = { ...found, mentions: newestMentions(found.mentions) };
+    for (const m of ctx.mentions.slice(0, MENTIONS_MAX)) m.text = await lines(m.path, m.line);
     // Only the mentions changed: keep the fact-derived regions (an LLM summary is re-asked when the facts region changes, so not then).
     const kept =
       mentionsOnly && facts.length > 0 && !input.llm?.summarizeEntity
