@@ -131,14 +131,19 @@ export function entityState(
     for (const f of latest) out.push(entityBullet(page, slug, f, ctx.today));
     out.push("");
   }
-  if (ctx.maybeSame.length) {
-    out.push("Maybe the same as (not merged):", "");
-    for (const m of ctx.maybeSame) {
-      out.push(
-        `- @${m.name} — ${m.why}; if so, add \`aliases: [${m.name}]\` to the front matter of this page (or of @${m.name}'s)`,
-      );
-    }
-    out.push("");
+  const maybe = maybeSameBlock(ctx.maybeSame);
+  if (maybe) out.push(maybe, "");
+  return out.join("\n");
+}
+
+/** The alias suggestions that end the current-state block ("" when there are none; no final line break). */
+export function maybeSameBlock(maybeSame: EntityContext["maybeSame"]): string {
+  if (maybeSame.length === 0) return "";
+  const out = ["Maybe the same as (not merged):", ""];
+  for (const m of maybeSame) {
+    out.push(
+      `- @${m.name} — ${m.why}; if so, add \`aliases: [${m.name}]\` to the front matter of this page (or of @${m.name}'s)`,
+    );
   }
   return out.join("\n");
 }

@@ -14,6 +14,7 @@ import {
   entityState,
   entityTimeline,
   MENTIONS_MAX,
+  maybeSameBlock,
   mentionsBlock,
   newestMentions,
 } from "./entity-page.js";
@@ -151,7 +152,7 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
     // Only the mentions changed: keep the fact-derived regions (an LLM summary is re-asked when the facts region changes, so not then).
     const kept =
       mentionsOnly && facts.length > 0 && !input.llm?.summarizeEntity
-        ? spliceMentions(before!, mentionsBlock(page, ctx.mentions))
+        ? spliceMentions(before!, mentionsBlock(page, ctx.mentions), maybeSameBlock(ctx.maybeSame))
         : undefined;
     if (kept) {
       kept.set("opinions", entityOpinions(opinionsByEntity.get(slug) ?? []));

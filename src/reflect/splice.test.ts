@@ -24,25 +24,36 @@ const NEW_MENTIONS =
 
 describe("spliceMentions", () => {
   it("replaces the mentions block and keeps the rest of the facts region, the summary and related", () => {
-    const out = spliceMentions(page(`${TIMELINE}${OLD_MENTIONS}\n`), NEW_MENTIONS);
+    const out = spliceMentions(page(`${TIMELINE}${OLD_MENTIONS}\n`), NEW_MENTIONS, "");
     expect(out?.get("facts")).toBe(`${TIMELINE}${NEW_MENTIONS}\n`);
     expect(out?.get("summary")).toBe("@Mara: 2 facts on 2 days.\n");
     expect(out?.get("related")).toBe("None yet.\n");
   });
 
   it("adds a first block, removes a last one, and reads a CRLF page", () => {
-    expect(spliceMentions(page(`${TIMELINE}\n`), NEW_MENTIONS)?.get("facts")).toBe(`${TIMELINE}${NEW_MENTIONS}\n`);
-    expect(spliceMentions(page(`${TIMELINE}${OLD_MENTIONS}\n`), "")?.get("facts")).toBe(`${TIMELINE}\n`);
-    expect(spliceMentions(page(`${TIMELINE}\n`, "\r\n"), "")?.get("facts")).toBe(`${TIMELINE}\n`);
+    expect(spliceMentions(page(`${TIMELINE}\n`), NEW_MENTIONS, "")?.get("facts")).toBe(`${TIMELINE}${NEW_MENTIONS}\n`);
+    expect(spliceMentions(page(`${TIMELINE}${OLD_MENTIONS}\n`), "", "")?.get("facts")).toBe(`${TIMELINE}\n`);
+    expect(spliceMentions(page(`${TIMELINE}\n`, "\r\n"), "", "")?.get("facts")).toBe(`${TIMELINE}\n`);
   });
 
   it("gives up on a page it cannot trust: edited by hand, no hash, a region missing, broken markers", () => {
     const good = page(`${TIMELINE}\n`);
-    expect(spliceMentions(good.replace("Her contract", "Her old contract"), "")).toBeUndefined();
-    expect(spliceMentions(good.replace(/ sha=[0-9a-f]+ -->/, " -->"), "")).toBeUndefined();
+    expect(spliceMentions(good.replace("Her contract", "Her old contract"), "", "")).toBeUndefined();
+    expect(spliceMentions(good.replace(/ sha=[0-9a-f]+ -->/, " -->"), "", "")).toBeUndefined();
     expect(
-      spliceMentions(good.replace(/<!-- membank:begin related -->[\s\S]*?end related[^>]*>/, ""), ""),
+      spliceMentions(good.replace(/<!-- membank:begin related -->[\s\S]*?end related[^>]*>/, ""), "", ""),
     ).toBeUndefined();
-    expect(spliceMentions(good.replace("<!-- membank:end facts", "<!-- nope"), "")).toBeUndefined();
+    expect(spliceMentions(good.replace("<!-- membank:end facts", "<!-- nope"), "", "")).toBeUndefined();
+  });
+
+  it("gives up when the alias suggestions at the end of the summary are not those of today", () => {
+    const maybe = "Maybe the same as (not merged):\n\n- @Zoë — the same name but for accents";
+    expect(spliceMentions(page(`${TIMELINE}\n`), "", maybe)).toBeUndefined();
+    const suggested = page(`${TIMELINE}\n`).replace(
+      renderRegion("summary", "@Mara: 2 facts on 2 days.\n"),
+      renderRegion("summary", `@Mara: 2 facts on 2 days.\n\n${maybe}\n`),
+    );
+    expect(spliceMentions(suggested, "", maybe)?.get("summary")).toBe(`@Mara: 2 facts on 2 days.\n\n${maybe}\n`);
+    expect(spliceMentions(suggested, "", "")).toBeUndefined();
   });
 });
