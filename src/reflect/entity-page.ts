@@ -131,14 +131,19 @@ export function entityState(
     for (const f of latest) out.push(entityBullet(page, slug, f, ctx.today));
     out.push("");
   }
-  if (ctx.maybeSame.length) {
-    out.push("Maybe the same as (not merged):", "");
-    for (const m of ctx.maybeSame) {
-      out.push(
-        `- @${m.name} — ${m.why}; if so, add \`aliases: [${m.name}]\` to the front matter of this page (or of @${m.name}'s)`,
-      );
-    }
-    out.push("");
+  const maybe = maybeSameBlock(ctx.maybeSame);
+  if (maybe) out.push(maybe, "");
+  return out.join("\n");
+}
+
+/** The alias suggestions that end the current-state block ("" when there are none; no final line break). */
+export function maybeSameBlock(maybeSame: EntityContext["maybeSame"]): string {
+  if (maybeSame.length === 0) return "";
+  const out = ["Maybe the same as (not merged):", ""];
+  for (const m of maybeSame) {
+    out.push(
+      `- @${m.name} — ${m.why}; if so, add \`aliases: [${m.name}]\` to the front matter of this page (or of @${m.name}'s)`,
+    );
   }
   return out.join("\n");
 }
@@ -158,26 +163,42 @@ export function entityTimeline(
   ctx: EntityContext,
   facets: FacetState = facetState(facts, [slug]),
 ): string {
+  return `${factTimeline(page, slug, facts, ctx.today, facets)}${mentionsBlock(page, ctx.mentions)}\n`;
+}
+
+/** The timeline's fact list, without the prose mentions that follow it (and without a final line break). */
+export function factTimeline(
+  page: string,
+  slug: string,
+  facts: readonly Fact[],
+  today: string,
+  facets: FacetState = facetState(facts, [slug]),
+): string {
   const { supersededBy } = facets;
   const sorted = [...facts].sort(newestFirst);
   const parts: string[] = [];
   if (sorted.length === 0) parts.push("No facts yet.");
-  for (const f of sorted.slice(0, TIMELINE_MAX))
-    parts.push(entityBullet(page, slug, f, ctx.today, supersededBy.get(f.id)));
+  for (const f of sorted.slice(0, TIMELINE_MAX)) parts.push(entityBullet(page, slug, f, today, supersededBy.get(f.id)));
   if (sorted.length > TIMELINE_MAX) {
     const rest = sorted.slice(TIMELINE_MAX);
     parts.push(
       `- … ${rest.length} older fact${rest.length === 1 ? "" : "s"} (${rest[rest.length - 1]!.date} to ${rest[0]!.date}) in the logs: \`membank recall @${slug}\``,
     );
   }
-  if (ctx.mentions.length) {
-    const list = newestMentions(ctx.mentions);
-    parts.push("", `### Mentioned in (${list.length} line${list.length === 1 ? "" : "s"} with no fact)`, "");
-    for (const m of list.slice(0, MENTIONS_MAX))
-      parts.push(`- ${m.date ?? "-"} — ${snippet(m.text)} (${link(page, m)})`);
-    if (list.length > MENTIONS_MAX) parts.push(`- … ${list.length - MENTIONS_MAX} older`);
-  }
-  return `${parts.join("\n")}\n`;
+  return parts.join("\n");
+}
+
+/** How the prose mentions begin inside the facts region (after the fact list). */
+export const MENTIONS_HEADING = "\n\n### Mentioned in (";
+
+/** The prose mentions that end the facts region ("" when there are none), starting with MENTIONS_HEADING. */
+export function mentionsBlock(page: string, mentions: readonly LineMention[]): string {
+  if (mentions.length === 0) return "";
+  const list = newestMentions(mentions);
+  const parts = [`${MENTIONS_HEADING}${list.length} line${list.length === 1 ? "" : "s"} with no fact)`, ""];
+  for (const m of list.slice(0, MENTIONS_MAX)) parts.push(`- ${m.date ?? "-"} — ${snippet(m.text)} (${link(page, m)})`);
+  if (list.length > MENTIONS_MAX) parts.push(`- … ${list.length - MENTIONS_MAX} older`);
+  return parts.join("\n");
 }
 
 /** Name-like tokens of a text: the entity grammar's characters (`ledger-sync`, `Node.js`), edge punctuation cut. */

@@ -12,8 +12,8 @@ import {
 } from "./confidence.js";
 import { cmp, factPlace } from "./format.js";
 import { judgePair, type Relation, relationOf, STANCE_WEIGHTS, statedConfidence } from "./judge.js";
-import { contentTokens } from "./text.js";
-import { KnownNames, type Topic, topicOf, topicScore } from "./topic.js";
+import { DayStances, streakOf } from "./streak.js";
+import { KnownNames, type StatementTopic, statementTopic, type Topic, topicOf, topicOn, topicScore } from "./topic.js";
 
 export interface MatchingConstants {
   minSimilarity: number;
@@ -59,6 +59,8 @@ export interface EvolveResult {
   warnings: string[];
 }
 
+export { streakDays } from "./streak.js";
+
 const byDateThenSource = (a: Fact, b: Fact) => cmp(a.date, b.date) || byPlace(factPlace(a), factPlace(b));
 
 /**
@@ -88,13 +90,14 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
     input.knownNames ??
     KnownNames.fromFacts([...input.facts, ...opinions.map((op) => ({ entities: op.entities, date: op.created }))]);
   const applied = new Map<string, Set<string>>();
-  const words = new Map<string, Set<string>>();
+  // What each opinion's topic is made of (its words, holder, plain-text names): its topic on a day is cheap from these.
+  const parts = new Map<string, StatementTopic>();
   const byKey = new Map<string, Opinion[]>();
   const unscoped: Opinion[] = [];
   const origins = new Set<string>();
   const index = (op: Opinion) => {
     applied.set(op.id, new Set(op.evidence.map((e) => e.factId)));
-    words.set(op.id, contentTokens(op.statement));
+    parts.set(op.id, statementTopic(op.entities, op.statement, known));
     origins.add(op.id);
     const keys = new Set([...op.entities.map(entityKey), ...known.mentioned(op.statement)]);
     if (keys.size === 0) unscoped.push(op);
@@ -115,8 +118,7 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
     }
     let t = topics.get(op.id);
     if (!t) {
-      t = topicOf(op.entities, op.statement, known, day);
-      t.words = words.get(op.id)!;
+      t = topicOn(parts.get(op.id)!, day);
       topics.set(op.id, t);
     }
     return t;
@@ -166,8 +168,10 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
   for (const [day, facts] of days) {
     const perOpinion = new Map<Opinion, Item[]>();
     const restated = new Set<string>();
+    const factTopics = new Map<Fact, Topic>();
     for (const fact of facts) {
       const factTopic = topicOf(fact.entities, fact.content, known, day);
+      factTopics.set(fact, factTopic);
       const isOpinion = fact.kind === "opinion";
       let best: { op: Opinion; score: number } | undefined;
       const pairs: { op: Opinion; relation: Relation }[] = [];
@@ -211,7 +215,7 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
     for (const fact of facts) {
       if (fact.kind !== "opinion" || restated.has(fact.id) || origins.has(opinionIdFor(fact.id))) continue;
       if (earlierEvidence.has(fact.id)) continue;
-      const factTopic = topicOf(fact.entities, fact.content, known, day);
+      const factTopic = factTopics.get(fact) ?? topicOf(fact.entities, fact.content, known, day);
       const sameDay = candidatesOf(factTopic).find(
         (op) =>
           op.created === day &&
@@ -328,73 +332,6 @@ interface Item {
   fact: Fact;
   j: Judgement;
   relation: Relation;
-}
-
-/** Evidence stances per date, dates kept sorted, for streakOf. */
-class DayStances {
-  private readonly byDate = new Map<string, Set<Evidence["stance"]>>();
-  readonly dates: string[] = [];
-
-  constructor(evidence: readonly Evidence[]) {
-    for (const e of evidence) this.add(e);
-  }
-
-  add(e: Evidence): void {
-    let set = this.byDate.get(e.date);
-    if (!set) {
-      set = new Set();
-      this.byDate.set(e.date, set);
-      const last = this.dates.at(-1);
-      if (last === undefined || e.date > last) this.dates.push(e.date);
-      else {
-        let i = this.dates.length;
-        while (i > 0 && this.dates[i - 1]! > e.date) i--;
-        this.dates.splice(i, 0, e.date);
-      }
-    }
-    set.add(e.stance);
-  }
-
-  stances(date: string): Set<Evidence["stance"]> {
-    return this.byDate.get(date)!;
-  }
-}
-
-/** streakDays over kept-up stances: the same count, walking back only as far as the streak goes. */
-function streakOf(d: DayStances, day: string, stance: Evidence["stance"]): number {
-  let count = 1;
-  for (let i = d.dates.length - 1; i >= 0; i--) {
-    const date = d.dates[i]!;
-    if (date >= day) continue;
-    const stances = d.stances(date);
-    if (stances.size !== 1 || !stances.has(stance)) break;
-    count++;
-  }
-  return count;
-}
-
-/**
- * How many distinct days, ending today, have agreed without interruption: walking back
- * from `day`, days whose evidence all has `stance` count, and the first day with
- * opposite evidence ends the streak. So a fresh reversal after years of support starts
- * with one step, and only a run of agreeing days earns the larger steps.
- */
-export function streakDays(evidence: readonly Evidence[], day: string, stance: Evidence["stance"]): number {
-  const byDate = new Map<string, Set<Evidence["stance"]>>();
-  for (const e of evidence) {
-    if (e.date > day) continue;
-    const set = byDate.get(e.date) ?? new Set();
-    set.add(e.stance);
-    byDate.set(e.date, set);
-  }
-  let count = 1; // today, whose net stance is `stance`
-  for (const date of [...byDate.keys()].sort().reverse()) {
-    if (date === day) continue;
-    const stances = byDate.get(date)!;
-    if (stances.size !== 1 || !stances.has(stance)) break;
-    count++;
-  }
-  return count;
 }
 
 function evidenceOf(fact: Fact, stance: Evidence["stance"]): Evidence {

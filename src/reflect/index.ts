@@ -22,20 +22,19 @@
  * opinions the machines moved differently restart from their merge-base version.
  */
 import { extractFromPastLogs } from "../llm/past-logs.js";
-import type { LlmServices } from "../llm/types.js";
 import { citedLabels, citeLine } from "../markdown/citation.js";
 import { logDate } from "../markdown/log-path.js";
 import { OPINIONS_PAGE } from "../markdown/pages.js";
 import { parseSinceDate } from "../retain/dates.js";
-import { entityKey, entitySpellings, respell, respellAll } from "../retain/entities.js";
+import { entitySpellings, respell, respellAll } from "../retain/entities.js";
 import { noRetainNote } from "../retain/index.js";
-import type { Diagnostic, Fact } from "../retain/types.js";
+import type { Fact } from "../retain/types.js";
 import { MembankError } from "../workspace/errors.js";
 import { outsideWorkspace } from "../workspace/files.js";
 import { writeOwnedFiles } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { entityWorld } from "./entity-context.js";
-import { evolveOpinions, type OpinionChange } from "./evolve.js";
+import { evolveOpinions } from "./evolve.js";
 import { assertGitCanCommit, commitPending, gitInit, isGitRepo, leftNote, unifiedDiff } from "./git.js";
 import {
   aliasKey,
@@ -43,7 +42,6 @@ import {
   loadEntityPages,
   loadFacts,
   loadOpinions,
-  type RetainedLogs,
   readWorkspaceFile,
   saveSnapshot,
 } from "./load.js";
@@ -51,7 +49,9 @@ import { commitMessage } from "./message.js";
 import { TYPED_PAGES } from "./pages.js";
 import { clearStale, recoverMerges } from "./recover.js";
 import { type Conflict, type RenderScope, renderBank } from "./render.js";
+import { incrementalScope } from "./scope.js";
 import { KnownNames } from "./topic.js";
+import type { ReflectOptions, ReflectReport } from "./types.js";
 
 export type { Evidence, Opinion } from "../markdown/opinions.js";
 export { parseOpinion, renderOpinion } from "../markdown/opinions.js";
@@ -62,67 +62,7 @@ export { heuristicJudge } from "./judge.js";
 export { commitMessage } from "./message.js";
 export type { Conflict } from "./render.js";
 
-export interface ReflectOptions {
-  /** Only logs dated on or after this (YYYY-MM-DD, or an age like `7d`) are read; older facts come from the snapshot. */
-  since?: string;
-  /** Read every log (the default when `since` is not given). */
-  all?: boolean;
-  /** Compute the diff, write nothing. */
-  dryRun?: boolean;
-  /** false: write the pages but do not commit (also config.reflect.git.commit). */
-  commit?: boolean;
-  /** With commit: false: the caller commits later (the nightly pipeline), so record the pages as membank's. */
-  commitLater?: boolean;
-  /** `git init` the workspace when it is not a repository. */
-  gitInit?: boolean;
-  llm?: LlmServices;
-  /** With an LLM: first extract facts from past logs that have no Retain section (default true; the nightly pipeline does it in its retain step). */
-  extract?: boolean;
-  now?: Date;
-  /** The logs the caller already read for this window (the nightly's retain step): not read or parsed again. */
-  retained?: RetainedLogs;
-}
-
-export interface ReflectReport {
-  mode: "full" | "incremental";
-  since?: string;
-  /** Facts parsed from logs in this run. */
-  factsRead: number;
-  /** Daily logs read in this run. */
-  logsRead: number;
-  /** Of those, the logs without a `## Retain` section (sorted). */
-  logsWithoutRetain: string[];
-  /** One line about logsWithoutRetain (which, or what to do), when there are any. */
-  noRetainNote?: string;
-  /** Facts the bank holds after the run. */
-  factsTotal: number;
-  /** Facts that no bank page linked before this run. */
-  factsAdded: number;
-  pagesWritten: string[];
-  /** Daily logs that got a `## Retain (extracted)` section from the LLM in this run (committed with the pages). */
-  extracted: string[];
-  /** New opinions: `initial` is the origin fact's c, `confidence` the value after this run's later evidence. */
-  opinionsCreated: { id: string; statement: string; entities: string[]; initial: number; confidence: number }[];
-  opinionsChanged: OpinionChange[];
-  conflicts: Conflict[];
-  /** Opinion regions edited by hand whose values were taken as the new state. */
-  adoptedEdits: string[];
-  diagnostics: Diagnostic[];
-  warnings: string[];
-  /** Entities that may be one (Zoe/Zoë, an alias MEMORY.md states): shown on their pages, never merged. */
-  aliasSuggestions: string[];
-  judge: string;
-  commit?: string;
-  /** The commit message describing this run (facts added, new opinions, confidence changes, pages), also when reflect does not commit itself. */
-  message: string;
-  /** Files membank wrote but did not commit (a person's edits are in them, git ignores them...), with why. */
-  left?: { path: string; reason: string }[];
-  /** Why nothing was committed although pages changed (not a repository, --no-commit, dry run). */
-  commitsOff?: string;
-  diff?: string;
-  /** Milliseconds per phase (load, opinions, render, write, commit), for benchmarks. */
-  timings: Record<string, number>;
-}
+export type { ReflectOptions, ReflectReport } from "./types.js";
 
 const optional = <K extends string, V>(key: K, value: V | undefined) =>
   (value === undefined ? {} : { [key]: value }) as Partial<Record<K, V>>;
@@ -249,34 +189,24 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     aliases: entityPages.aliases,
     today,
   });
-  // An incremental run re-renders only what the window can have changed: pages of
-  // entities with facts in the window (now or in the previous run), of opinions that
-  // moved or were edited, and the months of the typed pages the window touches. Every
-  // other page would render to the bytes it already has.
+  // An incremental run re-renders only what the window can have changed (scope.ts).
   let scope: RenderScope | undefined;
   // MEMORY.md changed, or no record of the last run's date: every page may show something new.
   const fresh = loaded.core !== core.text || loaded.asOf === undefined;
   if (since !== undefined && !loaded.renderAll && !fresh) {
-    const windowFacts = respellAll(
-      applyAliases([...loaded.windowBefore, ...loaded.facts.filter((f) => f.date >= since)], entityPages.aliases),
+    scope = incrementalScope({
+      since,
+      today,
+      loaded,
+      facts,
+      aliases: entityPages.aliases,
       spellings,
-    );
-    const entities = new Set(windowFacts.flatMap((f) => f.entities));
-    const moved = new Set([...evolved.touched, ...state.adopted]);
-    for (const op of evolved.opinions) if (moved.has(op.id)) for (const e of op.entities) entities.add(e);
-    // Prose mentions in the window (now or in the previous run).
-    const windowLogs = [...loaded.proseBefore, ...loaded.prose.filter((l) => l.date >= since)];
-    const keys = world.proseKeys(windowLogs);
-    for (const name of [...new Set([...facts.flatMap((f) => f.entities), ...world.proseOnly, ...entityPages.managed])])
-      if (keys.has(entityKey(name))) entities.add(name);
-    // A fact that was upcoming at the last run and is past now (or the other way round).
-    const [lo, hi] = [loaded.asOf ?? today, today].sort();
-    for (const f of facts) {
-      const crossed = [f.validFrom, f.validTo].some((d) => d !== undefined && d >= lo! && d <= hi!);
-      if (crossed) for (const e of f.entities) entities.add(e);
-    }
-    scope = { entities, months: new Set(windowFacts.map((f) => `${f.kind}:${f.date.slice(0, 7)}`)) };
-    world.focus(entities);
+      opinions: evolved.opinions,
+      moved: new Set([...evolved.touched, ...state.adopted]),
+      managed: entityPages.managed,
+      world,
+    });
+    world.focus([...scope.entities, ...(scope.mentions ?? [])]);
   }
 
   const rendered = await renderBank({

@@ -118,6 +118,16 @@ function updates(lines: CoreLine[], factsByEntity: Map<string, Fact[]>): Update[
     tokens.set(f.id, t);
     return t;
   };
+  // Few facts carry a change cue: test that first, so ten years of facts are not all tokenized.
+  const cues = new Map<string, boolean>();
+  const changes = (f: Fact) => {
+    let known = cues.get(f.id);
+    if (known === undefined) {
+      known = CHANGE_CUES.test(f.content) || negationCount(f.content) > 0;
+      cues.set(f.id, known);
+    }
+    return known;
+  };
   for (const core of lines) {
     let best: Update | undefined;
     for (const [entity, facts] of factsByEntity) {
@@ -128,8 +138,8 @@ function updates(lines: CoreLine[], factsByEntity: Map<string, Fact[]>): Update[
         if (topic.size === 0) continue;
         for (const fact of facts) {
           if (fact.kind === "opinion") continue; // beliefs are the opinions page's business
+          if (!changes(fact)) continue;
           if (share(topic, tokensOf(fact)) < SAME_TOPIC) continue;
-          if (!CHANGE_CUES.test(fact.content) && negationCount(fact.content) === 0) continue;
           if (!best || fact.date > best.fact.date || (fact.date === best.fact.date && fact.id > best.fact.id))
             best = { line: core.line, said: clause.text, fact, entity };
         }

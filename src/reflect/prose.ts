@@ -60,9 +60,18 @@ const SPEAKER = new RegExp(
   "u",
 );
 const WORD = new RegExp(`${NAME}`, "gu");
-const COMPOUND = /\p{Ll}[\p{L}\p{N}]*(?:[-.][\p{L}\p{N}]+)+/gu;
+// Starts at a word's start only: a match inside a word is skipped below anyway, and trying every letter of every word was quadratic.
+const COMPOUND = /(?<![\p{L}\p{N}])\p{Ll}[\p{L}\p{N}]*(?:[-.][\p{L}\p{N}]+)+/gu;
 // Characters after which the next word starts a sentence (or a list item, a quote, a label).
-const STARTER = /(?:^|[.!?:;"“”([{>*_–—-]|\d\.)$/u;
+const STARTER = /[.!?:;"“”([{>*_–—-]/u;
+
+/** Does a word at `at` start a sentence: nothing but spaces before it, or a STARTER character before the spaces? */
+function startsSentence(text: string, at: number): boolean {
+  // Read backwards from the word (a regex anchored at the end would rescan the line for every word).
+  let i = at - 1;
+  while (i >= 0 && /\s/u.test(text[i]!)) i--;
+  return i < 0 || STARTER.test(text[i]!);
+}
 
 function cleanName(raw: string): string {
   return raw.replace(/['’]s$/u, "").replace(/[-'’]+$/u, "");
@@ -92,8 +101,7 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   // one that gets counted (a surname or a second word is no one of its own).
   let lastNameEnd = -1;
   for (const m of prose.matchAll(WORD)) {
-    const before = prose.slice(0, m.index);
-    const prev = before.at(-1);
+    const prev = m.index > 0 ? prose[m.index - 1] : undefined;
     if (prev !== undefined && /[\p{L}\p{N}_@/\\.]/u.test(prev) && !/\s/u.test(prev)) continue; // inside a token
     const name = cleanName(m[0]);
     const continues = lastNameEnd >= 0 && m.index === lastNameEnd + 1 && prose[lastNameEnd] === " ";
@@ -105,7 +113,7 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
     if (name.length < 2 || /\d/u.test(name) || isStop(name)) continue;
     // ALL-CAPS words are acronyms (API, HTTP), not names.
     if (name === name.toUpperCase()) continue;
-    const list = STARTER.test(before.trimEnd()) ? start : mid;
+    const list = startsSentence(prose, m.index) ? start : mid;
     if (!list.includes(name)) list.push(name);
     // Only a name inside a sentence starts a run ("Called Ben" is a verb and a name); a
     // possessive ends it ("Mara's Team" is Mara and a team).
@@ -113,7 +121,7 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   }
   // Lower-case compound names (ledger-sync, node.js) count only for known entities: kept as weak.
   for (const m of prose.matchAll(COMPOUND)) {
-    const prev = prose.slice(0, m.index).at(-1);
+    const prev = m.index > 0 ? prose[m.index - 1] : undefined;
     if (prev !== undefined && !/[\s(["“'‘]/u.test(prev)) continue;
     const name = m[0].replace(/[.]+$/u, "");
     if (!start.includes(name)) start.push(name);

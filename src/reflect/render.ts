@@ -14,11 +14,14 @@ import {
   entityState,
   entityTimeline,
   MENTIONS_MAX,
+  maybeSameBlock,
+  mentionsBlock,
   newestMentions,
 } from "./entity-page.js";
 import { facetState } from "./facets.js";
 import { readWorkspaceFile } from "./load.js";
 import { entityOpinions, entityPagePath, entitySummary, proposalsBody, TYPED_PAGES, typedRegions } from "./pages.js";
+import { spliceMentions } from "./splice.js";
 import { loadTemplate, type TemplateName } from "./templates.js";
 
 export interface PageChange {
@@ -36,6 +39,8 @@ export interface Conflict {
 /** What an incremental run re-renders (see index.ts); absent = everything. */
 export interface RenderScope {
   entities: Set<string>;
+  /** Entities whose pages gain or lose only prose mentions: their other regions are kept (splice.ts). */
+  mentions?: Set<string>;
   /** `<kind>:<YYYY-MM>` */
   months: Set<string>;
 }
@@ -79,6 +84,7 @@ function groupByEntity<T extends { entities: readonly string[] }>(items: readonl
 }
 
 const MANAGED = /<!--\s*membank:begin /;
+const ENTITY_REGIONS = ["summary", "facts", "opinions", "related"];
 
 export async function renderBank(input: RenderInput): Promise<RenderResult> {
   const { ws } = input;
@@ -129,9 +135,10 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
   for (const slug of slugs) {
     const facts = factsByEntity.get(slug) ?? [];
     const before = input.entityTexts.get(entityFileStem(slug));
-    if (input.scope && before !== undefined && !input.scope.entities.has(slug)) continue;
+    const mentionsOnly = input.scope?.mentions?.has(slug) === true && before !== undefined;
+    if (input.scope && before !== undefined && !input.scope.entities.has(slug) && !mentionsOnly) continue;
     const page = entityPagePath(slug);
-    const ctx: EntityContext = input.world?.context(slug, facts) ?? {
+    const found: EntityContext = input.world?.context(slug, facts) ?? {
       today,
       core: [],
       mentions: [],
@@ -139,8 +146,19 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
       known: new Map(),
     };
     // Only the listed mentions need their line's text.
-    const shown = newestMentions(ctx.mentions).slice(0, MENTIONS_MAX);
-    for (const m of shown) m.text = await lines(m.path, m.line);
+    // Sorted once here (a 10-year entity has thousands of mentions; sorting sorted input again is linear).
+    const ctx: EntityContext = { ...found, mentions: newestMentions(found.mentions) };
+    for (const m of ctx.mentions.slice(0, MENTIONS_MAX)) m.text = await lines(m.path, m.line);
+    // Only the mentions changed: keep the fact-derived regions (an LLM summary is re-asked when the facts region changes, so not then).
+    const kept =
+      mentionsOnly && facts.length > 0 && !input.llm?.summarizeEntity
+        ? spliceMentions(before!, mentionsBlock(page, ctx.mentions), maybeSameBlock(ctx.maybeSame))
+        : undefined;
+    if (kept) {
+      kept.set("opinions", entityOpinions(opinionsByEntity.get(slug) ?? []));
+      await put(page, "entity", before, kept, ENTITY_REGIONS, undefined, slug);
+      continue;
+    }
     const bodies = new Map<string, string>();
     const facets = facetState(facts, [slug]);
     const factsBody = entityTimeline(page, slug, facts, ctx, facets);
@@ -150,15 +168,7 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
     bodies.set("facts", factsBody);
     bodies.set("opinions", entityOpinions(opinionsByEntity.get(slug) ?? []));
     bodies.set("related", entityRelatedOf(slug, facts, ctx.known));
-    await put(
-      entityPagePath(slug),
-      "entity",
-      before,
-      bodies,
-      ["summary", "facts", "opinions", "related"],
-      undefined,
-      slug,
-    );
+    await put(page, "entity", before, bodies, ENTITY_REGIONS, undefined, slug);
   }
 
   // Typed pages.

@@ -78,27 +78,57 @@ export class KnownNames {
 
   /** entityKeys of the known names (known on `asOf`, when given) the text mentions in plain words. */
   mentioned(text: string, asOf?: string): string[] {
+    return this.mentions(text)
+      .filter((m) => asOf === undefined || m.since <= asOf)
+      .map((m) => m.key);
+  }
+
+  /** Every known name the text mentions in plain words, in the order first seen, with the date it became known. */
+  mentions(text: string): { key: string; since: string }[] {
     const words = fold(text)
       .replace(/['’]s\b/g, "")
       .split(/[^\p{L}\p{N}]+/u)
       .filter((w) => w.length > 0);
-    const out = new Set<string>();
+    const out = new Map<string, string>();
     for (let i = 0; i < words.length; i++) {
       for (const name of this.byFirst.get(words[i]!) ?? []) {
-        if (asOf !== undefined && name.since > asOf) continue;
-        if (name.words.every((w, j) => words[i + j] === w)) out.add(name.key);
+        if (!out.has(name.key) && name.words.every((w, j) => words[i + j] === w)) out.set(name.key, name.since);
       }
     }
-    return [...out];
+    return [...out].map(([key, since]) => ({ key, since }));
   }
 }
 
 export function topicOf(entities: readonly string[], content: string, known?: KnownNames, asOf?: string): Topic {
+  return topicOn(statementTopic(entities, content, known), asOf);
+}
+
+/** What a statement's topic is made of, whatever the day: topicOn gives its topic on a day (evolve.ts reads an opinion's on every day). */
+export interface StatementTopic {
+  holder?: string;
+  keys: string[];
+  mentions: { key: string; since: string }[];
+  words: Set<string>;
+}
+
+export function statementTopic(entities: readonly string[], content: string, known?: KnownNames): StatementTopic {
   const holder = holderOf(entities, content);
-  const about = new Set([...entities.map(entityKey), ...(known?.mentioned(content, asOf) ?? [])]);
-  if (holder !== undefined) about.delete(holder);
-  const topic: Topic = { entities: about, words: contentTokens(content) };
-  if (holder !== undefined) topic.holder = holder;
+  const parts: StatementTopic = {
+    keys: entities.map(entityKey),
+    mentions: known?.mentions(content) ?? [],
+    words: contentTokens(content),
+  };
+  if (holder !== undefined) parts.holder = holder;
+  return parts;
+}
+
+/** The topic on `asOf`: plain-text mentions count from the day their name was first tagged. */
+export function topicOn(parts: StatementTopic, asOf?: string): Topic {
+  const about = new Set(parts.keys);
+  for (const m of parts.mentions) if (asOf === undefined || m.since <= asOf) about.add(m.key);
+  if (parts.holder !== undefined) about.delete(parts.holder);
+  const topic: Topic = { entities: about, words: parts.words };
+  if (parts.holder !== undefined) topic.holder = parts.holder;
   return topic;
 }
 

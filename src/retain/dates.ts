@@ -163,11 +163,15 @@ export function extractValidity(text: string, logDate: string): Validity {
   );
   const [y, m, d] = logDate.split("-").map(Number) as [number, number, number];
   const instant = new Date(Date.UTC(y, m - 1, d, 12));
-  let results: ParsedResult[];
-  try {
-    results = chrono.parse(cleaned, { instant, timezone: 0 });
-  } catch {
-    return {}; // chrono is a best-effort reader; a failure means "no date", never a lost fact
+  let results: ParsedResult[] = [];
+  // The same gate on what chrono would read: a date-like word inside an @mention, a path
+  // (`memory/2025-11-27.md`) or a duration is masked above, and chrono costs ~0.2 ms a call.
+  if (MAYBE_DATE.test(cleaned)) {
+    try {
+      results = chrono.parse(cleaned, { instant, timezone: 0 });
+    } catch {
+      return {}; // chrono is a best-effort reader; a failure means "no date", never a lost fact
+    }
   }
   const found: Found[] = [];
   for (const r of results) {
