@@ -28,14 +28,17 @@ const COMMANDS: readonly (readonly [string, () => Promise<Register>])[] = [
 /**
  * Register the subcommands a run needs: when the first argument names one (`membank recall
  * ...`), only that one, so a command does not load the other fifteen modules (its help and
- * its errors are the same either way); otherwise (`--help`, `help`, a typo) all of them.
+ * its errors are the same either way); none for `--version`; otherwise (`--help`, `help`,
+ * a typo) all of them.
  */
 export async function registerCommands(
   program: Command,
   args: readonly string[] = process.argv.slice(2),
 ): Promise<void> {
   const named = COMMANDS.find(([name]) => name === args[0]);
-  const wanted = named ? [named] : COMMANDS;
+  // `--version` is answered by the program before any command is looked at.
+  const version = args[0] === "--version" || args[0] === "-V";
+  const wanted = named ? [named] : version ? [] : COMMANDS;
   const registers = await Promise.all(wanted.map(([, load]) => load()));
   for (const register of registers) register(program);
 }

@@ -165,7 +165,8 @@ function bareYear(query: string): Span | undefined {
 const REL = String.raw`(?:(?:this|last|past|next|after)\s*)?`;
 const NUMBER_WORD = String.raw`(?:an?\b|the|few|several|half|couple|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
 // chrono's unit words and abbreviations ("3 hrs", "a few d ago").
-const UNIT = String.raw`(?:s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|mo|mon|mos|months?|qtr|quarters?|y|yrs?|years?)`;
+const UNIT =
+  "(?:s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|mo|mon|mos|months?|qtr|quarters?|y|yrs?|years?)";
 const MAY_NAME_TIME = new RegExp(
   [
     String.raw`\d`,
