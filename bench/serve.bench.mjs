@@ -38,6 +38,9 @@ function serve(ws, extra = []) {
   child.stderr.on("data", (c) => {
     err += c;
   });
+  // --verbose: one line per request with the server's own milliseconds.
+  child.requestMs = (op) =>
+    [...err.matchAll(new RegExp(`^membank serve: ${op} (\\d+) ms$`, "gm"))].map((m) => Number(m[1]));
   return new Promise((resolve, reject) => {
     child.stdout.on("data", (c) => {
       if (String(c).includes("socket ")) resolve(child);
@@ -105,10 +108,19 @@ for (let i = 0; i < opts.runs; i++) {
   floorCpu.push(cpu(["-e", ""]));
 }
 
-const server = await serve(warm);
+const server = await serve(warm, ["--verbose"]);
 let results;
+let serverMs;
 try {
   results = timePair(COMMANDS, warm, cold, opts.runs);
+  // spawnSync blocked this loop: let the server's log lines arrive before reading them.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  serverMs = Object.fromEntries(
+    COMMANDS.map(([op]) => {
+      const ms = server.requestMs(op);
+      return [op, { p50: percentile(ms, 50), p90: percentile(ms, 90), n: ms.length }];
+    }),
+  );
 } finally {
   await stop(server);
 }
@@ -118,8 +130,12 @@ const small = path.join(repoRoot, "bench/.out/serve-model");
 rmSync(small, { recursive: true, force: true });
 cpSync(path.join(repoRoot, "bank.example"), small, { recursive: true });
 let model = [];
-const useIndexed = spawnSync(process.execPath, [cli, "index", "-w", small, "--provider", "use"], { env });
-if (useIndexed.status === 0) {
+const useIndexed =
+  opts.modelRuns > 0
+    ? spawnSync(process.execPath, [cli, "index", "-w", small, "--provider", "use"], { env })
+    : undefined;
+if (useIndexed === undefined) console.log("--model-runs 0: model part skipped");
+else if (useIndexed.status === 0) {
   const copy = `${small}-warm`;
   rmSync(copy, { recursive: true, force: true });
   cpSync(small, copy, { recursive: true });
@@ -151,6 +167,7 @@ report(
     runs: opts.runs,
     floor: { wall: percentile(floor, 50), cpu: percentile(floorCpu, 50) },
     results,
+    serverMs,
     model,
   },
   "| command | warm server: CPU p50 | wall p50 | wall p90 | files | in-process: CPU p50 | wall p50 | wall p90 | files |",
@@ -160,3 +177,8 @@ report(
   ),
 );
 console.log(`\n\`node -e ''\`: CPU p50 ${fmt(percentile(floorCpu, 50))}, wall p50 ${fmt(percentile(floor, 50))}`);
+console.log(
+  `server's own time per request (--verbose), p50 / p90: ${Object.entries(serverMs)
+    .map(([op, m]) => `${op} ${fmt(m.p50)} / ${fmt(m.p90)} (${m.n} requests)`)
+    .join(", ")}`,
+);

@@ -13,7 +13,7 @@
 // Timed: wall time of each command (median, p90 of --runs), and `node -e ""` as the floor.
 // Module counts come from a load hook (node:module register) that lists every file loaded.
 import { execFileSync, spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { corpusCopy, flags, fmt, percentile, processHooks, repoRoot, report } from "./index-support.mjs";
 
@@ -36,6 +36,8 @@ const COMMANDS = [
   ["membank get", [cli, "get", "-w", ws, `memory/${day}`, "--from", "1", "--lines", "5"]],
   ["membank search", [cli, "search", "-w", ws, "--json", "Postgres operations work"]],
   ["membank recall", [cli, "recall", "-w", ws, "--json", "what did Priya merge last week?"]],
+  // No time words: recall answers without loading chrono.
+  ["membank recall (no date)", [cli, "recall", "-w", ws, "--json", "what does Priya prefer for code review?"]],
 ];
 
 function wall(args) {
@@ -94,6 +96,60 @@ for (const [name, args] of COMMANDS) {
   results.push({ name, ...stats(times, cpus, args), ...(base ? { base: stats(baseTimes, baseCpus, base) } : {}) });
 }
 
+/**
+ * Where one CLI recall's time goes, from `node --cpu-prof` (ms per run, the mean of `runs`
+ * profiles; a sample's time is wall time, so machine load inflates every phase alike): module loading (the ESM/CJS loader: resolve, read, compile, evaluate),
+ * recall's index freshness check (syncIndex), its time words (chrono: load and parse), the
+ * rest of recall (arms, ranking, shaping), GC, and the rest of the process (Node's own
+ * start, commander, the workspace, output). Samples are 250 µs apart.
+ */
+function phases(args, runs) {
+  const dir = mkdtempSync(path.join(hooks.dir, "prof-"));
+  for (let i = 0; i < runs; i++) {
+    const r = spawnSync(
+      process.execPath,
+      ["--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-interval", "250", ...args],
+      {
+        env,
+        stdio: "ignore",
+      },
+    );
+    if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}`);
+  }
+  const sums = new Map();
+  const files = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"));
+  for (const f of files) {
+    const prof = JSON.parse(readFileSync(path.join(dir, f), "utf8"));
+    const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+    const parent = new Map();
+    for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    prof.samples.forEach((id, i) => {
+      const frames = [];
+      for (let cur = id; cur !== undefined; cur = parent.get(cur)) frames.push(byId.get(cur).callFrame);
+      const top = frames[0].functionName;
+      if (top === "(idle)") return;
+      const has = (name, file = "") => frames.some((c) => c.functionName === name && c.url.endsWith(file));
+      let phase = "other (node start, commander, workspace, output)";
+      if (top === "(garbage collector)") phase = "gc";
+      else if (has("recall", "recall/recall.js")) {
+        if (has("syncIndex")) phase = "recall: index freshness (syncIndex)";
+        else if (has("parseTimeWindow")) phase = "recall: time words (chrono load + parse)";
+        else phase = "recall: arms, ranking, shaping";
+      } else if (frames.some((c) => c.url.startsWith("node:internal/modules/"))) phase = "module loading";
+      sums.set(phase, (sums.get(phase) ?? 0) + (prof.timeDeltas[i + 1] ?? 0) / 1000 / files.length);
+    });
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return Object.fromEntries([...sums].sort((a, b) => b[1] - a[1]));
+}
+
+const recallArgs = COMMANDS.find(([name]) => name === "membank recall")[1];
+const phaseRuns = Math.max(3, Math.ceil(opts.runs / 3));
+const breakdown = {
+  new: phases(recallArgs, phaseRuns),
+  ...(opts.base ? { base: phases(baseArgs(recallArgs), phaseRuns) } : {}),
+};
+
 // Each dependency imported alone in a fresh process (the time of the import() itself).
 const IMPORTS = [
   "commander",
@@ -137,7 +193,7 @@ for (const spec of IMPORTS) {
 
 report(
   "startup",
-  { corpus: opts.corpus, runs: opts.runs, results, imports },
+  { corpus: opts.corpus, runs: opts.runs, results, imports, breakdown },
   `| command | CPU p50 | wall p50 | wall p90 | files loaded | biggest groups |${opts.base ? " base CPU | base wall | base files |" : ""}`,
   results.map(
     (r) =>
@@ -153,3 +209,10 @@ report(
 );
 console.log("\n| import alone | p50 |\n|---|---|");
 for (const i of imports) console.log(`| \`${i.module}\` | ${i.ms === null ? "not installed" : fmt(i.ms)} |`);
+console.log(
+  `\n| where \`membank recall\` spends its time (--cpu-prof samples, wall ms per run, ${phaseRuns} profiles) | this build |${opts.base ? " base |" : ""}\n|---|---|${opts.base ? "---|" : ""}`,
+);
+for (const phase of new Set([...Object.keys(breakdown.new), ...Object.keys(breakdown.base ?? {})])) {
+  const cell = (b) => (b[phase] === undefined ? "" : fmt(b[phase]));
+  console.log(`| ${phase} | ${cell(breakdown.new)} |${breakdown.base ? ` ${cell(breakdown.base)} |` : ""}`);
+}

@@ -43,7 +43,7 @@ Examples:
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
-registerCommands(program);
+await registerCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -2,12 +2,8 @@ import { existsSync } from "node:fs";
 import { defaultConfig } from "../workspace/config.js";
 import { MembankError } from "../workspace/errors.js";
 import { type Workspace, workspacePath } from "../workspace/workspace.js";
-import { createGeminiEmbedder } from "./gemini.js";
 import type { RetryOptions } from "./http.js";
-import { createLocalEmbedder } from "./local.js";
-import { createOpenAiEmbedder } from "./openai.js";
 import type { EmbedderChoice } from "./types.js";
-import { createUseEmbedder, useAvailable } from "./use.js";
 
 export const EMBEDDING_PROVIDERS = ["auto", "local", "openai", "gemini", "use", "none"] as const;
 export type EmbeddingProvider = (typeof EMBEDDING_PROVIDERS)[number];
@@ -35,12 +31,13 @@ function keyFrom(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return value && value.trim().length > 0 ? value.trim() : undefined;
 }
 
-function probe(
+// Each provider's module is imported when it is probed: a BM25-only run loads none of them.
+async function probe(
   ws: Workspace,
   provider: Exclude<EmbeddingProvider, "auto">,
   opts: ResolveEmbedderOptions,
   auto: boolean,
-): Probe {
+): Promise<Probe> {
   const cfg = ws.config.embedding;
   const env = opts.env ?? process.env;
   const retry = { ...cfg.retry, ...opts.retry };
@@ -49,6 +46,7 @@ function probe(
       const file = workspacePath(ws, cfg.local.modelPath);
       if (!existsSync(file)) return { ok: false, reason: `local model file ${cfg.local.modelPath} not found` };
       const threads = opts.threads ?? cfg.local.threads;
+      const { createLocalEmbedder } = await import("./local.js");
       const embedder = createLocalEmbedder({ modelPath: file, ...(threads === undefined ? {} : { threads }) });
       return { ok: true, choice: { embedder, provider: "local", model: embedder.model } };
     }
@@ -58,6 +56,7 @@ function probe(
       // api.openai.com always does, and `auto` only takes a remote provider whose key is set.
       const isOpenAi = cfg.openai.baseUrl.replace(/\/+$/, "") === DEFAULT_OPENAI_BASE;
       if (!apiKey && (isOpenAi || auto)) return { ok: false, reason: `${cfg.openai.apiKeyEnv} not set` };
+      const { createOpenAiEmbedder } = await import("./openai.js");
       const embedder = createOpenAiEmbedder({
         baseUrl: cfg.openai.baseUrl,
         model: cfg.openai.model,
@@ -72,6 +71,7 @@ function probe(
     case "gemini": {
       const apiKey = keyFrom(env, cfg.gemini.apiKeyEnv);
       if (!apiKey) return { ok: false, reason: `${cfg.gemini.apiKeyEnv} not set` };
+      const { createGeminiEmbedder } = await import("./gemini.js");
       const embedder = createGeminiEmbedder({
         baseUrl: cfg.gemini.baseUrl,
         model: cfg.gemini.model,
@@ -83,6 +83,7 @@ function probe(
       return { ok: true, choice: { embedder, provider: "gemini", model: embedder.model } };
     }
     case "use": {
+      const { createUseEmbedder, useAvailable } = await import("./use.js");
       if (!(opts.useAvailable ?? useAvailable())) {
         return { ok: false, reason: "the @energetic-ai/embeddings packages are not installed" };
       }
@@ -116,7 +117,7 @@ function parseProvider(value: string): EmbeddingProvider {
 export async function resolveEmbedder(ws: Workspace, opts: ResolveEmbedderOptions = {}): Promise<EmbedderChoice> {
   const wanted = parseProvider(opts.provider ?? ws.config.embedding.provider);
   if (wanted !== "auto") {
-    const result = probe(ws, wanted, opts, false);
+    const result = await probe(ws, wanted, opts, false);
     if (result.ok) return result.choice;
     if (ws.config.embedding.fallback === "error") {
       throw new MembankError(`Embedding provider ${wanted} is not usable: ${result.reason}`, { code: "EEMBED" });
@@ -128,7 +129,7 @@ export async function resolveEmbedder(ws: Workspace, opts: ResolveEmbedderOption
   const localChosen = ws.config.embedding.local.modelPath !== defaultConfig().embedding.local.modelPath;
   const notes: string[] = [];
   for (const candidate of ["local", "openai", "gemini"] as const) {
-    const result = probe(ws, candidate, opts, true);
+    const result = await probe(ws, candidate, opts, true);
     if (result.ok) {
       return notes.length > 0
         ? { ...result.choice, fallback: `${notes.join("; ")}; using ${candidate}` }

@@ -1,4 +1,15 @@
-import { Document, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
+import { createRequire } from "node:module";
+import type * as Yaml from "yaml";
+import type { Document, Node } from "yaml";
+
+// The yaml package (CommonJS, ~60 files) is required on first use, not imported: recall and
+// search import this module through the index but parse front matter only when a bank page
+// changed, and loading yaml cost more than the rest of a recall's module graph.
+let yamlLib: typeof Yaml | undefined;
+function yaml(): typeof Yaml {
+  yamlLib ??= createRequire(import.meta.url)("yaml") as typeof Yaml;
+  return yamlLib;
+}
 
 /**
  * YAML front matter of a bank page, through the `yaml` library (issue 12: one home for
@@ -64,8 +75,12 @@ export interface FrontMatter {
   lines: number;
 }
 
-function docOf(yaml: string, lineCounter?: LineCounter): Document.Parsed {
-  return parseDocument(yaml, { prettyErrors: false, uniqueKeys: false, ...(lineCounter ? { lineCounter } : {}) });
+function docOf(text: string, lineCounter?: Yaml.LineCounter): Document.Parsed {
+  return yaml().parseDocument(text, {
+    prettyErrors: false,
+    uniqueKeys: false,
+    ...(lineCounter ? { lineCounter } : {}),
+  });
 }
 
 function asRecord(value: unknown): Record<string, unknown> {
@@ -93,17 +108,17 @@ export function readFrontMatter(text: string): FrontMatter {
  */
 export function writeFrontMatter(text: string, fields: Record<string, unknown>): string {
   const block = frontMatterBlock(text);
-  const doc = block ? docOf(block.yaml) : new Document({});
+  const doc = block ? docOf(block.yaml) : new (yaml().Document)({});
   if (doc.errors.length > 0) throw new Error(`the front matter is not valid YAML (${doc.errors[0]!.message})`);
   if (doc.contents === null) doc.contents = doc.createNode({});
-  if (!isMap(doc.contents)) throw new Error("the front matter is not a list of `key: value` fields");
+  if (!yaml().isMap(doc.contents)) throw new Error("the front matter is not a list of `key: value` fields");
   for (const [key, value] of Object.entries(fields)) {
     if (value === undefined) doc.delete(key);
     else doc.set(key, value);
   }
   const eol = block?.eol ?? "\n";
-  const yaml = doc.toString({ lineWidth: 0 }).replace(/\n/g, eol);
-  return `---${eol}${yaml}---${eol}${block ? text.slice(block.bodyOffset) : text}`;
+  const yamlText = doc.toString({ lineWidth: 0 }).replace(/\n/g, eol);
+  return `---${eol}${yamlText}---${eol}${block ? text.slice(block.bodyOffset) : text}`;
 }
 
 /** A name-like field's text (`name: Mara`, `title: 2024`), else undefined. */
@@ -127,6 +142,7 @@ export function frontMatterName(data: Record<string, unknown>): string | undefin
 export function frontMatterAliases(text: string): { alias: string; line: number }[] {
   const block = frontMatterBlock(text);
   if (!block) return [];
+  const { LineCounter, isScalar, isSeq } = yaml();
   const lc = new LineCounter();
   let doc: Document.Parsed;
   try {

@@ -4,25 +4,22 @@ import { cjkWords } from "../analysis/tokens.js";
 import type { Embedder } from "../embed/types.js";
 import { dot } from "../embed/vector.js";
 import type { IndexDb } from "../index/db.js";
-import { buildMatchQuery } from "../index/fts.js";
+import { buildMatchQuery, cjkTerms } from "../index/fts.js";
+import { hasLines, readLines } from "../index/lines.js";
 import {
   bm25Facts,
   chunksByDates,
   chunksByIds,
-  cjkTerms,
   type EntityRow,
-  hasLines,
   hasOpinions,
-  OPINIONS_PAGE,
-  readLines,
   trigramChunks,
   vectorKnn,
-} from "../index/index.js";
+} from "../index/queries.js";
 import { factsInWindowLean, factsOfEntities, withEntities } from "../index/recall-queries.js";
 import { frontMatterLineCount } from "../markdown/frontmatter.js";
 import { cmp } from "../markdown/links.js";
 import { byPlace, byScoreThenPlace, type Place } from "../markdown/order.js";
-import { ENTITY_DIR } from "../markdown/pages.js";
+import { ENTITY_DIR, OPINIONS_PAGE } from "../markdown/pages.js";
 import { entityKey } from "../retain/entities.js";
 import { factCandidate, linesCandidate } from "./candidates.js";
 import type { Intent, LexicalTerm } from "./intent.js";

@@ -1,6 +1,5 @@
-// The English parser only: the package root loads all 15 locales (266 files, ~0.1 s per CLI call).
 import type { ParsedResult } from "chrono-node";
-import * as chrono from "chrono-node/en";
+import { chronoEn } from "../retain/chrono.js";
 import { toCount } from "../retain/date-phrases.js";
 
 /** An inclusive window of days, YYYY-MM-DD. An open end is left out. */
@@ -120,7 +119,7 @@ function relativeTo(query: string, asOf: Date): Span | undefined {
   const m = /\b(?:the\s+)?(day|night|week|weekend)\s+(before|after)\s+/i.exec(query);
   if (!m) return undefined;
   const rest = query.slice(m.index + m[0].length);
-  const r = chrono.parse(rest, { instant: asOf, timezone: 0 }, { forwardDate: false })[0];
+  const r = chronoEn().parse(rest, { instant: asOf, timezone: 0 }, { forwardDate: false })[0];
   if (r?.index !== 0 || !r.start.isCertain("day")) return undefined;
   const c = r.start;
   const mo = c.get("month") ?? 1;
@@ -152,6 +151,36 @@ function bareYear(query: string): Span | undefined {
   if (!m) return undefined;
   const y = Number(m[1]);
   return { from: utc(y, 1, 1), to: utc(y, 12, 31), index: m.index, text: m[0] };
+}
+
+/**
+ * Could chrono find a date in this text? A cheap superset of what its English parsers
+ * match in words as people separate them (spaces, punctuation): every result holds a digit,
+ * a month or weekday name, a casual day or time word, a time unit word, or a number word
+ * or "next"/"last" before a unit ("a few d", "next h"). A question with none ("what does Mara prefer?")
+ * is answered without loading chrono (~50 files) or running its ~30 patterns, whose first
+ * run in a process costs tens of milliseconds. Broader than retain's MAYBE_DATE
+ * (dates.ts), which leaves out "now" and hours on purpose.
+ */
+const REL = String.raw`(?:(?:this|last|past|next|after)\s*)?`;
+const NUMBER_WORD = String.raw`(?:an?\b|the|few|several|half|couple|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
+// chrono's unit words and abbreviations ("3 hrs", "a few d ago").
+const UNIT =
+  "(?:s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|mo|mon|mos|months?|qtr|quarters?|y|yrs?|years?)";
+const MAY_NAME_TIME = new RegExp(
+  [
+    String.raw`\d`,
+    String.raw`\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b`,
+    String.raw`\b(?:sun|mon|tues?|wed|thu|thurs?|fri|sat|(?:sun|mon|tues|wednes|thurs|fri|satur)day)\b`,
+    String.raw`\b${REL}(?:now|today|tonight|tmrw?|tomorrow|overmorrow|yesterday|night|noon|midday|midnight|morning|afternoon|evening)\b`,
+    String.raw`\b${REL}(?:second|minute|hour|day|week|fortnight|month|quarter|year)`,
+    String.raw`(?:\b${NUMBER_WORD}|\b(?:this|last|past|next|after)|[+-])\s*${UNIT}(?:ago|before|earlier|later|after|from|henceforth|forward|out)?\b`,
+  ].join("|"),
+  "i",
+);
+
+export function mayNameTime(text: string): boolean {
+  return MAY_NAME_TIME.test(text);
 }
 
 /** The span one chrono result covers, at the granularity the words imply (day, week, month). */
@@ -240,7 +269,9 @@ export function parseTimeWindow(query: string, asOf: Date): TimeWindow | undefin
       else spans.push(s);
       masked = masked.slice(0, s.index) + " ".repeat(s.text.length) + masked.slice(s.index + s.text.length);
     }
-    const results = chrono.parse(masked, { instant: asOf, timezone: 0 }, { forwardDate: false });
+    const results = mayNameTime(masked)
+      ? chronoEn().parse(masked, { instant: asOf, timezone: 0 }, { forwardDate: false })
+      : [];
     for (const r of results) {
       const s = spanOf(r, masked, asOf);
       if (s) spans.push(s);

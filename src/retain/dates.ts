@@ -1,8 +1,7 @@
-// The English parser only: the package root loads all 15 locales (266 files, ~0.1 s per CLI call).
 import type { ParsedComponents, ParsedResult } from "chrono-node";
-import * as chrono from "chrono-node/en";
 import { isIsoDate } from "../markdown/log-path.js";
 import { MembankError } from "../workspace/errors.js";
+import { chronoEn } from "./chrono.js";
 import {
   addPeriod,
   clauses,
@@ -168,7 +167,7 @@ export function extractValidity(text: string, logDate: string): Validity {
   // (`memory/2025-11-27.md`) or a duration is masked above, and chrono costs ~0.2 ms a call.
   if (MAYBE_DATE.test(cleaned)) {
     try {
-      results = chrono.parse(cleaned, { instant, timezone: 0 });
+      results = chronoEn().parse(cleaned, { instant, timezone: 0 });
     } catch {
       return {}; // chrono is a best-effort reader; a failure means "no date", never a lost fact
     }

@@ -40,6 +40,13 @@ export interface RunningServer {
   closed: Promise<void>;
 }
 
+/** Warm-up questions: a time window, an opinion, and every kind of date chrono reads. */
+const WARM_UP_QUESTIONS = [
+  "what happened last week?",
+  "what does Mara prefer for status updates?",
+  "who merged FJD-482 on Monday, March 3 2025 at 5pm, 2 days ago, in 3 hours or 2025-03-02?",
+];
+
 /** A request line longer than this is not one of ours. */
 const MAX_REQUEST_BYTES = 1 << 20;
 
@@ -170,10 +177,14 @@ export async function startServer(ws: Workspace, opts: ServeOptions = {}): Promi
   info.provider = choice.provider;
   // A model that fails to load here fails (or falls back) per request, as it would in-process.
   await choice.embedder?.embed(["membank serve warm-up"]).catch(() => undefined);
-  // One question through recall loads what it loads lazily (the date parser, the line tables).
-  await recall(ws, "what happened last week?", { embedder: { embedder: null, provider: "none" } }).catch(
-    () => undefined,
-  );
+  // Questions through recall load what it loads lazily (the date parser, the line tables),
+  // twice: V8 compiles a regular expression to machine code on its second run, and chrono's
+  // largest patterns take ~0.3 s each to compile; that must not land on a client's request.
+  for (let round = 0; round < 2; round++) {
+    for (const question of WARM_UP_QUESTIONS) {
+      await recall(ws, question, { embedder: { embedder: null, provider: "none" } }).catch(() => undefined);
+    }
+  }
 
   let chain: Promise<unknown> = Promise.resolve();
   const handle = (conn: Socket, line: string) => {

@@ -117,9 +117,9 @@ export function registerRecall(program: Command): void {
       const served = await askWarmServer<RecallResponse>(flags, request);
       if (served !== undefined) return print(served);
       const ws = await loadWorkspace(flags);
-      const { resolveEmbedder } = await import("../../embed/index.js");
-      const { closeIndexes } = await import("../../index/index.js");
-      const { recall } = await import("../../recall/index.js");
+      const { resolveEmbedder } = await import("../../embed/resolve.js");
+      const { closeIndexes } = await import("../../index/handles.js");
+      const { recall } = await import("../../recall/recall.js");
       const embedder = await resolveEmbedder(ws, flags.provider === undefined ? {} : { provider: flags.provider });
       try {
         const res = await recall(ws, words.join(" "), {

@@ -56,13 +56,14 @@ export function registerSearch(program: Command): void {
       });
       if (served !== undefined) return print(served);
       const ws = await loadWorkspace(flags);
-      const { search, closeIndexes } = await import("../../index/index.js");
+      const { search } = await import("../../index/search.js");
+      const { closeIndexes } = await import("../../index/handles.js");
       // BM25-only is the latency-critical path: skip loading the embedding providers for it.
       const provider = flags.provider ?? ws.config.embedding.provider;
       const embedder: EmbedderChoice =
         provider === "none"
           ? { embedder: null, provider: "none" }
-          : await (await import("../../embed/index.js")).resolveEmbedder(ws, { provider });
+          : await (await import("../../embed/resolve.js")).resolveEmbedder(ws, { provider });
       try {
         const res = await search(ws, words.join(" "), {
           embedder,
