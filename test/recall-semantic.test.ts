@@ -6,11 +6,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveEmbedder } from "../src/embed/resolve.js";
-import type { EmbedderChoice } from "../src/embed/types.js";
+import type { Embedder, EmbedderChoice } from "../src/embed/types.js";
 import { closeIndexes } from "../src/index/handles.js";
 import { syncIndex } from "../src/index/sync.js";
 import { recall } from "../src/recall/recall.js";
 import { openWorkspace, type Workspace } from "../src/workspace/workspace.js";
+import { hashEmbedder } from "./index-support.js";
 
 let dir: string;
 let ws: Workspace;
@@ -79,5 +80,39 @@ describe("semantic candidates", () => {
     const off = await recall(ws, QUESTION, { asOf, k: 3, sync: false, weights: { semantic: 0 } });
     expect(bm25.results).toEqual(off.results);
     expect(bm25.provider).toBe("none");
+  });
+});
+
+describe("semantic candidates when the provider fails", () => {
+  it("answers from BM25 with one note, like the vector arm", async () => {
+    const d = await mkdtemp(path.join(tmpdir(), "membank-semantic-down-"));
+    try {
+      await mkdir(path.join(d, "memory"));
+      for (const [name, text] of Object.entries(LOGS)) await writeFile(path.join(d, "memory", name), text);
+      const w = await openWorkspace(d);
+      const hash = hashEmbedder(16);
+      await syncIndex(w, { embedder: { embedder: hash, provider: hash.id, model: hash.model } });
+      const down: Embedder = {
+        id: hash.id,
+        model: hash.model,
+        dims: 16,
+        embed: async () => {
+          throw new Error("provider down");
+        },
+      };
+      const res = await recall(w, QUESTION, {
+        asOf,
+        k: 3,
+        sync: false,
+        embedder: { embedder: down, provider: hash.id },
+      });
+      const bm25 = await recall(w, QUESTION, { asOf, k: 3, sync: false });
+      expect(res.provider).toBe("none");
+      expect(res.fallback?.match(/provider down/g)).toHaveLength(1);
+      expect(res.results).toEqual(bm25.results);
+    } finally {
+      closeIndexes();
+      await rm(d, { recursive: true, force: true });
+    }
   });
 });
