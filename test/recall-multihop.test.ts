@@ -41,6 +41,22 @@ car service booked for the 14th
 Caroline and I went to the garden centre. she recommended the lavender for the balcony
 Lunch with Priya. she recommended a dentist near work
 `,
+  "2026-03-18.md": `# 18 March
+long day, train delayed twice
+
+## Retain
+- W @Jonas: His sister @Ilse works for the harbour authority in Rotterdam.
+- B: Booked the ferry for Easter.
+`,
+  "2026-03-19.md": `- Jonas suggested we skip the museum and do the canal tour instead
+- dinner at Jonas's, he suggested the Thai place for next time
+`,
+  "2026-03-20.md": `Jonas suggested I ring the landlord about the boiler. did it, no answer
+`,
+  "2026-03-21.md": `## Retain
+- W @Ilse: Suggested taking the first ferry at dawn, cheaper and no queue.
+- O(c=0.7) @Jonas: Prefers trains over flying.
+`,
 };
 
 beforeAll(async () => {
@@ -79,6 +95,14 @@ describe("multi-hop recall", () => {
     });
     const hop = r.results.find((x) => DANA_RECOMMENDS.test(x.source));
     expect(hop?.arms?.map((a) => a.arm)).toContain("multihop");
+  });
+
+  it("bridges through an entity of a Retain fact", async () => {
+    const q = "what did Jonas's sister suggest?";
+    // Line 2 ("Suggested taking the first ferry"), not Jonas's opinion on line 3.
+    const ILSE = /^memory\/2026-03-21\.md#L[12]-L[23]$/;
+    expect(await sources(q, { multihop: 0 })).not.toContainEqual(expect.stringMatching(ILSE));
+    expect(await sources(q)).toContainEqual(expect.stringMatching(ILSE));
   });
 
   it("leaves a question one line answers alone", async () => {
