@@ -3,11 +3,14 @@
 //
 //   pnpm build && node bench/locomo.bench.mjs [--mode bm25|hybrid|both] [--fusion rrf|weighted]
 //        [--before N --after N] [--k 10] [--conv conv-26 | --convs 3] [--vw W] [--fw W] [--nw W]
-//        [--cov W] [--covspan N] [--tw W] [--turn on|off]
+//        [--cov W] [--covspan N] [--tw W] [--turn on|off] [--semw W] [--semchunks N] [--semmin S] [--sempara W] [--mhw W]
 //
 // --convs N runs only the first N conversations (a quick subset while iterating);
 // --fw/--nw/--cov/--covspan/--tw/--turn override the line ranking (src/recall/linerank.ts, windows.ts) to
-// measure alternatives to the defaults.
+// measure alternatives to the defaults. --semw/--semchunks/--semmin: the semantic candidate arm
+// (hybrid only: weight, nearest chunks, minimum cosine, weight when the words find
+// little; src/recall/vector-source.ts). --mhw: the
+// multi-hop stage's weight (src/recall/multihop.ts; 0 turns it off).
 //
 // For each of the 10 conversations: copy the (read-only) workspace into bench/.out/locomo/<mode>/
 // (kept between runs: its .memory index and embedding cache make a re-run quick; --fresh starts
@@ -46,6 +49,11 @@ const turn = flag("turn", undefined);
 const syn = flag("synonyms", undefined);
 const sw = flag("sw", undefined);
 const convs = flag("convs", undefined);
+const semw = flag("semw", undefined);
+const semChunks = flag("semchunks", undefined);
+const semMin = flag("semmin", undefined);
+const mhw = flag("mhw", undefined);
+const semPara = flag("sempara", undefined);
 if (args.includes("--help")) {
   console.log(
     readFileSync(fileURLToPath(import.meta.url), "utf8")
@@ -114,7 +122,17 @@ async function run(mode) {
         budgetTokens: 1_000_000,
         fusion,
         ...(syn !== undefined ? { synonyms: syn } : {}),
-        ...(sw !== undefined ? { weights: { synonyms: Number(sw) } } : {}),
+        weights: {
+          ...(sw !== undefined ? { synonyms: Number(sw) } : {}),
+          ...(vw !== undefined ? { vector: Number(vw) } : {}),
+          ...(semw !== undefined ? { semantic: Number(semw) } : {}),
+          ...(mhw !== undefined ? { multihop: Number(mhw) } : {}),
+        },
+        semantic: {
+          ...(semChunks !== undefined ? { chunks: Number(semChunks) } : {}),
+          ...(semMin !== undefined ? { minSimilarity: Number(semMin) } : {}),
+          ...(semPara !== undefined ? { paraphraseWeight: Number(semPara) } : {}),
+        },
         window: {
           before,
           after,
@@ -127,7 +145,6 @@ async function run(mode) {
           ...(covSpan !== undefined ? { coverageSpan: Number(covSpan) } : {}),
           ...(tw !== undefined ? { timeWordBoost: Number(tw) } : {}),
         },
-        ...(vw !== undefined ? { weights: { vector: Number(vw) } } : {}),
         sync: first,
       });
       first = false;
@@ -149,7 +166,7 @@ async function run(mode) {
   times.sort((a, b) => a - b);
   const f = (x) => x.toFixed(3);
   console.log(
-    `\n## ${mode} (fusion ${fusion}${mode === "hybrid" && vw !== undefined ? `, vector weight ${vw}` : ""}, window -${before}/+${after}, k ${K}): mean lines/result ${(lines / results).toFixed(2)}, ` +
+    `\n## ${mode} (fusion ${fusion}${mode === "hybrid" && vw !== undefined ? `, vector weight ${vw}` : ""}${semw !== undefined ? `, semantic ${semw}` : ""}${semChunks !== undefined ? ` x${semChunks} chunks` : ""}${semMin !== undefined ? ` min ${semMin}` : ""}${semPara !== undefined ? ` paraphrase ${semPara}` : ""}${mhw !== undefined ? `, multihop ${mhw}` : ""}, window -${before}/+${after}, k ${K}): mean lines/result ${(lines / results).toFixed(2)}, ` +
       `recall p50 ${times[Math.floor(times.length / 2)].toFixed(1)} ms, p95 ${times[Math.floor(times.length * 0.95)].toFixed(1)} ms`,
   );
   console.log("| category | n | R@1 | R@5 | R@10 | MRR@10 |\n|---|---|---|---|---|---|");

@@ -1,8 +1,10 @@
 import { type ArmContext, entityArm, factsArm, linesArm, opinionArm, timeArm, vectorArm } from "./arms.js";
 import { entityAnswersArm } from "./entity-answers.js";
+import { multiHopArm } from "./multihop.js";
 import type { RecallPlan } from "./plan.js";
 import { DEFAULT_SYNONYM_ARM, synonymArm } from "./synonym-arm.js";
 import type { ArmList } from "./types.js";
+import { vectorSourceArm } from "./vector-source.js";
 
 /**
  * The retrieval arms, as data: when each runs, at which weight, and what it runs. recall()
@@ -37,6 +39,13 @@ export const ARMS: readonly ArmSpec[] = [
     run: (ctx, weight) => synonymArm(ctx, weight, { ...DEFAULT_SYNONYM_ARM, mode: ctx.plan.tuning.synonyms }),
     optional: true,
   },
+  {
+    name: "multihop",
+    when: (p) => p.lexical && w(p, "multihop") > 0,
+    weight: (p) => w(p, "multihop"),
+    run: multiHopArm,
+    optional: true,
+  },
   { name: "facts", when: (p, ctx) => p.lexical && ctx.idx.fts, weight: (p) => w(p, "facts"), run: factsArm },
   {
     name: "entity",
@@ -65,5 +74,12 @@ export const ARMS: readonly ArmSpec[] = [
     when: (_, ctx) => ctx.embedder !== undefined,
     weight: (p) => w(p, "vector"),
     run: (ctx, weight) => vectorArm(ctx, ctx.embedder!, weight),
+  },
+  {
+    name: "semantic",
+    when: (p, ctx) => ctx.embedder !== undefined && w(p, "semantic") > 0,
+    weight: (p) => w(p, "semantic"),
+    run: (ctx, weight) => vectorSourceArm(ctx, ctx.embedder!, weight),
+    optional: true,
   },
 ];

@@ -18,6 +18,10 @@ export const DEFAULT_WEIGHTS: Readonly<Record<string, number>> = {
   opinion: 1.3,
   // Line-level USE similarity re-ranks lexical hits poorly on LoCoMo (bench/README.md): a light touch.
   vector: 0.2,
+  // The vector arm's own nearest lines as candidates (vector-source.ts; swept in bench/README.md "LoCoMo").
+  semantic: 0.2,
+  // Second-hop lines reached through a name on a first-hop line (multihop.ts; bench/README.md "LoCoMo").
+  multihop: 0.8,
   // WordNet synonyms: below the question's own words (bench/README.md).
   synonyms: 0.3,
 };
@@ -27,6 +31,36 @@ export const DEFAULT_WEIGHTS: Readonly<Record<string, number>> = {
  * of the question's topic words (the words themselves found little); `off`.
  */
 export type SynonymMode = "always" | "paraphrase" | "off";
+
+/** Vectors as a candidate source (vector-source.ts). */
+export interface SemanticSource {
+  /** Nearest chunks (by the index's chunk vectors) whose lines become candidates. */
+  chunks: number;
+  /** Lines below this cosine to the question are left out. */
+  minSimilarity: number;
+  /**
+   * The arm's weight when the question's own words find little (no line holds half of
+   * them: synonym-arm.ts wordsFoundEnough): then meaning, not words, has to find the line.
+   */
+  paraphraseWeight: number;
+}
+
+/** The multi-hop stage (multihop.ts). */
+export interface MultiHopTuning {
+  /** First-hop lines to bridge from (the lexical arm's best). */
+  seeds: number;
+  /** A seed must hold at least this many of the question's words (it connects part of it). */
+  minSeedTerms: number;
+  /** ... and more than this share of them. */
+  minSeedShare: number;
+  /** Bridges (names the question does not use) per seed. */
+  bridgesPerSeed: number;
+  /** A bridge on more lines than max(minCommonLines, commonShare x lines) says nothing (a speaker, the user). */
+  commonShare: number;
+  minCommonLines: number;
+  /** Second-hop lines per bridge. */
+  hopLines: number;
+}
 
 export interface RecallTuning {
   /** Arm weights by name (config recall.tuning.weights overrides some). */
@@ -56,6 +90,10 @@ export interface RecallTuning {
   evidenceLinks: number;
   /** When the WordNet synonym pass runs (synonym-arm.ts; chosen by bench/README.md "Synonyms"). */
   synonyms: SynonymMode;
+  /** The semantic candidate arm (runs only with an embedder and vectors in the index). */
+  semantic: SemanticSource;
+  /** The multi-hop stage (its weight is weights.multihop; 0 turns it off). */
+  multiHop: MultiHopTuning;
 }
 
 export const DEFAULT_TUNING: RecallTuning = {
@@ -72,6 +110,16 @@ export const DEFAULT_TUNING: RecallTuning = {
   evidencePerK: 2,
   evidenceLinks: 5,
   synonyms: "paraphrase",
+  semantic: { chunks: 4, minSimilarity: 0.3, paraphraseWeight: 1 },
+  multiHop: {
+    seeds: 3,
+    minSeedTerms: 2,
+    minSeedShare: 0.5,
+    bridgesPerSeed: 2,
+    commonShare: 0.01,
+    minCommonLines: 20,
+    hopLines: 5,
+  },
 };
 
 export interface RecallPlan {

@@ -22,6 +22,7 @@ import {
   mentionsEntity,
   type RecallPlan,
   type RecallTuning,
+  type SemanticSource,
   type SynonymMode,
 } from "./plan.js";
 import { detectProfile, PROFILES, type RecallProfile, type RecallProfileName } from "./profile.js";
@@ -69,9 +70,14 @@ export interface RecallOptions {
   profile?: RecallProfileName;
   /** WordNet synonyms of the topic words: always, only when the words find little (default), or off. */
   synonyms?: SynonymMode;
+  /** The semantic candidate arm's reach (plan.ts DEFAULT_TUNING.semantic); its weight is weights.semantic. */
+  semantic?: Partial<SemanticSource>;
 }
 
 const KINDS: readonly ResultKind[] = ["world", "experience", "opinion", "observation", "note"];
+
+/** Arms that embed the question: a provider failure falls back to BM25 (config embedding.fallback). */
+const EMBEDDING_ARMS = new Set(["vector", "semantic"]);
 
 const cachedEmbedders = new WeakMap<Embedder, Embedder>();
 
@@ -107,6 +113,7 @@ function tuningOf(ws: Workspace, opts: RecallOptions): RecallTuning {
     ...(cfg.vagueTime !== undefined ? { vagueTime: cfg.vagueTime } : {}),
     ...(cfg.commonEntityFacts !== undefined ? { commonEntityFacts: cfg.commonEntityFacts } : {}),
     ...(opts.synonyms !== undefined ? { synonyms: opts.synonyms } : {}),
+    semantic: { ...DEFAULT_TUNING.semantic, ...opts.semantic },
     weights: { ...DEFAULT_TUNING.weights, ...cfg.weights, ...opts.weights } as Record<string, number>,
   };
 }
@@ -190,21 +197,23 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
   const arms: ArmList[] = [];
   const armMs = new Map<string, number>();
   let vectorRan = false;
+  let embedFailed = false;
   for (const spec of ARMS) {
-    if (!spec.when(plan, ctx)) continue;
+    if (!spec.when(plan, ctx) || (embedFailed && EMBEDDING_ARMS.has(spec.name))) continue;
     const t = performance.now();
     try {
       const list = await spec.run(ctx, spec.weight(plan));
       if (list.items.length > 0 || !spec.optional) arms.push(list);
     } catch (error) {
-      if (spec.name !== "vector") throw error;
+      if (!EMBEDDING_ARMS.has(spec.name)) throw error;
+      embedFailed = true;
       const message = `embedding the query with ${choice.provider} failed: ${(error as Error).message}`;
       if (ws.config.embedding.fallback === "error") throw new MembankError(message, { code: "EEMBED", cause: error });
       fallbacks.push(`${message}; BM25 only`);
       continue;
     }
     armMs.set(spec.name, performance.now() - t);
-    if (spec.name === "vector") vectorRan = true;
+    if (EMBEDDING_ARMS.has(spec.name)) vectorRan = true;
   }
 
   const method = opts.fusion ?? DEFAULT_FUSE.method;

@@ -99,6 +99,8 @@ export const configSchema = z
                 time: z.number().min(0).optional(),
                 opinion: z.number().min(0).optional(),
                 vector: z.number().min(0).optional(),
+                semantic: z.number().min(0).optional(),
+                multihop: z.number().min(0).optional(),
               })
               .optional(),
             outsideWindow: z.number().min(0).max(1).optional(),
