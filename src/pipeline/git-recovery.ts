@@ -1,6 +1,7 @@
 import { readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { type CommitResult, commitPending } from "../reflect/git.js";
+import { earlierRunText, withEarlierRuns } from "../reflect/message.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { MembankError } from "../workspace/errors.js";
 import { repoInfo } from "../workspace/git.js";
@@ -61,18 +62,72 @@ export async function recoverIndexLock(ws: Workspace): Promise<string | undefine
   );
 }
 
+/** Messages of runs whose commit did not go through, kept until a later run commits their pages. */
+interface UncommittedRun {
+  message: string;
+  files: string[];
+}
+
+function uncommittedPath(ws: Workspace): string {
+  return path.join(stateDir(ws), "uncommitted-runs.json");
+}
+
+async function readUncommittedRuns(ws: Workspace): Promise<UncommittedRun[]> {
+  try {
+    const raw = JSON.parse(await readFile(uncommittedPath(ws), "utf8")) as { runs?: unknown };
+    if (!Array.isArray(raw.runs)) return [];
+    return raw.runs.filter(
+      (r): r is UncommittedRun =>
+        typeof r?.message === "string" &&
+        Array.isArray(r.files) &&
+        r.files.every((f: unknown) => typeof f === "string"),
+    );
+  } catch {
+    return []; // missing or unreadable: only the description of earlier runs is lost, never a page
+  }
+}
+
+/** Keep this run's message for the run that will commit its pages; best effort (the pages stay pending either way). */
+async function rememberRun(ws: Workspace, earlier: UncommittedRun[], run: UncommittedRun): Promise<void> {
+  if (run.files.length === 0 || earlier.some((e) => e.message === run.message)) return;
+  try {
+    await writeFileAtomic(uncommittedPath(ws), `${JSON.stringify({ runs: [...earlier, run] }, null, 2)}\n`);
+  } catch {
+    // the run fails with the commit's own error, which says what to do
+  }
+}
+
 /**
  * A run's commit of the files membank wrote (commitPending), between the markers that let a
  * later run remove an index.lock this one leaves if killed inside git; first it removes one
- * left by a killed run (`recovered` says so).
+ * left by a killed run (`recovered` says so). `wrote` are the files this run wrote: when the
+ * commit fails, the run's message is kept, and the run that commits those files says what
+ * they are (see withEarlierRuns).
  */
 export async function commitRun(
   ws: Workspace,
   message: (committed: string[]) => string,
+  wrote: readonly string[] = [],
 ): Promise<CommitResult & { recovered?: string }> {
-  const recovered = await recoverIndexLock(ws);
-  await markCommitStart(ws);
-  const r = await commitPending(ws, message);
+  const earlier = await readUncommittedRuns(ws);
+  const compose = (files: string[]) =>
+    withEarlierRuns(
+      message(files),
+      earlier.filter((e) => e.files.some((f) => files.includes(f))).map((e) => e.message),
+    );
+  let r: CommitResult;
+  let recovered: string | undefined;
+  try {
+    recovered = await recoverIndexLock(ws);
+    await markCommitStart(ws);
+    r = await commitPending(ws, compose);
+  } catch (error) {
+    const files = [...new Set(wrote)].sort();
+    await rememberRun(ws, earlier, { message: earlierRunText(message(files)), files });
+    throw error;
+  }
   await markCommitEnd(ws);
+  // Committed, or nothing of theirs is pending any more (committed or kept by the user).
+  if (earlier.length > 0) await rm(uncommittedPath(ws), { force: true });
   return recovered ? { ...r, recovered } : r;
 }
