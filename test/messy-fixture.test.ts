@@ -1,7 +1,8 @@
 // fixtures/messy: a person who writes the way people do (a CRLF file with a BOM, `*`/`+`/numbered
 // bullets, emoji and Dutch, a prose-only day full of capitalised sentence starts, a code fence
 // holding "## Retain", tabs, a 4 KB line, wrapped and nested items, "## Retain:", and beliefs
-// given up in other words: "was a mistake", "the wrong call", "a bad idea"), run through the CLI.
+// given up in other words: "was a mistake", "the wrong call", "a bad idea", a switch "from
+// Datadog to Grafana Cloud"), run through the CLI.
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -74,6 +75,7 @@ describe("fixtures/messy: nothing written is dropped or garbled", () => {
       "memory/2026-04-01.md:8 experience  Wrote the first draft of the event bus RFC (in Dutch, will translate).",
       "memory/2026-04-01.md:9 world Lena Wil het Berlijnse kantoor in mei openen — wants the Berlin office open in May.",
       "memory/2026-04-01.md:10 opinion Lena The Berlin office move is a good idea for hiring.",
+      "memory/2026-04-01.md:11 opinion Dries Datadog is worth the money for monitoring.",
       "memory/2026-04-03.md:11 world Okko Runs the\tKafka spike this week.",
       `memory/2026-04-03.md:12 observation  Spike notes so far — ${Array(45).fill(spike).join(" ")}.`,
       "memory/2026-04-03.md:13 opinion Dries Thinks the budget for a managed Kafka is too high for a team our size.",
@@ -85,6 +87,7 @@ describe("fixtures/messy: nothing written is dropped or garbled", () => {
       "memory/2026-04-07.md:9 world okko Wrote the outage timeline.",
       "memory/2026-04-09.md:4 opinion Ruth Kafka was the wrong call for the event bus, we are moving to Postgres.",
       "memory/2026-04-09.md:5 world Dries Approved the Postgres plan.",
+      "memory/2026-04-09.md:6 world Dries Moved our monitoring from Datadog to Grafana Cloud, Datadog got too pricey.",
     ]);
   });
 
@@ -125,6 +128,12 @@ describe("fixtures/messy: the bank says true things", () => {
     const berlin = await opinion("The Berlin office move is a good idea for hiring.");
     expect(berlin.confidence).toBeLessThan(0.7);
     expect(berlin.status).not.toBe("strengthened");
+  });
+
+  it('a switch "from Datadog to Grafana Cloud" lowers "Datadog is worth the money"', async () => {
+    const datadog = await opinion("Datadog is worth the money for monitoring.");
+    expect(datadog.path).toHaveLength(2);
+    expect(datadog.path[1]).toBeLessThan(datadog.path[0]!);
   });
 
   it("a second nightly changes no byte and makes no commit", async () => {

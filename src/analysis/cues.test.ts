@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CUE_LISTS, type CueHit, findCues, NEGATIVE_OUTCOME_WORDS, textPolarity } from "./cues.js";
+import { CUE_LISTS, type CueHit, findCues, NEGATIVE_OUTCOME_WORDS, switchSides, textPolarity } from "./cues.js";
 
 /** The plain reading: every cue, longest first, each taken out of the text once found. */
 function everyCue(text: string): CueHit[] {
@@ -61,5 +61,27 @@ describe("findCues", () => {
     }
     expect(textPolarity("Kafka is the right call for the event bus.")).toBe(1);
     expect(textPolarity("Kafka is still the right choice for the event bus.")).toBe(1);
+  });
+});
+
+describe("switchSides", () => {
+  it("names what a switch gives up and what it takes, up to a preposition or a clause", () => {
+    expect(switchSides("Switched the event bus from Kafka to Postgres.")).toEqual({ lost: "Kafka", kept: "Postgres" });
+    expect(switchSides("replaced the 9:30 call with a Slack thread, finally")).toEqual({
+      lost: "the 9:30 call",
+      kept: "a Slack thread",
+    });
+    expect(switchSides("Moved the launch from March to April because of the audit")).toEqual({
+      lost: "March",
+      kept: "April",
+    });
+    expect(switchSides("Moving the team off Jira in Q3")).toEqual({ lost: "Jira" });
+    expect(switchSides("Prefers tea over coffee in the morning")).toEqual({ lost: "coffee", kept: "tea" });
+  });
+
+  it("finds nothing in a sentence without a switch", () => {
+    expect(switchSides("Moving to Utrecht in June.")).toBeUndefined();
+    expect(switchSides("Kafka is the right call for the event bus.")).toBeUndefined();
+    expect(switchSides("Replaced")).toBeUndefined();
   });
 });

@@ -415,3 +415,34 @@ export function polarity(cues: readonly CueHit[]): 1 | -1 {
 export function textPolarity(text: string): 1 | -1 {
   return polarity(findCues(text));
 }
+
+/** Where the phrase naming one side of a switch ends: a preposition, a clause, the sentence. */
+const SIDE_END =
+  /\s+(?:for|in|on|at|as|because|since|after|before|due|when|and|but|so|which|that|to|with|by|over|than)\s.*$|(?:[,;:.!?](?=\s|$)|[()—–]).*$/u;
+const side = (s: string) => s.replace(SIDE_END, "").trim();
+const VERB = "(?:switch|swap|mov|migrat|port|chang|transition)\\w*";
+/** What a switch gives up and what it takes: "switched from X to Y", "replaced X with Y", "moved off X", "Y over X". */
+const SWITCHES: readonly [RegExp, number, number][] = [
+  [new RegExp(`\\b${VERB}\\b.*?\\bfrom\\s+(.+?)\\s+(?:to|for)\\s+(.+)$`, "iu"), 1, 2],
+  [/\b(?:replac\w*|swapp\w*|swap)\s+(.+?)\s+(?:with|by|for)\s+(.+)$/iu, 1, 2],
+  [new RegExp(`\\b${VERB}\\b.*?\\b(?:off|away from|out of)\\s+(.+)$`, "iu"), 1, 0],
+  [/\b(?:ditch\w*|dump\w*|ripp?\w* out|tore out|tear out|sunset\w*|retir\w*|phas\w* out)\s+(.+)$/iu, 1, 0],
+  [/\bprefer\w*\s+(.+?)\s+(?:over|to)\s+(.+)$/iu, 2, 1],
+];
+
+/**
+ * The side a sentence gives up, and the side it takes, when it reports a switch: "switched
+ * the event bus from Kafka to Postgres" gives up "Kafka" and takes "Postgres". A belief
+ * about the side given up is contradicted by the switch, though the sentence has no "not".
+ */
+export function switchSides(text: string): { lost: string; kept?: string } | undefined {
+  for (const [re, lost, kept] of SWITCHES) {
+    const m = re.exec(text);
+    if (!m) continue;
+    const l = side(m[lost]!);
+    if (l === "") continue;
+    const k = kept > 0 ? side(m[kept]!) : "";
+    return k === "" ? { lost: l } : { lost: l, kept: k };
+  }
+  return undefined;
+}
