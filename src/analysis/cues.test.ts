@@ -56,11 +56,17 @@ describe("findCues", () => {
       "Kafka for the event bus was a bad idea.",
       "Kafka is overkill for the event bus.",
       "Regrets picking Kafka for the event bus.",
+      "Kafka has been a disappointment for the event bus.",
+      "Kafka was a disaster for the event bus.",
+      "Kafka is too complex for the event bus.",
     ]) {
       expect(textPolarity(text), text).toBe(-1);
     }
     expect(textPolarity("Kafka is the right call for the event bus.")).toBe(1);
     expect(textPolarity("Kafka is still the right choice for the event bus.")).toBe(1);
+    // A negated verdict is praise.
+    expect(textPolarity("Kafka was not a mistake for the event bus.")).toBe(1);
+    expect(textPolarity("Doesn't regret picking Kafka for the event bus.")).toBe(1);
   });
 });
 
