@@ -213,4 +213,25 @@ describe("unlucky git states", () => {
     expect(last).not.toMatch(/earlier run/);
     expect(last).toContain("@Jonas: Back from leave on Monday.");
   });
+
+  it("an earlier run's message is not told again once `membank reflect` has committed its pages", async () => {
+    const ws = await committed(path.join(tmp, `lock${n++}`));
+    expect((await nightly(ws)).code).toBe(0);
+    await writeFile(
+      path.join(ws, "memory", "2026-03-24.md"),
+      "# Tue\n\n## Retain\n- W @Priya: Moves the ledger team to Lisbon in May.\n",
+    );
+    await writeFile(path.join(ws, ".git", "index.lock"), "");
+    expect((await nightly(ws)).code).toBe(1);
+    await rm(path.join(ws, ".git", "index.lock"));
+    const reflect = spawn(process.execPath, [CLI, "reflect", "--workspace", ws], { env, stdio: "ignore" });
+    expect(await new Promise((resolve) => reflect.on("close", resolve))).toBe(0);
+    expect(await filesOf(ws)).toContain("bank/entities/Priya.md");
+    await writeFile(path.join(ws, "memory", "2026-03-25.md"), "# Wed\n\n## Retain\n- W @Priya: Flies out on Sunday.\n");
+    const next = await nightly(ws);
+    expect(next.code, next.stderr).toBe(0);
+    const message = await git(ws, "log", "-1", "--format=%B");
+    expect(message).toContain("@Priya: Flies out on Sunday.");
+    expect(message).not.toMatch(/earlier run|Lisbon/);
+  });
 });

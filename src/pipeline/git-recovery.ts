@@ -5,6 +5,7 @@ import { earlierRunText, withEarlierRuns } from "../reflect/message.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { MembankError } from "../workspace/errors.js";
 import { repoInfo } from "../workspace/git.js";
+import { readPendingWrites } from "../workspace/owned.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
 
 /** The repository's git dir (absolute), or undefined when the workspace is not in a repository. */
@@ -65,7 +66,15 @@ export async function recoverIndexLock(ws: Workspace): Promise<string | undefine
 /** Messages of runs whose commit did not go through, kept until a later run commits their pages. */
 interface UncommittedRun {
   message: string;
-  files: string[];
+  /** What the run wrote, as `path\u0000sha` of the pending journal: the entry holds while one is still pending. */
+  writes: string[];
+}
+
+/** The journal's pending writes as `path\u0000sha` (a commit, by nightly or `membank reflect`, clears them). */
+async function pendingWrites(ws: Workspace): Promise<{ path: string; key: string }[]> {
+  return (await readPendingWrites(ws)).flatMap((l) =>
+    "path" in l && typeof l.path === "string" ? [{ path: l.path, key: `${l.path}\u0000${l.sha}` }] : [],
+  );
 }
 
 function uncommittedPath(ws: Workspace): string {
@@ -79,8 +88,8 @@ async function readUncommittedRuns(ws: Workspace): Promise<UncommittedRun[]> {
     return raw.runs.filter(
       (r): r is UncommittedRun =>
         typeof r?.message === "string" &&
-        Array.isArray(r.files) &&
-        r.files.every((f: unknown) => typeof f === "string"),
+        Array.isArray(r.writes) &&
+        r.writes.every((f: unknown) => typeof f === "string"),
     );
   } catch {
     return []; // missing or unreadable: only the description of earlier runs is lost, never a page
@@ -89,7 +98,7 @@ async function readUncommittedRuns(ws: Workspace): Promise<UncommittedRun[]> {
 
 /** Keep this run's message for the run that will commit its pages; best effort (the pages stay pending either way). */
 async function rememberRun(ws: Workspace, earlier: UncommittedRun[], run: UncommittedRun): Promise<void> {
-  if (run.files.length === 0 || earlier.some((e) => e.message === run.message)) return;
+  if (run.writes.length === 0 || earlier.some((e) => e.message === run.message)) return;
   try {
     await writeFileAtomic(uncommittedPath(ws), `${JSON.stringify({ runs: [...earlier, run] }, null, 2)}\n`);
   } catch {
@@ -109,12 +118,18 @@ export async function commitRun(
   message: (committed: string[]) => string,
   wrote: readonly string[] = [],
 ): Promise<CommitResult & { recovered?: string }> {
-  const earlier = await readUncommittedRuns(ws);
-  const compose = (files: string[]) =>
-    withEarlierRuns(
+  const pending = await pendingWrites(ws);
+  const live = new Set(pending.map((w) => w.key));
+  // Runs whose pages a commit of any kind has taken since are told no more.
+  const earlier = (await readUncommittedRuns(ws)).filter((e) => e.writes.some((w) => live.has(w)));
+  const compose = (files: string[]) => {
+    const now = new Set(files);
+    const told = earlier.filter((e) => e.writes.some((w) => now.has(w.slice(0, w.indexOf("\u0000")))));
+    return withEarlierRuns(
       message(files),
-      earlier.filter((e) => e.files.some((f) => files.includes(f))).map((e) => e.message),
+      told.map((e) => e.message),
     );
+  };
   let r: CommitResult;
   let recovered: string | undefined;
   try {
@@ -123,11 +138,13 @@ export async function commitRun(
     r = await commitPending(ws, compose);
   } catch (error) {
     const files = [...new Set(wrote)].sort();
-    await rememberRun(ws, earlier, { message: earlierRunText(message(files)), files });
+    const mine = new Set(files);
+    const writes = (await pendingWrites(ws).catch(() => [])).filter((w) => mine.has(w.path)).map((w) => w.key);
+    await rememberRun(ws, earlier, { message: earlierRunText(message(files)), writes });
     throw error;
   }
   await markCommitEnd(ws);
   // Committed, or nothing of theirs is pending any more (committed or kept by the user).
-  if (earlier.length > 0) await rm(uncommittedPath(ws), { force: true });
+  await rm(uncommittedPath(ws), { force: true });
   return recovered ? { ...r, recovered } : r;
 }
