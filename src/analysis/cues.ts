@@ -470,8 +470,23 @@ const SWITCHES: readonly [RegExp, number, number][] = [
  * about the side given up is contradicted by the switch, though the sentence has no "not".
  */
 export function switchSides(text: string): { lost: string; kept?: string } | undefined {
+  // Reflect asks once per (opinion, fact) pair: the same facts again and again.
+  if (SIDES_SEEN.has(text)) return SIDES_SEEN.get(text);
+  if (SIDES_SEEN.size >= CUES_KEPT) SIDES_SEEN.clear();
+  const sides = sidesOf(text);
+  SIDES_SEEN.set(text, sides);
+  return sides;
+}
+
+const SIDES_SEEN = new Map<string, { lost: string; kept?: string } | undefined>();
+
+/** A switch is said in a sentence, not in a pasted log: the patterns look at the start only (bounded work). */
+const SIDES_SCAN_CHARS = 600;
+
+function sidesOf(text: string): { lost: string; kept?: string } | undefined {
+  const head = text.slice(0, SIDES_SCAN_CHARS);
   for (const [re, lost, kept] of SWITCHES) {
-    const m = re.exec(text);
+    const m = re.exec(head);
     if (!m) continue;
     const l = side(m[lost]!);
     if (l === "") continue;
