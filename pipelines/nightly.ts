@@ -184,8 +184,11 @@ export const nightly: PipelineDefinition<NightlyState> = {
         if (!ws.config.reflect.git.commit) return { notes: ["commits are off (reflect.git.commit = false)"] };
         const day = ctx.now.toISOString().slice(0, 10);
         const { ingest, reflect: rep } = ctx.state;
-        const r = await commitRun(ws, (files) =>
-          runCommitMessage({ day, files, ...(rep ? { reflect: rep } : {}), ...(ingest ? { sessions: ingest } : {}) }),
+        const r = await commitRun(
+          ws,
+          (files) =>
+            runCommitMessage({ day, files, ...(rep ? { reflect: rep } : {}), ...(ingest ? { sessions: ingest } : {}) }),
+          ctx.written,
         );
         const notes = r.recovered ? [r.recovered] : [];
         if (r.off) notes.push(`${r.off}: files written, no commit`);

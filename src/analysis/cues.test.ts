@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CUE_LISTS, type CueHit, findCues, NEGATIVE_OUTCOME_WORDS } from "./cues.js";
+import { CUE_LISTS, type CueHit, findCues, NEGATIVE_OUTCOME_WORDS, switchSides, textPolarity } from "./cues.js";
 
 /** The plain reading: every cue, longest first, each taken out of the text once found. */
 function everyCue(text: string): CueHit[] {
@@ -46,5 +46,48 @@ describe("findCues", () => {
   it("reads a dismissal as a reversal and a negated worry as good news", () => {
     expect(findCues("Honestly the pricing thing was overblown.")).toEqual([{ kind: "reversal", cue: "overblown" }]);
     expect(findCues("No longer worried about the cutover")).toEqual([{ kind: "for", cue: "no longer worried" }]);
+  });
+
+  it("reads a verdict against a choice as the opposite of choosing it, with no 'not' in sight", () => {
+    for (const text of [
+      "Kafka was a mistake for the event bus.",
+      "Kafka turned out to be the wrong choice for the event bus.",
+      "Kafka was the wrong call, in hindsight too expensive.",
+      "Kafka for the event bus was a bad idea.",
+      "Kafka is overkill for the event bus.",
+      "Regrets picking Kafka for the event bus.",
+      "Kafka has been a disappointment for the event bus.",
+      "Kafka was a disaster for the event bus.",
+      "Kafka is too complex for the event bus.",
+    ]) {
+      expect(textPolarity(text), text).toBe(-1);
+    }
+    expect(textPolarity("Kafka is the right call for the event bus.")).toBe(1);
+    expect(textPolarity("Kafka is still the right choice for the event bus.")).toBe(1);
+    // A negated verdict is praise.
+    expect(textPolarity("Kafka was not a mistake for the event bus.")).toBe(1);
+    expect(textPolarity("Doesn't regret picking Kafka for the event bus.")).toBe(1);
+  });
+});
+
+describe("switchSides", () => {
+  it("names what a switch gives up and what it takes, up to a preposition or a clause", () => {
+    expect(switchSides("Switched the event bus from Kafka to Postgres.")).toEqual({ lost: "Kafka", kept: "Postgres" });
+    expect(switchSides("replaced the 9:30 call with a Slack thread, finally")).toEqual({
+      lost: "the 9:30 call",
+      kept: "a Slack thread",
+    });
+    expect(switchSides("Moved the launch from March to April because of the audit")).toEqual({
+      lost: "March",
+      kept: "April",
+    });
+    expect(switchSides("Moving the team off Jira in Q3")).toEqual({ lost: "Jira" });
+    expect(switchSides("Prefers tea over coffee in the morning")).toEqual({ lost: "coffee", kept: "tea" });
+  });
+
+  it("finds nothing in a sentence without a switch", () => {
+    expect(switchSides("Moving to Utrecht in June.")).toBeUndefined();
+    expect(switchSides("Kafka is the right call for the event bus.")).toBeUndefined();
+    expect(switchSides("Replaced")).toBeUndefined();
   });
 });

@@ -183,6 +183,42 @@ export const CUE_LISTS: readonly CueList[] = [
       "avoids",
       "stopped",
       "quit",
+      // Verdicts against a choice: "Kafka was a mistake", "the wrong call", "a bad idea" say
+      // the opposite of "Kafka is the right choice" without any "not".
+      "a mistake",
+      "regrets",
+      "regretted",
+      "regretting",
+      "wrong choice",
+      "wrong call",
+      "wrong decision",
+      "wrong move",
+      "wrong bet",
+      "wrong tool",
+      "bad idea",
+      "bad call",
+      "bad choice",
+      "bad decision",
+      "bad bet",
+      "bad fit",
+      "poor choice",
+      "poor fit",
+      "overkill",
+      "disappointment",
+      "disappointing",
+      "disaster",
+      "terrible",
+      "awful",
+      "worst",
+      "badly",
+      "a pain",
+      "a failure",
+      "a nightmare",
+      "an error",
+      "too complex",
+      "too complicated",
+      "too expensive",
+      "too slow",
     ],
   },
   {
@@ -295,6 +331,25 @@ export const NEGATIVE_OUTCOME_WORDS: readonly string[] = [
   "unrealistic",
   "unlikely",
   "wishful",
+  // a negated verdict is praise: "not a mistake", "doesn't regret it", "never a bad idea"
+  "mistake",
+  "regret",
+  "regrets",
+  "regretted",
+  "bad idea",
+  "bad call",
+  "bad choice",
+  "wrong choice",
+  "wrong call",
+  "overkill",
+  "disaster",
+  "terrible",
+  "awful",
+  "disappointing",
+  "disappointment",
+  "too expensive",
+  "too complex",
+  "too slow",
 ];
 
 /** Text as cue matching sees it: lower case, accents folded, words separated by single spaces. */
@@ -393,4 +448,50 @@ export function polarity(cues: readonly CueHit[]): 1 | -1 {
 /** The polarity of a text: -1 when it carries a reversal or negation cue, +1 otherwise. */
 export function textPolarity(text: string): 1 | -1 {
   return polarity(findCues(text));
+}
+
+/** Where the phrase naming one side of a switch ends: a preposition, a clause, the sentence. */
+const SIDE_END =
+  /\s+(?:for|in|on|at|as|because|since|after|before|due|when|and|but|so|which|that|to|with|by|over|than)\s.*$|(?:[,;:.!?](?=\s|$)|[()—–]).*$/u;
+const side = (s: string) => s.replace(SIDE_END, "").trim();
+const VERB = "(?:switch|swap|mov|migrat|port|chang|transition)\\w*";
+/** What a switch gives up and what it takes: "switched from X to Y", "replaced X with Y", "moved off X", "Y over X". */
+const SWITCHES: readonly [RegExp, number, number][] = [
+  [new RegExp(`\\b${VERB}\\b.*?\\bfrom\\s+(.+?)\\s+(?:to|for)\\s+(.+)$`, "iu"), 1, 2],
+  [/\b(?:replac\w*|swapp\w*|swap)\s+(.+?)\s+(?:with|by|for)\s+(.+)$/iu, 1, 2],
+  [new RegExp(`\\b${VERB}\\b.*?\\b(?:off|away from|out of)\\s+(.+)$`, "iu"), 1, 0],
+  [/\b(?:ditch\w*|dump\w*|ripp?\w* out|tore out|tear out|sunset\w*|retir\w*|phas\w* out)\s+(.+)$/iu, 1, 0],
+  [/\bprefer\w*\s+(.+?)\s+(?:over|to)\s+(.+)$/iu, 2, 1],
+];
+
+/**
+ * The side a sentence gives up, and the side it takes, when it reports a switch: "switched
+ * the event bus from Kafka to Postgres" gives up "Kafka" and takes "Postgres". A belief
+ * about the side given up is contradicted by the switch, though the sentence has no "not".
+ */
+export function switchSides(text: string): { lost: string; kept?: string } | undefined {
+  // Reflect asks once per (opinion, fact) pair: the same facts again and again.
+  if (SIDES_SEEN.has(text)) return SIDES_SEEN.get(text);
+  if (SIDES_SEEN.size >= CUES_KEPT) SIDES_SEEN.clear();
+  const sides = sidesOf(text);
+  SIDES_SEEN.set(text, sides);
+  return sides;
+}
+
+const SIDES_SEEN = new Map<string, { lost: string; kept?: string } | undefined>();
+
+/** A switch is said in a sentence, not in a pasted log: the patterns look at the start only (bounded work). */
+const SIDES_SCAN_CHARS = 600;
+
+function sidesOf(text: string): { lost: string; kept?: string } | undefined {
+  const head = text.slice(0, SIDES_SCAN_CHARS);
+  for (const [re, lost, kept] of SWITCHES) {
+    const m = re.exec(head);
+    if (!m) continue;
+    const l = side(m[lost]!);
+    if (l === "") continue;
+    const k = kept > 0 ? side(m[kept]!) : "";
+    return k === "" ? { lost: l } : { lost: l, kept: k };
+  }
+  return undefined;
 }

@@ -1,9 +1,11 @@
 import { readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { type CommitResult, commitPending } from "../reflect/git.js";
+import { earlierRunText, withEarlierRuns } from "../reflect/message.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { MembankError } from "../workspace/errors.js";
 import { type RepoInfo, repoInfo } from "../workspace/git.js";
+import { readPendingWrites } from "../workspace/owned.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
 
 /** The repository's git dir (absolute), or undefined when the workspace is not in a repository. */
@@ -62,19 +64,89 @@ export async function recoverIndexLock(ws: Workspace, repo?: RepoInfo | null): P
   );
 }
 
+/** Messages of runs whose commit did not go through, kept until a later run commits their pages. */
+interface UncommittedRun {
+  message: string;
+  /** What the run wrote, as `path\u0000sha` of the pending journal: the entry holds while one is still pending. */
+  writes: string[];
+}
+
+/** The journal's pending writes as `path\u0000sha` (a commit, by nightly or `membank reflect`, clears them). */
+async function pendingWrites(ws: Workspace): Promise<{ path: string; key: string }[]> {
+  return (await readPendingWrites(ws)).flatMap((l) =>
+    "path" in l && typeof l.path === "string" ? [{ path: l.path, key: `${l.path}\u0000${l.sha}` }] : [],
+  );
+}
+
+function uncommittedPath(ws: Workspace): string {
+  return path.join(stateDir(ws), "uncommitted-runs.json");
+}
+
+async function readUncommittedRuns(ws: Workspace): Promise<UncommittedRun[]> {
+  try {
+    const raw = JSON.parse(await readFile(uncommittedPath(ws), "utf8")) as { runs?: unknown };
+    if (!Array.isArray(raw.runs)) return [];
+    return raw.runs.filter(
+      (r): r is UncommittedRun =>
+        typeof r?.message === "string" &&
+        Array.isArray(r.writes) &&
+        r.writes.every((f: unknown) => typeof f === "string"),
+    );
+  } catch {
+    return []; // missing or unreadable: only the description of earlier runs is lost, never a page
+  }
+}
+
+/** Keep this run's message for the run that will commit its pages; best effort (the pages stay pending either way). */
+async function rememberRun(ws: Workspace, earlier: UncommittedRun[], run: UncommittedRun): Promise<void> {
+  if (run.writes.length === 0 || earlier.some((e) => e.message === run.message)) return;
+  try {
+    await writeFileAtomic(uncommittedPath(ws), `${JSON.stringify({ runs: [...earlier, run] }, null, 2)}\n`);
+  } catch {
+    // the run fails with the commit's own error, which says what to do
+  }
+}
+
 /**
  * A run's commit of the files membank wrote (commitPending), between the markers that let a
  * later run remove an index.lock this one leaves if killed inside git; first it removes one
- * left by a killed run (`recovered` says so).
+ * left by a killed run (`recovered` says so). `wrote` are the files this run wrote: when the
+ * commit fails, the run's message is kept, and the run that commits those files says what
+ * they are (see withEarlierRuns).
  */
 export async function commitRun(
   ws: Workspace,
   message: (committed: string[]) => string,
+  wrote: readonly string[] = [],
 ): Promise<CommitResult & { recovered?: string }> {
-  const repo = await repoInfo(ws.root);
-  const recovered = await recoverIndexLock(ws, repo ?? null);
-  await markCommitStart(ws);
-  const r = await commitPending(ws, message, repo ? { repo } : {});
+  const pending = await pendingWrites(ws);
+  const live = new Set(pending.map((w) => w.key));
+  // Runs whose pages a commit of any kind has taken since are told no more.
+  const earlier = (await readUncommittedRuns(ws)).filter((e) => e.writes.some((w) => live.has(w)));
+  const compose = (files: string[]) => {
+    const now = new Set(files);
+    const told = earlier.filter((e) => e.writes.some((w) => now.has(w.slice(0, w.indexOf("\u0000")))));
+    return withEarlierRuns(
+      message(files),
+      told.map((e) => e.message),
+    );
+  };
+  let r: CommitResult;
+  let recovered: string | undefined;
+  try {
+    const repo = await repoInfo(ws.root);
+    recovered = await recoverIndexLock(ws, repo ?? null);
+    await markCommitStart(ws);
+    r = await commitPending(ws, compose, repo ? { repo } : {});
+  } catch (error) {
+    const files = [...new Set(wrote)].sort();
+    const mine = new Set(files);
+    const writes = (await pendingWrites(ws).catch(() => [])).filter((w) => mine.has(w.path)).map((w) => w.key);
+    await rememberRun(ws, earlier, { message: earlierRunText(message(files)), writes });
+    throw error;
+  }
   await markCommitEnd(ws);
+  // Committed, or nothing of theirs is pending any more (committed or kept by the user).
+  await rm(uncommittedPath(ws), { force: true });
   return recovered ? { ...r, recovered } : r;
 }

@@ -66,6 +66,9 @@ export async function executePipeline<S>(
       log,
       now: options.now ?? start,
       runId: record.id,
+      get written() {
+        return record.written;
+      },
     };
     let changed = false;
     if (def.preflight) {

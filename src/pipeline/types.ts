@@ -43,6 +43,8 @@ export interface StepContext<S> {
   now: Date;
   /** This run's record id. */
   runId: string;
+  /** Files the steps before this one wrote (workspace-relative). */
+  readonly written: readonly string[];
 }
 
 export interface PipelineStep<S> {

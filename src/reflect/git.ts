@@ -328,6 +328,14 @@ async function indexEntries(
   return out;
 }
 
+/** Why update-ref said no, as git put it, with what to do when a hook refused. */
+function updateRefReason(message: string): string {
+  const reason = message.replace(/^git update-ref failed in .*?: /, "");
+  return /hook/i.test(reason)
+    ? `${reason}; a reference-transaction hook (core.hooksPath or .git/hooks) refused it: fix or remove that hook`
+    : reason;
+}
+
 /** Build the commit in a private index and move HEAD to it; undefined when the tree equals HEAD's. */
 async function writeCommit(
   ws: Workspace,
@@ -388,11 +396,17 @@ async function writeCommit(
       await run(["update-ref", "-m", `commit (membank): ${subject}`, "HEAD", commit, old]);
     } catch (error) {
       const moved = await runGit(["rev-parse", "-q", "--verify", "HEAD"], { cwd: repo.top, okCodes: [1] });
-      if (moved.stdout.trim() !== commit) {
+      const now = moved.stdout.trim();
+      if (now !== commit) {
+        // HEAD still where it was: git itself said no (a reference-transaction hook, a
+        // permission); only a HEAD at another commit means someone committed meanwhile.
+        const still = state.kind === "normal" ? now === state.head : now === "";
         const why =
           (error as MembankError).code === GIT_SIGNAL
             ? (error as Error).message
-            : "HEAD moved while membank was committing";
+            : still
+              ? `git refused to move HEAD (${updateRefReason((error as Error).message)})`
+              : "HEAD moved while membank was committing";
         throw new MembankError(
           `${why}: nothing was committed; membank's pages stay pending and the next run commits them`,
           { code: (error as MembankError).code ?? "EGIT" },

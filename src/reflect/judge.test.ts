@@ -169,3 +169,30 @@ describe("cues", () => {
     expect(findCues("Zoë is unsure").map((c) => c.cue)).toEqual(["unsure"]);
   });
 });
+
+describe("stance rules: a switch away from what the opinion holds", () => {
+  const kafka = { statement: "Kafka is the right call for the event bus.", entities: ["Ruth"], confidence: 0.8 };
+  const stance = (text: string, op: typeof kafka = kafka) => judgeSync(op, line(text), known).stance;
+
+  it("contradicts the side given up, with no 'not' in the sentence", () => {
+    expect(stance("- W @Ruth: Switched the event bus from Kafka to Postgres.")).toBe("contradict");
+    expect(stance("- W @Ruth: Replaced Kafka with Postgres for the event bus.")).toBe("contradict");
+    expect(stance("- W @Ruth: Moved the event bus off Kafka last week.")).toBe("contradict");
+    expect(stance("- W @Ruth: Ditched Kafka for the event bus.")).toBe("contradict");
+    expect(stance("- O @Ruth: Prefers Postgres over Kafka for the event bus.")).toBe("contradict");
+  });
+
+  it("supports the side taken, and reads a negated opinion the other way round", () => {
+    expect(stance("- W @Ruth: Switched the event bus from Postgres to Kafka.")).toBe("support");
+    expect(stance("- O @Ruth: Prefers Kafka over Postgres for the event bus.")).toBe("support");
+    const negated = { ...kafka, statement: "Kafka is not the right call for the event bus." };
+    expect(stance("- W @Ruth: Switched the event bus from Kafka to Postgres.", negated)).toBe("support");
+  });
+
+  it("reads a preference by the side it takes", () => {
+    const prefers = { ...kafka, statement: "Prefers Datadog over Grafana for monitoring." };
+    expect(stance("- W @Ruth: Moved monitoring from Datadog to Grafana Cloud to save money.", prefers)).toBe(
+      "contradict",
+    );
+  });
+});

@@ -1,4 +1,4 @@
-import { type CueHit, type CueKind, findCues, polarity } from "../analysis/cues.js";
+import { type CueHit, type CueKind, findCues, polarity, switchSides } from "../analysis/cues.js";
 import type { Judge, Judgement, OpinionRef } from "../llm/types.js";
 import type { Fact } from "../retain/types.js";
 import { contentTokens, similarity } from "./text.js";
@@ -64,6 +64,17 @@ export type Relation = "restatement" | "topic";
 const r2 = (x: number) => Math.round(x * 100) / 100;
 const has = (cues: CueHit[], ...kinds: CueKind[]) => cues.find((c) => kinds.includes(c.kind));
 
+/** The side of a switch the fact gives up, when it is what the opinion is about (and the side taken is not). */
+function gaveUp(statement: string, content: string): string | undefined {
+  const sides = switchSides(content);
+  if (!sides) return undefined;
+  // An opinion that is itself a preference ("Datadog over Grafana") is about the side it takes.
+  const taken = switchSides(statement)?.kept;
+  const words = taken === undefined ? statementTokens(statement) : contentTokens(taken);
+  const about = (text: string) => [...contentTokens(text)].some((t) => words.has(t));
+  return about(sides.lost) && !(sides.kept !== undefined && about(sides.kept)) ? sides.lost : undefined;
+}
+
 /**
  * How a fact bears on an opinion, without an LLM. Relation first (is it related at all),
  * then the stance from the strongest signal the text offers:
@@ -86,6 +97,15 @@ export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | 
   const factPol = polarity(factCues);
   const W = STANCE_WEIGHTS;
   const flipCue = has(factCues, "reversal", "negation") ?? has(opCues, "reversal", "negation");
+  // "Switched the event bus from Kafka to Postgres" gives up what "Kafka is the right call" holds.
+  const given = factPol > 0 ? gaveUp(opinion.statement, fact.content) : undefined;
+  if (given !== undefined) {
+    return {
+      stance: opPol > 0 ? "contradict" : "support",
+      strength: relation === "restatement" ? W.reversal : W.negation,
+      reason: `gives up "${given}"${opPol < 0 ? " (the opinion is negated)" : ""}`,
+    };
+  }
   if (relation === "restatement") {
     const c = statedConfidence(fact);
     if (factPol !== opPol) {

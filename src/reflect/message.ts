@@ -70,6 +70,33 @@ export function runCommitMessage(run: RunMessageInput): string {
   return `${head}\n\n${body.join("\n").replace(/^\n+/, "")}\n`;
 }
 
+/** Earlier runs' messages listed in one commit; the commit itself shows every change. */
+const MAX_EARLIER_RUNS = 10;
+
+/** A run's message without its file list: what is kept of a run whose commit did not go through. */
+export function earlierRunText(message: string): string {
+  return message.replace(/\n+Files:\n(?:- [^\n]*(?:\n|$))*$/, "").trimEnd();
+}
+
+/**
+ * The message of a commit that also holds pages of earlier runs whose commit did not go
+ * through (a lock, a hook, a kill): their own messages follow, so `git log` still says what
+ * each change is, not "0 new facts, 0 pages" over a commit of pages.
+ */
+export function withEarlierRuns(message: string, earlier: readonly string[]): string {
+  if (earlier.length === 0) return message;
+  const nl = message.indexOf("\n");
+  const head = nl < 0 ? message : message.slice(0, nl);
+  const body = nl < 0 ? "" : message.slice(nl + 1).trim();
+  const runs = n(earlier.length, "earlier run");
+  const out = [`${head}; with the changes of ${runs} whose commit did not go through`, ""];
+  if (body) out.push(body, "");
+  const shown = earlier.slice(-MAX_EARLIER_RUNS);
+  if (earlier.length > shown.length) out.push(`(${earlier.length - shown.length} older runs not listed)`, "");
+  for (const e of shown) out.push("Not committed by an earlier run, committed now:", "", e, "");
+  return `${out.join("\n").trimEnd()}\n`;
+}
+
 /** One-line summary, then facts added, pages changed, confidence changes, conflicts. */
 export function commitMessage(report: MessageInput, added: Fact[]): string {
   const lines = [`reflect: ${headline(report, added.length)}`, ""];
@@ -97,7 +124,7 @@ export function commitMessage(report: MessageInput, added: Fact[]): string {
     if (sorted.length > MAX_LISTED_FACTS) lines.push(`- ... and ${sorted.length - MAX_LISTED_FACTS} more`);
     lines.push("");
   }
-  lines.push("Pages changed:");
+  if (report.pagesWritten.length) lines.push("Pages changed:");
   for (const p of report.pagesWritten.slice(0, MAX_LISTED_PAGES)) lines.push(`- ${p}`);
   if (report.pagesWritten.length > MAX_LISTED_PAGES)
     lines.push(`- ... and ${report.pagesWritten.length - MAX_LISTED_PAGES} more`);

@@ -71,4 +71,12 @@ describe("names in a log's prose", () => {
     // A known entity counts in a sentence start too ("Called Ines." is a start: "Ines" is mid).
     expect(linesOf("ines").length).toBe(1);
   });
+
+  it("reads the items of a list started after a colon as sentence starts, and a list of names as names", () => {
+    const log = (path: string, text: string): ProseLog => ({ path, date: path.slice(7, 17), lines: scanProse(text) });
+    const day = "Grocery list: Milk, Eggs, Bread and Butter.\nLunch with Kasia, Olek and Ines, then the Wifi died.";
+    const logs = [log("memory/2026-05-02.md", day), log("memory/2026-05-03.md", day)];
+    const { names } = proseNames(logs, new Map());
+    expect([...names.values()].sort()).toEqual(["Ines", "Kasia", "Olek", "Wifi"]);
+  });
 });

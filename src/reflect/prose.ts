@@ -100,6 +100,10 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   // End of the last name taken: "Priya Raman", "Hollow Oak" are one name, its first word the
   // one that gets counted (a surname or a second word is no one of its own).
   let lastNameEnd = -1;
+  // The last word put in a list and where it ends: "Grocery list: Milk, Eggs, Bread" is a
+  // list started after a colon, and its later items are as little a name as its first.
+  let lastList: string[] | undefined;
+  let lastEnd = -1;
   for (const m of prose.matchAll(WORD)) {
     const prev = m.index > 0 ? prose[m.index - 1] : undefined;
     if (prev !== undefined && /[\p{L}\p{N}_@/\\.]/u.test(prev) && !/\s/u.test(prev)) continue; // inside a token
@@ -113,8 +117,11 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
     if (name.length < 2 || /\d/u.test(name) || isStop(name)) continue;
     // ALL-CAPS words are acronyms (API, HTTP), not names.
     if (name === name.toUpperCase()) continue;
-    const list = startsSentence(prose, m.index) ? start : mid;
+    const listItem = lastList !== undefined && /^\s*(?:,|,?\s+(?:and|or|&))\s*$/u.test(prose.slice(lastEnd, m.index));
+    const list = listItem ? lastList! : startsSentence(prose, m.index) ? start : mid;
     if (!list.includes(name)) list.push(name);
+    lastList = list;
+    lastEnd = m.index + m[0].length;
     // Only a name inside a sentence starts a run ("Called Ben" is a verb and a name); a
     // possessive ends it ("Mara's Team" is Mara and a team).
     if (list === mid && name === m[0]) lastNameEnd = m.index + m[0].length;

@@ -1,6 +1,7 @@
 import type { Clock } from "./clock.js";
 import {
   type DigestEntry,
+  type DigestNotes,
   entryBytes,
   entryFromMessage,
   type LeftOut,
@@ -28,6 +29,8 @@ export class DayDigest {
   /** Messages kept or already in the digest: what fact extraction reads. */
   readonly messages: SessionMessage[] = [];
   private readonly leftOut = new Map<string, LeftOut>();
+  /** Lines a person added to the digest: kept where they were. */
+  private readonly notes: DigestNotes;
   /** What this run left out, per session (for the report). */
   readonly newlyLeftOut = new Map<string, LeftOut>();
   private used = 0;
@@ -43,8 +46,9 @@ export class DayDigest {
     private readonly old: string | undefined,
     readonly frozen = false,
   ) {
-    const parsed = old === undefined ? { entries: [], leftOut: [] } : parseDigestFull(old);
+    const parsed = old === undefined ? { entries: [], leftOut: [], notes: new Map() } : parseDigestFull(old);
     this.existing = parsed.entries;
+    this.notes = parsed.notes;
     for (const e of parsed.entries) {
       this.existingKeys.add(lineKey(e.source, e.line));
       this.used += entryBytes(e);
@@ -111,9 +115,13 @@ export class DayDigest {
   /** The digest's new text, or undefined when it would not change. */
   render(): string | undefined {
     if (this.frozen) return undefined;
-    const next = renderDigest(this.day, mergeEntries(this.existing, this.added), this.clock.zone, [
-      ...this.leftOut.values(),
-    ]);
+    const next = renderDigest(
+      this.day,
+      mergeEntries(this.existing, this.added),
+      this.clock.zone,
+      [...this.leftOut.values()],
+      this.notes,
+    );
     return next === this.old ? undefined : next;
   }
 }

@@ -110,10 +110,31 @@ export function parseDigest(text: string): DigestEntry[] {
   return parseDigestFull(text).entries;
 }
 
-/** A digest's messages and its left-out notes. */
-export function parseDigestFull(text: string): { entries: DigestEntry[]; leftOut: LeftOut[] } {
+/**
+ * A person's own lines in a digest (a note under a message, a heading of theirs), by what
+ * they follow: the title (`TOP`), a session's source line, or a message. Kept on every rewrite.
+ */
+export type DigestNotes = Map<string, string[]>;
+const TOP = "";
+const sessionAnchor = (source: string) => `s\u0000${source}`;
+const OWN_LINES = [
+  /^# Sessions of \d{4}-\d{2}-\d{2}$/,
+  /^Transcript digest of the agent's chat sessions of this day, written by membank/,
+];
+
+/** A digest's messages, its left-out notes and the lines a person added (see DigestNotes). */
+export function parseDigestFull(text: string): { entries: DigestEntry[]; leftOut: LeftOut[]; notes: DigestNotes } {
   const out: DigestEntry[] = [];
   const leftOut: LeftOut[] = [];
+  const notes: DigestNotes = new Map();
+  let anchor = TOP;
+  let blank = false;
+  const own = (line: string) => {
+    const list = notes.get(anchor) ?? [];
+    if (blank && list.length > 0) list.push("");
+    list.push(line);
+    notes.set(anchor, list);
+  };
   let session: { id: string; agent?: string; source?: string } | undefined;
   let entry: (DigestEntry & { body: string[] }) | undefined;
   const flush = () => {
@@ -124,16 +145,24 @@ export function parseDigestFull(text: string): { entries: DigestEntry[]; leftOut
     }
   };
   for (const line of text.replace(/\r\n?/g, "\n").split("\n")) {
+    if (line.trim() === "") {
+      blank = true;
+      continue;
+    }
+    const wasBlank: boolean = blank;
+    blank = false;
     const s = SESSION_RE.exec(line);
     if (s) {
       flush();
       session = { id: s[1] as string };
       if (s[2] !== undefined) session.agent = s[2];
+      anchor = sessionAnchor(s[1] as string);
       continue;
     }
     const src = SOURCE_RE.exec(line);
     if (src && session && !entry) {
       session.source = src[1] as string;
+      anchor = sessionAnchor(session.source);
       continue;
     }
     const note = LEFT_OUT_RE.exec(line);
@@ -164,12 +193,20 @@ export function parseDigestFull(text: string): { entries: DigestEntry[]; leftOut
         body: [],
       };
       if (session.agent !== undefined) entry.agent = session.agent;
+      anchor = key(entry);
       continue;
     }
-    if (entry && (line === ">" || line.startsWith("> "))) entry.body.push(line === ">" ? "" : line.slice(2));
+    const quote = line === ">" || line.startsWith("> ");
+    if (entry && quote && !notes.has(anchor)) {
+      entry.body.push(line === ">" ? "" : line.slice(2));
+      continue;
+    }
+    if (anchor === TOP && OWN_LINES.some((re) => re.test(line))) continue;
+    blank = wasBlank;
+    own(line);
   }
   flush();
-  return { entries: out, leftOut };
+  return { entries: out, leftOut, notes };
 }
 
 const key = (e: { source: string; line: number }) => `${e.source}\u0000${String(e.line).padStart(12, "0")}`;
@@ -184,14 +221,20 @@ export function mergeEntries(existing: DigestEntry[], added: DigestEntry[]): Dig
 }
 
 /** Render a day's digest: sessions by first message time then file, messages by line; sessions with only left-out messages last. */
-export function renderDigest(day: string, entries: DigestEntry[], zone: string, leftOut: LeftOut[] = []): string {
+export function renderDigest(
+  day: string,
+  entries: DigestEntry[],
+  zone: string,
+  leftOut: LeftOut[] = [],
+  notes: DigestNotes = new Map(),
+): string {
   const sessions = new Map<string, DigestEntry[]>();
   for (const e of [...entries].sort((a, b) => cmp(key(a), key(b)))) {
     const list = sessions.get(e.source);
     if (list) list.push(e);
     else sessions.set(e.source, [e]);
   }
-  const notes = new Map(leftOut.map((l) => [l.source, l]));
+  const leftOutBy = new Map(leftOut.map((l) => [l.source, l]));
   const ordered = [...sessions.entries()].map(([source, list]) => {
     const times = list.map((e) => e.time).sort();
     return { source, list, first: times[0] as string, last: times[times.length - 1] as string };
@@ -203,20 +246,34 @@ export function renderDigest(day: string, entries: DigestEntry[], zone: string, 
     "",
     `Transcript digest of the agent's chat sessions of this day, written by membank: user and assistant text only, secrets redacted, times in ${zone}. Regenerated from the session files; edits inside a message quote are kept.`,
   ];
+  const placed = new Set<string>();
+  const notesOf = (anchor: string) => {
+    const own = notes.get(anchor);
+    if (own === undefined) return;
+    placed.add(anchor);
+    lines.push("", ...own);
+  };
+  notesOf(TOP);
   const header = (h: { sessionId: string; agent?: string; source: string }, range: string) => {
     const agent = h.agent !== undefined ? ` · agent \`${safe(h.agent)}\`` : "";
     lines.push("", `## Session \`${safe(h.sessionId)}\`${agent}${range}`, "", `Source: \`${safe(h.source)}\``);
+    notesOf(sessionAnchor(h.source));
   };
   for (const s of ordered) {
     const head = s.list[0] as DigestEntry;
     header(head, ` · ${s.first}–${s.last}`);
-    for (const e of s.list) lines.push(...entryLines(e));
-    const note = notes.get(s.source);
+    for (const e of s.list) {
+      lines.push(...entryLines(e));
+      notesOf(key(e));
+    }
+    const note = leftOutBy.get(s.source);
     if (note) lines.push("", leftOutNote(note));
   }
   for (const l of onlyLeftOut) {
     header(l, "");
     lines.push("", leftOutNote(l));
   }
+  // A note whose message or session is no longer in the digest still is the person's text.
+  for (const [anchor, own] of notes) if (!placed.has(anchor)) lines.push("", ...own);
   return `${lines.join("\n")}\n`;
 }

@@ -16,11 +16,35 @@ export interface ParseContext {
   lastTs?: number;
 }
 
-/** One complete line's outcome. */
-export type LineOutcome =
+/** One complete line's outcome; `cut` reports a truncated record found glued before the one read. */
+export type LineOutcome = (
   | { kind: "message"; message: SessionMessage }
   | { kind: "ignored"; ts?: number }
-  | { kind: "diagnostic"; diagnostic: SessionDiagnostic };
+  | { kind: "diagnostic"; diagnostic: SessionDiagnostic }
+) & { cut?: SessionDiagnostic };
+
+/** How many places a glued record may start at, in one bad line (a bound on the work, not on the line). */
+const MAX_GLUE_TRIES = 8;
+
+/**
+ * A writer killed mid-record leaves a line without its end and without a newline; the next
+ * writer's record then continues that same line. The record after the cut is whole: its
+ * start (`{"type":` or `{"id":`, as agents write them) is where the line parses again.
+ */
+function gluedRecord(line: string): { at: number; rec: Record<string, unknown> } | undefined {
+  let tries = 0;
+  for (let at = line.indexOf('{"', 1); at > 0 && tries < MAX_GLUE_TRIES; at = line.indexOf('{"', at + 1)) {
+    if (!/^\{"(?:type|id)"\s*:/.test(line.slice(at, at + 16))) continue;
+    tries++;
+    try {
+      const rec: unknown = JSON.parse(line.slice(at));
+      if (isObject(rec)) return { at, rec };
+    } catch {
+      // not the start of the next record: look further
+    }
+  }
+  return undefined;
+}
 
 /**
  * A timestamp as OpenClaw and other agents write it: seconds or milliseconds since the epoch
@@ -81,9 +105,23 @@ export function parseSessionLine(raw: string, lineNo: number, ctx: ParseContext,
   try {
     rec = JSON.parse(line);
   } catch (error) {
+    const glued = gluedRecord(line);
+    if (glued) {
+      const cut: SessionDiagnostic = {
+        path: ctx.displayPath,
+        line: lineNo,
+        reason: `a record cut off after ${glued.at} characters (an interrupted write) runs into the next one: the cut-off part is skipped, the next record is read`,
+      };
+      return { ...recordOutcome(glued.rec, lineNo, ctx, lastTs), cut };
+    }
     const reason = `not valid JSON (${(error as Error).message.split("\n")[0]})`;
     return { kind: "diagnostic", diagnostic: { path: ctx.displayPath, line: lineNo, reason } };
   }
+  return recordOutcome(rec, lineNo, ctx, lastTs);
+}
+
+/** The outcome of one parsed JSON value of a transcript line. */
+function recordOutcome(rec: unknown, lineNo: number, ctx: ParseContext, lastTs?: number): LineOutcome {
   if (!isObject(rec)) {
     return { kind: "diagnostic", diagnostic: { path: ctx.displayPath, line: lineNo, reason: "not a JSON object" } };
   }
@@ -181,7 +219,9 @@ export class SessionChunkParser {
       }
       kept = outcome.message;
       this.lastTs = outcome.message.ts;
+      if (outcome.cut) this.out.diagnostics.push(outcome.cut);
     } else if (!this.stopped) {
+      if (outcome.cut) this.out.diagnostics.push(outcome.cut);
       if (outcome.kind === "diagnostic") this.out.diagnostics.push(outcome.diagnostic);
       else if (outcome.ts !== undefined) this.lastTs = outcome.ts;
     }

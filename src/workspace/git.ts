@@ -51,13 +51,13 @@ export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...process.env, LC_ALL: "C", GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", ...extra };
 }
 
+/** git's own reason: its first `fatal:`/`error:` line (a hook's output may come before it), else the first line. */
 function firstLine(text: string): string {
-  return (
-    text
-      .split("\n")
-      .map((l) => l.trim())
-      .find((l) => l !== "") ?? ""
-  );
+  const lines = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  return lines.find((l) => /^(fatal|error):/.test(l)) ?? lines[0] ?? "";
 }
 
 /** Run `git args...`; resolves with its output, rejects with a MembankError (code GIT_*). */
