@@ -1,4 +1,5 @@
 import type { ParsedResult } from "chrono-node";
+import { MONTH_NAME, WEEKDAY_NAME } from "../analysis/time-words.js";
 import { chronoEn } from "../retain/chrono.js";
 import { toCount } from "../retain/date-phrases.js";
 
@@ -170,8 +171,8 @@ const UNIT =
 const MAY_NAME_TIME = new RegExp(
   [
     String.raw`\d`,
-    String.raw`\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b`,
-    String.raw`\b(?:sun|mon|tues?|wed|thu|thurs?|fri|sat|(?:sun|mon|tues|wednes|thurs|fri|satur)day)\b`,
+    String.raw`\b${MONTH_NAME}\b`,
+    String.raw`\b${WEEKDAY_NAME}\b`,
     String.raw`\b${REL}(?:now|today|tonight|tmrw?|tomorrow|overmorrow|yesterday|night|noon|midday|midnight|morning|afternoon|evening)\b`,
     String.raw`\b${REL}(?:second|minute|hour|day|week|fortnight|month|quarter|year)`,
     String.raw`(?:\b${NUMBER_WORD}|\b(?:this|last|past|next|after)|[+-])\s*${UNIT}(?:ago|before|earlier|later|after|from|henceforth|forward|out)?\b`,

@@ -1,4 +1,5 @@
 import type { ParsedComponents, ParsedResult } from "chrono-node";
+import { MONTH_NAME, WEEKDAY_NAME } from "../analysis/time-words.js";
 import { isIsoDate } from "../markdown/log-path.js";
 import { MembankError } from "../workspace/errors.js";
 import { chronoEn } from "./chrono.js";
@@ -56,8 +57,8 @@ export interface Validity {
 // Cheap gate: chrono costs ~20µs a line, and most facts mention no date at all.
 const MAYBE_DATE = new RegExp(
   [
-    String.raw`\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b`,
-    String.raw`\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\b|\b(?:tues|wednes|satur)day\b`,
+    String.raw`\b${MONTH_NAME}\b`,
+    String.raw`\b${WEEKDAY_NAME}\b`,
     String.raw`\b(?:today|tomorrow|yesterday|tonight|weekend|fortnight)\b|\b(?:weeks?|months?|years?|days?)\b`,
     String.raw`\b(?:1[89]|2\d)\d\d\b|\d[-/.]\d|\d(?:st|nd|rd|th)\b`,
   ].join("|"),
