@@ -47,8 +47,8 @@ export function writtenNames(text: string): Names {
   for (const m of text.matchAll(/[\p{L}][\p{L}\p{N}'’-]*/gu)) {
     const word = m[0];
     if (!/^\p{Lu}/u.test(word) || word === "I" || /^I['’]/.test(word)) continue;
-    const token = [...contentTokens(word)][0];
-    if (token === undefined) continue;
+    // A name that is also a common word ("Go") is still a name when written capitalised.
+    const token = [...contentTokens(word)][0] ?? fold(word).replace(/['’].*$/, "");
     const before = text.slice(0, m.index).trimEnd();
     const lead = before === "" || /[.!?:;"“(\-–—*]$/.test(before);
     (lead ? names.lead : names.mid).add(token);
