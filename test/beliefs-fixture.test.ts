@@ -93,6 +93,7 @@ describe("fixtures/beliefs after one reflect", () => {
   it("moves the pricing belief down step by step as its holder hedges and then gives it up", () => {
     const pricing = opinion("the new pricing page");
     expect(row(pricing, "jury's still out")).toMatch(/ contradicts /);
+    expect(row(pricing, "conversion is flat since")).toMatch(/ contradicts /);
     expect(row(pricing, "I was wrong about the pricing page")).toMatch(/ contradicts /);
     expect(confidence(pricing)).toBeLessThan(0.5);
     expect(pricing).toMatch(/- status: (weakened|reversed)/);

@@ -217,3 +217,17 @@ describe("stance rules: a verdict on a rival the opinion never names", () => {
     expect(judged("- O @Lena: the dashboard is fine, but Svelte was a mistake").stance).toBe("contradict");
   });
 });
+
+describe("stance rules: an outcome of no effect", () => {
+  const bonus = { statement: "The referral bonus will boost signups.", entities: ["Mara"], confidence: 0.7 };
+
+  it("contradicts a belief that something will move, though it repeats the belief's words", () => {
+    for (const text of [
+      "- W @Mara: signups stayed flat the month the referral bonus ran",
+      "- W @Mara: the referral bonus had no measurable effect on signups",
+    ]) {
+      expect(judgeSync(bonus, line(text), known).stance, text).toBe("contradict");
+    }
+    expect(judgeSync(bonus, line("- W @Mara: the referral bonus doubled signups"), known).stance).toBe("support");
+  });
+});
