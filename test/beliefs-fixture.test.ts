@@ -73,6 +73,8 @@ describe("fixtures/beliefs after one reflect", () => {
     expect(row(rust, "glad we went with Rust")).toMatch(/ supports /);
     expect(row(rust, "I was wrong about Go")).toMatch(/ supports /);
     expect(row(rust, "not convinced Rust was a bad idea")).not.toMatch(/cue "bad idea"/);
+    expect(row(rust, "not so sure anymore")).toMatch(/ contradicts /);
+    expect(row(rust, "not so sure anymore")).not.toMatch(/cue "anymore"/);
     expect(confidence(rust)).toBeGreaterThan(0.6);
     const fts = opinion("Postgres full-text search");
     expect(row(fts, "not worth adding Elasticsearch")).toMatch(/ supports /);

@@ -167,6 +167,10 @@ export const CUE_LISTS: readonly CueList[] = [
       "too early to tell",
       "remains to be seen",
       "not convinced",
+      // "anymore" alone gives a belief up; after a doubt it only says the certainty went.
+      "not so sure anymore",
+      "not sure anymore",
+      "less sure now",
     ],
   },
   {
