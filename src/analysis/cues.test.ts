@@ -1,6 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CUE_LISTS, type CueHit, findCues, NEGATIVE_OUTCOME_WORDS, switchSides, textPolarity } from "./cues.js";
+import {
+  CUE_LISTS,
+  type CueHit,
+  DOUBTED_VERDICTS,
+  findCues,
+  NEGATIVE_OUTCOME_WORDS,
+  switchSides,
+  textPolarity,
+} from "./cues.js";
 
 /** The plain reading: every cue, longest first, each taken out of the text once found. */
 function everyCue(text: string): CueHit[] {
@@ -21,7 +29,8 @@ function everyCue(text: string): CueHit[] {
 describe("findCues", () => {
   // Words of the cue phrases and some filler, minus the negative-outcome words (whose
   // pairing with a negation is read first, as good news).
-  const outcome = new Set(NEGATIVE_OUTCOME_WORDS.flatMap((w) => w.split(" ")));
+  // (and the verdicts a doubt can be about, whose pairing is read first as a hedge).
+  const outcome = new Set([...NEGATIVE_OUTCOME_WORDS, ...DOUBTED_VERDICTS].flatMap((w) => w.split(" ")));
   const words = [
     ...new Set(CUE_LISTS.flatMap((l) => l.cues.flatMap((c) => c.split(" ")))),
     "mara",
@@ -41,6 +50,36 @@ describe("findCues", () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  it("reads a doubted verdict as a hedge that keeps the belief, not as a reversal", () => {
+    for (const text of [
+      "not sure Kafka was wrong for us, the outbox fan-out is getting hairy",
+      "Not convinced it was a bad idea after all.",
+      "honestly not so sure the switch to Rust was a mistake",
+    ]) {
+      expect(textPolarity(text), text).toBe(1);
+      expect(
+        findCues(text).map((c) => c.kind),
+        text,
+      ).toContain("hedge");
+    }
+    // A plain verdict is still a reversal of the choice.
+    expect(textPolarity("pretty sure Kafka was wrong for us")).toBe(-1);
+  });
+
+  it("reads doubt on the way in as a hedge, not a verdict", () => {
+    for (const text of [
+      "starting to doubt Kafka is worth it",
+      "jury's still out on the pricing page",
+      "not so sure anymore that Svelte fits the dashboard",
+    ]) {
+      expect(textPolarity(text), text).toBe(1);
+      expect(
+        findCues(text).map((c) => c.kind),
+        text,
+      ).toEqual(["hedge"]);
+    }
   });
 
   it("reads a dismissal as a reversal and a negated worry as good news", () => {

@@ -156,6 +156,21 @@ export const CUE_LISTS: readonly CueList[] = [
       "not so sure",
       "less convinced",
       "cold feet",
+      // Doubt on the way in, not yet a verdict ("starting to doubt X" is not "doubts X").
+      "starting to doubt",
+      "beginning to doubt",
+      "having doubts",
+      "some doubts",
+      "jury's still out",
+      "jury is still out",
+      "the jury is out",
+      "too early to tell",
+      "remains to be seen",
+      "not convinced",
+      // "anymore" alone gives a belief up; after a doubt it only says the certainty went.
+      "not so sure anymore",
+      "not sure anymore",
+      "less sure now",
     ],
   },
   {
@@ -270,6 +285,20 @@ export const CUE_LISTS: readonly CueList[] = [
       "out of reach",
       "won't happen",
       "no longer possible",
+      // No effect where one was expected: "signups stayed flat", "the campaign had no impact".
+      "is flat",
+      "was flat",
+      "are flat",
+      "were flat",
+      "stayed flat",
+      "still flat",
+      "remained flat",
+      "flat since",
+      "no effect",
+      "no impact",
+      "no improvement",
+      "no measurable",
+      "did nothing",
     ],
   },
   {
@@ -352,6 +381,31 @@ export const NEGATIVE_OUTCOME_WORDS: readonly string[] = [
   "too slow",
 ];
 
+/**
+ * Verdicts against a choice that a doubt can be about: "not sure Kafka was wrong", "not
+ * convinced it was a bad idea" doubt the verdict, so they lean back toward the choice.
+ */
+export const DOUBTED_VERDICTS: readonly string[] = [
+  "wrong",
+  "mistaken",
+  "a mistake",
+  "the wrong call",
+  "the wrong choice",
+  "wrong call",
+  "wrong choice",
+  "wrong move",
+  "a bad idea",
+  "a bad call",
+  "a bad choice",
+  "bad idea",
+  "bad call",
+  "bad choice",
+  "overkill",
+  "a disaster",
+  "a failure",
+  "an error",
+];
+
 /** Text as cue matching sees it: lower case, accents folded, words separated by single spaces. */
 function normalise(text: string): string {
   return ` ${fold(text)
@@ -388,6 +442,11 @@ const CUES_KEPT = 20_000;
 function cuesOf(text: string): CueHit[] {
   let rest = normalise(text);
   const hits: CueHit[] = [];
+  // A doubted verdict is a double negation ("not convinced it was a bad idea"): a hedge, not a reversal.
+  rest = rest.replace(DOUBTED_VERDICT, (m) => {
+    hits.push({ kind: "hedge", cue: m.trim() });
+    return " ";
+  });
   // "no longer blocked": the pair is good news; take it out before the single cues see it.
   rest = rest.replace(NEGATED_BAD, (m) => {
     hits.push({ kind: "for", cue: m.trim() });
@@ -413,6 +472,12 @@ const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"
 /** A negation, at most one word, then a negative-outcome word: " no longer blocked ", " not really worried ". */
 const NEGATED_BAD = new RegExp(
   ` (?:no longer|not|never|isn't|aren't|wasn't|doesn't|don't|no) (?:\\S+ )?(?:${NEGATIVE_OUTCOME_WORDS.map(escapeRe).join("|")}) `,
+  "g",
+);
+
+/** A doubt, up to five words of subject, a copula, then a verdict: " not sure kafka was wrong ". */
+const DOUBTED_VERDICT = new RegExp(
+  ` (?:not convinced|not so sure|not sure|unconvinced|not certain|doubt|doubts) (?:that )?(?:\\S+ ){0,5}?(?:was|is|were|has been|had been|would be|will be) (?:${DOUBTED_VERDICTS.map(escapeRe).join("|")}) `,
   "g",
 );
 

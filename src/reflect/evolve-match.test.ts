@@ -84,4 +84,23 @@ describe("opinion identity = holder + topic", () => {
     expect(opinions[0]!.confidence).toBe(0.8);
     expect(opinions[0]!.evidence).toHaveLength(2);
   });
+
+  it("ties restatements to a named tool written without @, and keeps another belief about it apart", async () => {
+    const facts = logs({
+      "2026-05-04": "- O(c=0.8) @Lena: Svelte is the better frontend framework for the dashboard",
+      "2026-05-08": "- O(c=0.8) @Lena: happy we picked Svelte for the frontend, bundle is tiny",
+      "2026-05-12": "- O(c=0.7) @Lena: the Svelte conference in Berlin is worth the ticket price",
+      "2026-05-20": "- O(c=0.5) @Lena: beginning to doubt Svelte, hiring for it is slow",
+    });
+    const { opinions } = await run(facts);
+    expect(opinions.map((o) => o.statement)).toEqual([
+      "Svelte is the better frontend framework for the dashboard",
+      "the Svelte conference in Berlin is worth the ticket price",
+    ]);
+    expect(opinions[0]!.evidence.map((e) => [e.date, e.stance])).toEqual([
+      ["2026-05-04", "support"],
+      ["2026-05-08", "support"],
+      ["2026-05-20", "contradict"],
+    ]);
+  });
 });

@@ -196,3 +196,38 @@ describe("stance rules: a switch away from what the opinion holds", () => {
     );
   });
 });
+
+describe("stance rules: a verdict on a rival the opinion never names", () => {
+  const svelte = {
+    statement: "Svelte is the better framework for the dashboard.",
+    entities: ["Lena"],
+    confidence: 0.6,
+  };
+  const judged = (text: string) => judgeSync(svelte, line(text), known);
+
+  it("does not read 'wrong about the rival' or 'not worth the rival' as giving the belief up", () => {
+    expect(judged("- O @Lena: I was wrong about React, staying on Svelte for the dashboard was right").stance).toBe(
+      "support",
+    );
+    expect(judged("- O @Lena: Svelte is plenty for the dashboard; no need for Angular").stance).toBe("support");
+  });
+
+  it("still reads a clause about the opinion's own subject as a reversal", () => {
+    expect(judged("- O @Lena: I was wrong about Svelte, moving the dashboard to React").stance).toBe("contradict");
+    expect(judged("- O @Lena: the dashboard is fine, but Svelte was a mistake").stance).toBe("contradict");
+  });
+});
+
+describe("stance rules: an outcome of no effect", () => {
+  const bonus = { statement: "The referral bonus will boost signups.", entities: ["Mara"], confidence: 0.7 };
+
+  it("contradicts a belief that something will move, though it repeats the belief's words", () => {
+    for (const text of [
+      "- W @Mara: signups stayed flat the month the referral bonus ran",
+      "- W @Mara: the referral bonus had no measurable effect on signups",
+    ]) {
+      expect(judgeSync(bonus, line(text), known).stance, text).toBe("contradict");
+    }
+    expect(judgeSync(bonus, line("- W @Mara: the referral bonus doubled signups"), known).stance).toBe("support");
+  });
+});

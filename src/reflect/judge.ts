@@ -2,7 +2,7 @@ import { type CueHit, type CueKind, findCues, polarity, switchSides } from "../a
 import type { Judge, Judgement, OpinionRef } from "../llm/types.js";
 import type { Fact } from "../retain/types.js";
 import { contentTokens, similarity } from "./text.js";
-import { type KnownNames, type Topic, topicOf, topicScore } from "./topic.js";
+import { type KnownNames, type Topic, topicOf, topicScore, writtenNames } from "./topic.js";
 
 /** Below this token similarity a fact that is neither a restatement nor an outcome with a cue is unrelated. */
 export const HEURISTIC_MIN_SIMILARITY = 0.3;
@@ -44,7 +44,6 @@ export function statedConfidence(fact: Fact): number | undefined {
 }
 
 // Opinions are few and judged against many facts: their cues and tokens are computed once.
-const cueCache = new Map<string, CueHit[]>();
 const tokenCache = new Map<string, Set<string>>();
 function memo<T>(cache: Map<string, T>, key: string, make: (k: string) => T): T {
   let v = cache.get(key);
@@ -55,7 +54,6 @@ function memo<T>(cache: Map<string, T>, key: string, make: (k: string) => T): T 
   }
   return v;
 }
-const statementCues = (s: string) => memo(cueCache, s, findCues);
 const statementTokens = (s: string) => memo(tokenCache, s, contentTokens);
 
 /** How a fact relates to an opinion, as the matcher (evolve.ts) found it. */
@@ -63,6 +61,44 @@ export type Relation = "restatement" | "topic";
 
 const r2 = (x: number) => Math.round(x * 100) / 100;
 const has = (cues: CueHit[], ...kinds: CueKind[]) => cues.find((c) => kinds.includes(c.kind));
+
+/** Where a sentence splits into clauses that can each take their own stance. */
+const CLAUSE_BREAK = /[,;:()]|\s[—–-]\s|\s(?:but|and|though|although|while|whereas)\s/iu;
+
+/** A text's content words and written names: what a clause must share to be about it. */
+function aboutWords(text: string): Set<string> {
+  const names = writtenNames(text);
+  return new Set([...contentTokens(text), ...names.mid, ...names.lead]);
+}
+
+/**
+ * The cues of a text that bear on a claim. A clause whose stance is about a rival the
+ * claim never names ("I was wrong about Go, sticking with Rust was right"; "Postgres FTS
+ * is fine, not worth adding Elasticsearch"; an opinion's own "no need for Kafka yet")
+ * shares no word with the claim and names something else: its cues are about that
+ * other thing, so they are left out. Returns the cues and the text they were read from.
+ */
+function cuesAbout(claim: Set<string>, content: string): { cues: CueHit[]; text: string } {
+  const clauses = content.split(CLAUSE_BREAK).filter((c) => c.trim() !== "");
+  if (clauses.length < 2) return { cues: findCues(content), text: content };
+  const kept = clauses.filter((clause) => {
+    if (![...writtenNames(clause).mid].some((n) => !claim.has(n))) return true;
+    for (const w of contentTokens(clause)) if (claim.has(w)) return true;
+    return false;
+  });
+  if (kept.length === clauses.length || kept.length === 0) return { cues: findCues(content), text: content };
+  const text = kept.join(". ");
+  return { cues: findCues(text), text };
+}
+
+/** An opinion's claim (its first clause, and every clause not about a rival) and the cues of that claim. */
+const opinionClaimCache = new Map<string, { cues: CueHit[]; words: Set<string> }>();
+const opinionClaim = (statement: string) =>
+  memo(opinionClaimCache, statement, (s) => {
+    const first = s.split(CLAUSE_BREAK).find((c) => c.trim() !== "") ?? s;
+    const { cues, text } = cuesAbout(aboutWords(first), s);
+    return { cues, words: aboutWords(text) };
+  });
 
 /** The side of a switch the fact gives up, when it is what the opinion is about (and the side taken is not). */
 function gaveUp(statement: string, content: string): string | undefined {
@@ -91,8 +127,9 @@ function gaveUp(statement: string, content: string): string | undefined {
  */
 export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | undefined): Judgement {
   if (!relation) return { stance: "unrelated", strength: 0, reason: "no shared holder or topic" };
-  const opCues = statementCues(opinion.statement);
-  const factCues = findCues(fact.content);
+  const claim = opinionClaim(opinion.statement);
+  const opCues = claim.cues;
+  const factCues = cuesAbout(claim.words, fact.content).cues;
   const opPol = polarity(opCues);
   const factPol = polarity(factCues);
   const W = STANCE_WEIGHTS;

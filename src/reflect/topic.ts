@@ -12,6 +12,7 @@
  * same opinion, whatever its words; facts about a topic entity tagged only with that
  * entity (the project) are candidate evidence too.
  */
+import { findCues } from "../analysis/cues.js";
 import { fold, nameWords } from "../analysis/tokens.js";
 import { entityKey, findMentions } from "../retain/entities.js";
 import { contentTokens, similarity } from "./text.js";
@@ -23,6 +24,59 @@ export interface Topic {
   entities: Set<string>;
   /** Stemmed content words. */
   words: Set<string>;
+  /** Content words written capitalised (names of tools, places, products): see writtenNames. */
+  names?: Names;
+  /** The text carries a stance cue (reversal, hedge, negation). */
+  cued?: boolean;
+}
+
+/** Capitalised content words of a text (stemmed, as in `words`): `mid` inside a sentence, `lead` at a sentence's start. */
+export interface Names {
+  mid: Set<string>;
+  lead: Set<string>;
+}
+
+/**
+ * The words a text writes capitalised, as content tokens. Inside a sentence a capital
+ * marks a name ("went with Rust", "doubt Kafka"); at a sentence's start it may be just
+ * the start, so those are kept apart and count only when the other text has the word
+ * mid-sentence too.
+ */
+export function writtenNames(text: string): Names {
+  const names: Names = { mid: new Set(), lead: new Set() };
+  for (const m of text.matchAll(/[\p{L}][\p{L}\p{N}'’-]*/gu)) {
+    const word = m[0];
+    if (!/^\p{Lu}/u.test(word) || word === "I" || /^I['’]/.test(word)) continue;
+    // A name that is also a common word ("Go") is still a name when written capitalised.
+    const token = [...contentTokens(word)][0] ?? fold(word).replace(/['’].*$/, "");
+    const before = text.slice(0, m.index).trimEnd();
+    const lead = before === "" || /[.!?:;"“(\-–—*]$/.test(before);
+    (lead ? names.lead : names.mid).add(token);
+  }
+  return names;
+}
+
+/** A name both texts write, mid-sentence in at least one of them. */
+function sharesName(a: Names | undefined, b: Names | undefined): boolean {
+  if (!a || !b) return false;
+  for (const n of a.mid) if (b.mid.has(n) || b.lead.has(n)) return true;
+  for (const n of a.lead) if (b.mid.has(n)) return true;
+  return false;
+}
+
+/** Shared words, also counting a word that extends the other ("pars" ~ "parser"): enough for a name-anchored match. */
+function looselyShared(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let n = 0;
+  for (const w of b) {
+    if (a.has(w)) n++;
+    else
+      for (const u of a)
+        if (Math.min(u.length, w.length) >= 4 && (u.startsWith(w) || w.startsWith(u))) {
+          n++;
+          break;
+        }
+  }
+  return n;
 }
 
 /** A name is a person's when written like one: one capitalised word of letters ("Mara", "Zoë", "O'Neil"). */
@@ -106,6 +160,8 @@ export function topicOf(entities: readonly string[], content: string, known?: Kn
 /** What a statement's topic is made of, whatever the day: topicOn gives its topic on a day (evolve.ts reads an opinion's on every day). */
 export interface StatementTopic {
   holder?: string;
+  names?: Names;
+  cued?: boolean;
   keys: string[];
   mentions: { key: string; since: string }[];
   words: Set<string>;
@@ -117,6 +173,8 @@ export function statementTopic(entities: readonly string[], content: string, kno
     keys: entities.map(entityKey),
     mentions: known?.mentions(content) ?? [],
     words: contentTokens(content),
+    names: writtenNames(content),
+    cued: findCues(content).some((c) => c.kind === "reversal" || c.kind === "hedge" || c.kind === "negation"),
   };
   if (holder !== undefined) parts.holder = holder;
   return parts;
@@ -128,6 +186,8 @@ export function topicOn(parts: StatementTopic, asOf?: string): Topic {
   for (const m of parts.mentions) if (asOf === undefined || m.since <= asOf) about.add(m.key);
   if (parts.holder !== undefined) about.delete(parts.holder);
   const topic: Topic = { entities: about, words: parts.words };
+  if (parts.names) topic.names = parts.names;
+  if (parts.cued !== undefined) topic.cued = parts.cued;
   if (parts.holder !== undefined) topic.holder = parts.holder;
   return topic;
 }
@@ -141,6 +201,7 @@ export interface TopicMatching {
  * How well a new statement covers an opinion's topic, 0 when it does not:
  * - a shared topic entity (the project, a person) and at least one shared content word; or
  * - word similarity at or above `restateSimilarity`;
+ * - a shared written name (writtenNames) and a second shared word or a stance cue;
  * - two shared content words and at least a third of `restateSimilarity`.
  * The score (higher is better) picks among several opinions of one holder.
  */
@@ -151,6 +212,12 @@ export function topicScore(opinion: Topic, fact: Topic, k: TopicMatching): numbe
   let sharedWords = 0;
   for (const w of fact.words) if (opinion.words.has(w)) sharedWords++;
   if (sharedEntities > 0 && sharedWords > 0) return 1 + sharedEntities + sim;
+  // A name both write (a tool, a product) anchors the topic like an entity, when the new
+  // statement also shares another word or takes a stance ("starting to doubt Kafka ..."
+  // ~ "Kafka is the right backbone"); the name alone would merge every belief about it.
+  if (sharesName(opinion.names, fact.names) && (fact.cued === true || looselyShared(opinion.words, fact.words) >= 2)) {
+    return 1 + sim;
+  }
   if (sim >= k.restateSimilarity) return sim;
   // Same holder, no entity to anchor on: two shared content words and some overlap
   // ("Postgres is the right choice" ~ "Postgres was the right call").
