@@ -3,7 +3,16 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { porterStem } from "./stem.js";
 import { STOP_WORDS } from "./stopwords.js";
-import { cjkWords, ftsWords, hasCjk, isExactToken, joinedCompound, queryTerms, rawTokens } from "./tokens.js";
+import {
+  cjkWords,
+  ftsWords,
+  hasCjk,
+  isExactToken,
+  joinedCompound,
+  queryTerms,
+  rawTokens,
+  splitCompound,
+} from "./tokens.js";
 
 // The index's own tables (src/index/schema.ts): the analyzer must agree with them.
 const db = new Database(":memory:");
@@ -80,6 +89,27 @@ describe("the tokenizer against the index's FTS5 tables", () => {
     expect(finds("uni", "destress weekend", joinedCompound("de-stress")!)).toBe(true);
     expect(joinedCompound("FJD-482")).toBeUndefined();
     expect(joinedCompound("rollout")).toBeUndefined();
+  });
+
+  it("a joined compound also asks for its hyphenated parts, which the index holds as a phrase", () => {
+    const phrase = (t: string) => ftsWords(t).join(" ");
+    for (const [word, doc] of [
+      ["checkin", "She wants the check-in before noon."],
+      ["signup", "sign-up form is broken on mobile"],
+      ["takeaway", "got a take away from the thai place"],
+      ["email", "Sent the e-mail to the landlord."],
+    ] as const) {
+      const split = splitCompound(word);
+      expect(split, word).toBeDefined();
+      expect(finds("por", doc, word), `${word} alone`).toBe(false);
+      expect(db.prepare("SELECT count(*) AS n FROM por WHERE por MATCH ?").get(quote(phrase(split!)))).toEqual({
+        n: 1,
+      });
+    }
+    // Words that merely end like a particle word or start with "e" but are short stay whole.
+    expect(splitCompound("lesson")).toBeUndefined();
+    expect(splitCompound("begin")).toBeUndefined();
+    expect(splitCompound("edit")).toBeUndefined();
   });
 
   it("porter stems as the porter table does", () => {

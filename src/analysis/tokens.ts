@@ -63,6 +63,27 @@ export function joinedCompound(token: string): string | undefined {
   return /^\p{L}+(?:-\p{L}+)+$/u.test(token) ? token.replace(/-/g, "") : undefined;
 }
 
+// Particles that close an English compound written joined, hyphenated or apart ("checkin",
+// "check-in", "check in"; "signup", "takeaway", "handover"), after a head of 4+ letters
+// ("begin", "cabin" stay whole). "on" is left out: too many
+// words end in it ("lesson", "reason") to split them.
+const PARTICLE = /^(\p{Ll}{4,}?)(in|out|up|off|over|away|down|back)$/u;
+
+/**
+ * The hyphenated form of a word that may be a joined compound, so a query for it also
+ * asks for the parts as a phrase (the index holds `check-in` and `e-mail` as their
+ * parts): a word ending in a particle (`checkin` -> `check-in`) or an `e-` word
+ * (`email` -> `e-mail`); else undefined. A wrong split ("cab-in") is a phrase that
+ * rarely occurs, so it costs a lookup, not a false match.
+ */
+export function splitCompound(word: string): string | undefined {
+  const w = word.toLowerCase();
+  const p = PARTICLE.exec(w);
+  if (p) return `${p[1]}-${p[2]}`;
+  if (/^e\p{Ll}{4,}$/u.test(w)) return `e-${w.slice(1)}`;
+  return undefined;
+}
+
 const WORDISH = /[\p{L}\p{N}]/u;
 // Punctuation that wraps a term in prose ("(see FJD-482)," or "`a91f3c2`") but is not part of it.
 const EDGE_PUNCT = /^[\s"'`“”‘’«»()[\]{}<>,.;:!?¡¿…]+|[\s"'`“”‘’«»()[\]{}<>,.;:!?¡¿…]+$/gu;

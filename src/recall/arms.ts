@@ -18,10 +18,11 @@ import {
 import { factsInWindowLean, factsOfEntities, withEntities } from "../index/recall-queries.js";
 import { frontMatterLineCount } from "../markdown/frontmatter.js";
 import { cmp } from "../markdown/links.js";
+import { logDate } from "../markdown/log-path.js";
 import { byPlace, byScoreThenPlace, type Place } from "../markdown/order.js";
 import { ENTITY_DIR, OPINIONS_PAGE } from "../markdown/pages.js";
 import { entityKey } from "../retain/entities.js";
-import { factCandidate, linesCandidate } from "./candidates.js";
+import { factCandidate, linesCandidate, quotedLogLine } from "./candidates.js";
 import type { Intent, LexicalTerm } from "./intent.js";
 import { type LineRankOptions, rescoreLines } from "./linerank.js";
 import { byLineScore, type LineHit, searchCjkLines, searchLines } from "./lines.js";
@@ -76,7 +77,16 @@ function termsQuery(terms: readonly LexicalTerm[]): string | null {
 export function windowsToItems(ctx: ArmContext, hits: LineHit[], max: number): ArmList["items"] {
   const items: ArmList["items"] = [];
   for (const w of buildWindows(hits, { ...ctx.window, max })) {
-    const cand = linesCandidate(ctx.idx, w.path, w.startLine, w.endLine, w.line);
+    const quoted = quotedLogLine(ctx.idx, w.path, w.line);
+    let cand: Candidate | undefined;
+    if (quoted) {
+      // The quoted log line stands in for the page's copy, unless the question's dates exclude its log.
+      const date = logDate(quoted.path);
+      const inRange = !date || ((!ctx.since || date >= ctx.since) && (!ctx.until || date <= ctx.until));
+      if (!inRange) continue;
+      cand = linesCandidate(ctx.idx, quoted.path, quoted.line, quoted.line, quoted.line);
+    }
+    cand ??= linesCandidate(ctx.idx, w.path, w.startLine, w.endLine, w.line);
     if (cand) items.push({ cand, score: w.score });
   }
   return items;
@@ -97,11 +107,14 @@ export function lexicalLineHits(ctx: Omit<ArmContext, "lexicalLines">): LineHit[
 /**
  * A heading of an entity page ("# Ben", "## Facts"): it names what the lines under it say,
  * and as a result it shows a title and the page's front matter. The lines under it are
- * found on their own.
+ * found on their own. So is the headline of a page with no facts ("@Ben: no facts yet;
+ * named on 3 lines of 2 logs, first ..., last ..."): a count whose words ("last", "first",
+ * the name) match any question about Ben, above the lines that say something.
  */
 function isPageHeading(h: LineHit): boolean {
-  return h.path.startsWith(`${ENTITY_DIR}/`) && /^\s{0,3}#{1,6}\s/.test(h.text);
+  return h.path.startsWith(`${ENTITY_DIR}/`) && (/^\s{0,3}#{1,6}\s/.test(h.text) || NO_FACTS_HEADLINE.test(h.text));
 }
+const NO_FACTS_HEADLINE = /^@\S+: no facts yet; named on \d+ lines?\b/u;
 
 /** Lexical: the question's best lines, grouped into small windows. */
 export function linesArm(ctx: ArmContext, weight: number): ArmList {
@@ -176,7 +189,8 @@ export function entityArm(ctx: ArmContext, entities: EntityRow[], weight: number
       (a, b) => Number(b.page !== null) - Number(a.page !== null) || cmp(a.slug, b.slug),
     )[0];
     const page = row && entityPageSummary(ctx.root, row);
-    if (page) items.push({ cand: page, score: 1 });
+    // A page with no facts opens with a count, no answer: its quoted lines speak for it (lexical arm).
+    if (page && !NO_FACTS_HEADLINE.test(page.content)) items.push({ cand: page, score: 1 });
   }
   // Facts about all the named entities first ("Priya and Noor"), each group newest first.
   const keys = wanted.map(entityKey);

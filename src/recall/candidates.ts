@@ -5,6 +5,7 @@ import type { IndexDb } from "../index/db.js";
 import { readLines } from "../index/lines.js";
 import { type FactRow, opinionAtLine } from "../index/queries.js";
 import { factsAtLines, opinionFactTexts } from "../index/recall-queries.js";
+import { citedLabels } from "../markdown/citation.js";
 import { logDate } from "../markdown/log-path.js";
 import { OPINIONS_PAGE } from "../markdown/pages.js";
 import { findMentions } from "../retain/entities.js";
@@ -74,6 +75,21 @@ export function linesCandidate(
   const date = logDate(path);
   if (date) c.date = date;
   return c;
+}
+
+/**
+ * The log line an entity page's line quotes: a "Mentioned in" or fact line of
+ * `bank/entities/` is a copy of one log line (cut short) with its citation, so a question
+ * it matches is answered by that line, not by the copy crowding it out of the top results.
+ * Undefined when the line cites no single log or MEMORY.md line.
+ */
+export function quotedLogLine(idx: IndexDb, path: string, line: number): { path: string; line: number } | undefined {
+  if (!path.startsWith("bank/entities/") || line < 1) return undefined;
+  const text = readLines(idx, path, line, line)[0]?.text;
+  const labels = text ? citedLabels(text) : [];
+  if (labels.length !== 1) return undefined;
+  const m = /^((?:memory\/|MEMORY\.md|memory\.md)[^#]*)#L(\d+)$/u.exec(labels[0]!);
+  return m ? { path: m[1]!, line: Number(m[2]) } : undefined;
 }
 
 function contentWords(text: string): Set<string> {

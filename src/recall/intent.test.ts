@@ -175,6 +175,14 @@ describe("lexical terms", () => {
     ]);
     expect(lexicalTerms("why LEDGER_SYNC_BATCH=500?").map((t) => t.text)).toEqual(["LEDGER_SYNC_BATCH=500"]);
   });
+
+  it("a joined compound also asks for its parts as a phrase, the same word as written", () => {
+    expect(lexicalTerms("when is the checkin?")).toEqual([
+      { text: "checkin", exact: false },
+      { text: "check-in", exact: true, joinedFrom: "checkin" },
+    ]);
+    expect(lexicalTerms("did the contract come by email").map((t) => t.text)).toContain("e-mail");
+  });
 });
 
 describe("understandQuery", () => {

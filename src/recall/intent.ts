@@ -1,5 +1,5 @@
 import { STOP_WORDS } from "../analysis/stopwords.js";
-import { isExactToken, joinedCompound, nameWords, rawTokens } from "../analysis/tokens.js";
+import { isExactToken, joinedCompound, nameWords, rawTokens, splitCompound } from "../analysis/tokens.js";
 import { parseTimeWindow, type TimeWindow } from "./timewindow.js";
 
 /** An entity recall can recognise: its slug (`The-Castle`) and any other names or aliases. */
@@ -15,7 +15,10 @@ export interface LexicalTerm {
   /** Lower-cased word, or an exact token as written (FJD-482, LEDGER_SYNC_BATCH=500). */
   text: string;
   exact: boolean;
-  /** The hyphenated token a joined form stands for ("ledgersync" for "ledger-sync"): the same word, not another. */
+  /**
+   * The token a joined or split form stands for ("ledgersync" for "ledger-sync", "check-in"
+   * for "checkin"): the same word, not another.
+   */
   joinedFrom?: string;
 }
 
@@ -128,6 +131,12 @@ export function lexicalTerms(query: string): LexicalTerm[] {
       if (STOP_WORDS.has(w) || seen.has(w)) continue;
       seen.add(w);
       out.push({ text: w, exact: false });
+      // "checkin" also asks for "check-in" (indexed as the phrase "check in"), "email" for "e-mail".
+      const split = splitCompound(w);
+      if (split && !seen.has(split)) {
+        seen.add(split);
+        out.push({ text: split, exact: true, joinedFrom: w });
+      }
     }
   }
   return out;

@@ -80,3 +80,35 @@ describe("names in a log's prose", () => {
     expect([...names.values()].sort()).toEqual(["Ines", "Kasia", "Olek", "Wifi"]);
   });
 });
+
+describe("a capitalised word after a sentence start", () => {
+  const log = (path: string, text: string): ProseLog => ({ path, date: path.slice(7, 17), lines: scanProse(text) });
+
+  it("is a surname when it never stands alone: the page is the first name's, not the surname's", () => {
+    const logs = [
+      log("memory/2026-04-02.md", "Call went fine (Dana Whitfield ran it).\nDana said she'd follow up."),
+      log("memory/2026-04-09.md", "Second call. Present: Dana Whitfield, me and two engineers."),
+    ];
+    const { names, linesOf } = proseNames(logs, new Map());
+    expect([...names.values()]).toEqual(["Dana"]);
+    expect(linesOf("dana").map((m) => `${m.date}#${m.line}`)).toEqual(["2026-04-02#1", "2026-04-02#2", "2026-04-09#1"]);
+  });
+
+  it("is a name of its own when it is seen alone too (a verb opened the sentence)", () => {
+    const logs = [
+      log("memory/2026-04-02.md", "Rang Tobias about the lease."),
+      log("memory/2026-04-05.md", "Lunch with Tobias."),
+      log("memory/2026-04-09.md", "Rang Tobias again, no answer."),
+    ];
+    expect([...proseNames(logs, new Map()).names.values()]).toEqual(["Tobias"]);
+  });
+});
+
+it("gives a title or kin word before a name no page of its own", () => {
+  const log = (path: string, text: string): ProseLog => ({ path, date: path.slice(7, 17), lines: scanProse(text) });
+  const logs = [
+    log("memory/2026-06-01.md", "Drove up with Aunt Bisi. Offer came in! Senior Engineer, remote."),
+    log("memory/2026-06-08.md", "Aunt Bisi phoned. Role title is Senior Engineer after all."),
+  ];
+  expect([...proseNames(logs, new Map()).names.values()]).toEqual(["Bisi"]);
+});

@@ -13,7 +13,9 @@ import { cmp } from "./format.js";
  *  - `a` an @mention;
  *  - `n` a capitalised word inside a sentence ("asked Mara about it");
  *  - `s` a capitalised word starting a sentence, or a lower-case compound (`ledger-sync`): "Today", "Booked" and "Mara" look the
- *    same there, so these count only for a name that is an entity for another reason.
+ *    same there, so these count only for a name that is an entity for another reason;
+ *  - `p` pairs [start, next] of a sentence-start word followed by a capitalised one (also in
+ *    `s` and `n`): "Called Ben" is a verb and a name, "(Rosa Lind)" one name by its first word.
  */
 export interface ProseLine {
   line: number;
@@ -21,6 +23,7 @@ export interface ProseLine {
   a?: string[];
   n?: string[];
   s?: string[];
+  p?: [string, string][];
 }
 
 /** Words that open a chat-like `Word:` line without being anyone ("Note: ...", "User: ..."). */
@@ -39,6 +42,11 @@ const COMMON = new Set(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august " +
     "september october november december today yesterday tomorrow ok okay yes no hi hello hey thanks thank please " +
     "mr mrs ms dr i i'm i've i'll i'd " +
+    // Titles and kin before a name ("Uncle Tunde", "Prof Adeyemi"): the name is the word
+    // after, and the title alone is no one. Job titles ("Senior Analyst") are roles, not people.
+    "uncle aunt auntie aunty grandma grandpa granny grandad prof professor sir mx " +
+    "senior junior lead chief principal analyst engineer manager director designer developer consultant " +
+    "intern recruiter officer " +
     // Languages and nationalities: English capitalises them, and they are what someone
     // speaks or where something is from, not whom a log is about ("an English summary").
     "english german swedish french spanish italian dutch danish norwegian finnish polish portuguese russian " +
@@ -104,6 +112,9 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   // list started after a colon, and its later items are as little a name as its first.
   let lastList: string[] | undefined;
   let lastEnd = -1;
+  const pairs: [string, string][] = [];
+  // A sentence-start word and where it ends, when the next word may be the rest of its name.
+  let opener: { name: string; end: number } | undefined;
   for (const m of prose.matchAll(WORD)) {
     const prev = m.index > 0 ? prose[m.index - 1] : undefined;
     if (prev !== undefined && /[\p{L}\p{N}_@/\\.]/u.test(prev) && !/\s/u.test(prev)) continue; // inside a token
@@ -114,6 +125,8 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
       continue;
     }
     lastNameEnd = -1;
+    const after = opener && m.index === opener.end + 1 && prose[opener.end] === " " ? opener.name : undefined;
+    opener = undefined;
     if (name.length < 2 || /\d/u.test(name) || isStop(name)) continue;
     // ALL-CAPS words are acronyms (API, HTTP), not names.
     if (name === name.toUpperCase()) continue;
@@ -125,6 +138,8 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
     // Only a name inside a sentence starts a run ("Called Ben" is a verb and a name); a
     // possessive ends it ("Mara's Team" is Mara and a team).
     if (list === mid && name === m[0]) lastNameEnd = m.index + m[0].length;
+    if (list === mid && after !== undefined) pairs.push([after, name]);
+    if (list === start && name === m[0]) opener = { name, end: m.index + m[0].length };
   }
   // Lower-case compound names (ledger-sync, node.js) count only for known entities: kept as weak.
   for (const m of prose.matchAll(COMPOUND)) {
@@ -135,6 +150,7 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   }
   if (mid.length) out.n = mid;
   if (start.length) out.s = start;
+  if (pairs.length) out.p = pairs;
   return out.k || out.a || out.n || out.s ? out : undefined;
 }
 
@@ -229,17 +245,32 @@ export function proseNames(
     spellings.set(key, m);
     return key;
   };
+  const credit = (key: string, log: string) => {
+    const set = strong.get(key) ?? new Set<string>();
+    set.add(log);
+    strong.set(key, set);
+  };
+  // Second words of a sentence-start pair wait until every log is read (see below).
+  const paired: { log: string; first: string; second: string }[] = [];
   for (const log of sorted) {
     for (const l of log.lines) {
+      const seconds = new Set((l.p ?? []).map(([, second]) => second));
+      for (const [first, second] of l.p ?? []) paired.push({ log: log.path, first, second });
       for (const name of [...(l.k ?? []), ...(l.n ?? [])]) {
         const key = spell(name);
-        const set = strong.get(key) ?? new Set<string>();
-        set.add(log.path);
-        strong.set(key, set);
+        if (!seconds.has(name)) credit(key, log.path);
       }
       for (const name of l.a ?? []) tagged.add(spell(name));
       for (const name of l.s ?? []) spell(name);
     }
+  }
+  // "Called Ben": Ben is named on his own elsewhere, so the line names him. "(Rosa Lind)",
+  // "today: Rosa Lind": Lind never stands alone, so it is Rosa's surname and the line names Rosa.
+  // A name MEMORY.md lists or facts carry is someone even when only ever seen after a verb.
+  const alone = new Set([...strong.keys(), ...tagged, ...known.keys(), ...core]);
+  for (const { log, first, second } of paired) {
+    const key = keyOf(second);
+    credit(alone.has(key) ? key : keyOf(first), log);
   }
   const names = new Map<string, string>();
   for (const [key, bySpelling] of spellings) {
@@ -259,7 +290,7 @@ export function proseNames(
       lines = new Map();
       for (const log of sorted) {
         for (const l of log.lines) {
-          for (const list of [l.k, l.a, l.n, l.s]) {
+          for (const list of [l.k, l.a, l.n, l.s, l.p?.map(([first]) => first)]) {
             for (const raw of list ?? []) {
               const k = keyOf(raw);
               if (!names.has(k) || (focus && !focus.has(k))) continue;
