@@ -74,6 +74,37 @@ describe("workspace lock", () => {
     await lock.release();
   });
 
+  it("recovers at once a lock whose taker was killed before it wrote its owner file, or whose holder died releasing it", async () => {
+    // A pid that is surely dead: a child that has exited.
+    const dead = spawn(process.execPath, ["-e", ""]);
+    const deadPid = dead.pid!;
+    await new Promise((r) => dead.on("exit", r));
+    // Killed between mkdir and the owner file: the directory and its taker's mark are left.
+    await mkdir(lockPath(ws), { recursive: true });
+    await writeFile(`${lockPath(ws)}.taking-${os.hostname()}-${deadPid}`, "");
+    const first = await acquireWorkspaceLock(ws, { purpose: "after a killed taker" });
+    expect(first.owner.purpose).toBe("after a killed taker");
+    await first.release();
+    // Killed while releasing (owner file gone, directory not yet): no mark at all.
+    await mkdir(lockPath(ws), { recursive: true });
+    const second = await acquireWorkspaceLock(ws);
+    await second.release();
+    expect((await readdir(path.dirname(lockPath(ws)))).filter((n) => n.startsWith("lock"))).toEqual([]);
+  });
+
+  it("leaves alone a lock without an owner file while a live process is marked as taking it", async () => {
+    const taker = spawn("sleep", ["30"]);
+    try {
+      await mkdir(lockPath(ws), { recursive: true });
+      await writeFile(`${lockPath(ws)}.taking-${os.hostname()}-${taker.pid}`, "");
+      const err = await acquireWorkspaceLock(ws).catch((e: unknown) => e);
+      expect((err as MembankError).exitCode).toBe(LOCKED_EXIT_CODE);
+      expect((err as Error).message).toContain("is taking the lock");
+    } finally {
+      taker.kill();
+    }
+  });
+
   it("recovers a lock of another host (or a hung holder) once it has not been refreshed for staleMs", async () => {
     await mkdir(lockPath(ws), { recursive: true });
     await writeFile(

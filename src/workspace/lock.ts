@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import lockfile from "proper-lockfile";
@@ -73,28 +73,63 @@ async function readOwnerFile(dir: string): Promise<LockOwner | undefined> {
 }
 
 /**
- * A lock whose owner is a dead process on this host is stale. A lock directory without an
- * owner file is being taken right now (or its taker died in that instant): only the mtime rule
- * of proper-lockfile can declare it stale.
+ * A taker marks itself next to the lock (`lock.taking-<host>-<pid>`) from just before its
+ * `mkdir` until its owner file is written: a lock directory without an owner file is then
+ * being taken by a live process only while such a mark of a live pid exists. Without one, its
+ * taker was killed between `mkdir` and the owner file, or its holder during release: stale.
+ */
+const TAKING = ".taking-";
+
+function takingMark(lockDir: string): string {
+  return `${lockDir}${TAKING}${os.hostname()}-${process.pid}`;
+}
+
+/** Marks of takers other than this process: `live` when one may be taking the lock now. */
+async function otherTakers(lockDir: string): Promise<{ live: boolean; dead: string[] }> {
+  const prefix = `${path.basename(lockDir)}${TAKING}`;
+  const mine = path.basename(takingMark(lockDir));
+  const dead: string[] = [];
+  let live = false;
+  for (const name of await readdir(path.dirname(lockDir)).catch(() => [] as string[])) {
+    if (!name.startsWith(prefix) || name === mine) continue;
+    const rest = name.slice(prefix.length);
+    const dash = rest.lastIndexOf("-");
+    const pid = Number(rest.slice(dash + 1));
+    if (rest.slice(0, dash) === os.hostname() && Number.isInteger(pid) && !processAlive(pid)) {
+      dead.push(path.join(path.dirname(lockDir), name));
+    } else live = true;
+  }
+  return { live, dead };
+}
+
+/**
+ * A lock whose owner is a dead process on this host is stale; so is one without an owner
+ * file when no live taker is marked (see TAKING). Otherwise only the mtime rule of
+ * proper-lockfile can declare it stale.
  */
 async function removeIfDead(ws: Workspace, onStale?: (owner: LockOwner | undefined) => void): Promise<boolean> {
+  const dir = lockPath(ws);
   const owner = await readLockOwner(ws);
-  if (!owner || owner.hostname !== os.hostname() || processAlive(owner.pid)) return false;
+  if (owner && (owner.hostname !== os.hostname() || processAlive(owner.pid))) return false;
+  if (!owner && (await otherTakers(dir)).live) return false;
   // Rename first so that two waiters cannot both remove: only one rename succeeds.
-  const grave = `${lockPath(ws)}.stale-${process.pid}-${Date.now()}`;
+  const grave = `${dir}.stale-${process.pid}-${Date.now()}`;
   try {
-    await rename(lockPath(ws), grave);
+    await rename(dir, grave);
   } catch {
     return false;
   }
-  // Between reading the owner and the rename another waiter may have recovered the lock and a
-  // live process taken it: if the directory we moved is not the dead one, put it back.
+  // Between the check and the rename another waiter may have recovered the lock and a live
+  // process taken it: if the directory we moved is not the dead one, put it back.
   const moved = await readOwnerFile(grave);
-  if (!moved || moved.pid !== owner.pid || moved.since !== owner.since) {
-    await rename(grave, lockPath(ws)).catch(() => undefined);
+  const same = owner ? moved?.pid === owner.pid && moved.since === owner.since : !moved;
+  const takers = same && !owner ? await otherTakers(dir) : undefined;
+  if (!same || takers?.live) {
+    await rename(grave, dir).catch(() => undefined);
     return false;
   }
   await rm(grave, { recursive: true, force: true });
+  for (const mark of takers?.dead ?? []) await rm(mark, { force: true });
   onStale?.(owner);
   return true;
 }
@@ -123,6 +158,8 @@ export async function acquireWorkspaceLock(ws: Workspace, opts: LockOptions = {}
   let compromised = false;
   for (;;) {
     let release: (() => Promise<void>) | undefined;
+    const mark = takingMark(lockDir);
+    await writeFile(mark, "");
     try {
       release = await lockfile.lock(dir, {
         lockfilePath: lockDir,
@@ -136,6 +173,7 @@ export async function acquireWorkspaceLock(ws: Workspace, opts: LockOptions = {}
         },
       });
     } catch (error) {
+      await rm(mark, { force: true });
       if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw error;
       if (await removeIfDead(ws, opts.onStaleRecovered)) continue;
       if (Date.now() >= deadline) {
@@ -158,6 +196,7 @@ export async function acquireWorkspaceLock(ws: Workspace, opts: LockOptions = {}
     const before = await stat(lockDir);
     await writeFile(path.join(lockDir, OWNER_FILE), `${JSON.stringify(owner)}\n`);
     await utimes(lockDir, before.atime, before.mtime);
+    await rm(mark, { force: true });
     const doRelease = release;
     let released = false;
     return {
