@@ -8,7 +8,7 @@
  * never run, and a signal at any moment leaves either no commit (the pages stay pending)
  * or the whole commit (the index catch-up is finished by the next run).
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { MembankError } from "../workspace/errors.js";
@@ -32,6 +32,7 @@ import {
   replacePendingWrites,
 } from "../workspace/owned.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
+import { catBatch, ignoredPaths, indexEntries, stagedByUser, syncCommitted, syncUserIndex } from "./git-index.js";
 
 export interface CommitOptions {
   authorName?: string;
@@ -68,106 +69,6 @@ export function leftNote(l: { path: string; reason: string }): string {
 }
 
 const isSync = (l: PendingWrite | PendingSync): l is PendingSync => Array.isArray((l as PendingSync).sync);
-
-/** One object read by `git cat-file --batch`: its id, type and bytes (absent: "missing"). */
-interface BatchObject {
-  oid: string;
-  type: string;
-  content: Buffer;
-}
-
-/** Read objects named by `specs` (e.g. `HEAD:bank/x.md`, `<commit>^{tree}`) in one git call. */
-async function catBatch(repo: RepoInfo, specs: string[]): Promise<(BatchObject | undefined)[]> {
-  if (specs.length === 0) return [];
-  const r = await runGit(["cat-file", "--batch"], { cwd: repo.top, input: specs.map((s) => `${s}\n`).join("") });
-  const buf = r.raw;
-  const out: (BatchObject | undefined)[] = [];
-  let at = 0;
-  for (let i = 0; i < specs.length; i++) {
-    const nl = buf.indexOf(10, at);
-    if (nl < 0) break;
-    const header = buf.subarray(at, nl).toString("utf8");
-    at = nl + 1;
-    const m = /^([0-9a-f]+) (\w+) (\d+)$/.exec(header);
-    if (!m) {
-      out.push(undefined); // "<spec> missing"
-      continue;
-    }
-    const size = Number(m[3]);
-    out.push({ oid: m[1]!, type: m[2]!, content: buf.subarray(at, at + size) });
-    at += size + 1;
-  }
-  return out;
-}
-
-/** sha-per-path of HEAD's versions of `topPaths` (absent: not in HEAD). */
-async function headHashes(repo: RepoInfo, topPaths: string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  const objects = await catBatch(
-    repo,
-    topPaths.map((p) => `HEAD:${p}`),
-  );
-  topPaths.forEach((p, i) => {
-    const o = objects[i];
-    if (o?.type === "blob") out.set(p, contentHash(o.content));
-  });
-  return out;
-}
-
-function nulSplit(text: string): string[] {
-  return text.split("\0").filter((s) => s !== "");
-}
-
-/**
- * `staged`: paths whose index entry differs from HEAD (every entry when HEAD is unborn);
- * `user`: those of them whose staged version is the user's (not what the work tree holds).
- */
-async function stagedByUser(repo: RepoInfo, state: GitState): Promise<{ staged: Set<string>; user: Set<string> }> {
-  const staged =
-    state.kind === "normal"
-      ? nulSplit((await runGit(["diff-index", "--cached", "--name-only", "-z", "HEAD"], { cwd: repo.top })).stdout)
-      : nulSplit((await runGit(["ls-files", "-z"], { cwd: repo.top })).stdout);
-  if (staged.length === 0) return { staged: new Set(), user: new Set() };
-  const unlike = new Set(nulSplit((await runGit(["diff-files", "--name-only", "-z"], { cwd: repo.top })).stdout));
-  return { staged: new Set(staged), user: new Set(staged.filter((p) => unlike.has(p))) };
-}
-
-/** Untracked paths git ignores (.gitignore, .git/info/exclude): the user keeps them out of git. */
-async function ignoredPaths(repo: RepoInfo, topPaths: string[]): Promise<Set<string>> {
-  const r = await runGit(["check-ignore", "-z", "--stdin"], { cwd: repo.top, input: nulList(topPaths), okCodes: [1] });
-  return new Set(nulSplit(r.stdout));
-}
-
-/**
- * Bring the user's index in line with a commit membank made (its paths' entries := HEAD),
- * only where the work tree already holds HEAD's version and the index is behind.
- */
-async function syncUserIndex(repo: RepoInfo, topPaths: string[]): Promise<void> {
-  if (topPaths.length === 0) return;
-  const wanted = new Set(topPaths);
-  const indexBehind = nulSplit(
-    (await runGit(["diff-index", "--cached", "--name-only", "-z", "HEAD"], { cwd: repo.top })).stdout,
-  ).filter((p) => wanted.has(p));
-  if (indexBehind.length === 0) return;
-  const heads = await headHashes(repo, indexBehind);
-  const fix: string[] = [];
-  for (const p of indexBehind) {
-    const h = heads.get(p);
-    let now: string | undefined;
-    try {
-      now = contentHash(await readFile(path.join(repo.top, p)));
-    } catch {
-      now = undefined;
-    }
-    if (h !== undefined && now === h) fix.push(p);
-  }
-  if (fix.length === 0) return;
-  await runGit(["--literal-pathspecs", "reset", "-q", "--pathspec-from-file=-", "--pathspec-file-nul"], {
-    cwd: repo.top,
-    input: nulList(fix),
-    detached: true,
-  });
-}
 
 /**
  * Commit what membank wrote and still owns (the pending journal, see workspace/owned.ts):
@@ -279,53 +180,6 @@ export async function commitPending(
   await replacePendingWrites(ws, made.synced ? [] : [{ sync: eligible.map(top), commit: made.commit }]);
   if (!made.synced) result.unsynced = made.commit;
   return result;
-}
-
-/**
- * Set the user's index entries of `behind` (top path -> hash of what membank committed) to
- * the new commit's blobs (mode + id from the private index `entries`), where the work tree
- * still holds those bytes: what `git reset -- <paths>` does, without its refresh of every
- * entry (a stat of each file of the repository). A file that changed meanwhile goes the
- * general way (syncUserIndex).
- */
-async function syncCommitted(repo: RepoInfo, behind: Map<string, string>, entries: Map<string, string>): Promise<void> {
-  const info: string[] = [];
-  const other: string[] = [];
-  for (const [p, sha] of behind) {
-    let now: string | undefined;
-    try {
-      now = contentHash(await readFile(path.join(repo.top, p)));
-    } catch {
-      now = undefined;
-    }
-    const entry = entries.get(p);
-    if (now === sha && entry !== undefined) info.push(`${entry}\t${p}\0`);
-    else other.push(p);
-  }
-  if (info.length > 0) {
-    await runGit(["update-index", "-z", "--index-info"], { cwd: repo.top, input: info.join(""), detached: true });
-    // --index-info leaves those entries without stat data, so plumbing (`git diff-index HEAD`,
-    // `diff-files`) would call them modified until something refreshes; a refresh stats each
-    // file but hashes only those entries, and keeps any that differ (an edit since) unstaged.
-    await runGit(["update-index", "-q", "--refresh"], { cwd: repo.top, detached: true, okCodes: [1] });
-  }
-  await syncUserIndex(repo, other);
-}
-
-/** `mode oid` per path of the stage-0 entries of an index file, limited to `wanted`. */
-async function indexEntries(
-  run: (args: string[]) => Promise<{ stdout: string }>,
-  wanted: Map<string, unknown>,
-): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (const rec of nulSplit((await run(["ls-files", "-s", "-z"])).stdout)) {
-    const tab = rec.indexOf("\t");
-    const p = rec.slice(tab + 1);
-    if (!wanted.has(p)) continue;
-    const [mode, oid, stage] = rec.slice(0, tab).split(" ");
-    if (stage === "0") out.set(p, `${mode} ${oid}`);
-  }
-  return out;
 }
 
 /** Why update-ref said no, as git put it, with what to do when a hook refused. */

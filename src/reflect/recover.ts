@@ -17,7 +17,7 @@ import path from "node:path";
 import { splitConflicts } from "../markdown/conflicts.js";
 import { RegionError, toLf } from "../markdown/regions.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
-import { repoInfo, runGit } from "../workspace/git.js";
+import { nulSplit, repoInfo, runGit } from "../workspace/git.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
 import { readIfExists, readWorkspaceFile } from "./load.js";
 import { mergePage, type PageMerge } from "./merge.js";
@@ -108,8 +108,7 @@ async function pagesWithMarkers(ws: Workspace): Promise<string[]> {
     cwd: ws.root,
     okCodes: [1],
   });
-  return r.stdout
-    .split("\0")
+  return nulSplit(r.stdout)
     .filter((p) => p.endsWith(".md"))
     .map((p) => p.split(path.sep).join("/"))
     .sort();

@@ -205,3 +205,8 @@ export function gitBusyError(repo: RepoInfo, state: Extract<GitState, { kind: "b
 export function nulList(paths: readonly string[]): string {
   return paths.map((p) => `${p}\0`).join("");
 }
+
+/** Read git's NUL-separated output (`-z`) into its entries. */
+export function nulSplit(text: string): string[] {
+  return text.split("\0").filter((s) => s !== "");
+}
