@@ -1,14 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  CUE_LISTS,
-  type CueHit,
-  DOUBTED_VERDICTS,
-  findCues,
-  NEGATIVE_OUTCOME_WORDS,
-  switchSides,
-  textPolarity,
-} from "./cues.js";
+import { CUE_LISTS, DOUBTED_VERDICTS, NEGATIVE_OUTCOME_WORDS } from "./cue-lists.js";
+import { type CueHit, findCues, switchSides, textPolarity } from "./cues.js";
 
 /** The plain reading: every cue, longest first, each taken out of the text once found. */
 function everyCue(text: string): CueHit[] {

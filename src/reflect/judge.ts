@@ -1,4 +1,5 @@
-import { type CueHit, type CueKind, findCues, polarity, switchSides } from "../analysis/cues.js";
+import type { CueKind } from "../analysis/cue-lists.js";
+import { type CueHit, findCues, polarity, switchSides } from "../analysis/cues.js";
 import type { Judge, Judgement, OpinionRef } from "../llm/types.js";
 import type { Fact } from "../retain/types.js";
 import { contentTokens, similarity } from "./text.js";
