@@ -15,3 +15,9 @@ const LABEL = /\[([^\]\s]+#L\d+)\]/g;
 export function citedLabels(text: string): string[] {
   return [...text.matchAll(LABEL)].map((m) => m[1]!);
 }
+
+/** The log line a page line cites: `([memory/2026-03-20.md#L7](../../memory/2026-03-20.md#L7))`. */
+export function citedSource(text: string): { path: string; line: number } | undefined {
+  const m = /\[((?:memory\/|MEMORY\.md|memory\.md)[^\]#]*)#L(\d+)\]/.exec(text);
+  return m ? { path: m[1]!, line: Number(m[2]) } : undefined;
+}

@@ -7,6 +7,12 @@ import path from "node:path";
 export const ENTITY_DIR = "bank/entities";
 export const OPINIONS_PAGE = "bank/opinions.md";
 export const PROPOSALS_PAGE = "bank/proposals.md";
+/**
+ * The headline reflect writes on an entity page with mentions but no facts (reflect/pages.ts
+ * entitySummary: "@Ben: no facts yet; named on 3 lines of 2 logs, ..."): a count, which
+ * recall must not offer as an answer.
+ */
+export const NO_FACTS_HEADLINE = /^@\S+: no facts yet; named on \d+ lines?\b/u;
 
 /** `bank/entities/The-Castle.md` -> "The-Castle"; undefined for other paths (sub-folders included). */
 export function entitySlugFromPagePath(rel: string): string | undefined {

@@ -20,7 +20,7 @@ import { frontMatterLineCount } from "../markdown/frontmatter.js";
 import { cmp } from "../markdown/links.js";
 import { logDate } from "../markdown/log-path.js";
 import { byPlace, byScoreThenPlace, type Place } from "../markdown/order.js";
-import { ENTITY_DIR, OPINIONS_PAGE } from "../markdown/pages.js";
+import { ENTITY_DIR, NO_FACTS_HEADLINE, OPINIONS_PAGE } from "../markdown/pages.js";
 import { entityKey } from "../retain/entities.js";
 import { factCandidate, linesCandidate, quotedLogLine } from "./candidates.js";
 import type { Intent, LexicalTerm } from "./intent.js";
@@ -114,7 +114,6 @@ export function lexicalLineHits(ctx: Omit<ArmContext, "lexicalLines">): LineHit[
 function isPageHeading(h: LineHit): boolean {
   return h.path.startsWith(`${ENTITY_DIR}/`) && (/^\s{0,3}#{1,6}\s/.test(h.text) || NO_FACTS_HEADLINE.test(h.text));
 }
-const NO_FACTS_HEADLINE = /^@\S+: no facts yet; named on \d+ lines?\b/u;
 
 /** Lexical: the question's best lines, grouped into small windows. */
 export function linesArm(ctx: ArmContext, weight: number): ArmList {

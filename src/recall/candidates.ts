@@ -5,9 +5,9 @@ import type { IndexDb } from "../index/db.js";
 import { readLines } from "../index/lines.js";
 import { type FactRow, opinionAtLine } from "../index/queries.js";
 import { factsAtLines, opinionFactTexts } from "../index/recall-queries.js";
-import { citedLabels } from "../markdown/citation.js";
+import { citedLabels, citedSource } from "../markdown/citation.js";
 import { logDate } from "../markdown/log-path.js";
-import { OPINIONS_PAGE } from "../markdown/pages.js";
+import { ENTITY_DIR, OPINIONS_PAGE } from "../markdown/pages.js";
 import { findMentions } from "../retain/entities.js";
 import { opinionCandidate } from "./opinions.js";
 import type { Candidate, EvidenceRef } from "./types.js";
@@ -84,12 +84,9 @@ export function linesCandidate(
  * Undefined when the line cites no single log or MEMORY.md line.
  */
 export function quotedLogLine(idx: IndexDb, path: string, line: number): { path: string; line: number } | undefined {
-  if (!path.startsWith("bank/entities/") || line < 1) return undefined;
+  if (!path.startsWith(`${ENTITY_DIR}/`) || line < 1) return undefined;
   const text = readLines(idx, path, line, line)[0]?.text;
-  const labels = text ? citedLabels(text) : [];
-  if (labels.length !== 1) return undefined;
-  const m = /^((?:memory\/|MEMORY\.md|memory\.md)[^#]*)#L(\d+)$/u.exec(labels[0]!);
-  return m ? { path: m[1]!, line: Number(m[2]) } : undefined;
+  return text && citedLabels(text).length === 1 ? citedSource(text) : undefined;
 }
 
 function contentWords(text: string): Set<string> {

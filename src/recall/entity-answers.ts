@@ -11,11 +11,11 @@ import { fold, nameWords } from "../analysis/tokens.js";
 import { coreMemoryFile, fileLines, profileSourcesVersion } from "../index/entity-answers.js";
 import { type EntityRow, hasOpinions, opinionsByEntity } from "../index/queries.js";
 import { factsAtLines, factsOfEntities } from "../index/recall-queries.js";
+import { citedSource } from "../markdown/citation.js";
 import { entityKey } from "../retain/entities.js";
 import type { ArmContext } from "./arms.js";
 import { factCandidate } from "./candidates.js";
 import {
-  citedSource,
   currentStateLines,
   describedEntity,
   describeWord,

@@ -1,13 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  citedSource,
-  currentStateLines,
-  describedEntity,
-  describeWord,
-  editDistance,
-  readCoreMemory,
-} from "./entity-profile.js";
+import { citedSource } from "../markdown/citation.js";
+import { currentStateLines, describedEntity, describeWord, editDistance, readCoreMemory } from "./entity-profile.js";
 
 const lines = (text: string) => text.split("\n").map((t, i) => ({ line: i + 1, text: t }));
 

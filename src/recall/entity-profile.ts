@@ -258,12 +258,6 @@ export function currentStateLines(page: readonly TextLine[]): TextLine[] {
   return out;
 }
 
-/** The log line a page line cites: `([memory/2026-03-20.md#L7](../../memory/2026-03-20.md#L7))`. */
-export function citedSource(text: string): { path: string; line: number } | undefined {
-  const m = /\[((?:memory\/|MEMORY\.md|memory\.md)[^\]#]*)#L(\d+)\]/.exec(text);
-  return m ? { path: m[1]!, line: Number(m[2]) } : undefined;
-}
-
 /** Edit distance (adjacent swaps count one), stopping early past `max`. */
 export function editDistance(a: string, b: string, max = 2): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { frontMatterAliases } from "../markdown/frontmatter.js";
+import { NO_FACTS_HEADLINE } from "../markdown/pages.js";
 import type { Fact } from "../retain/types.js";
 import type { Opinion } from "./opinions.js";
 import { entitySummary, proposalsBody, typedRegions } from "./pages.js";
@@ -42,6 +43,17 @@ describe("page bodies", () => {
       "@Ana: 3 facts on 3 days (2 world, 1 experience), first seen 2026-01-01, last seen 2026-01-05.\n",
     );
     expect(entitySummary("Ana", [...facts].reverse())).toBe(text);
+  });
+
+  it("writes a no-facts headline that recall knows as a count (NO_FACTS_HEADLINE), and only then", () => {
+    const mentions = [
+      { path: "memory/2026-01-02.md", date: "2026-01-02" },
+      { path: "memory/2026-01-04.md", date: "2026-01-04" },
+    ];
+    expect(entitySummary("Ben", [], mentions)).toMatch(NO_FACTS_HEADLINE);
+    expect(entitySummary("Ben", [fact("2026-01-02", "world", ["Ben"], "Fixed the sink.")], mentions)).not.toMatch(
+      NO_FACTS_HEADLINE,
+    );
   });
 
   it("puts typed facts into month regions, newest month first", () => {
