@@ -120,6 +120,12 @@ export const CUE_LISTS: readonly CueList[] = [
       "at risk",
       "maybe",
       "perhaps",
+      // The speaker's own softeners: "probably X", "X, I guess", "on balance X" hold X less firmly.
+      "probably",
+      "i guess",
+      "i suppose",
+      "on balance",
+      "more or less",
       "if everything goes right",
       "if all goes well",
       "best case",
@@ -361,29 +367,4 @@ export const NEGATIVE_OUTCOME_WORDS: readonly string[] = [
   "too expensive",
   "too complex",
   "too slow",
-];
-
-/**
- * Verdicts against a choice that a doubt can be about: "not sure Kafka was wrong", "not
- * convinced it was a bad idea" doubt the verdict, so they lean back toward the choice.
- */
-export const DOUBTED_VERDICTS: readonly string[] = [
-  "wrong",
-  "mistaken",
-  "a mistake",
-  "the wrong call",
-  "the wrong choice",
-  "wrong call",
-  "wrong choice",
-  "wrong move",
-  "a bad idea",
-  "a bad call",
-  "a bad choice",
-  "bad idea",
-  "bad call",
-  "bad choice",
-  "overkill",
-  "a disaster",
-  "a failure",
-  "an error",
 ];

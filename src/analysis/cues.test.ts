@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CUE_LISTS, DOUBTED_VERDICTS, NEGATIVE_OUTCOME_WORDS } from "./cue-lists.js";
+import { CUE_LISTS, NEGATIVE_OUTCOME_WORDS } from "./cue-lists.js";
 import { type CueHit, findCues, switchSides, textPolarity } from "./cues.js";
+import { DOUBTED_VERDICTS } from "./verdicts.js";
 
 /** The plain reading: every cue, longest first, each taken out of the text once found. */
 function everyCue(text: string): CueHit[] {
@@ -23,7 +24,11 @@ describe("findCues", () => {
   // Words of the cue phrases and some filler, minus the negative-outcome words (whose
   // pairing with a negation is read first, as good news).
   // (and the verdicts a doubt can be about, whose pairing is read first as a hedge).
-  const outcome = new Set([...NEGATIVE_OUTCOME_WORDS, ...DOUBTED_VERDICTS].flatMap((w) => w.split(" ")));
+  // (and the words a "not" scopes over without negating: "not only", "not 100% sure").
+  const outcome = new Set([
+    ...[...NEGATIVE_OUTCOME_WORDS, ...DOUBTED_VERDICTS].flatMap((w) => w.split(" ")),
+    ...["only", "just", "merely", "simply", "too", "quite", "that", "really", "entirely", "fully"],
+  ]);
   const words = [
     ...new Set(CUE_LISTS.flatMap((l) => l.cues.flatMap((c) => c.split(" ")))),
     "mara",
@@ -43,6 +48,52 @@ describe("findCues", () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  it("reads 'not only … but also' as affirming, not negating, what follows", () => {
+    for (const text of [
+      "not only is Pulumi faster to write, it is also cheaper to run in CI",
+      "Mara says the new onboarding is not just prettier but shorter",
+      "Not merely OK - the Lisbon office is the best one we have",
+    ]) {
+      expect(textPolarity(text), text).toBe(1);
+      expect(findCues(text), text).toEqual([]);
+    }
+    // A plain "not" still negates.
+    expect(textPolarity("Pulumi is not faster to write")).toBe(-1);
+  });
+
+  it("reads a doubt graded by a degree word as a hedge, not as a negation", () => {
+    for (const text of [
+      "probably the dbt run drives most of the bill, but I'm not 100% sure",
+      "the offsite in Porto is a good idea, though I'm not entirely convinced",
+      "Not quite sure the migration pays for itself",
+      "not fully confident we make the date",
+    ]) {
+      expect(textPolarity(text), text).toBe(1);
+      expect(
+        findCues(text).map((c) => c.kind),
+        text,
+      ).toContain("hedge");
+      expect(
+        findCues(text).every((c) => c.kind === "hedge"),
+        text,
+      ).toBe(true);
+    }
+  });
+
+  it("reads the speaker's own softeners as hedges", () => {
+    for (const text of [
+      "on balance the offsite was worth it",
+      "Porto is the better venue, I guess",
+      "she'll probably stay on the team through Q4",
+      "the new rota is more or less fair",
+    ]) {
+      expect(
+        findCues(text).map((c) => c.kind),
+        text,
+      ).toEqual(["hedge"]);
+    }
   });
 
   it("reads a doubted verdict as a hedge that keeps the belief, not as a reversal", () => {

@@ -19,8 +19,9 @@
  *  - for: an outcome that bears a plan or forecast out (confirmed, shipped, on track).
  */
 
-import { CUE_LISTS, type CueKind, DOUBTED_VERDICTS, NEGATIVE_OUTCOME_WORDS } from "./cue-lists.js";
+import { CUE_LISTS, type CueKind, NEGATIVE_OUTCOME_WORDS } from "./cue-lists.js";
 import { fold } from "./tokens.js";
+import { CHOICE_VERDICTS, DOUBTED_VERDICTS } from "./verdicts.js";
 
 /** Text as cue matching sees it: lower case, accents folded, words separated by single spaces. */
 function normalise(text: string): string {
@@ -63,6 +64,18 @@ function cuesOf(text: string): CueHit[] {
     hits.push({ kind: "hedge", cue: m.trim() });
     return " ";
   });
+  // "would have been fine if we'd had ...": it held only on a condition that was not met.
+  rest = rest.replace(COUNTERFACTUAL, (m) => {
+    hits.push({ kind: "hedge", cue: m.trim() });
+    return " ";
+  });
+  // "not 100% sure", "not entirely convinced": a doubt with a degree word is still a hedge, not a "not".
+  rest = rest.replace(GRADED_DOUBT, (m) => {
+    hits.push({ kind: "hedge", cue: m.trim() });
+    return " ";
+  });
+  // "not only fast but cheap": the "not" scopes over "only", the claim itself is affirmed.
+  rest = rest.replace(NOT_ONLY, " ");
   // "no longer blocked": the pair is good news; take it out before the single cues see it.
   rest = rest.replace(NEGATED_BAD, (m) => {
     hits.push({ kind: "for", cue: m.trim() });
@@ -96,6 +109,53 @@ const DOUBTED_VERDICT = new RegExp(
   ` (?:not convinced|not so sure|not sure|unconvinced|not certain|doubt|doubts) (?:that )?(?:\\S+ ){0,5}?(?:was|is|were|has been|had been|would be|will be) (?:${DOUBTED_VERDICTS.map(escapeRe).join("|")}) `,
   "g",
 );
+
+/** A doubt graded by a degree word: " not 100 sure " (the % is gone by now), " not entirely convinced ". */
+const GRADED_DOUBT =
+  / (?:not|never) (?:a )?(?:100|hundred percent|entirely|fully|completely|totally|quite|absolutely|that|too|terribly|really|super|all that|overly) (?:sure|certain|convinced|confident)(?: anymore| now)? /g;
+
+/** A look back on an unmet condition: " would have been fine if we'd ", " could have hit it if design had ". */
+const COUNTERFACTUAL = / (?:would|could|might)(?: not|n't)? have (?:\S+ ){0,5}?if (?:\S+ ){0,4}?(?:had|\S+'d) /g;
+
+const ONE_COUNTERFACTUAL = new RegExp(COUNTERFACTUAL.source);
+
+/** Hindsight praise of what was not chosen: " would have been faster ", " should have gone with ". */
+const HINDSIGHT_PRAISE =
+  / (?:(?:would|could|might) have been (?:(?:a|the|much|way|far|so|a lot|probably|clearly|definitely) )*(?:better|faster|safer|easier|cheaper|simpler|quicker|smarter|saner|wiser)|should have (?:gone with|picked|chosen|used|stuck with|started with|bet on)|wish (?:we|i) (?:had|'d) (?:gone with|picked|chosen|used|stuck with)) /;
+
+const VERDICT = new RegExp(` (?:${CHOICE_VERDICTS.map(escapeRe).join("|")}) `);
+
+/**
+ * A statement that looks back on a choice: a verdict on it ("Pulumi was the right call"),
+ * hindsight about it ("React would have been the safer pick"), or a counterfactual ("Kafka
+ * would have been fine if we'd had a second infra person"). Its subject is the choice's name.
+ */
+export function looksBack(text: string): boolean {
+  const t = normalise(text);
+  return VERDICT.test(t) || HINDSIGHT_PRAISE.test(t) || ONE_COUNTERFACTUAL.test(t);
+}
+
+/** Hindsight praise of a thing ("rewriting it in Go would have been faster"): the thing is preferred over what was chosen. */
+export function praisesInHindsight(text: string): boolean {
+  return HINDSIGHT_PRAISE.test(normalise(text));
+}
+
+/** A comparison: " better ", " faster ", " beats ", " miles ahead ", " -er than ". */
+const COMPARISON =
+  / (?:better|faster|cheaper|simpler|easier|safer|nicer|cleaner|quicker|superior|beats?|ahead|outperforms?|\S+er than) /;
+
+/** The text compares or ranks something ("Pulumi beats Terraform", "not only is Pulumi faster"). */
+export function compares(text: string): boolean {
+  return COMPARISON.test(normalise(text));
+}
+
+/** The text asks rather than states ("is Postgres really the bottleneck?"): no belief of its own. */
+export function isQuestion(text: string): boolean {
+  return /\?["'”’)\]]*\s*$/u.test(text);
+}
+
+/** "not only", "not just", "not merely": an additive, not a negation of what follows. */
+const NOT_ONLY = / not (?:only|just|merely|simply) /g;
 
 /** Every cue, longest first, so "no longer" is taken before "no". */
 const ALL_CUES = CUE_LISTS.flatMap((list) => list.cues.map((cue) => ({ kind: list.kind, cue }))).sort(
