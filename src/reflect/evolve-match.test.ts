@@ -104,3 +104,81 @@ describe("opinion identity = holder + topic", () => {
     ]);
   });
 });
+
+describe("whose belief, and which one, in the words people use", () => {
+  it("reads a belief reported for someone else as theirs, and their own later words as its evidence", async () => {
+    const facts = logs({
+      "2026-05-04": "- O(c=0.8) @Hannah: async standups give the team back focus time",
+      "2026-05-12": [
+        "- O(c=0.7) @Hannah @Priya: Priya thinks async standups will leave new hires feeling cut off",
+        "- O @Hannah: according to @Jonas, the Adyen migration is a waste of a quarter",
+        "- O @Hannah: @Li is convinced the Adyen fees are lower than Stripe's",
+      ].join("\n"),
+      "2026-06-09": "- O(c=0.4) @Jonas: the Adyen migration might pay off after all",
+    });
+    const { opinions } = await run(facts);
+    expect(opinions.map((o) => o.statement)).toEqual([
+      "async standups give the team back focus time",
+      "Priya thinks async standups will leave new hires feeling cut off",
+      "according to @Jonas, the Adyen migration is a waste of a quarter",
+      "@Li is convinced the Adyen fees are lower than Stripe's",
+    ]);
+    const [hannah, , jonas] = opinions;
+    // Priya's worry is not Hannah restating her own belief.
+    expect(hannah!.evidence).toHaveLength(1);
+    expect(jonas!.evidence.map((e) => [e.date, e.stance])).toEqual([
+      ["2026-05-12", "support"],
+      ["2026-06-09", "contradict"],
+    ]);
+  });
+
+  it("ties a verdict, a counterfactual or a comparison on a named choice to the belief about it", async () => {
+    const facts = logs({
+      "2026-05-04": [
+        "- O(c=0.7) @Sam: Pulumi beats Terraform for our infra, typed configs catch mistakes",
+        "- O(c=0.7) @Sam: Nomad is the right scheduler for the batch jobs",
+      ].join("\n"),
+      "2026-05-20": "- O @Sam: not only is Pulumi faster to write, it is also cheaper to run in CI",
+      "2026-06-01": "- O @Sam: Pulumi was the right call, zero drift since the move",
+      "2026-06-15": "- O(c=0.5) @Sam: Nomad would have been fine if we'd had someone who knows Consul",
+      "2026-06-20": "- O @Sam: Pulumi docs are a mess and the Berlin meetup was a waste of time",
+    });
+    const { opinions } = await run(facts);
+    expect(opinions.map((o) => o.statement)).toEqual([
+      "Pulumi beats Terraform for our infra, typed configs catch mistakes",
+      "Nomad is the right scheduler for the batch jobs",
+      "Pulumi docs are a mess and the Berlin meetup was a waste of time",
+    ]);
+    const [pulumi, nomad] = opinions;
+    expect(pulumi!.evidence.map((e) => [e.date, e.stance])).toEqual([
+      ["2026-05-04", "support"],
+      ["2026-05-20", "support"],
+      ["2026-06-01", "support"],
+    ]);
+    expect(nomad!.evidence.map((e) => [e.date, e.stance])).toEqual([
+      ["2026-05-04", "support"],
+      ["2026-06-15", "contradict"],
+    ]);
+  });
+
+  it("makes no opinion of a question, and ties hindsight praise of a rival to the choice it regrets", async () => {
+    const facts = logs({
+      "2026-03-02": [
+        "- O(c=0.8) @Nadia: Rust is the right choice for the query parser",
+        "- O(c=0.6) @Nadia: the parser's error messages need a complete rewrite",
+      ].join("\n"),
+      "2026-03-09": "- O @Nadia: is the tokenizer really the slow part?",
+      "2026-03-30": "- O @Nadia: honestly, rewriting the parser in Go would have been faster",
+    });
+    const { opinions } = await run(facts);
+    expect(opinions.map((o) => o.statement)).toEqual([
+      "Rust is the right choice for the query parser",
+      "the parser's error messages need a complete rewrite",
+    ]);
+    expect(opinions[0]!.evidence.map((e) => [e.date, e.stance])).toEqual([
+      ["2026-03-02", "support"],
+      ["2026-03-30", "contradict"],
+    ]);
+    expect(opinions[1]!.evidence).toHaveLength(1);
+  });
+});

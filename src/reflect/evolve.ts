@@ -1,3 +1,4 @@
+import { isQuestion } from "../analysis/cues.js";
 import type { Judge, Judgement } from "../llm/types.js";
 import { type Evidence, fmt2, type Opinion, opinionIdFor, type PathPoint, trimPath } from "../markdown/opinions.js";
 import { byPlace } from "../markdown/order.js";
@@ -215,6 +216,8 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
     for (const fact of facts) {
       if (fact.kind !== "opinion" || restated.has(fact.id) || origins.has(opinionIdFor(fact.id))) continue;
       if (earlierEvidence.has(fact.id)) continue;
+      // A question ("is Postgres really the bottleneck?") states no belief to hold.
+      if (isQuestion(fact.content)) continue;
       const factTopic = factTopics.get(fact) ?? topicOf(fact.entities, fact.content, known, day);
       const sameDay = candidatesOf(factTopic).find(
         (op) =>

@@ -231,3 +231,37 @@ describe("stance rules: an outcome of no effect", () => {
     expect(judgeSync(bonus, line("- W @Mara: the referral bonus doubled signups"), known).stance).toBe("support");
   });
 });
+
+describe("stance rules: hindsight praise and questions", () => {
+  const vite = { statement: "Vite is the right bundler for the storefront.", entities: ["Ola"], confidence: 0.7 };
+  const judged = (text: string) => judgeSync(vite, line(text), known);
+
+  it("reads hindsight praise of another option as against the choice, with no 'not' in it", () => {
+    for (const text of [
+      "- O @Ola: building the storefront with Webpack would have been simpler in the end",
+      "- O @Ola: we should have gone with Turbopack for the storefront",
+      "- O @Ola: in hindsight Parcel would have been the safer pick for the storefront",
+    ]) {
+      const j = judged(text);
+      expect(j.stance, text).toBe("contradict");
+      expect(j.reason, text).toMatch(/in hindsight/);
+    }
+  });
+
+  it("reads hindsight about the choice itself, or praise of what it was compared against, apart", () => {
+    // The choice itself would have done better: no rival is preferred.
+    expect(judged("- O @Ola: Vite would have been faster with a warm cache on the storefront").reason).not.toMatch(
+      /in hindsight/,
+    );
+    const preference = { statement: "Vite beats Webpack for the storefront.", entities: ["Ola"], confidence: 0.7 };
+    const j = judgeSync(preference, line("- O @Ola: Webpack would have been the safer pick for the storefront"), known);
+    expect(j.stance).toBe("contradict");
+    expect(j.reason).toMatch(/prefers "webpack" in hindsight/);
+  });
+
+  it("reads a restatement asked as a question as doubt, whatever its c=", () => {
+    const j = judged("- O(c=0.9) @Ola: is Vite really the right bundler for the storefront?");
+    expect(j.stance).toBe("contradict");
+    expect(j.reason).toBe("asked as a question");
+  });
+});

@@ -1,5 +1,5 @@
 import type { CueKind } from "../analysis/cue-lists.js";
-import { type CueHit, findCues, polarity, switchSides } from "../analysis/cues.js";
+import { type CueHit, findCues, isQuestion, polarity, praisesInHindsight, switchSides } from "../analysis/cues.js";
 import type { Judge, Judgement, OpinionRef } from "../llm/types.js";
 import type { Fact } from "../retain/types.js";
 import { contentTokens, similarity } from "./text.js";
@@ -112,6 +112,24 @@ function gaveUp(statement: string, content: string): string | undefined {
   return about(sides.lost) && !(sides.kept !== undefined && about(sides.kept)) ? sides.lost : undefined;
 }
 
+/** Where a preference turns to what it does not take: "Svelte is a better fit | than React", "Vite | beats Webpack". */
+const TAKEN_SIDE = /\s(?:than|over|instead of|rather than|beats?|trumps?|outperforms?)\s.*$/iu;
+
+/**
+ * The thing a fact praises in hindsight when it is not what the opinion takes ("rewriting the
+ * parser in Go would have been faster" against "Rust is the right choice for the parser";
+ * "React would have been the safer pick" against "Svelte is a better fit than React"):
+ * the holder now prefers the other option. Undefined when the fact praises the opinion's own choice.
+ */
+function hindsightRival(statement: string, content: string): string | undefined {
+  if (!praisesInHindsight(content)) return undefined;
+  const taken = writtenNames(statement.replace(TAKEN_SIDE, ""));
+  const praised = writtenNames(content);
+  const all = [...praised.mid, ...praised.lead];
+  if (all.some((n) => taken.mid.has(n) || taken.lead.has(n))) return undefined;
+  return [...praised.mid][0] ?? [...praised.lead][0];
+}
+
 /**
  * How a fact bears on an opinion, without an LLM. Relation first (is it related at all),
  * then the stance from the strongest signal the text offers:
@@ -144,7 +162,19 @@ export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | 
       reason: `gives up "${given}"${opPol < 0 ? " (the opinion is negated)" : ""}`,
     };
   }
+  const rival = factPol > 0 ? hindsightRival(opinion.statement, fact.content) : undefined;
+  if (rival !== undefined) {
+    const c = statedConfidence(fact);
+    const reading = c === undefined || c >= opinion.confidence ? 0 : Math.abs(c - opinion.confidence) / W.fullGap;
+    return {
+      stance: opPol > 0 ? "contradict" : "support",
+      strength: relation === "restatement" ? r2(Math.min(1, Math.max(W.hedge, reading))) : W.outcome,
+      reason: `prefers "${rival}" in hindsight${opPol < 0 ? " (the opinion is negated)" : ""}`,
+    };
+  }
   if (relation === "restatement") {
+    // "is the dbt run really what burns the credits?": asking again is doubt, whatever its c=.
+    if (isQuestion(fact.content)) return { stance: "contradict", strength: W.hedge, reason: "asked as a question" };
     const c = statedConfidence(fact);
     if (factPol !== opPol) {
       // A c= with a reversal is read as confidence in the reversal: it cannot weaken the cue.

@@ -12,7 +12,7 @@
  * same opinion, whatever its words; facts about a topic entity tagged only with that
  * entity (the project) are candidate evidence too.
  */
-import { findCues } from "../analysis/cues.js";
+import { compares, findCues, looksBack, praisesInHindsight } from "../analysis/cues.js";
 import { fold, nameWords } from "../analysis/tokens.js";
 import { entityKey, findMentions } from "../retain/entities.js";
 import { contentTokens, similarity } from "./text.js";
@@ -28,6 +28,12 @@ export interface Topic {
   names?: Names;
   /** The text carries a stance cue (reversal, hedge, negation). */
   cued?: boolean;
+  /** The text looks back on a choice: a verdict, hindsight or a counterfactual (cues.ts looksBack). */
+  looksBack?: boolean;
+  /** The text praises, in hindsight, what was not chosen ("Go would have been faster"). */
+  hindsight?: boolean;
+  /** The text compares or ranks something ("Pulumi beats Terraform", "Svelte is miles ahead"). */
+  compares?: boolean;
 }
 
 /** Capitalised content words of a text (stemmed, as in `words`): `mid` inside a sentence, `lead` at a sentence's start. */
@@ -64,6 +70,25 @@ function sharesName(a: Names | undefined, b: Names | undefined): boolean {
   return false;
 }
 
+/** A name both texts write, wherever in the sentence. */
+function sharesAnyName(a: Names | undefined, b: Names | undefined): boolean {
+  if (!a || !b) return false;
+  for (const n of [...a.mid, ...a.lead]) if (b.mid.has(n) || b.lead.has(n)) return true;
+  return false;
+}
+
+/** `a` writes mid-sentence at most one name `b` does not write (a detail: "cheaper to run in CI"). */
+function namesWithin(a: Names | undefined, b: Names | undefined): boolean {
+  if (!a || !b) return false;
+  let extra = 0;
+  for (const n of a.mid) if (!b.mid.has(n) && !b.lead.has(n)) extra++;
+  return extra <= 1;
+}
+
+/** The text names something: mid-sentence, or at its start when the word is no stop word ("Vite is ..."). */
+const hasName = (n: Names | undefined) =>
+  n !== undefined && (n.mid.size > 0 || [...n.lead].some((w) => contentTokens(w).size > 0));
+
 /** Shared words, also counting a word that extends the other ("pars" ~ "parser"): enough for a name-anchored match. */
 function looselyShared(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   let n = 0;
@@ -88,8 +113,29 @@ export function headEntities(entities: readonly string[], content: string): stri
   return entities.filter((e) => !inline.has(entityKey(e)));
 }
 
-/** The holder of a statement: a person-like head entity, else the first head entity, else the first entity. */
+/**
+ * A belief the text reports for someone else: "Priya thinks ...", "@Li is convinced ...",
+ * "according to @Jonas, ...". The name must be one of the statement's entities.
+ */
+const ATTRIBUTION =
+  /^[\s"“]*(?:according to\s+@?([\p{L}][\p{L}\p{N}_-]*)|@?([\p{L}][\p{L}\p{N}_-]*)(?:\s+(?:still|now|also|really|honestly|firmly|strongly))?\s+(?:thinks|believes|reckons|feels|says|said|insists|argues|claims|suspects|expects|predicts|maintains|swears|figures|is convinced|is sure|is certain|is adamant))\b/iu;
+
+/** entityKey of the person a statement reports the belief of, when it says so at its start. */
+export function attributedTo(entities: readonly string[], content: string): string | undefined {
+  const m = ATTRIBUTION.exec(content);
+  const name = m?.[1] ?? m?.[2];
+  if (name === undefined) return undefined;
+  const key = entityKey(name);
+  return entities.some((e) => entityKey(e) === key) ? key : undefined;
+}
+
+/**
+ * The holder of a statement: the person it reports the belief of ("Priya thinks ..."),
+ * else a person-like head entity, else the first head entity, else the first entity.
+ */
 export function holderOf(entities: readonly string[], content: string): string | undefined {
+  const reported = attributedTo(entities, content);
+  if (reported !== undefined) return reported;
   const heads = headEntities(entities, content);
   const pick = heads.find((e) => PERSON_LIKE.test(e)) ?? heads[0] ?? entities[0];
   return pick === undefined ? undefined : entityKey(pick);
@@ -162,6 +208,9 @@ export interface StatementTopic {
   holder?: string;
   names?: Names;
   cued?: boolean;
+  looksBack?: boolean;
+  hindsight?: boolean;
+  compares?: boolean;
   keys: string[];
   mentions: { key: string; since: string }[];
   words: Set<string>;
@@ -169,12 +218,24 @@ export interface StatementTopic {
 
 export function statementTopic(entities: readonly string[], content: string, known?: KnownNames): StatementTopic {
   const holder = holderOf(entities, content);
+  // Who reported someone else's belief ("@Hannah: Priya thinks ...") is not what it is about.
+  const reporters =
+    holder !== undefined && attributedTo(entities, content) === holder
+      ? new Set(
+          headEntities(entities, content)
+            .filter((e) => PERSON_LIKE.test(e))
+            .map(entityKey),
+        )
+      : undefined;
   const parts: StatementTopic = {
-    keys: entities.map(entityKey),
+    keys: entities.map(entityKey).filter((k) => k === holder || !reporters?.has(k)),
     mentions: known?.mentions(content) ?? [],
     words: contentTokens(content),
     names: writtenNames(content),
     cued: findCues(content).some((c) => c.kind === "reversal" || c.kind === "hedge" || c.kind === "negation"),
+    looksBack: looksBack(content),
+    hindsight: praisesInHindsight(content),
+    compares: compares(content),
   };
   if (holder !== undefined) parts.holder = holder;
   return parts;
@@ -188,6 +249,9 @@ export function topicOn(parts: StatementTopic, asOf?: string): Topic {
   const topic: Topic = { entities: about, words: parts.words };
   if (parts.names) topic.names = parts.names;
   if (parts.cued !== undefined) topic.cued = parts.cued;
+  if (parts.looksBack) topic.looksBack = true;
+  if (parts.hindsight) topic.hindsight = true;
+  if (parts.compares) topic.compares = true;
   if (parts.holder !== undefined) topic.holder = parts.holder;
   return topic;
 }
@@ -216,6 +280,31 @@ export function topicScore(opinion: Topic, fact: Topic, k: TopicMatching): numbe
   // statement also shares another word or takes a stance ("starting to doubt Kafka ..."
   // ~ "Kafka is the right backbone"); the name alone would merge every belief about it.
   if (sharesName(opinion.names, fact.names) && (fact.cued === true || looselyShared(opinion.words, fact.words) >= 2)) {
+    return 1 + sim;
+  }
+  // A look back on a choice ("Pulumi was the right call", "Kafka would have been fine if ...")
+  // is about the choice its subject names, even when both start with the name.
+  if (fact.looksBack === true && sharesAnyName(opinion.names, fact.names)) return 1 + sim;
+  // Hindsight praise of something else ("rewriting the parser in Go would have been faster")
+  // is about the holder's choice of another named thing for the same object ("Rust for the parser").
+  if (
+    fact.hindsight === true &&
+    hasName(opinion.names) &&
+    hasName(fact.names) &&
+    !sharesAnyName(opinion.names, fact.names) &&
+    looselyShared(opinion.words, fact.words) >= 1
+  ) {
+    return 1 + sim;
+  }
+  // A comparison of a thing another comparison names ("not only is Pulumi faster to write,
+  // cheaper in CI" ~ "Pulumi beats Terraform"): the same preference in other words. One
+  // naming more things than a detail is about something else.
+  if (
+    fact.compares === true &&
+    opinion.compares === true &&
+    sharesName(opinion.names, fact.names) &&
+    namesWithin(fact.names, opinion.names)
+  ) {
     return 1 + sim;
   }
   if (sim >= k.restateSimilarity) return sim;
