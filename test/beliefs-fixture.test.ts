@@ -81,6 +81,16 @@ describe("fixtures/beliefs after one reflect", () => {
     expect(fts).toMatch(/- contradicting: none/);
   });
 
+  it("reads hindsight praise of a rival as against the choice, and a counterfactual as evidence on it", () => {
+    // "rewriting the parser in Go would have been faster" is about Rust for the parser, not the error messages.
+    const rust = opinion("Rust is the right choice");
+    expect(row(rust, "in Go would have been faster")).toMatch(/ contradicts .*prefers "go" in hindsight/);
+    expect(row(opinion("the parser's error messages"), "in Go would have been faster")).toBeUndefined();
+    // "Kafka would have been fine if we'd had ..." looks back on the Kafka belief: no belief of its own.
+    expect(row(opinion("Kafka is the right backbone"), "Kafka would have been fine if")).toBeDefined();
+    expect(blocks.filter((b) => b.startsWith("Kafka would have been fine"))).toEqual([]);
+  });
+
   it("weakens Kafka as its holder doubts it and rips it out, and reads 'not sure Kafka was wrong' as a hedge on it", () => {
     const kafka = opinion("Kafka is the right backbone");
     expect(row(kafka, "starting to doubt Kafka")).toMatch(/ contradicts /);
