@@ -367,4 +367,6 @@ export const NEGATIVE_OUTCOME_WORDS: readonly string[] = [
   "too expensive",
   "too complex",
   "too slow",
+  // "not bad at all", "not that bad": praise by litotes
+  "bad",
 ];

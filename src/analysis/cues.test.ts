@@ -82,6 +82,21 @@ describe("findCues", () => {
     }
   });
 
+  it("reads a belief narrowed ('just not for logs') as a hedge, and praise by litotes ('not bad at all') as no negation", () => {
+    for (const text of [
+      "I still think Grafana is great, just not for logs",
+      "the rota works, but not for the night shifts",
+    ]) {
+      expect(textPolarity(text), text).toBe(1);
+      expect(
+        findCues(text).map((c) => c.kind),
+        text,
+      ).toEqual(["hedge"]);
+    }
+    expect(textPolarity("the Lisbon office is not bad at all, keep it")).toBe(1);
+    expect(textPolarity("Grafana is not for logs")).toBe(-1);
+  });
+
   it("reads the speaker's own softeners as hedges", () => {
     for (const text of [
       "on balance the offsite was worth it",
@@ -166,6 +181,19 @@ describe("switchSides", () => {
     });
     expect(switchSides("Moving the team off Jira in Q3")).toEqual({ lost: "Jira" });
     expect(switchSides("Prefers tea over coffee in the morning")).toEqual({ lost: "coffee", kept: "tea" });
+  });
+
+  it("reads a comparison as taking its subject over what it is compared with", () => {
+    expect(switchSides("Datadog is nicer than Grafana for ops, to be fair")).toEqual({
+      lost: "Grafana",
+      kept: "Datadog",
+    });
+    expect(switchSides("the Lisbon office is a lot cheaper to run than Porto")).toEqual({
+      lost: "Porto",
+      kept: "the Lisbon office",
+    });
+    expect(switchSides("Pulumi beats Terraform for our infra")).toEqual({ lost: "Terraform", kept: "Pulumi" });
+    expect(switchSides("the parser error messages are much better now")).toBeUndefined();
   });
 
   it("finds nothing in a sentence without a switch", () => {

@@ -74,6 +74,11 @@ function cuesOf(text: string): CueHit[] {
     hits.push({ kind: "hedge", cue: m.trim() });
     return " ";
   });
+  // "great, just not for logs": the belief holds, only not everywhere (a partial reversal).
+  rest = rest.replace(NOT_FOR, (m) => {
+    hits.push({ kind: "hedge", cue: m.trim() });
+    return " ";
+  });
   // "not only fast but cheap": the "not" scopes over "only", the claim itself is affirmed.
   rest = rest.replace(NOT_ONLY, " ");
   // "no longer blocked": the pair is good news; take it out before the single cues see it.
@@ -140,6 +145,22 @@ export function praisesInHindsight(text: string): boolean {
   return HINDSIGHT_PRAISE.test(normalise(text));
 }
 
+/** The same phrases on the text as written: what comes before "would have been better" is praised. */
+const PRAISED_BEFORE =
+  /\b(?:would|could|might)\s+have\s+been\s+(?:(?:a|the|much|way|far|so|a lot|probably|clearly|definitely)\s+)*(?:better|faster|safer|easier|cheaper|simpler|quicker|smarter|saner|wiser)\b/iu;
+/** ... and what comes after "should have gone with". */
+const PRAISED_AFTER =
+  /\b(?:should\s+have|wish\s+(?:we|I)\s+(?:had|['’]d))\s+(?:gone with|picked|chosen|used|stuck with|started with|bet on)\b/iu;
+
+/** The part of a text naming what it praises in hindsight ("rewriting the parser in Go"), as written. */
+export function praisedInHindsight(text: string): string | undefined {
+  if (!praisesInHindsight(text)) return undefined;
+  const before = PRAISED_BEFORE.exec(text);
+  if (before) return text.slice(0, before.index);
+  const after = PRAISED_AFTER.exec(text);
+  return after ? text.slice(after.index + after[0].length) : undefined;
+}
+
 /** A comparison: " better ", " faster ", " beats ", " miles ahead ", " -er than ". */
 const COMPARISON =
   / (?:better|faster|cheaper|simpler|easier|safer|nicer|cleaner|quicker|superior|beats?|ahead|outperforms?|\S+er than) /;
@@ -153,6 +174,9 @@ export function compares(text: string): boolean {
 export function isQuestion(text: string): boolean {
   return /\?["'”’)\]]*\s*$/u.test(text);
 }
+
+/** A belief narrowed: " just not for ", " but not in ", " except not when ". */
+const NOT_FOR = / (?:just|but|only|except|though|although|simply) not (?:for|in|on|with|when|at|as) /g;
 
 /** "not only", "not just", "not merely": an additive, not a negation of what follows. */
 const NOT_ONLY = / not (?:only|just|merely|simply) /g;
@@ -203,6 +227,13 @@ const SWITCHES: readonly [RegExp, number, number][] = [
   [new RegExp(`\\b${VERB}\\b.*?\\b(?:off|away from|out of)\\s+(.+)$`, "iu"), 1, 0],
   [/\b(?:ditch\w*|dump\w*|ripp?\w* out|tore out|tear out|sunset\w*|retir\w*|phas\w* out)\s+(.+)$/iu, 1, 0],
   [/\bprefer\w*\s+(.+?)\s+(?:over|to)\s+(.+)$/iu, 2, 1],
+  // A comparison takes its subject over what it is compared with: "Datadog is nicer than Grafana", "X beats Y".
+  [
+    /^(.+?)\s+(?:(?:is|are|was|were|feels|seems)\s+)?(?:(?:a|an|much|way|far|a lot|so much|a bit|clearly)\s+)*(?:better|nicer|faster|cheaper|simpler|easier|safer|cleaner|superior|saner)\s+(?:\S+\s+){0,3}?than\s+(.+)$/iu,
+    2,
+    1,
+  ],
+  [/^(.+?)\s+(?:beats|trumps|outperforms|outclasses)\s+(.+)$/iu, 2, 1],
 ];
 
 /**

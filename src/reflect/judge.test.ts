@@ -256,7 +256,38 @@ describe("stance rules: hindsight praise and questions", () => {
     const preference = { statement: "Vite beats Webpack for the storefront.", entities: ["Ola"], confidence: 0.7 };
     const j = judgeSync(preference, line("- O @Ola: Webpack would have been the safer pick for the storefront"), known);
     expect(j.stance).toBe("contradict");
-    expect(j.reason).toMatch(/prefers "webpack" in hindsight/);
+    expect(j.reason).toBe('prefers "Webpack" in hindsight');
+  });
+
+  it("reads hindsight praise of the option an unnamed comparison ranked lower as against it", () => {
+    const juniors = {
+      statement: "hiring two juniors beats one senior for the platform team",
+      entities: ["Ruth"],
+      confidence: 0.75,
+    };
+    const j = judgeSync(
+      juniors,
+      line("- O @Ruth: in retrospect one senior would have been the better hire for the platform team"),
+      known,
+    );
+    expect(j.stance).toBe("contradict");
+    expect(j.reason).toBe('prefers "in retrospect one senior" in hindsight');
+  });
+
+  it("reads a comparison against the opinion's choice as contradicting it, a narrowed one as a hedge", () => {
+    const grafana = {
+      statement: "Grafana is the right dashboarding tool for ops",
+      entities: ["Ruth"],
+      confidence: 0.8,
+    };
+    const nicer = judgeSync(grafana, line("- O @Ruth: Datadog is nicer than Grafana for ops, to be fair"), known);
+    expect([nicer.stance, nicer.reason]).toEqual(["contradict", 'gives up "Grafana"']);
+    const narrowed = judgeSync(grafana, line("- O @Ruth: I still think Grafana is great, just not for logs"), known);
+    expect([narrowed.stance, narrowed.strength]).toEqual(["contradict", 0.6]);
+    const lisbon = { statement: "the Lisbon office should stay open", entities: ["Ruth"], confidence: 0.7 };
+    expect(judgeSync(lisbon, line("- O @Ruth: the Lisbon office is not bad at all, keep it"), known).stance).toBe(
+      "support",
+    );
   });
 
   it("reads a restatement asked as a question as doubt, whatever its c=", () => {

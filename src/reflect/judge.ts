@@ -1,5 +1,5 @@
 import type { CueKind } from "../analysis/cue-lists.js";
-import { type CueHit, findCues, isQuestion, polarity, praisesInHindsight, switchSides } from "../analysis/cues.js";
+import { type CueHit, findCues, isQuestion, polarity, praisedInHindsight, switchSides } from "../analysis/cues.js";
 import type { Judge, Judgement, OpinionRef } from "../llm/types.js";
 import type { Fact } from "../retain/types.js";
 import { contentTokens, similarity } from "./text.js";
@@ -122,12 +122,25 @@ const TAKEN_SIDE = /\s(?:than|over|instead of|rather than|beats?|trumps?|outperf
  * the holder now prefers the other option. Undefined when the fact praises the opinion's own choice.
  */
 function hindsightRival(statement: string, content: string): string | undefined {
-  if (!praisesInHindsight(content)) return undefined;
-  const taken = writtenNames(statement.replace(TAKEN_SIDE, ""));
-  const praised = writtenNames(content);
-  const all = [...praised.mid, ...praised.lead];
-  if (all.some((n) => taken.mid.has(n) || taken.lead.has(n))) return undefined;
-  return [...praised.mid][0] ?? [...praised.lead][0];
+  const praisedText = praisedInHindsight(content);
+  if (praisedText === undefined) return undefined;
+  const takenText = statement.replace(TAKEN_SIDE, "");
+  const taken = writtenNames(takenText);
+  const praised = writtenNames(praisedText);
+  const names = [...praised.mid, ...praised.lead];
+  if (names.some((n) => taken.mid.has(n) || taken.lead.has(n))) return undefined;
+  const said = praisedText
+    .trim()
+    .replace(/^[\p{P}\s]+|[\p{P}\s]+$/gu, "")
+    .slice(-60);
+  if (names.length > 0) return said;
+  // Unnamed options: the praised words are those of the side the opinion ranked lower
+  // ("one senior would have been the better hire" against "two juniors beat one senior").
+  const words = contentTokens(praisedText);
+  const takenWords = contentTokens(takenText);
+  if ([...words].some((w) => takenWords.has(w))) return undefined;
+  const lostWords = contentTokens(statement.slice(takenText.length));
+  return [...words].some((w) => lostWords.has(w)) ? said : undefined;
 }
 
 /**
