@@ -84,6 +84,13 @@ export const CUE_LISTS: readonly CueList[] = [
       "reconsidered",
       "rethinking",
       "unconvinced",
+      // Looking back on a belief one held: "I used to think Go was right for this".
+      "used to think",
+      "used to believe",
+      "soured on",
+      "gone off",
+      "lost faith in",
+      "lost faith",
     ],
   },
   {
@@ -144,6 +151,12 @@ export const CUE_LISTS: readonly CueList[] = [
       "not so sure",
       "less convinced",
       "cold feet",
+      // A belief weakening, not yet given up: "souring on Grafana", "cooling on the four-day week".
+      "souring on",
+      "cooling on",
+      "losing faith",
+      "less keen",
+      "second-guessing",
       // Doubt on the way in, not yet a verdict ("starting to doubt X" is not "doubts X").
       "starting to doubt",
       "beginning to doubt",
@@ -175,6 +188,11 @@ export const CUE_LISTS: readonly CueList[] = [
       "doesn't",
       "don't",
       "didn't",
+      "hasn't",
+      "haven't",
+      "hadn't",
+      "weren't",
+      "shouldn't",
       "can't",
       "cannot",
       "couldn't",
@@ -369,4 +387,26 @@ export const NEGATIVE_OUTCOME_WORDS: readonly string[] = [
   "too slow",
   // "not bad at all", "not that bad": praise by litotes
   "bad",
+];
+
+/**
+ * Phrases with a negation word that affirm: "couldn't be happier", "can't complain",
+ * "wouldn't change a thing". Taken out before the negation cues read the text.
+ */
+export const AFFIRMING_NEGATIONS: readonly string[] = [
+  "wouldn't change a thing",
+  "would not change a thing",
+  "wouldn't have it any other way",
+  "can't complain",
+  "cannot complain",
+  "no complaints",
+  "can't fault it",
+  "can't fault",
+  "cannot fault",
+  "can't argue with",
+  "hard to argue with",
+  "hard to argue against",
+  "can't go wrong with",
+  "can't recommend it enough",
+  "can't say enough good things",
 ];

@@ -97,6 +97,29 @@ describe("findCues", () => {
     expect(textPolarity("Grafana is not for logs")).toBe(-1);
   });
 
+  it("reads a negation that affirms as no negation", () => {
+    for (const text of [
+      "couldn't be happier with Grafana for ops",
+      "never been more sure the four-day week keeps people",
+      "can't imagine writing the ingest service in anything but Go",
+      "we wouldn't change a thing about the Lisbon hub",
+      "Lisbon? hard to argue against it",
+      "the new rota: can't complain",
+    ]) {
+      expect(textPolarity(text), text).toBe(1);
+      expect(findCues(text), text).toEqual([]);
+    }
+    expect(textPolarity("can't imagine the ingest service ever being fast")).toBe(-1);
+  });
+
+  it("reads a belief looked back on or going sour as giving way, and 'hasn't' as a negation", () => {
+    expect(findCues("I used to think Go was right for ingest")).toEqual([{ kind: "reversal", cue: "used to think" }]);
+    expect(findCues("souring on Grafana for ops")).toEqual([{ kind: "hedge", cue: "souring on" }]);
+    expect(findCues("Mona has lost faith in the four-day week")).toEqual([{ kind: "reversal", cue: "lost faith in" }]);
+    expect(textPolarity("retention hasn't moved since the four-day week")).toBe(-1);
+    expect(textPolarity("the migration hasn't been an issue")).toBe(1);
+  });
+
   it("reads the speaker's own softeners as hedges", () => {
     for (const text of [
       "on balance the offsite was worth it",

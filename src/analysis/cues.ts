@@ -19,7 +19,7 @@
  *  - for: an outcome that bears a plan or forecast out (confirmed, shipped, on track).
  */
 
-import { CUE_LISTS, type CueKind, NEGATIVE_OUTCOME_WORDS } from "./cue-lists.js";
+import { AFFIRMING_NEGATIONS, CUE_LISTS, type CueKind, NEGATIVE_OUTCOME_WORDS } from "./cue-lists.js";
 import { fold } from "./tokens.js";
 import { CHOICE_VERDICTS, DOUBTED_VERDICTS } from "./verdicts.js";
 
@@ -64,6 +64,8 @@ function cuesOf(text: string): CueHit[] {
     hits.push({ kind: "hedge", cue: m.trim() });
     return " ";
   });
+  // "couldn't be happier", "never been more sure", "can't complain": a negation that affirms.
+  rest = rest.replace(AFFIRMING, " ");
   // "would have been fine if we'd had ...": it held only on a condition that was not met.
   rest = rest.replace(COUNTERFACTUAL, (m) => {
     hits.push({ kind: "hedge", cue: m.trim() });
@@ -105,7 +107,7 @@ const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"
 
 /** A negation, at most one word, then a negative-outcome word: " no longer blocked ", " not really worried ". */
 const NEGATED_BAD = new RegExp(
-  ` (?:no longer|not|never|isn't|aren't|wasn't|doesn't|don't|no) (?:\\S+ )?(?:${NEGATIVE_OUTCOME_WORDS.map(escapeRe).join("|")}) `,
+  ` (?:no longer|not|never|isn't|aren't|wasn't|weren't|doesn't|don't|hasn't|haven't|hadn't|no) (?:\\S+ )?(?:${NEGATIVE_OUTCOME_WORDS.map(escapeRe).join("|")}) `,
   "g",
 );
 
@@ -174,6 +176,16 @@ export function compares(text: string): boolean {
 export function isQuestion(text: string): boolean {
   return /\?["'”’)\]]*\s*$/u.test(text);
 }
+
+/** Negations that affirm: the listed idioms, "couldn't be happier", "never been more sure", "can't imagine anything but". */
+const AFFIRMING = new RegExp(
+  [
+    ...AFFIRMING_NEGATIONS.map((p) => ` ${escapeRe(p)}(?= )`),
+    " (?:couldn't|could not|can't|cannot|never|wouldn't|would not)(?: have)?(?: be| been)? (?:any )?(?:happier|prouder|more (?:sure|certain|convinced|confident|excited))(?= )",
+    " (?:can't|cannot|couldn't) imagine(?= (?:\\S+ ){0,6}?(?:anything but|anything other than|anything else|going back|life without) )",
+  ].join("|"),
+  "g",
+);
 
 /** A belief narrowed: " just not for ", " but not in ", " except not when ". */
 const NOT_FOR = / (?:just|but|only|except|though|although|simply) not (?:for|in|on|with|when|at|as) /g;
