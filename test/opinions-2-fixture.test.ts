@@ -26,7 +26,7 @@ beforeAll(async () => {
   git(dir, "init", "-q", "-b", "main");
   git(dir, "add", "-A");
   git(dir, "commit", "-q", "-m", "user: notes");
-  await reflect(await openWorkspace(dir), { now: new Date("2026-07-09T12:00:00Z") });
+  await reflect(await openWorkspace(dir), { now: new Date("2026-07-16T12:00:00Z") });
   blocks = (await readFile(path.join(dir, "bank/opinions.md"), "utf8")).split("### ").slice(1);
 }, 60_000);
 
@@ -111,6 +111,14 @@ describe("fixtures/opinions-2 after one reflect", () => {
     expect(row(async, "on balance async standups are OK")).toMatch(/ contradicts /);
     expect(row(async, "going back to a live standup")).toMatch(/ contradicts /);
     expect(confidence(async)).toBeLessThan(0.6);
+  });
+
+  it("reads a negation that affirms as support, and 'I used to think' as giving the belief up", () => {
+    const dbt = opinion("dbt incremental is the best change");
+    expect(row(dbt, "couldn't be happier")).toMatch(/ supports /);
+    const async = opinion("moving standups to async");
+    expect(row(async, "I used to think async standups")).toMatch(/ contradicts .*cue "used to think"/);
+    expect(confidence(async)).toBeLessThan(0.5);
   });
 
   it("cites each fact on the line it is written on", () => {
