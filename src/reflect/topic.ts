@@ -115,18 +115,26 @@ export function headEntities(entities: readonly string[], content: string): stri
 
 /**
  * A belief the text reports for someone else: "Priya thinks ...", "@Li is convinced ...",
- * "according to @Jonas, ...". The name must be one of the statement's entities.
+ * "according to @Jonas, ...", "per @Tomasz, ...", "as @Mara put it, ...", "@Dana's view: ...".
+ * The name must be one of the statement's entities.
  */
-const ATTRIBUTION =
-  /^[\s"“]*(?:according to\s+@?([\p{L}][\p{L}\p{N}_-]*)|@?([\p{L}][\p{L}\p{N}_-]*)(?:\s+(?:still|now|also|really|honestly|firmly|strongly))?\s+(?:thinks|believes|reckons|feels|says|said|insists|argues|claims|suspects|expects|predicts|maintains|swears|figures|is convinced|is sure|is certain|is adamant))\b/iu;
+const NAME = "@?([\\p{L}][\\p{L}\\p{N}_-]*)";
+const ATTRIBUTIONS = [
+  `(?:according to|per|in the words of)\\s+${NAME}`,
+  `as\\s+${NAME}\\s+(?:puts it|put it|says|said|sees it|would say)`,
+  `(?:in\\s+)?${NAME}['’]s\\s+(?:view|take|opinion|position|feeling|belief|words|read)`,
+  `${NAME}(?:\\s+(?:still|now|also|really|honestly|firmly|strongly))?\\s+(?:thinks|believes|reckons|feels|says|said|insists|argues|claims|suspects|expects|predicts|maintains|swears|figures|is convinced|is sure|is certain|is adamant)`,
+].map((p) => new RegExp(`^[\\s"“]*${p}\\b`, "iu"));
 
 /** entityKey of the person a statement reports the belief of, when it says so at its start. */
 export function attributedTo(entities: readonly string[], content: string): string | undefined {
-  const m = ATTRIBUTION.exec(content);
-  const name = m?.[1] ?? m?.[2];
-  if (name === undefined) return undefined;
-  const key = entityKey(name);
-  return entities.some((e) => entityKey(e) === key) ? key : undefined;
+  for (const re of ATTRIBUTIONS) {
+    const name = re.exec(content)?.[1];
+    if (name === undefined) continue;
+    const key = entityKey(name);
+    return entities.some((e) => entityKey(e) === key) ? key : undefined;
+  }
+  return undefined;
 }
 
 /**
