@@ -8,10 +8,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MembankError } from "../src/workspace/errors.js";
 import { initWorkspace, packageRoot, STARTER_MEMORY } from "../src/workspace/init.js";
 import { openWorkspace } from "../src/workspace/workspace.js";
+import { MEMBANK_BIN } from "./cli-bin.js";
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(import.meta.dirname, "..");
-const cli = path.join(repoRoot, "dist/src/cli/main.js");
+const cli = MEMBANK_BIN;
 
 let tmp: string;
 beforeEach(async () => {
