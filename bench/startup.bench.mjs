@@ -31,7 +31,7 @@ const cli = binOf(repoRoot);
 const ws = corpusCopy(opts.corpus, "startup");
 // A bare machine: no provider key may make `auto` pick a remote embedder.
 const env = { ...process.env, OPENAI_API_KEY: "", GEMINI_API_KEY: "" };
-const { NODE_EXTRA_CA_CERTS: caCerts, ...noCaEnv } = env;
+const caCerts = env.NODE_EXTRA_CA_CERTS;
 execFileSync(process.execPath, [cli, "index", "-w", ws], { env, stdio: "ignore" });
 const day = readdirSync(path.join(ws, "memory"))
   .filter((f) => /^\d{4}-\d{2}-\d{2}\.md$/.test(f))
@@ -48,6 +48,12 @@ const COMMANDS = [
   ["membank recall", [cli, "recall", "-w", ws, "--json", "what did Priya merge last week?"]],
   // No time words: recall answers without loading chrono.
   ["membank recall (no date)", [cli, "recall", "-w", ws, "--json", "what does Priya prefer for code review?"]],
+  // The bundle without its code cache (as on a command's very first run).
+  [
+    "membank recall, no code cache",
+    [cli, "recall", "-w", ws, "--json", "what did Priya merge last week?"],
+    { NODE_DISABLE_COMPILE_CACHE: "1" },
+  ],
 ];
 
 function wall(args, e = env) {
@@ -58,11 +64,11 @@ function wall(args, e = env) {
   return ms;
 }
 
-const cpu = (args) => hooks.cpuMs(args, env);
+const cpu = (args, e = env) => hooks.cpuMs(args, e);
 
 /** Files loaded by one run, grouped: membank's own, each package, node: builtins. */
-function modules(args) {
-  const urls = hooks.loadedUrls(args, env);
+function modules(args, e = env) {
+  const urls = hooks.loadedUrls(args, e);
   const groups = new Map();
   for (const u of urls) {
     const pkg = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(u)?.[1];
@@ -81,9 +87,11 @@ function baseArgs(args) {
 }
 
 const results = [];
-for (const [name, args] of COMMANDS) {
-  const base = opts.base ? baseArgs(args) : undefined;
-  wall(args); // warm the file cache
+for (const [name, args, extra] of COMMANDS) {
+  const base = opts.base && !extra ? baseArgs(args) : undefined;
+  const e = { ...env, ...extra };
+  const { NODE_EXTRA_CA_CERTS: _, ...noCa } = e;
+  wall(args, e); // warm the file cache (and write the code cache)
   if (base) wall(base);
   const times = [];
   const cpus = [];
@@ -91,23 +99,23 @@ for (const [name, args] of COMMANDS) {
   const baseCpus = [];
   const noCaTimes = [];
   for (let i = 0; i < opts.runs; i++) {
-    times.push(wall(args));
-    cpus.push(cpu(args));
-    noCaTimes.push(wall(args, noCaEnv));
+    times.push(wall(args, e));
+    cpus.push(cpu(args, e));
+    noCaTimes.push(wall(args, noCa));
     if (base) {
       baseTimes.push(wall(base));
       baseCpus.push(cpu(base));
     }
   }
-  const stats = (t, c, a) => ({
+  const stats = (t, c, a, ev = env) => ({
     p50: percentile(t, 50),
     p90: percentile(t, 90),
     cpu: percentile(c, 50),
-    modules: modules(a),
+    modules: modules(a, ev),
   });
   results.push({
     name,
-    ...stats(times, cpus, args),
+    ...stats(times, cpus, args, e),
     noCa: percentile(noCaTimes, 50),
     ...(base ? { base: stats(baseTimes, baseCpus, base) } : {}),
   });
@@ -148,12 +156,15 @@ function phases(args, runs) {
       const has = (name, file = "") => frames.some((c) => c.functionName === name && c.url.endsWith(file));
       let phase = "other (node start, commander, workspace, output)";
       if (top === "(garbage collector)") phase = "gc";
-      // The tsc build's recall/recall.js, or the bundle's chunk (esbuild may suffix a name).
-      else if (frames.some((c) => /^recall\d*$/.test(c.functionName) && /recall\/recall\.js$|\/chunks\//.test(c.url))) {
+      // The tsc build's recall/recall.js, or the bundle (esbuild may suffix a name).
+      else if (
+        frames.some((c) => /^recall\d*$/.test(c.functionName) && /recall\/recall\.js$|membank-bundle\.cjs$/.test(c.url))
+      ) {
         if (has("syncIndex")) phase = "recall: index freshness (syncIndex)";
         else if (has("parseTimeWindow")) phase = "recall: time words (chrono load + parse)";
         else phase = "recall: arms, ranking, shaping";
-      } else if (frames.some((c) => c.url.startsWith("node:internal/modules/"))) phase = "module loading";
+      } else if (frames.some((c) => c.url.startsWith("node:internal/modules/") || c.functionName === "compileCached"))
+        phase = "module loading (tsc build: ESM loader; bundle: loader + code cache)";
       sums.set(phase, (sums.get(phase) ?? 0) + (prof.timeDeltas[i + 1] ?? 0) / 1000 / files.length);
     });
   }
