@@ -11,7 +11,7 @@
 //
 //   node scripts/bundle.mjs        (part of `pnpm build`, after tsc)
 import { createHash } from "node:crypto";
-import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -57,7 +57,9 @@ const dist = path.join(root, "dist");
 const bundleFile = path.join(dist, "membank-bundle.cjs");
 // Outputs of earlier layouts of this script.
 for (const old of ["membank.mjs", "chunks"]) rmSync(path.join(dist, old), { recursive: true, force: true });
-await build({
+mkdirSync(dist, { recursive: true });
+const built = await build({
+  write: false,
   absWorkingDir: root,
   entryPoints: ["src/cli/main.ts"],
   outfile: bundleFile,
@@ -86,13 +88,18 @@ await build({
 // main.ts's shebang: the bundle is compiled as a function body by the loader, where `#!` is no
 // syntax. Every dynamic import() (the ESM-only packages: node-llama-cpp, the OpenClaw plugin's
 // lib.js) goes through __membankImport, except the banner's own fallback.
-let code = readFileSync(bundleFile, "utf8").replace(/^#!.*\n/, "");
+let code = built.outputFiles[0].text.replace(/^#!.*\n/, "");
 const banner = code.indexOf("(s) => import(s);") + "(s) => import(s);".length;
 code = code.slice(0, banner) + code.slice(banner).replace(/(?<![\w$.])import\(/g, "__membankImport(");
-writeFileSync(bundleFile, code);
 const hash = createHash("sha256").update(code).digest("hex").slice(0, 16);
 const loader = readFileSync(path.join(root, "scripts/cli-loader.cjs"), "utf8");
 if (!loader.includes("__MEMBANK_BUNDLE_HASH__")) throw new Error("scripts/cli-loader.cjs lost its hash placeholder");
-const bin = path.join(dist, "membank.cjs");
-writeFileSync(bin, loader.replace("__MEMBANK_BUNDLE_HASH__", hash));
-chmodSync(bin, 0o755);
+/** Whole or nothing: a membank started during a rebuild reads the old file or the new one. */
+function writeWhole(file, text) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  chmodSync(tmp, 0o755);
+  renameSync(tmp, file);
+}
+writeWhole(bundleFile, code);
+writeWhole(path.join(dist, "membank.cjs"), loader.replace("__MEMBANK_BUNDLE_HASH__", hash));

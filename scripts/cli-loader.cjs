@@ -33,6 +33,9 @@ function compileCached() {
   const command = /^[a-z][a-z-]{0,19}$/.test(process.argv[2] ?? "") ? process.argv[2] : "other";
   const dir = cacheDir();
   const file = path.join(dir, `${BUNDLE_HASH}-${process.version}-${process.arch}-${command}.bin`);
+  // Cached code runs as this user's code: only from a folder this user owns.
+  const owner = fs.statSync(dir, { throwIfNoEntry: false })?.uid;
+  if (owner !== undefined && process.getuid && owner !== process.getuid()) return undefined;
   let cachedData;
   try {
     cachedData = fs.readFileSync(file);
