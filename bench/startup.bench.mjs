@@ -5,9 +5,16 @@
 //
 //   pnpm build && node bench/startup.bench.mjs [--runs 15] [--corpus 1y] [--base DIR]
 //
+// The CLI timed is what users run: package.json's `bin.membank` (the esbuild bundle,
+// dist/membank.mjs, since 2026-11-24; before that the tsc build, dist/src/cli/main.js).
 // --base DIR: another build of membank (a checkout with dist/ built, e.g. the commit before
-// a change) timed in the same loop, run for run, so machine load hits both alike. Its
-// search and recall get `--provider none` (older builds picked USE by default).
+// a change) timed in the same loop, run for run, so machine load hits both alike; its CLI is
+// its own package.json's bin. Its search and recall get `--provider none` (older builds
+// picked USE by default).
+//
+// Every command is also timed without NODE_EXTRA_CA_CERTS: Node reads that file of extra
+// certificates at every start (~90 ms on the machine of 2026-11-24), a cost of the shell's
+// environment, not of membank, so both columns show where the floor is.
 //
 // Setup, untimed: a copy of the generated corpus (bench/generate.mjs), indexed once.
 // Timed: wall time of each command (median, p90 of --runs), and `node -e ""` as the floor.
@@ -18,10 +25,13 @@ import path from "node:path";
 import { corpusCopy, flags, fmt, percentile, processHooks, repoRoot, report } from "./index-support.mjs";
 
 const opts = flags({ runs: 15, corpus: "1y", base: "" });
-const cli = path.join(repoRoot, "dist/src/cli/main.js");
+/** The file `membank` runs in a checkout: its package.json's bin. */
+const binOf = (dir) => path.join(dir, JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")).bin.membank);
+const cli = binOf(repoRoot);
 const ws = corpusCopy(opts.corpus, "startup");
 // A bare machine: no provider key may make `auto` pick a remote embedder.
 const env = { ...process.env, OPENAI_API_KEY: "", GEMINI_API_KEY: "" };
+const caCerts = env.NODE_EXTRA_CA_CERTS;
 execFileSync(process.execPath, [cli, "index", "-w", ws], { env, stdio: "ignore" });
 const day = readdirSync(path.join(ws, "memory"))
   .filter((f) => /^\d{4}-\d{2}-\d{2}\.md$/.test(f))
@@ -38,21 +48,27 @@ const COMMANDS = [
   ["membank recall", [cli, "recall", "-w", ws, "--json", "what did Priya merge last week?"]],
   // No time words: recall answers without loading chrono.
   ["membank recall (no date)", [cli, "recall", "-w", ws, "--json", "what does Priya prefer for code review?"]],
+  // The bundle without its code cache (as on a command's very first run).
+  [
+    "membank recall, no code cache",
+    [cli, "recall", "-w", ws, "--json", "what did Priya merge last week?"],
+    { NODE_DISABLE_COMPILE_CACHE: "1" },
+  ],
 ];
 
-function wall(args) {
+function wall(args, e = env) {
   const t = performance.now();
-  const r = spawnSync(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
+  const r = spawnSync(process.execPath, args, { env: e, stdio: ["ignore", "ignore", "pipe"] });
   const ms = performance.now() - t;
   if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}: ${r.stderr}`);
   return ms;
 }
 
-const cpu = (args) => hooks.cpuMs(args, env);
+const cpu = (args, e = env) => hooks.cpuMs(args, e);
 
 /** Files loaded by one run, grouped: membank's own, each package, node: builtins. */
-function modules(args) {
-  const urls = hooks.loadedUrls(args, env);
+function modules(args, e = env) {
+  const urls = hooks.loadedUrls(args, e);
   const groups = new Map();
   for (const u of urls) {
     const pkg = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(u)?.[1];
@@ -65,35 +81,44 @@ function modules(args) {
 /** The same command on the --base build. */
 function baseArgs(args) {
   if (args[0] !== cli) return undefined;
-  const out = [path.join(path.resolve(opts.base), "dist/src/cli/main.js"), ...args.slice(1)];
+  const out = [binOf(path.resolve(opts.base)), ...args.slice(1)];
   if (args[1] === "search" || args[1] === "recall") out.splice(2, 0, "--provider", "none");
   return out;
 }
 
 const results = [];
-for (const [name, args] of COMMANDS) {
-  const base = opts.base ? baseArgs(args) : undefined;
-  wall(args); // warm the file cache
+for (const [name, args, extra] of COMMANDS) {
+  const base = opts.base && !extra ? baseArgs(args) : undefined;
+  const e = { ...env, ...extra };
+  const { NODE_EXTRA_CA_CERTS: _, ...noCa } = e;
+  wall(args, e); // warm the file cache (and write the code cache)
   if (base) wall(base);
   const times = [];
   const cpus = [];
   const baseTimes = [];
   const baseCpus = [];
+  const noCaTimes = [];
   for (let i = 0; i < opts.runs; i++) {
-    times.push(wall(args));
-    cpus.push(cpu(args));
+    times.push(wall(args, e));
+    cpus.push(cpu(args, e));
+    noCaTimes.push(wall(args, noCa));
     if (base) {
       baseTimes.push(wall(base));
       baseCpus.push(cpu(base));
     }
   }
-  const stats = (t, c, a) => ({
+  const stats = (t, c, a, ev = env) => ({
     p50: percentile(t, 50),
     p90: percentile(t, 90),
     cpu: percentile(c, 50),
-    modules: modules(a),
+    modules: modules(a, ev),
   });
-  results.push({ name, ...stats(times, cpus, args), ...(base ? { base: stats(baseTimes, baseCpus, base) } : {}) });
+  results.push({
+    name,
+    ...stats(times, cpus, args, e),
+    noCa: percentile(noCaTimes, 50),
+    ...(base ? { base: stats(baseTimes, baseCpus, base) } : {}),
+  });
 }
 
 /**
@@ -131,11 +156,15 @@ function phases(args, runs) {
       const has = (name, file = "") => frames.some((c) => c.functionName === name && c.url.endsWith(file));
       let phase = "other (node start, commander, workspace, output)";
       if (top === "(garbage collector)") phase = "gc";
-      else if (has("recall", "recall/recall.js")) {
+      // The tsc build's recall/recall.js, or the bundle (esbuild may suffix a name).
+      else if (
+        frames.some((c) => /^recall\d*$/.test(c.functionName) && /recall\/recall\.js$|membank-bundle\.cjs$/.test(c.url))
+      ) {
         if (has("syncIndex")) phase = "recall: index freshness (syncIndex)";
         else if (has("parseTimeWindow")) phase = "recall: time words (chrono load + parse)";
         else phase = "recall: arms, ranking, shaping";
-      } else if (frames.some((c) => c.url.startsWith("node:internal/modules/"))) phase = "module loading";
+      } else if (frames.some((c) => c.url.startsWith("node:internal/modules/") || c.functionName === "compileCached"))
+        phase = "module loading (tsc build: ESM loader; bundle: loader + code cache)";
       sums.set(phase, (sums.get(phase) ?? 0) + (prof.timeDeltas[i + 1] ?? 0) / 1000 / files.length);
     });
   }
@@ -193,11 +222,11 @@ for (const spec of IMPORTS) {
 
 report(
   "startup",
-  { corpus: opts.corpus, runs: opts.runs, results, imports, breakdown },
-  `| command | CPU p50 | wall p50 | wall p90 | files loaded | biggest groups |${opts.base ? " base CPU | base wall | base files |" : ""}`,
+  { corpus: opts.corpus, runs: opts.runs, caCertsSet: caCerts !== undefined, results, imports, breakdown },
+  `| command | CPU p50 | wall p50 | wall p90 | wall p50 without NODE_EXTRA_CA_CERTS | files loaded | biggest groups |${opts.base ? " base CPU | base wall | base files |" : ""}`,
   results.map(
     (r) =>
-      `| \`${r.name}\` | ${fmt(r.cpu)} | ${fmt(r.p50)} | ${fmt(r.p90)} | ${r.modules.files} | ${Object.entries(
+      `| \`${r.name}\` | ${fmt(r.cpu)} | ${fmt(r.p50)} | ${fmt(r.p90)} | ${fmt(r.noCa)} | ${r.modules.files} | ${Object.entries(
         r.modules.groups,
       )
         .slice(0, 4)

@@ -2,14 +2,15 @@
 // `pnpm demo`: run membank's main job on a fresh copy of bank.example, step by step.
 // The copy lives in .demo/workspace (git-ignored) so the example itself is never changed.
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const example = path.join(repo, "bank.example");
 const workspace = path.join(repo, ".demo", "workspace");
-const cli = path.join(repo, "dist", "src", "cli", "main.js");
+// What `membank` runs: package.json's bin (the bundled CLI that `pnpm build` writes).
+const cli = path.join(repo, JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")).bin.membank);
 const rel = (p) => path.relative(repo, p) || ".";
 
 // The main job, as `membank` argument lists run in order on the copy: the nightly pipeline

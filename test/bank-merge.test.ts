@@ -13,10 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { splitConflicts } from "../src/markdown/conflicts.js";
 import { renderRegion } from "../src/markdown/regions.js";
 import { mergePage } from "../src/reflect/merge.js";
+import { MEMBANK_BIN } from "./cli-bin.js";
 
 const exec = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "..");
-const CLI = path.join(ROOT, "dist/src/cli/main.js");
+const CLI = MEMBANK_BIN;
 const ID = ["-c", "user.name=t", "-c", "user.email=t@t"];
 let tmp: string;
 

@@ -15,12 +15,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { MEMBANK_BIN } from "./cli-bin.js";
 import { hasPrlimit } from "./support/prlimit.js";
 
 // End to end through the built CLI (`pnpm build` first; `pnpm test` does it): what a user
 // sees when the config or the disk is wrong. Every case: non-zero exit, one clear line
 // naming the key or path, no stack, and the user's files byte-identical afterwards.
-const cli = path.resolve(import.meta.dirname, "..", "dist/src/cli/main.js");
+const cli = MEMBANK_BIN;
 
 interface Run {
   code: number;

@@ -9,10 +9,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MEMBANK_BIN } from "./cli-bin.js";
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(import.meta.dirname, "..");
-const cli = path.join(repoRoot, "dist/src/cli/main.js");
+const cli = MEMBANK_BIN;
 
 /** An OpenAI-compatible /v1/embeddings that records every text it is asked to embed. */
 let server: Server;

@@ -6,10 +6,11 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MEMBANK_BIN } from "./cli-bin.js";
 
 const exec = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "..");
-const CLI = path.join(ROOT, "dist/src/cli/main.js");
+const CLI = MEMBANK_BIN;
 /** An ordinary developer's shell: an editor, a pager and an askpass helper are set. */
 const USER_ENV = { ...process.env, EDITOR: "vi", VISUAL: "vi", PAGER: "less", GIT_ASKPASS: "/bin/true" };
 

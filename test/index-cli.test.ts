@@ -4,10 +4,11 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Workspace } from "../src/workspace/workspace.js";
+import { MEMBANK_BIN } from "./cli-bin.js";
 import { makeWorkspace } from "./index-support.js";
 
 // End to end through the built CLI (`pnpm build` first; `pnpm test` does it).
-const cli = path.resolve(import.meta.dirname, "..", "dist/src/cli/main.js");
+const cli = MEMBANK_BIN;
 
 function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

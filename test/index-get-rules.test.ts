@@ -6,10 +6,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "./reflect-support.js";
+import { MEMBANK_BIN } from "./cli-bin.js";
 
 const run = promisify(execFile);
-const cli = path.join(repoRoot, "dist/src/cli/main.js");
+const cli = MEMBANK_BIN;
 let dir: string;
 let outside: string;
 

@@ -6,12 +6,13 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MembankError } from "../src/workspace/errors.js";
-import { initWorkspace, packageRoot, STARTER_MEMORY } from "../src/workspace/init.js";
+import { cliScript, initWorkspace, packageRoot, STARTER_MEMORY } from "../src/workspace/init.js";
 import { openWorkspace } from "../src/workspace/workspace.js";
+import { MEMBANK_BIN } from "./cli-bin.js";
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(import.meta.dirname, "..");
-const cli = path.join(repoRoot, "dist/src/cli/main.js");
+const cli = MEMBANK_BIN;
 
 let tmp: string;
 beforeEach(async () => {
@@ -145,6 +146,25 @@ describe("initWorkspace", () => {
 
   it("finds the package root (with templates/) from the source tree", () => {
     expect(packageRoot()).toBe(repoRoot);
+  });
+
+  it("names the CLI script git and OpenClaw call: the bin when built, else the tsc entry, else none", async () => {
+    expect(cliScript()).toBe(MEMBANK_BIN);
+    const pkg = await mkdtemp(path.join(tmpdir(), "membank-pkg-"));
+    try {
+      await writeFile(
+        path.join(pkg, "package.json"),
+        JSON.stringify({ name: "membank", bin: { membank: "dist/m.cjs" } }),
+      );
+      expect(cliScript(pkg)).toBeUndefined();
+      await mkdir(path.join(pkg, "dist/src/cli"), { recursive: true });
+      await writeFile(path.join(pkg, "dist/src/cli/main.js"), "");
+      expect(cliScript(pkg)).toBe(path.join(pkg, "dist/src/cli/main.js"));
+      await writeFile(path.join(pkg, "dist/m.cjs"), "");
+      expect(cliScript(pkg)).toBe(path.join(pkg, "dist/m.cjs"));
+    } finally {
+      await rm(pkg, { recursive: true, force: true });
+    }
   });
 });
 

@@ -10,10 +10,11 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MEMBANK_BIN } from "./cli-bin.js";
 
 const exec = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "..");
-const CLI = path.join(ROOT, "dist/src/cli/main.js");
+const CLI = MEMBANK_BIN;
 const SEED = Number(process.env.MEMBANK_KILL_SEED ?? 20261122);
 const KILLS = Number(process.env.MEMBANK_KILLS ?? 12);
 

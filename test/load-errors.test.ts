@@ -9,10 +9,11 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { MEMBANK_BIN } from "./cli-bin.js";
 import { hasPrlimit } from "./support/prlimit.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "..");
-const cli = path.join(repoRoot, "dist/src/cli/main.js");
+const cli = MEMBANK_BIN;
 const dirs: string[] = [];
 
 afterEach(async () => {

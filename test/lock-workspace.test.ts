@@ -13,10 +13,11 @@ import {
   readLockOwner,
 } from "../src/workspace/lock.js";
 import { openWorkspace, type Workspace } from "../src/workspace/workspace.js";
+import { MEMBANK_BIN } from "./cli-bin.js";
 
 const exec = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "..");
-const CLI = path.join(ROOT, "dist/src/cli/main.js");
+const CLI = MEMBANK_BIN;
 const LOCK_JS = path.join(ROOT, "dist/src/workspace/lock.js");
 
 let tmp: string;

@@ -7,10 +7,11 @@ import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MEMBANK_BIN } from "./cli-bin.js";
 import { otherNode } from "./support/other-node.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "..");
-const cli = path.join(repoRoot, "dist/src/cli/main.js");
+const cli = MEMBANK_BIN;
 // At collection, so a machine without a second Node shows these tests as skipped, with the reason.
 const other = otherNode();
 if (!other.node) console.warn(`node-abi e2e skipped: ${other.reason}`);

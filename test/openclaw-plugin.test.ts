@@ -7,10 +7,11 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseRetain } from "../src/retain/index.js";
+import { MEMBANK_BIN } from "./cli-bin.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const pluginDir = path.join(repo, "openclaw-plugin");
-const cli = path.join(repo, "dist", "src", "cli", "main.js");
+const cli = MEMBANK_BIN;
 
 interface PluginLib {
   SUPPORTED_OPENCLAW: string;

@@ -14,10 +14,11 @@ import {
   planSetup,
   upsertRetainBlock,
 } from "../src/openclaw/index.js";
+import { MEMBANK_BIN } from "./cli-bin.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const pluginDir = path.join(repo, "openclaw-plugin");
-const cli = path.join(repo, "dist", "src", "cli", "main.js");
+const cli = MEMBANK_BIN;
 const run = promisify(execFile);
 
 /** A temp OpenClaw home with the given openclaw.json (as OpenClaw writes it: plain JSON). */

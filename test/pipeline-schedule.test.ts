@@ -8,10 +8,11 @@ import { listRunRecords } from "../src/pipeline/record.js";
 import { startScheduler } from "../src/pipeline/scheduler.js";
 import type { PipelineDefinition, RunRecord } from "../src/pipeline/types.js";
 import { openWorkspace, type Workspace } from "../src/workspace/workspace.js";
+import { MEMBANK_BIN } from "./cli-bin.js";
 
 const exec = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "..");
-const CLI = path.join(ROOT, "dist/src/cli/main.js");
+const CLI = MEMBANK_BIN;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let tmp: string;

@@ -10,10 +10,11 @@ import { closeIndexes } from "../src/index/handles.js";
 import { recall } from "../src/recall/recall.js";
 import type { RecallResponse } from "../src/recall/types.js";
 import { openWorkspace, type Workspace } from "../src/workspace/workspace.js";
+import { MEMBANK_BIN } from "./cli-bin.js";
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(import.meta.dirname, "..");
-const cli = path.join(repoRoot, "dist/src/cli/main.js");
+const cli = MEMBANK_BIN;
 const asOf = new Date("2026-03-16T12:00:00Z");
 
 let dir: string;

@@ -15,11 +15,12 @@ import { recall } from "../src/recall/recall.js";
 import type { RecallResponse, RecallResult } from "../src/recall/types.js";
 import { reflect } from "../src/reflect/index.js";
 import { openWorkspace, type Workspace } from "../src/workspace/workspace.js";
+import { MEMBANK_BIN } from "./cli-bin.js";
 import { git } from "./reflect-support.js";
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(import.meta.dirname, "..");
-const cli = path.join(repoRoot, "dist/src/cli/main.js");
+const cli = MEMBANK_BIN;
 const asOf = new Date("2026-03-16T12:00:00Z");
 const MARA = "what does Mara prefer for status updates?";
 const JONAS = "does Jonas still think ledger-sync ships in March?";

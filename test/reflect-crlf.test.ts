@@ -5,10 +5,11 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { bankFiles, copyLog, EVOLVING, git, repoRoot, workspaceFrom } from "./reflect-support.js";
+import { MEMBANK_BIN } from "./cli-bin.js";
+import { bankFiles, copyLog, EVOLVING, git, workspaceFrom } from "./reflect-support.js";
 
 const run = promisify(execFile);
-const cli = path.join(repoRoot, "dist/src/cli/main.js");
+const cli = MEMBANK_BIN;
 const dirs: string[] = [];
 afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });

@@ -8,6 +8,7 @@ import { promisify } from "node:util";
 import { readRegions } from "../src/markdown/index.js";
 import { type Opinion, parseOpinion } from "../src/reflect/index.js";
 import { openWorkspace, type Workspace } from "../src/workspace/index.js";
+import { MEMBANK_BIN } from "./cli-bin.js";
 
 export const repoRoot = path.resolve(import.meta.dirname, "..");
 export const EVOLVING = path.join(repoRoot, "fixtures/reflect/evolving");
@@ -80,7 +81,7 @@ export async function bankFiles(dir: string): Promise<Map<string, string>> {
   return out;
 }
 
-const CLI = path.join(repoRoot, "dist/src/cli/main.js");
+const CLI = MEMBANK_BIN;
 
 /** The built CLI as a user runs it (no MEMBANK_WORKSPACE): exit code and output, never a throw. */
 export async function membank(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -9,10 +9,10 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { entityReport } from "../src/mcp/server.js";
 import { openWorkspace } from "../src/workspace/workspace.js";
+import { MEMBANK_BIN } from "./cli-bin.js";
 
 const run = promisify(execFile);
-const repoRoot = path.resolve(import.meta.dirname, "..");
-const cli = path.join(repoRoot, "dist/src/cli/main.js");
+const cli = MEMBANK_BIN;
 const LONG = `Grand-${"Ünïcödé-".repeat(30)}Committee`; // ~300 bytes: once ENAMETOOLONG
 
 async function membank(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -8,9 +8,10 @@ import { appendFile, cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { MEMBANK_BIN } from "./cli-bin.js";
 import { repoRoot } from "./reflect-support.js";
 
-const cli = path.join(repoRoot, "dist/src/cli/main.js");
+const cli = MEMBANK_BIN;
 // A bare machine (no key makes `auto` pick a remote embedder), and no global git identity needed.
 const env = {
   ...process.env,

@@ -7,9 +7,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSessionChunk } from "../src/sessions/parse.js";
+import { MEMBANK_BIN } from "./cli-bin.js";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
-const CLI = path.join(ROOT, "dist/src/cli/main.js");
+const CLI = MEMBANK_BIN;
 const env = { ...process.env, EDITOR: "vi", PAGER: "less", GIT_EDITOR: "vi", LANG: "C" };
 
 let tmp: string;

@@ -43,15 +43,19 @@ Examples:
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
-await registerCommands(program);
-
-try {
-  await program.parseAsync(process.argv);
-} catch (error) {
-  if (error instanceof CommanderError) {
-    // Commander already printed the message (or help/version).
-    process.exitCode = error.exitCode;
-  } else {
-    process.exitCode = reportError(error);
+// No top-level await: the bundle (scripts/bundle.mjs) is CommonJS, for V8's code cache.
+async function main(): Promise<void> {
+  await registerCommands(program);
+  try {
+    await program.parseAsync(process.argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander already printed the message (or help/version).
+      process.exitCode = error.exitCode;
+    } else {
+      process.exitCode = reportError(error);
+    }
   }
 }
+
+void main();

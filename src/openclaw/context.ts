@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { openClawStateDir } from "../sessions/openclaw-locate.js";
 import { MembankError } from "../workspace/errors.js";
-import { packageRoot } from "../workspace/init.js";
+import { cliScript, packageRoot } from "../workspace/init.js";
 import { findOpenClawBin, type OpenClawRunner, runOpenClaw } from "./run.js";
 
 /** Everything setup and status need to know, found once. */
@@ -113,7 +113,7 @@ export async function openClawContext(opts: ContextOptions = {}): Promise<OpenCl
     config,
     workspace,
     pluginDir,
-    cli: path.join(root, "dist", "src", "cli", "main.js"),
+    cli: cliScript(root) ?? path.join(root, "dist", "membank.mjs"),
     node: process.execPath,
     guidance: await readFile(guidanceFile, "utf8"),
   };

@@ -75,6 +75,27 @@ export function packageRoot(from: string = path.dirname(fileURLToPath(import.met
   }
 }
 
+/**
+ * The script `membank` runs: package.json's `bin.membank` (the bundled CLI) when it is
+ * built, else the tsc build's `dist/src/cli/main.js` (a checkout built with tsc alone);
+ * undefined when neither exists. Git's merge driver and OpenClaw's plugin call this file.
+ */
+export function cliScript(root: string | undefined = packageRoot()): string | undefined {
+  if (root === undefined) return undefined;
+  let bin: unknown;
+  try {
+    bin = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { bin?: { membank?: unknown } }).bin
+      ?.membank;
+  } catch {
+    bin = undefined;
+  }
+  const candidates = [typeof bin === "string" ? bin : undefined, "dist/src/cli/main.js"];
+  for (const rel of candidates) {
+    if (rel !== undefined && existsSync(path.join(root, rel))) return path.join(root, rel);
+  }
+  return undefined;
+}
+
 async function isDirectory(p: string): Promise<boolean> {
   try {
     return (await stat(p)).isDirectory();
@@ -201,8 +222,8 @@ export async function initWorkspace(dir: string, options: InitOptions = {}): Pro
 
   if (options.git !== false) await initGit(root, report);
   // Bank pages of two clones merge with membank's driver (issue 15); without a built CLI, doctor offers it later.
-  const cli = path.join(packageRoot() ?? "", "dist/src/cli/main.js");
-  if (report.gitRoot !== undefined && existsSync(cli)) {
+  const cli = cliScript();
+  if (report.gitRoot !== undefined && cli !== undefined) {
     const { changed } = await installMergeDriver(root, cli).catch(() => ({ changed: [] as string[] }));
     if (changed.includes(".gitattributes")) report.created.push(".gitattributes");
   }

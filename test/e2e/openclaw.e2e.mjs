@@ -18,7 +18,8 @@ if (process.platform !== "linux" || process.arch !== "x64") {
 }
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const cli = path.join(repo, "dist", "src", "cli", "main.js");
+// What `membank` runs (package.json's bin): the bundled CLI.
+const cli = path.join(repo, JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")).bin.membank);
 assert.ok(existsSync(cli), `${cli} is missing: run pnpm build first`);
 
 const t0 = Date.now();

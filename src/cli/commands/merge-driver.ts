@@ -1,4 +1,3 @@
-import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { MembankError } from "../../workspace/errors.js";
 import { loadWorkspace, printJson, workspaceOption } from "../shared.js";
@@ -8,9 +7,6 @@ interface DriverFlags {
   install?: boolean;
   json?: boolean;
 }
-
-/** This CLI's own script (dist/src/cli/main.js), for the command git runs. */
-export const cliScript = () => fileURLToPath(new URL("../main.js", import.meta.url));
 
 export function registerMergeDriver(program: Command): void {
   const cmd = program
@@ -35,7 +31,11 @@ export function registerMergeDriver(program: Command): void {
         if (flags.install) {
           const ws = await loadWorkspace(flags);
           const { installMergeDriver } = await import("../../workspace/merge-driver.js");
-          const r = await installMergeDriver(ws.root, cliScript());
+          const { cliScript } = await import("../../workspace/init.js");
+          const cli = cliScript();
+          if (cli === undefined)
+            throw new MembankError("membank's CLI script not found (is membank built? run pnpm build)");
+          const r = await installMergeDriver(ws.root, cli);
           if (flags.json) printJson(r);
           else
             process.stdout.write(
