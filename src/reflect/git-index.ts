@@ -80,9 +80,41 @@ export async function stagedByUser(
 }
 
 /** Untracked paths git ignores (.gitignore, .git/info/exclude): the user keeps them out of git. */
-export async function ignoredPaths(repo: RepoInfo, topPaths: string[]): Promise<Set<string>> {
+async function ignoredPaths(repo: RepoInfo, topPaths: string[]): Promise<Set<string>> {
   const r = await runGit(["check-ignore", "-z", "--stdin"], { cwd: repo.top, input: nulList(topPaths), okCodes: [1] });
   return new Set(nulSplit(r.stdout));
+}
+
+/**
+ * Paths this repository cannot commit: those git ignores, and those inside a submodule (a
+ * repository of its own, e.g. `bank/` kept as one; value: the submodule's path). git says
+ * "is in submodule" about the latter, and only then are the submodules looked up, so a
+ * plain repository pays nothing more.
+ */
+export async function refusedPaths(
+  repo: RepoInfo,
+  topPaths: string[],
+): Promise<{ ignored: Set<string>; submodule: Map<string, string> }> {
+  const submodule = new Map<string, string>();
+  try {
+    return { ignored: await ignoredPaths(repo, topPaths), submodule };
+  } catch (error) {
+    if (!/is in submodule/.test((error as Error).message)) throw error;
+  }
+  const links = nulSplit((await runGit(["ls-files", "--stage", "-z"], { cwd: repo.top })).stdout)
+    .filter((e) => e.startsWith("160000 "))
+    .map((e) => e.slice(e.indexOf("\t") + 1));
+  for (const p of topPaths) {
+    const link = links.find((l) => p.startsWith(`${l}/`));
+    if (link !== undefined) submodule.set(p, link);
+  }
+  return {
+    ignored: await ignoredPaths(
+      repo,
+      topPaths.filter((p) => !submodule.has(p)),
+    ),
+    submodule,
+  };
 }
 
 /**
