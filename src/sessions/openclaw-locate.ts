@@ -1,4 +1,4 @@
-import { readdir, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 
@@ -43,11 +43,76 @@ export function openClawStateDir(opts: LocateOptions = {}): string {
   return path.join(home, ".openclaw");
 }
 
+function expandHome(p: string, home: string): string {
+  return p === "~" || p.startsWith("~/") ? path.join(home, p.slice(1)) : path.resolve(p);
+}
+
+/**
+ * OpenClaw's config file as data, or undefined when it is missing or unreadable. OpenClaw
+ * writes plain JSON; a hand-edited file is JSON5, so `//` and block comments and trailing
+ * commas are dropped before a second try.
+ */
+export async function readOpenClawConfigFile(file: string): Promise<Record<string, unknown> | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch {
+    return undefined;
+  }
+  for (const candidate of [text, json5Lite(text)]) {
+    try {
+      const parsed = JSON.parse(candidate) as unknown;
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    } catch {
+      // next candidate
+    }
+  }
+  return undefined;
+}
+
+/** JSON5's comments and trailing commas removed (strings kept as they are). */
+function json5Lite(text: string): string {
+  return text
+    .replace(/("(?:[^"\\\n]|\\.)*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (_m, str: string | undefined) => str ?? "")
+    .replace(
+      /("(?:[^"\\\n]|\\.)*")|,(\s*[}\]])/g,
+      (_m, str: string | undefined, close: string | undefined) => str ?? close ?? "",
+    );
+}
+
+/**
+ * The workspace folders OpenClaw's own config names: `agents.defaults.workspace`, each
+ * agent's `workspace` (`agents.list[]` or `agents.entries`), and `$OPENCLAW_WORKSPACE_DIR`.
+ */
+async function configuredWorkspaces(state: string, env: NodeJS.ProcessEnv, home: string): Promise<string[]> {
+  const out: string[] = [];
+  const fromEnv = env.OPENCLAW_WORKSPACE_DIR?.trim();
+  if (fromEnv) out.push(expandHome(fromEnv, home));
+  const file = env.OPENCLAW_CONFIG_PATH?.trim()
+    ? expandHome(env.OPENCLAW_CONFIG_PATH.trim(), home)
+    : path.join(state, "openclaw.json");
+  const config = await readOpenClawConfigFile(file);
+  const agents = config?.agents;
+  if (!agents || typeof agents !== "object") return out;
+  const a = agents as { defaults?: { workspace?: unknown }; list?: unknown; entries?: unknown };
+  const entries = Array.isArray(a.list)
+    ? a.list
+    : a.entries && typeof a.entries === "object"
+      ? Object.values(a.entries)
+      : [];
+  for (const w of [a.defaults?.workspace, ...entries.map((e) => (e as { workspace?: unknown } | null)?.workspace)]) {
+    if (typeof w === "string" && w.trim() !== "") out.push(expandHome(w.trim(), home));
+  }
+  return out;
+}
+
 /**
  * The agents dir (`<state>/agents`) when the workspace is OpenClaw's: it is `<state>/workspace`
- * (or `<state>/workspace-<agent>`, OpenClaw's per-agent workspaces), or its parent folder is a
- * state dir too (holds `agents/<id>/agent/` or `agents/<id>/sessions/`). Undefined otherwise: membank then reads no chats
- * unless `sessions.dir` says where.
+ * (or `<state>/workspace-<agent>`, OpenClaw's per-agent workspaces), OpenClaw's config names
+ * it as a workspace (`agents.defaults.workspace: "~/clawd"`, an agent's own `workspace`,
+ * `$OPENCLAW_WORKSPACE_DIR`), or its parent folder is a state dir too (holds
+ * `agents/<id>/agent/` or `agents/<id>/sessions/`). Undefined otherwise: membank then reads
+ * no chats unless `sessions.dir` says where.
  */
 export async function findOpenClawAgentsDir(
   workspaceRoot: string,
@@ -57,8 +122,10 @@ export async function findOpenClawAgentsDir(
   const parent = path.dirname(root);
   const state = openClawStateDir(opts);
   const base = path.basename(root);
-  if (parent === state && (base === "workspace" || base.startsWith("workspace-"))) {
-    return (await isDir(path.join(state, "agents"))) ? path.join(state, "agents") : undefined;
-  }
-  return (await hasAgents(parent)) ? path.join(parent, "agents") : undefined;
+  const agentsDir = async () => ((await isDir(path.join(state, "agents"))) ? path.join(state, "agents") : undefined);
+  if (parent === state && (base === "workspace" || base.startsWith("workspace-"))) return agentsDir();
+  if (await hasAgents(parent)) return path.join(parent, "agents");
+  const env = opts.env ?? process.env;
+  const named = await configuredWorkspaces(state, env, opts.home ?? env.HOME ?? os.homedir());
+  return named.includes(root) ? agentsDir() : undefined;
 }
