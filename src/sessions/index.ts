@@ -1,4 +1,4 @@
-export { type Clock, createClock } from "./clock.js";
+export { type Clock, createClock, sessionsClock, workspaceDay } from "./clock.js";
 export {
   capMessage,
   type DigestEntry,
@@ -19,7 +19,7 @@ export {
   transcriptKey,
 } from "./discover.js";
 export { bestSourceLine, citation } from "./extract.js";
-export { type IngestOptions, ingestSessions, sessionsClock } from "./ingest.js";
+export { type IngestOptions, ingestSessions } from "./ingest.js";
 export {
   DIGEST_DAY_MAX_BYTES,
   DIGEST_READ_MAX_BYTES,

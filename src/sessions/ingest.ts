@@ -5,7 +5,7 @@ import { MembankError } from "../workspace/errors.js";
 import { outsideWorkspace } from "../workspace/files.js";
 import { writeOwnedFile } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { type Clock, createClock } from "./clock.js";
+import { type Clock, sessionsClock } from "./clock.js";
 import { DayDigest } from "./day.js";
 import { capMessage, digestPath } from "./digest.js";
 import { findSessionFiles, isExcluded, isHeartbeatMessage, resolveSessionsDir, type SessionFile } from "./discover.js";
@@ -39,18 +39,6 @@ export interface IngestOptions extends LocateOptions {
   now?: Date;
   /** Compute everything but write nothing (no digests, no state). */
   dryRun?: boolean;
-}
-
-/** The zone that decides days: sessions.tz, then schedule.tz, then the machine's zone. */
-export function sessionsClock(ws: Workspace): Clock {
-  const tz = ws.config.sessions.tz ?? ws.config.schedule.tz;
-  try {
-    return createClock(tz);
-  } catch {
-    throw new MembankError(`Unknown time zone ${JSON.stringify(tz)} in sessions.tz / schedule.tz.`, {
-      code: "ECONFIG",
-    });
-  }
 }
 
 function emptyReport(): IngestReport {
