@@ -108,6 +108,23 @@ describe("membank started by git", () => {
   });
 });
 
+describe("a repository git does not trust", () => {
+  it("owned by another user (safe.directory): stops before writing anything and says how to trust it", async () => {
+    const ws = await workspace();
+    // git's own switch for "this repository belongs to someone else" (what a shared or restored folder looks like).
+    const run = await exec(process.execPath, [CLI, "run", "nightly", "--workspace", ws], {
+      env: { ...env, GIT_TEST_ASSUME_DIFFERENT_OWNER: "1" },
+    }).then(
+      () => ({ code: 0, stderr: "" }),
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/dubious ownership/);
+    expect(run.stderr).toContain(`git config --global --add safe.directory '${ws}'`);
+    await expect(readFile(path.join(ws, "bank", "opinions.md"))).rejects.toThrow();
+  });
+});
+
 describe("a submodule in the workspace", () => {
   it("bank/ kept as a submodule: the run does not fail, the pages are written and said to be left for that repository", async () => {
     const bankRepo = path.join(tmp, `bank-repo${n++}`);

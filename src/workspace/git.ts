@@ -169,7 +169,12 @@ export async function repoInfo(dir: string): Promise<RepoInfo | undefined> {
   });
   if (r.code === 128) {
     if (/not a git repository/i.test(r.stderr)) return undefined;
-    throw new MembankError(`git rev-parse failed in ${dir}: ${firstLine(r.stderr)}`, { code: GIT_FAILED });
+    // git names the fix on a later line that firstLine drops: say it.
+    const dubious = /dubious ownership in repository at '([^']+)'/.exec(r.stderr);
+    const hint = dubious
+      ? `: run membank as the repository's owner, or trust it: git config --global --add safe.directory '${dubious[1]}'`
+      : "";
+    throw new MembankError(`git rev-parse failed in ${dir}: ${firstLine(r.stderr)}${hint}`, { code: GIT_FAILED });
   }
   const [top, gitDir, prefix] = r.stdout.split("\n");
   if (top === undefined || gitDir === undefined) return undefined; // a bare repository: no work tree
