@@ -92,6 +92,50 @@ describe("an OpenClaw workspace named in OpenClaw's config", () => {
     expect(await readdir(path.join(ws, "memory"))).not.toContain("2026-10-05-sessions.md");
   });
 
+  it("two agents, each with its own workspace: each workspace's nightly digests only its own agent's chats", async () => {
+    const h = await mkdtemp(path.join(tmp, "home-"));
+    const state = path.join(h, ".openclaw");
+    const chat = async (agent: string, id: string, text: string) => {
+      const dir = path.join(state, "agents", agent, "sessions");
+      await mkdir(dir, { recursive: true });
+      await writeFile(
+        path.join(dir, `${id}.jsonl`),
+        line({ type: "session", version: 3, id, timestamp: "2026-10-06T07:00:00.000Z", cwd: h }) +
+          line({ type: "message", timestamp: "2026-10-06T07:00:02.000Z", message: { role: "user", content: text } }),
+      );
+    };
+    await chat("main", "a1", "remind me to call mum about the christmas flights");
+    await chat("work", "b1", "the Q4 vendor audit for Halvorsen Ltd is due friday, confidential");
+    await writeFile(
+      path.join(state, "openclaw.json"),
+      `${JSON.stringify(
+        {
+          agents: {
+            list: [
+              { id: "main", default: true },
+              { id: "work", model: "openai/gpt-5" },
+            ],
+          },
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    const digestOf = async (ws: string) => {
+      await mkdir(path.join(ws, "memory"), { recursive: true });
+      await writeFile(path.join(ws, "membank.config.json"), '{ "embedding": { "provider": "none" } }\n');
+      await exec(process.execPath, [CLI, "run", "nightly", "--workspace", ws], { env: shell(h) });
+      return readFile(path.join(ws, "memory", "2026-10-06-sessions.md"), "utf8");
+    };
+    await mkdir(path.join(state, "workspace-work"), { recursive: true });
+    const home = await digestOf(path.join(state, "workspace"));
+    expect(home).toContain("christmas flights");
+    expect(home).not.toContain("Halvorsen");
+    const work = await digestOf(path.join(state, "workspace-work"));
+    expect(work).toContain("Halvorsen");
+    expect(work).not.toContain("christmas flights");
+  });
+
   it("reads OpenClaw's JSON5 config: comments and trailing commas go, strings with // and /* stay", async () => {
     const file = path.join(tmp, "oc.json5");
     await writeFile(

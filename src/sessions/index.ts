@@ -27,7 +27,13 @@ export {
   MESSAGE_MAX_BYTES,
   REDACT_LOOKAHEAD_CHARS,
 } from "./limits.js";
-export { findOpenClawAgentsDir, type LocateOptions, openClawStateDir } from "./openclaw-locate.js";
+export {
+  findOpenClawAgentsDir,
+  findOpenClawSessions,
+  type LocateOptions,
+  type OpenClawSessions,
+  openClawStateDir,
+} from "./openclaw-locate.js";
 export { OpenClawStore, STORE_FILE, type StoreBlob, type StoreEvent, type StoreSession } from "./openclaw-store.js";
 export {
   contentText,

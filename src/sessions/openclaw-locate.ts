@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { agentFolders } from "./discover.js";
 
 /** Where to look for OpenClaw: the environment and home directory (options, so tests never see the real HOME). */
 export interface LocateOptions {
@@ -80,52 +81,104 @@ function json5Lite(text: string): string {
     );
 }
 
-/**
- * The workspace folders OpenClaw's own config names: `agents.defaults.workspace`, each
- * agent's `workspace` (`agents.list[]` or `agents.entries`), and `$OPENCLAW_WORKSPACE_DIR`.
- */
-async function configuredWorkspaces(state: string, env: NodeJS.ProcessEnv, home: string): Promise<string[]> {
-  const out: string[] = [];
+interface AgentsConfig {
+  /** `agents.defaults.workspace`. */
+  defaults?: string;
+  /** `$OPENCLAW_WORKSPACE_DIR`: the default agent's workspace when the config names none. */
+  fromEnv?: string;
+  entries: { id: string; workspace?: string; default: boolean }[];
+}
+
+/** The agents part of OpenClaw's config (`agents.list[]` or `agents.entries`), paths expanded. */
+async function agentsConfig(state: string, env: NodeJS.ProcessEnv, home: string): Promise<AgentsConfig> {
   const fromEnv = env.OPENCLAW_WORKSPACE_DIR?.trim();
-  if (fromEnv) out.push(expandHome(fromEnv, home));
+  const out: AgentsConfig = { entries: [], ...(fromEnv ? { fromEnv: expandHome(fromEnv, home) } : {}) };
   const file = env.OPENCLAW_CONFIG_PATH?.trim()
     ? expandHome(env.OPENCLAW_CONFIG_PATH.trim(), home)
     : path.join(state, "openclaw.json");
-  const config = await readOpenClawConfigFile(file);
-  const agents = config?.agents;
+  const agents = (await readOpenClawConfigFile(file))?.agents;
   if (!agents || typeof agents !== "object") return out;
   const a = agents as { defaults?: { workspace?: unknown }; list?: unknown; entries?: unknown };
-  const entries = Array.isArray(a.list)
-    ? a.list
+  const text = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
+  const defaults = text(a.defaults?.workspace);
+  if (defaults) out.defaults = expandHome(defaults, home);
+  const raw: [unknown, unknown][] = Array.isArray(a.list)
+    ? a.list.map((e) => [(e as { id?: unknown } | null)?.id, e])
     : a.entries && typeof a.entries === "object"
-      ? Object.values(a.entries)
+      ? Object.entries(a.entries)
       : [];
-  for (const w of [a.defaults?.workspace, ...entries.map((e) => (e as { workspace?: unknown } | null)?.workspace)]) {
-    if (typeof w === "string" && w.trim() !== "") out.push(expandHome(w.trim(), home));
+  for (const [id, e] of raw) {
+    const name = text(id);
+    if (!name || !e || typeof e !== "object") continue;
+    const w = text((e as { workspace?: unknown }).workspace);
+    out.entries.push({
+      id: name.toLowerCase(),
+      ...(w ? { workspace: expandHome(w, home) } : {}),
+      default: (e as { default?: unknown }).default === true,
+    });
   }
   return out;
 }
 
 /**
+ * The workspace OpenClaw gives agent `id`, as its resolveAgentWorkspaceDir does (less legacy
+ * migrations): the agent's own `workspace`; for the default agent `agents.defaults.workspace`,
+ * `$OPENCLAW_WORKSPACE_DIR` or `<state>/workspace`; for another `<defaults.workspace>/<id>` or
+ * `<state>/workspace-<id>`.
+ */
+function agentWorkspace(id: string, cfg: AgentsConfig, state: string): string {
+  const entry = cfg.entries.find((e) => e.id === id);
+  if (entry?.workspace) return entry.workspace;
+  const defaultId = (cfg.entries.find((e) => e.default) ?? cfg.entries[0])?.id ?? "main";
+  if (id === defaultId) return cfg.defaults ?? cfg.fromEnv ?? path.join(state, "workspace");
+  return cfg.defaults ? path.join(cfg.defaults, id) : path.join(state, `workspace-${id}`);
+}
+
+/** Where a workspace's chats are: OpenClaw's agents dir, and which agents' (undefined: all). */
+export interface OpenClawSessions {
+  dir: string;
+  agents?: string[];
+}
+
+/**
  * The agents dir (`<state>/agents`) when the workspace is OpenClaw's: it is `<state>/workspace`
  * (or `<state>/workspace-<agent>`, OpenClaw's per-agent workspaces), OpenClaw's config names
- * it as a workspace (`agents.defaults.workspace: "~/clawd"`, an agent's own `workspace`,
- * `$OPENCLAW_WORKSPACE_DIR`), or its parent folder is a state dir too (holds
+ * it as an agent's workspace (`agents.defaults.workspace: "~/clawd"`, an agent's own
+ * `workspace`, `$OPENCLAW_WORKSPACE_DIR`), or its parent folder is a state dir too (holds
  * `agents/<id>/agent/` or `agents/<id>/sessions/`). Undefined otherwise: membank then reads
- * no chats unless `sessions.dir` says where.
+ * no chats unless `sessions.dir` says where. With several agents, the chats of an agent whose
+ * workspace is another existing folder stay out: they belong to that agent's memory.
  */
-export async function findOpenClawAgentsDir(
+export async function findOpenClawSessions(
   workspaceRoot: string,
   opts: LocateOptions = {},
-): Promise<string | undefined> {
+): Promise<OpenClawSessions | undefined> {
   const root = path.resolve(workspaceRoot);
   const parent = path.dirname(root);
   const state = openClawStateDir(opts);
   const base = path.basename(root);
-  const agentsDir = async () => ((await isDir(path.join(state, "agents"))) ? path.join(state, "agents") : undefined);
-  if (parent === state && (base === "workspace" || base.startsWith("workspace-"))) return agentsDir();
-  if (await hasAgents(parent)) return path.join(parent, "agents");
   const env = opts.env ?? process.env;
-  const named = await configuredWorkspaces(state, env, opts.home ?? env.HOME ?? os.homedir());
-  return named.includes(root) ? agentsDir() : undefined;
+  const dir = path.join(state, "agents");
+  if (await isDir(dir)) {
+    const cfg = await agentsConfig(state, env, opts.home ?? env.HOME ?? os.homedir());
+    const ids = [...new Set([...(await agentFolders(dir)), ...cfg.entries.map((e) => e.id)])].sort();
+    const homes = new Map(ids.map((id) => [id, agentWorkspace(id, cfg, state)]));
+    const named = [cfg.defaults, cfg.fromEnv, ...homes.values()].includes(root);
+    if (named || (parent === state && (base === "workspace" || base.startsWith("workspace-")))) {
+      const elsewhere = async (id: string) => homes.get(id) !== root && (await isDir(homes.get(id)!));
+      const agents: string[] = [];
+      for (const id of ids) if (!(await elsewhere(id))) agents.push(id);
+      return agents.length === ids.length ? { dir } : { dir, agents };
+    }
+  }
+  if (await hasAgents(parent)) return { dir: path.join(parent, "agents") };
+  return undefined;
+}
+
+/** The agents dir of findOpenClawSessions, when there is one. */
+export async function findOpenClawAgentsDir(
+  workspaceRoot: string,
+  opts: LocateOptions = {},
+): Promise<string | undefined> {
+  return (await findOpenClawSessions(workspaceRoot, opts))?.dir;
 }
