@@ -138,12 +138,32 @@ describe("a submodule in the workspace", () => {
     await git(ws, "commit", "-qm", "bank lives in its own repository");
     const before = await log(ws);
     const { stdout } = await exec(process.execPath, [CLI, "run", "nightly", "--workspace", ws], { env });
-    expect(stdout).toMatch(/bank\/opinions\.md: written, not committed: it is inside the submodule bank/);
+    expect(stdout).toMatch(
+      /bank\/opinions\.md: written, not committed: it is inside bank\/, a git repository of its own/,
+    );
     expect(stdout).toMatch(/^index: /m);
     expect(await log(ws)).toEqual(before);
     expect(await readFile(path.join(ws, "bank", "opinions.md"), "utf8")).toMatch(/membank:begin/);
     // Nothing of membank's was staged in either repository.
     expect(await git(ws, "diff", "--cached", "--name-only")).toBe("");
     expect(await git(path.join(ws, "bank"), "diff", "--cached", "--name-only")).toBe("");
+  });
+
+  it("bank/ a repository of its own, not registered as a submodule: nothing of it goes into the workspace's repository", async () => {
+    const ws = await workspace();
+    const bank = path.join(ws, "bank");
+    await mkdir(bank);
+    await git(bank, "init", "-q", "-b", "main");
+    await writeFile(path.join(bank, "README.md"), "Curated by hand and by membank; pushed to the family server.\n");
+    await git(bank, "add", "-A");
+    await git(bank, "commit", "-qm", "start");
+    const before = await log(ws);
+    const { stdout } = await exec(process.execPath, [CLI, "run", "nightly", "--workspace", ws], { env });
+    expect(stdout).toMatch(
+      /bank\/opinions\.md: written, not committed: it is inside bank\/, a git repository of its own/,
+    );
+    expect(await log(ws)).toEqual(before);
+    expect(await git(ws, "ls-files", "--", "bank")).toBe("");
+    expect(await git(bank, "diff", "--cached", "--name-only")).toBe("");
   });
 });

@@ -154,7 +154,7 @@ export async function commitPending(
     if (submodule !== undefined) {
       result.left.push({
         path: p,
-        reason: `it is inside the submodule ${submodule} (a repository of its own): commit it there`,
+        reason: `it is inside ${submodule}/, a git repository of its own: commit it there`,
       });
       continue;
     }
