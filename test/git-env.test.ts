@@ -108,6 +108,18 @@ describe("membank started by git", () => {
   });
 });
 
+describe("a repository's own settings", () => {
+  it("i18n.commitEncoding=ISO-8859-1: membank's UTF-8 message is labelled UTF-8, so a clone reads @Zoë as written", async () => {
+    const ws = await workspace();
+    await git(ws, "config", "i18n.commitEncoding", "ISO-8859-1");
+    await exec(process.execPath, [CLI, "run", "nightly", "--workspace", ws], { env });
+    const raw = await git(ws, "cat-file", "-p", "HEAD");
+    expect(raw).not.toMatch(/^encoding /m);
+    const shown = await git(ws, "-c", "i18n.logOutputEncoding=UTF-8", "log", "-1", "--format=%B");
+    expect(shown).toContain("@Zoë");
+  });
+});
+
 describe("a repository git does not trust", () => {
   it("owned by another user (safe.directory): stops before writing anything and says how to trust it", async () => {
     const ws = await workspace();

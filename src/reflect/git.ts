@@ -241,6 +241,9 @@ async function writeCommit(
           `user.email=${email}`,
           "-c",
           "commit.gpgsign=false",
+          // The message is UTF-8: a repository set to another i18n.commitEncoding would label it wrongly.
+          "-c",
+          "i18n.commitEncoding=UTF-8",
           "commit-tree",
           tree,
           ...(state.kind === "normal" ? ["-p", state.head] : []),
