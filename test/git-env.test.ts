@@ -120,6 +120,28 @@ describe("a repository's own settings", () => {
   });
 });
 
+describe("a workspace that the user pushes to a remote", () => {
+  it("membank commits locally and never pushes or fetches: the remote and the tracking branch stay where the user left them", async () => {
+    const remote = path.join(tmp, `remote${n++}.git`);
+    await exec("git", ["init", "-q", "--bare", "-b", "main", remote], { env });
+    const ws = await workspace();
+    await git(ws, "remote", "add", "origin", remote);
+    await git(ws, "push", "-q", "-u", "origin", "main");
+    await git(ws, "config", "push.autoSetupRemote", "true");
+    const hook = path.join(ws, ".git", "hooks", "pre-push");
+    const pushed = path.join(tmp, `pushed${n++}`);
+    await writeFile(hook, `#!/bin/sh\ntouch "${pushed}"\nexit 1\n`);
+    await chmod(hook, 0o755);
+    const remoteHead = (await exec("git", ["rev-parse", "main"], { cwd: remote, env })).stdout;
+    await exec(process.execPath, [CLI, "run", "nightly", "--workspace", ws], { env });
+    expect((await log(ws))[0]).toMatch(/^membank: membank nightly/);
+    expect((await exec("git", ["rev-parse", "main"], { cwd: remote, env })).stdout).toBe(remoteHead);
+    expect(await git(ws, "rev-parse", "origin/main")).toBe(remoteHead);
+    await expect(readFile(pushed)).rejects.toThrow();
+    expect(await git(ws, "status", "-sb")).toMatch(/^## main\.\.\.origin\/main \[ahead 1\]/);
+  });
+});
+
 describe("a repository git does not trust", () => {
   it("owned by another user (safe.directory): stops before writing anything and says how to trust it", async () => {
     const ws = await workspace();
