@@ -19,6 +19,7 @@ import { assertGitCanCommit } from "../src/reflect/git.js";
 import { leftNote, type ReflectReport, reflect } from "../src/reflect/index.js";
 import { changeLine, runCommitMessage } from "../src/reflect/message.js";
 import type { LogInput, LogsRead, SectionParser } from "../src/retain/index.js";
+import { workspaceDay } from "../src/sessions/clock.js";
 import { ingestSessions } from "../src/sessions/ingest.js";
 import type { IngestReport } from "../src/sessions/types.js";
 import type { MemoryFile } from "../src/workspace/files.js";
@@ -182,7 +183,7 @@ export const nightly: PipelineDefinition<NightlyState> = {
       async run(ctx) {
         const { ws } = ctx;
         if (!ws.config.reflect.git.commit) return { notes: ["commits are off (reflect.git.commit = false)"] };
-        const day = ctx.now.toISOString().slice(0, 10);
+        const day = workspaceDay(ws, ctx.now);
         const { ingest, reflect: rep } = ctx.state;
         const r = await commitRun(
           ws,

@@ -126,6 +126,25 @@ describe("membank openclaw setup: the plan", () => {
     expect(await exitOf(4)).toBe(4);
   });
 
+  it("setup --tz Pacific/Auckland: the nightly job runs membank in that zone (its today, its chat days)", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "membank-nightly-tz-"));
+    const out = path.join(dir, "seen");
+    // Stands in for membank's CLI: writes the zone node sees and the day it calls today.
+    const probe = path.join(dir, "probe.mjs");
+    await writeFile(
+      probe,
+      `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(out)}, Intl.DateTimeFormat().resolvedOptions().timeZone);\n`,
+    );
+    const ctx = await ctxFor({});
+    const steps = await planSetup({ ...ctx, cli: probe }, { tz: "Pacific/Auckland" });
+    const cron = steps.find((s) => s.id === "cron")!.command!;
+    const argv = JSON.parse(cron[cron.indexOf("--command-argv") + 1]!) as string[];
+    expect(cron).toContain("Pacific/Auckland");
+    const [cmd, ...args] = argv;
+    await run(cmd!, args, { env: { PATH: "/usr/bin:/bin", TZ: "UTC" } });
+    expect(await readFile(out, "utf8")).toBe("Pacific/Auckland");
+  });
+
   it("with no OpenClaw anywhere, the CLI says how to get it and exits 1", async () => {
     const { env } = await home({});
     const { OPENCLAW_BIN: _, ...noBin } = env;

@@ -58,16 +58,16 @@ export function mcpServerEntry(ctx: OpenClawContext): Record<string, unknown> {
   };
 }
 
-/** The nightly job's argv: `membank run nightly`, where exit 3 ("nothing to do") is a success. */
-export function nightlyArgv(ctx: OpenClawContext): string[] {
-  return [
-    "/bin/sh",
-    "-c",
-    '"$0" "$1" run nightly --workspace "$2"; c=$?; if [ "$c" -eq 3 ]; then exit 0; fi; exit "$c"',
-    ctx.node,
-    ctx.cli,
-    ctx.workspace,
-  ];
+/**
+ * The nightly job's argv: `membank run nightly`, where exit 3 ("nothing to do") is a success.
+ * With `tz` (setup's --tz, the zone the job fires in) membank runs in that zone too, so its
+ * "today" and the chat digests' day boundaries are the user's days, not the server's.
+ */
+export function nightlyArgv(ctx: OpenClawContext, tz?: string): string[] {
+  const run = '"$0" "$1" run nightly --workspace "$2"; c=$?; if [ "$c" -eq 3 ]; then exit 0; fi; exit "$c"';
+  return tz
+    ? ["/bin/sh", "-c", `TZ="$3"; export TZ; ${run}`, ctx.node, ctx.cli, ctx.workspace, tz]
+    : ["/bin/sh", "-c", run, ctx.node, ctx.cli, ctx.workspace];
 }
 
 function openClawStep(ctx: OpenClawContext, id: string, summary: string, done: boolean, command: string[]): SetupStep {
@@ -163,7 +163,7 @@ export async function planSetup(ctx: OpenClawContext, opts: SetupOptions = {}): 
       opts.cronExpr ?? "0 3 * * *",
       ...(opts.tz ? ["--tz", opts.tz] : []),
       "--command-argv",
-      JSON.stringify(nightlyArgv(ctx)),
+      JSON.stringify(nightlyArgv(ctx, opts.tz)),
       "--description",
       "membank: sessions, facts, bank pages, git commit, index (exit 3 = nothing to do)",
       "--no-deliver",

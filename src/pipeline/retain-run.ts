@@ -4,6 +4,7 @@ import { parseMemo, type SectionParser } from "../retain/memo.js";
 import { noRetainNote } from "../retain/no-retain.js";
 import { type LogInput, readFacts } from "../retain/read.js";
 import type { LogsRead } from "../retain/types.js";
+import { workspaceDay } from "../sessions/clock.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { changedWindow, type IncrementalWindow } from "./window.js";
 
@@ -41,7 +42,7 @@ export async function retainForRun(ws: Workspace, opts: RetainRunOptions): Promi
   if (llm.extractFacts) {
     let lastReport = Date.now();
     extracted = await extractFromPastLogs(ws, llm, {
-      before: opts.now.toISOString().slice(0, 10),
+      before: workspaceDay(ws, opts.now),
       onProgress: (done, total) => {
         if (Date.now() - lastReport < 10_000) return;
         lastReport = Date.now();

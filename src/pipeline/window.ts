@@ -1,4 +1,5 @@
 import { isDailyLog, logDate } from "../markdown/log-path.js";
+import { workspaceDay } from "../sessions/clock.js";
 import { listMemoryFiles, type MemoryFile } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { changedAgainst, readFileManifest } from "./manifest.js";
@@ -49,5 +50,5 @@ export async function changedWindow(ws: Workspace, opts: ChangedWindowOptions): 
     if (date !== undefined && (oldest === undefined || date < oldest)) oldest = date;
   }
   // Nothing changed: a window that starts today reads (almost) nothing.
-  return { since: oldest ?? opts.now.toISOString().slice(0, 10), logs };
+  return { since: oldest ?? workspaceDay(ws, opts.now), logs };
 }

@@ -3,7 +3,7 @@
  * user's index in step with a commit membank made: read-only git queries plus the two
  * index updates, each for exactly the paths membank committed.
  */
-import { readFile } from "node:fs/promises";
+import { lstat, readFile } from "node:fs/promises";
 import path from "node:path";
 import { type GitState, nulList, nulSplit, type RepoInfo, runGit } from "../workspace/git.js";
 import { contentHash } from "../workspace/owned.js";
@@ -80,9 +80,68 @@ export async function stagedByUser(
 }
 
 /** Untracked paths git ignores (.gitignore, .git/info/exclude): the user keeps them out of git. */
-export async function ignoredPaths(repo: RepoInfo, topPaths: string[]): Promise<Set<string>> {
+async function ignoredPaths(repo: RepoInfo, topPaths: string[]): Promise<Set<string>> {
   const r = await runGit(["check-ignore", "-z", "--stdin"], { cwd: repo.top, input: nulList(topPaths), okCodes: [1] });
   return new Set(nulSplit(r.stdout));
+}
+
+/**
+ * The top-most folder between the repository's top and each path that holds a `.git` of its
+ * own (a nested repository, or a checked-out submodule): git never adds a file inside one
+ * (`git add bank/x.md` does nothing), so membank does not either.
+ */
+async function nestedRepos(repo: RepoInfo, topPaths: string[]): Promise<Map<string, string>> {
+  const known = new Map<string, boolean>();
+  const isRepo = async (dir: string) => {
+    let hit = known.get(dir);
+    if (hit === undefined) {
+      hit = await lstat(path.join(repo.top, dir, ".git")).then(
+        () => true,
+        () => false,
+      );
+      known.set(dir, hit);
+    }
+    return hit;
+  };
+  const out = new Map<string, string>();
+  for (const p of topPaths) {
+    const parts = p.split("/");
+    for (let i = 1; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join("/");
+      if (await isRepo(dir)) {
+        out.set(p, dir);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Paths this repository cannot commit: those git ignores, and those inside another
+ * repository (value: its folder): a nested one, or a submodule (e.g. `bank/` kept as one).
+ * For a submodule that is not checked out git says "is in submodule", and only then are
+ * the submodules looked up.
+ */
+export async function refusedPaths(
+  repo: RepoInfo,
+  topPaths: string[],
+): Promise<{ ignored: Set<string>; submodule: Map<string, string> }> {
+  const submodule = await nestedRepos(repo, topPaths);
+  const rest = () => topPaths.filter((p) => !submodule.has(p));
+  try {
+    return { ignored: await ignoredPaths(repo, rest()), submodule };
+  } catch (error) {
+    if (!/is in submodule/.test((error as Error).message)) throw error;
+  }
+  const links = nulSplit((await runGit(["ls-files", "--stage", "-z"], { cwd: repo.top })).stdout)
+    .filter((e) => e.startsWith("160000 "))
+    .map((e) => e.slice(e.indexOf("\t") + 1));
+  for (const p of topPaths) {
+    const link = links.find((l) => p.startsWith(`${l}/`));
+    if (link !== undefined && !submodule.has(p)) submodule.set(p, link);
+  }
+  return { ignored: await ignoredPaths(repo, rest()), submodule };
 }
 
 /**

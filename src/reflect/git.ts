@@ -32,7 +32,7 @@ import {
   replacePendingWrites,
 } from "../workspace/owned.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
-import { catBatch, ignoredPaths, indexEntries, stagedByUser, syncCommitted, syncUserIndex } from "./git-index.js";
+import { catBatch, indexEntries, refusedPaths, stagedByUser, syncCommitted, syncUserIndex } from "./git-index.js";
 
 export interface CommitOptions {
   authorName?: string;
@@ -109,11 +109,11 @@ export async function commitPending(
   const paths = [...chains.keys()].sort();
   // HEAD's tree and its versions of the paths (one read), what git ignores, what the user
   // staged: three read-only git calls, run at once.
-  const [headObjects, ignored, staged] = await Promise.all([
+  const [headObjects, refused, staged] = await Promise.all([
     state.kind === "normal"
       ? catBatch(repo, [`${state.head}^{tree}`, ...paths.map((p) => `${state.head}:${top(p)}`)])
       : Promise.resolve([]),
-    ignoredPaths(repo, paths.map(top)),
+    refusedPaths(repo, paths.map(top)),
     stagedByUser(repo, state),
   ]);
   const headTree = headObjects[0]?.oid;
@@ -150,7 +150,15 @@ export async function commitPending(
       });
       continue;
     }
-    if (ignored.has(top(p))) {
+    const submodule = refused.submodule.get(top(p));
+    if (submodule !== undefined) {
+      result.left.push({
+        path: p,
+        reason: `it is inside ${submodule}/, a git repository of its own: commit it there`,
+      });
+      continue;
+    }
+    if (refused.ignored.has(top(p))) {
       result.left.push({ path: p, reason: "git ignores it (.gitignore or .git/info/exclude)" });
       continue;
     }
@@ -233,6 +241,9 @@ async function writeCommit(
           `user.email=${email}`,
           "-c",
           "commit.gpgsign=false",
+          // The message is UTF-8: a repository set to another i18n.commitEncoding would label it wrongly.
+          "-c",
+          "i18n.commitEncoding=UTF-8",
           "commit-tree",
           tree,
           ...(state.kind === "normal" ? ["-p", state.head] : []),

@@ -29,6 +29,7 @@ import { parseSinceDate } from "../retain/dates.js";
 import { entitySpellings, respell, respellAll } from "../retain/entities.js";
 import { noRetainNote } from "../retain/index.js";
 import type { Fact } from "../retain/types.js";
+import { workspaceDay } from "../sessions/clock.js";
 import { MembankError } from "../workspace/errors.js";
 import { outsideWorkspace } from "../workspace/files.js";
 import { writeOwnedFiles } from "../workspace/owned.js";
@@ -81,7 +82,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   // an incremental run then reaches back to the oldest log that changed.
   let extracted: string[] = [];
   if (opts.llm?.extractFacts && opts.extract !== false && !opts.dryRun) {
-    extracted = (await extractFromPastLogs(ws, opts.llm, { before: now.toISOString().slice(0, 10) })).changed;
+    extracted = (await extractFromPastLogs(ws, opts.llm, { before: workspaceDay(ws, now) })).changed;
     for (const p of extracted) {
       const day = logDate(p);
       if (since !== undefined && day !== undefined && day < since) since = day;
@@ -175,7 +176,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
 
   lap("opinions");
   // What entity pages show beyond facts: MEMORY.md lines, prose mentions, prose-only entities.
-  const today = now.toISOString().slice(0, 10);
+  const today = workspaceDay(ws, now);
   const coreText = await readWorkspaceFile(ws, "MEMORY.md");
   const core =
     coreText === undefined

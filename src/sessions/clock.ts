@@ -1,7 +1,12 @@
 /**
  * Calendar day and clock time of a timestamp in one time zone. Every day boundary of session
- * ingestion goes through here so the whole pipeline agrees on what "yesterday" is.
+ * ingestion goes through here so the whole pipeline agrees on what "yesterday" is, and so
+ * does every "today" of a run (the nightly's commit, entity pages' upcoming/past, which logs
+ * are past): the workspace's zone, not UTC, or a user in UTC-10 or UTC+13 is a day off.
  */
+import { MembankError } from "../workspace/errors.js";
+import type { Workspace } from "../workspace/workspace.js";
+
 export interface Clock {
   /** IANA zone name, or "local". */
   readonly zone: string;
@@ -42,4 +47,21 @@ export function createClock(tz?: string): Clock {
     return hit;
   }
   return { zone, day: (ts) => parts(ts).day, time: (ts) => parts(ts).time };
+}
+
+/** The zone that decides days: sessions.tz, then schedule.tz, then the machine's zone. */
+export function sessionsClock(ws: Workspace): Clock {
+  const tz = ws.config.sessions.tz ?? ws.config.schedule.tz;
+  try {
+    return createClock(tz);
+  } catch {
+    throw new MembankError(`Unknown time zone ${JSON.stringify(tz)} in sessions.tz / schedule.tz.`, {
+      code: "ECONFIG",
+    });
+  }
+}
+
+/** The calendar day (YYYY-MM-DD) of `now` where the workspace's person lives (see sessionsClock). */
+export function workspaceDay(ws: Workspace, now: Date): string {
+  return sessionsClock(ws).day(now.getTime());
 }

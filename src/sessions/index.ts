@@ -1,4 +1,4 @@
-export { type Clock, createClock } from "./clock.js";
+export { type Clock, createClock, sessionsClock, workspaceDay } from "./clock.js";
 export {
   capMessage,
   type DigestEntry,
@@ -19,7 +19,7 @@ export {
   transcriptKey,
 } from "./discover.js";
 export { bestSourceLine, citation } from "./extract.js";
-export { type IngestOptions, ingestSessions, sessionsClock } from "./ingest.js";
+export { type IngestOptions, ingestSessions } from "./ingest.js";
 export {
   DIGEST_DAY_MAX_BYTES,
   DIGEST_READ_MAX_BYTES,
@@ -27,7 +27,13 @@ export {
   MESSAGE_MAX_BYTES,
   REDACT_LOOKAHEAD_CHARS,
 } from "./limits.js";
-export { findOpenClawAgentsDir, type LocateOptions, openClawStateDir } from "./openclaw-locate.js";
+export {
+  findOpenClawAgentsDir,
+  findOpenClawSessions,
+  type LocateOptions,
+  type OpenClawSessions,
+  openClawStateDir,
+} from "./openclaw-locate.js";
 export { OpenClawStore, STORE_FILE, type StoreBlob, type StoreEvent, type StoreSession } from "./openclaw-store.js";
 export {
   contentText,

@@ -5,7 +5,7 @@ import { MembankError } from "../workspace/errors.js";
 import { outsideWorkspace } from "../workspace/files.js";
 import { writeOwnedFile } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { type Clock, createClock } from "./clock.js";
+import { type Clock, sessionsClock } from "./clock.js";
 import { DayDigest } from "./day.js";
 import { capMessage, digestPath } from "./digest.js";
 import { findSessionFiles, isExcluded, isHeartbeatMessage, resolveSessionsDir, type SessionFile } from "./discover.js";
@@ -19,7 +19,7 @@ import {
 } from "./limits.js";
 import { chunkLines, type FileLine, fileLines } from "./lines.js";
 import { ingestStore, type OpenStore, openStores, storeArchiveFiles } from "./openclaw-ingest.js";
-import { findOpenClawAgentsDir, type LocateOptions } from "./openclaw-locate.js";
+import { findOpenClawSessions, type LocateOptions, type OpenClawSessions } from "./openclaw-locate.js";
 import { SessionChunkParser } from "./parse.js";
 import { redactSecrets } from "./redact.js";
 import { loadSessionsState, saveSessionsState } from "./state.js";
@@ -39,18 +39,6 @@ export interface IngestOptions extends LocateOptions {
   now?: Date;
   /** Compute everything but write nothing (no digests, no state). */
   dryRun?: boolean;
-}
-
-/** The zone that decides days: sessions.tz, then schedule.tz, then the machine's zone. */
-export function sessionsClock(ws: Workspace): Clock {
-  const tz = ws.config.sessions.tz ?? ws.config.schedule.tz;
-  try {
-    return createClock(tz);
-  } catch {
-    throw new MembankError(`Unknown time zone ${JSON.stringify(tz)} in sessions.tz / schedule.tz.`, {
-      code: "ECONFIG",
-    });
-  }
 }
 
 function emptyReport(): IngestReport {
@@ -79,26 +67,28 @@ function emptyReport(): IngestReport {
  */
 export async function ingestSessions(ws: Workspace, opts: IngestOptions = {}): Promise<IngestReport> {
   const report = emptyReport();
-  const dir = await sessionsDir(ws, opts);
-  if (!dir) {
+  const located = await sessionsDir(ws, opts);
+  if (!located) {
     report.skipped = "no sessions folder (config sessions.dir or --sessions DIR; none found for OpenClaw)";
     return report;
   }
   const clock = sessionsClock(ws);
   const today = clock.day((opts.now ?? new Date()).getTime());
   const state = await loadSessionsState(ws);
-  const stores = await openStores(dir, report);
+  // Several OpenClaw agents: only those whose workspace this is (the others' chats are theirs).
+  const agents = located.agents === undefined ? undefined : new Set(located.agents);
+  const stores = await openStores(located.dir, report, agents);
   try {
-    return await ingestOpened(ws, opts, dir, stores, state, report, clock, today);
+    return await ingestOpened(ws, opts, located.dir, agents, stores, state, report, clock, today);
   } finally {
     for (const s of stores) s.store.close();
   }
 }
 
 /** The sessions folder: `--sessions`/`sessions.dir`, else OpenClaw's agents dir when the workspace is OpenClaw's. */
-async function sessionsDir(ws: Workspace, opts: IngestOptions): Promise<string | undefined> {
+async function sessionsDir(ws: Workspace, opts: IngestOptions): Promise<OpenClawSessions | undefined> {
   const configured = opts.dir ?? ws.config.sessions.dir;
-  if (!configured) return findOpenClawAgentsDir(ws.root, opts);
+  if (!configured) return findOpenClawSessions(ws.root, opts);
   const dir = resolveSessionsDir(configured, ws.root, opts.home ?? opts.env?.HOME);
   try {
     if (!(await stat(dir)).isDirectory()) throw new Error("not a folder");
@@ -107,11 +97,11 @@ async function sessionsDir(ws: Workspace, opts: IngestOptions): Promise<string |
   }
   try {
     // OpenClaw's state dir given instead of its agents dir.
-    if ((await stat(path.join(dir, "agents"))).isDirectory()) return path.join(dir, "agents");
+    if ((await stat(path.join(dir, "agents"))).isDirectory()) return { dir: path.join(dir, "agents") };
   } catch {
     // a plain sessions folder
   }
-  return dir;
+  return { dir };
 }
 
 /** A transcript's complete lines from byte `offset` of its (decompressed) content. */
@@ -125,6 +115,7 @@ async function ingestOpened(
   ws: Workspace,
   opts: IngestOptions,
   dir: string,
+  agents: ReadonlySet<string> | undefined,
   stores: OpenStore[],
   state: Awaited<ReturnType<typeof loadSessionsState>>,
   report: IngestReport,
@@ -138,6 +129,7 @@ async function ingestOpened(
   const files: SessionFile[] = [];
   for (const f of all) {
     if (isExcluded(f, ws.config.sessions.exclude, keyOf(f))) report.excluded++;
+    else if (agents && f.agent !== undefined && !agents.has(f.agent)) report.excluded++;
     else files.push(f);
   }
   report.files = files.length;

@@ -26,10 +26,15 @@ export interface OpenStore {
  * Open every agent's store under `agentsDir` read-only. A store that cannot be opened is a
  * diagnostic (the run goes on with the others and with the transcript files).
  */
-export async function openStores(agentsDir: string, report: IngestReport): Promise<OpenStore[]> {
+export async function openStores(
+  agentsDir: string,
+  report: IngestReport,
+  only?: ReadonlySet<string>,
+): Promise<OpenStore[]> {
   const agents = await agentFolders(agentsDir);
   const out: OpenStore[] = [];
   for (const agent of agents) {
+    if (only && !only.has(agent)) continue;
     const file = path.join(agentsDir, agent, "agent", STORE_FILE);
     try {
       if (!(await stat(file)).isFile()) continue;

@@ -47,8 +47,39 @@ export const GIT_FAILED = "EGIT";
 
 const MAX_OUTPUT = 256 * 1024 * 1024;
 
+/**
+ * What git sets for a hook or an alias to say which repository and index it means
+ * (`git rev-parse --local-env-vars`, less the `-c` config it passes on). membank run from a
+ * hook of another repository, or from an alias in a subfolder, would otherwise read and
+ * commit into that repository's git dir and index: membank's repository is the
+ * workspace's, found from its folder.
+ */
+const REPO_LOCAL_ENV = [
+  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+  "GIT_CONFIG",
+  "GIT_OBJECT_DIRECTORY",
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_IMPLICIT_WORK_TREE",
+  "GIT_GRAFT_FILE",
+  "GIT_INDEX_FILE",
+  "GIT_NO_REPLACE_OBJECTS",
+  "GIT_REPLACE_REF_BASE",
+  "GIT_PREFIX",
+  "GIT_INTERNAL_SUPER_PREFIX",
+  "GIT_SHALLOW_FILE",
+  "GIT_COMMON_DIR",
+  "GIT_NAMESPACE",
+  "GIT_QUARANTINE_PATH",
+  // A hook of the user's commit sets its dates: membank's commit is made now.
+  "GIT_AUTHOR_DATE",
+  "GIT_COMMITTER_DATE",
+];
+
 export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, LC_ALL: "C", GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of REPO_LOCAL_ENV) delete env[name];
+  return { ...env, LC_ALL: "C", GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", ...extra };
 }
 
 /** git's own reason: its first `fatal:`/`error:` line (a hook's output may come before it), else the first line. */
@@ -138,7 +169,12 @@ export async function repoInfo(dir: string): Promise<RepoInfo | undefined> {
   });
   if (r.code === 128) {
     if (/not a git repository/i.test(r.stderr)) return undefined;
-    throw new MembankError(`git rev-parse failed in ${dir}: ${firstLine(r.stderr)}`, { code: GIT_FAILED });
+    // git names the fix on a later line that firstLine drops: say it.
+    const dubious = /dubious ownership in repository at '([^']+)'/.exec(r.stderr);
+    const hint = dubious
+      ? `: run membank as the repository's owner, or trust it: git config --global --add safe.directory '${dubious[1]}'`
+      : "";
+    throw new MembankError(`git rev-parse failed in ${dir}: ${firstLine(r.stderr)}${hint}`, { code: GIT_FAILED });
   }
   const [top, gitDir, prefix] = r.stdout.split("\n");
   if (top === undefined || gitDir === undefined) return undefined; // a bare repository: no work tree
