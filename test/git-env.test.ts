@@ -7,10 +7,11 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MEMBANK_BIN } from "./cli-bin.js";
 
 const exec = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "..");
-const CLI = path.join(ROOT, "dist/src/cli/main.js");
+const CLI = MEMBANK_BIN;
 
 let tmp: string;
 let env: NodeJS.ProcessEnv;

@@ -8,9 +8,10 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readOpenClawConfigFile } from "../src/sessions/openclaw-locate.js";
+import { MEMBANK_BIN } from "./cli-bin.js";
 
 const exec = promisify(execFile);
-const CLI = path.resolve(import.meta.dirname, "../dist/src/cli/main.js");
+const CLI = MEMBANK_BIN;
 
 let tmp: string;
 beforeAll(async () => {
