@@ -1,7 +1,6 @@
 import path from "node:path";
 import { type AnswerCache, openAnswerCache } from "../index/answer-cache.js";
 import { stateDir, type Workspace, workspacePath } from "../workspace/workspace.js";
-import { createAnthropicCompleter } from "./anthropic.js";
 import { createLocalCompleter } from "./local.js";
 import { createServices } from "./services.js";
 import type { LlmServices } from "./types.js";
@@ -37,6 +36,8 @@ export async function createLlm(ws: Workspace, opts: CreateLlmOptions = {}): Pro
   const cache = (): AnswerCache | undefined =>
     opts.cache === false ? undefined : openAnswerCache(path.join(stateDir(ws), "llm-cache.sqlite"));
   if (provider === "anthropic") {
+    // The SDK is ~300 modules: loaded only when the anthropic provider is configured.
+    const { createAnthropicCompleter } = await import("./anthropic.js");
     return createServices(
       createAnthropicCompleter({
         model: llm.anthropic.model,
