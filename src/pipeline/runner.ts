@@ -4,6 +4,7 @@ import { GIT_BUSY, withRepoMemo } from "../workspace/git.js";
 import { acquireWorkspaceLock } from "../workspace/lock.js";
 import { removeRecordedTempFiles } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
+import { releaseGarbage } from "./memory.js";
 import { markInterruptedRuns, pruneRunRecords, runId, writeRunRecord } from "./record.js";
 import type { PipelineDefinition, RunOptions, RunRecord, StepContext, StepRecord } from "./types.js";
 
@@ -104,6 +105,8 @@ async function runLocked<S>(ws: Workspace, def: PipelineDefinition<S>, options: 
         };
         break;
       }
+      // The last step's garbage goes before this step allocates (peak RSS: one step's, not two).
+      if (i > 0) releaseGarbage();
       rec.status = "running";
       rec.startedAt = new Date().toISOString();
       await writeRunRecord(ws, record);
