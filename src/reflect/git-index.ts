@@ -123,13 +123,13 @@ export async function syncCommitted(
   entries: Map<string, string>,
 ): Promise<void> {
   const info: string[] = [];
-  const set: string[] = [];
+  const refreshed: string[] = [];
   const other: string[] = [];
   for (const [p, sha] of behind) {
     const entry = entries.get(p);
     if (entry !== undefined && (await workTreeHash(repo, p)) === sha) {
       info.push(`${entry}\t${p}\0`);
-      set.push(p);
+      refreshed.push(p);
     } else other.push(p);
   }
   if (info.length > 0) {
@@ -140,7 +140,7 @@ export async function syncCommitted(
     // (an edit since stays unstaged); a whole-index refresh would stat every file of the repository.
     await runGit(["--literal-pathspecs", "add", "--refresh", "--pathspec-from-file=-", "--pathspec-file-nul"], {
       cwd: repo.top,
-      input: nulList(set),
+      input: nulList(refreshed),
       detached: true,
     });
   }
