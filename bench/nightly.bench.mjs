@@ -3,16 +3,19 @@
 // one day of session transcripts (20 sessions, 2,000 messages), no LLM, no embeddings.
 // Run `pnpm build` first.
 //
-//   node bench/nightly.bench.mjs [--runs 3] [--years 10] [--sessions 20]
+//   node bench/nightly.bench.mjs [--runs 3] [--years 10] [--sessions 20] [--first 1]
 //
 // Setup (untimed): generate the corpus (bench/generate.mjs), copy it to bench/.out/, git
 // init + commit, and run the pipeline once so the bank and the index exist (the state a
 // workspace is in every evening). Timed: for each run, a fresh copy of that state gets
 // memory/2026-01-01.md (the new day) and the pipeline runs with the sessions folder, in
-// process (runPipeline) and through the CLI (process start included). Writes
-// bench/.out/nightly-bench.json.
+// process (runPipeline) and through the CLI (process start included). The CLI runs carry a
+// probe (cliProbe below): where the wall time goes (start-up and imports before the pipeline,
+// each step, exit), CPU, peak RSS and memory per step. `--first N`: also N first nightlies
+// through the CLI on a fresh git-initialised copy of the corpus (no bank, no index yet).
+// Writes bench/.out/nightly-bench.json.
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { cliPipeline } from "../dist/src/cli/pipelines.js";
@@ -24,7 +27,7 @@ const runPipeline = (ws, name, opts) => executePipeline(ws, cliPipeline(name), o
 import { generateDayLog } from "./generate.mjs";
 import { flags, fmt, repoRoot } from "./index-support.mjs";
 
-const opts = flags({ runs: 3, years: 10, sessions: 20 });
+const opts = flags({ runs: 3, years: 10, sessions: 20, first: 1 });
 const NEW_DAY = "2026-01-01";
 const corpus = path.join(repoRoot, "bench/.corpus", `${opts.years}y-sessions${opts.sessions}`);
 const out = path.join(repoRoot, "bench/.out");
@@ -66,6 +69,8 @@ writeFileSync(
 git(base, "init", "-q");
 git(base, "add", "-A");
 git(base, "-c", "user.name=bench", "-c", "user.email=bench@localhost", "commit", "-qm", "corpus");
+const firstNights = [];
+for (let r = 0; r < opts.first; r++) firstNights.push(cliFirstNightly(r));
 let t = performance.now();
 const baseline = await runPipeline(await openWorkspace(base), "nightly", { now: new Date(`${NEW_DAY}T06:00:00Z`) });
 const baselineMs = performance.now() - t;
@@ -79,6 +84,10 @@ function freshCopy(tag) {
   rmSync(dir, { recursive: true, force: true });
   cpSync(base, dir, { recursive: true, preserveTimestamps: true });
   writeFileSync(path.join(dir, "memory", `${NEW_DAY}.md`), generateDayLog(NEW_DAY));
+  // A copy's index entries all differ from the files in ctime (cp cannot keep it), so git
+  // would re-hash all 3,700 files at the commit step's index refresh; a workspace's own
+  // index is fresh (every nightly refreshes it). Untimed.
+  git(dir, "update-index", "-q", "--refresh");
   return dir;
 }
 
@@ -86,6 +95,7 @@ function freshCopy(tag) {
 const inProcess = [];
 const cpu = [];
 const cli = [];
+const cliRuns = [];
 let lastRecord;
 for (let r = 0; r < opts.runs; r++) {
   const dir = freshCopy(`run-${r}`);
@@ -101,14 +111,9 @@ for (let r = 0; r < opts.runs; r++) {
     throw new Error(`run ${r}: ${lastRecord.status} ${JSON.stringify(lastRecord.error)}`);
 
   const dir2 = freshCopy(`cli-${r}`);
-  t = performance.now();
-  const res = spawnSync(
-    process.execPath,
-    [path.join(repoRoot, "dist/src/cli/main.js"), "run", "nightly", "--workspace", dir2, "--sessions", sessionsDir],
-    { encoding: "utf8" },
-  );
-  cli.push(performance.now() - t);
-  if (res.status !== 0) throw new Error(`CLI run ${r} exited ${res.status}: ${res.stderr}`);
+  const probed = cliProbe(dir2, ["--sessions", sessionsDir], `run ${r}`);
+  cli.push(probed.wallMs);
+  cliRuns.push(probed);
   rmSync(dir, { recursive: true, force: true });
   rmSync(dir2, { recursive: true, force: true });
 }
@@ -122,6 +127,8 @@ console.log(
   `| CPU of this process (user+sys; git runs in child processes) | ${fmt(median(cpu))} | ${cpu.map(fmt).join(", ")} |`,
 );
 console.log(`| nightly, CLI incl. Node start | ${fmt(median(cli))} | ${cli.map(fmt).join(", ")} |`);
+printProbes("+1-day nightly through the CLI", cliRuns);
+if (firstNights.length > 0) printProbes("first nightly through the CLI (fresh copy, no bank, no index)", firstNights);
 console.log(
   `\nload average: ${os
     .loadavg()
@@ -142,6 +149,8 @@ writeFileSync(
       inProcess,
       cpu,
       cli,
+      cliRuns,
+      firstNights,
       steps,
       counts,
       summary: lastRecord.summary,
@@ -150,3 +159,108 @@ writeFileSync(
     2,
   )}\n`,
 );
+
+// --- the CLI probe: phases, CPU, memory per step --------------------------------------------
+
+/** A preload for the CLI process: memory every 20 ms, and at exit peak RSS and CPU. */
+function probeScript() {
+  const file = path.join(out, "nightly-probe.cjs");
+  writeFileSync(
+    file,
+    `const fs = require("node:fs");
+const samples = [];
+const take = () => { const m = process.memoryUsage(); samples.push([Date.now(), m.rss, m.heapUsed, m.external]); };
+take();
+setInterval(take, 20).unref();
+process.on("exit", () => {
+  take();
+  const r = process.resourceUsage();
+  fs.writeFileSync(process.env.NIGHTLY_PROBE, JSON.stringify({ samples, maxRssKb: r.maxRSS, userUs: r.userCPUTime, sysUs: r.systemCPUTime }));
+});
+`,
+  );
+  return file;
+}
+
+/**
+ * `membank run nightly --json` on `dir` with the probe: wall, CPU (this process; git runs in
+ * children), peak RSS, and per phase (before the pipeline = Node start, imports, workspace
+ * open, lock; each step; after = record, output, exit) its wall time and the highest RSS /
+ * JS heap in use sampled during it.
+ */
+function cliProbe(dir, extra, label) {
+  const probeOut = path.join(out, "nightly-probe.json");
+  rmSync(probeOut, { force: true });
+  const t0 = Date.now();
+  const res = spawnSync(
+    process.execPath,
+    [
+      "--require",
+      probeScript(),
+      path.join(repoRoot, "dist/src/cli/main.js"),
+      "run",
+      "nightly",
+      "--workspace",
+      dir,
+      ...extra,
+      "--json",
+    ],
+    { encoding: "utf8", env: { ...process.env, NIGHTLY_PROBE: probeOut }, maxBuffer: 64 * 1024 * 1024 },
+  );
+  const wallMs = Date.now() - t0;
+  if (res.status !== 0 && res.status !== 3) throw new Error(`CLI ${label} exited ${res.status}: ${res.stderr}`);
+  const record = JSON.parse(res.stdout);
+  const probe = JSON.parse(readFileSync(probeOut, "utf8"));
+  const at = (iso) => Date.parse(iso);
+  const bounds = [["before the pipeline (Node start, imports, config, lock)", t0]];
+  bounds.push(["pipeline set-up (leftovers, run record, git preflight)", at(record.startedAt)]);
+  for (const s of record.steps) if (s.startedAt) bounds.push([s.name, at(s.startedAt)]);
+  bounds.push(["after the pipeline (record, output, exit)", at(record.finishedAt)]);
+  bounds.push(["end", t0 + wallMs]);
+  const phases = [];
+  for (let i = 0; i + 1 < bounds.length; i++) {
+    const [name, from] = bounds[i];
+    const to = bounds[i + 1][1];
+    const inside = probe.samples.filter(([t]) => t >= from && t < to);
+    const max = (k) => (inside.length ? Math.max(...inside.map((x) => x[k])) / 1048576 : undefined);
+    phases.push({ name, ms: to - from, rssMb: max(1), heapUsedMb: max(2), externalMb: max(3) });
+  }
+  return {
+    wallMs,
+    cpuMs: (probe.userUs + probe.sysUs) / 1000,
+    peakRssMb: probe.maxRssKb / 1024,
+    status: record.status,
+    steps: Object.fromEntries(record.steps.map((s) => [s.name, s.durationMs])),
+    phases,
+  };
+}
+
+function cliFirstNightly(r) {
+  const dir = path.join(out, `nightly-first-${r}`);
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(base, dir, { recursive: true, preserveTimestamps: true });
+  git(dir, "update-index", "-q", "--refresh");
+  const probed = cliProbe(dir, [], `first nightly ${r}`);
+  rmSync(dir, { recursive: true, force: true });
+  return probed;
+}
+
+function printProbes(title, runs) {
+  if (runs.length === 0) return;
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const mb = (x) => (x === undefined ? "-" : `${x.toFixed(0)} MB`);
+  console.log(
+    `\n${title}: wall ${runs.map((p) => fmt(p.wallMs)).join(", ")}; CPU of the node process ${runs
+      .map((p) => fmt(p.cpuMs))
+      .join(", ")}; peak RSS ${runs.map((p) => mb(p.peakRssMb)).join(", ")}`,
+  );
+  console.log(
+    "| phase (median of runs) | wall | highest RSS sampled | JS heap in use | external |\n|---|---|---|---|---|",
+  );
+  runs[0].phases.forEach((ph, i) => {
+    const col = (k) => median(runs.map((p) => p.phases[i]?.[k] ?? 0));
+    console.log(
+      `| ${ph.name} | ${fmt(col("ms"))} | ${mb(col("rssMb"))} | ${mb(col("heapUsedMb"))} | ${mb(col("externalMb"))} |`,
+    );
+  });
+}

@@ -8,7 +8,7 @@
  * (src/cli/nightly-summary.ts).
  */
 import type { SyncReport } from "../src/index/index.js";
-import { createLlm } from "../src/llm/index.js";
+import { createLlm } from "../src/llm/create.js";
 import type { LlmServices } from "../src/llm/types.js";
 import { commitRun } from "../src/pipeline/git-recovery.js";
 import { indexForRun } from "../src/pipeline/index-run.js";

@@ -1,9 +1,6 @@
 import path from "node:path";
-import { type AnswerCache, openAnswerCache } from "../index/answer-cache.js";
+import type { AnswerCache } from "../index/answer-cache.js";
 import { stateDir, type Workspace, workspacePath } from "../workspace/workspace.js";
-import { createAnthropicCompleter } from "./anthropic.js";
-import { createLocalCompleter } from "./local.js";
-import { createServices } from "./services.js";
 import type { LlmServices } from "./types.js";
 
 export interface CreateLlmOptions {
@@ -34,9 +31,16 @@ export async function createLlm(ws: Workspace, opts: CreateLlmOptions = {}): Pro
   const llm = ws.config.llm;
   const provider = opts.provider ?? llm.provider;
   if (provider === "none") return { provider: "none", warnings: [] };
+  // A run without a model (the default) loads none of the services, prompts, schemas or the answer cache.
+  const [{ createServices }, { openAnswerCache }] = await Promise.all([
+    import("./services.js"),
+    import("../index/answer-cache.js"),
+  ]);
   const cache = (): AnswerCache | undefined =>
     opts.cache === false ? undefined : openAnswerCache(path.join(stateDir(ws), "llm-cache.sqlite"));
   if (provider === "anthropic") {
+    // The SDK is ~300 modules: loaded only when the anthropic provider is configured.
+    const { createAnthropicCompleter } = await import("./anthropic.js");
     return createServices(
       createAnthropicCompleter({
         model: llm.anthropic.model,
@@ -51,6 +55,7 @@ export async function createLlm(ws: Workspace, opts: CreateLlmOptions = {}): Pro
     );
   }
   const threads = opts.threads ?? llm.local.threads;
+  const { createLocalCompleter } = await import("./local.js");
   return createServices(
     createLocalCompleter({
       modelPath: workspacePath(ws, llm.local.modelPath),

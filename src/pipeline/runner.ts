@@ -1,9 +1,10 @@
 import { performance } from "node:perf_hooks";
 import { describeIoError, MembankError } from "../workspace/errors.js";
-import { GIT_BUSY } from "../workspace/git.js";
+import { GIT_BUSY, withRepoMemo } from "../workspace/git.js";
 import { acquireWorkspaceLock } from "../workspace/lock.js";
 import { removeRecordedTempFiles } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
+import { releaseGarbage } from "./memory.js";
 import { markInterruptedRuns, pruneRunRecords, runId, writeRunRecord } from "./record.js";
 import type { PipelineDefinition, RunOptions, RunRecord, StepContext, StepRecord } from "./types.js";
 
@@ -22,12 +23,17 @@ function errorMessage(error: unknown): string {
  * (via `signal`) lets the current step finish and skips the rest. The run record in
  * `.memory/runs/` is rewritten atomically after every step, so even a killed run leaves a
  * record of how far it got. Throws only when the lock is held (MembankError, exit code 4).
+ * The steps share one lookup of the workspace's repository (withRepoMemo).
  */
-export async function executePipeline<S>(
+export function executePipeline<S>(
   ws: Workspace,
   def: PipelineDefinition<S>,
   options: RunOptions = {},
 ): Promise<RunRecord> {
+  return withRepoMemo(() => runLocked(ws, def, options));
+}
+
+async function runLocked<S>(ws: Workspace, def: PipelineDefinition<S>, options: RunOptions): Promise<RunRecord> {
   const log = options.log ?? (() => {});
   const lock = await acquireWorkspaceLock(ws, {
     waitMs: options.lockWaitMs ?? 0,
@@ -99,6 +105,8 @@ export async function executePipeline<S>(
         };
         break;
       }
+      // The last step's garbage goes before this step allocates (peak RSS: one step's, not two).
+      if (i > 0) releaseGarbage();
       rec.status = "running";
       rec.startedAt = new Date().toISOString();
       await writeRunRecord(ws, record);

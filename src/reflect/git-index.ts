@@ -182,18 +182,26 @@ export async function syncCommitted(
   entries: Map<string, string>,
 ): Promise<void> {
   const info: string[] = [];
+  const refreshed: string[] = [];
   const other: string[] = [];
   for (const [p, sha] of behind) {
     const entry = entries.get(p);
-    if (entry !== undefined && (await workTreeHash(repo, p)) === sha) info.push(`${entry}\t${p}\0`);
-    else other.push(p);
+    if (entry !== undefined && (await workTreeHash(repo, p)) === sha) {
+      info.push(`${entry}\t${p}\0`);
+      refreshed.push(p);
+    } else other.push(p);
   }
   if (info.length > 0) {
     await runGit(["update-index", "-z", "--index-info"], { cwd: repo.top, input: info.join(""), detached: true });
     // --index-info leaves those entries without stat data, so plumbing (`git diff-index HEAD`,
-    // `diff-files`) would call them modified until something refreshes; a refresh stats each
-    // file but hashes only those entries, and keeps any that differ (an edit since) unstaged.
-    await runGit(["update-index", "-q", "--refresh"], { cwd: repo.top, detached: true, okCodes: [1] });
+    // `diff-files`) would call them modified until something refreshes. `add --refresh` on
+    // exactly those paths hashes each once and takes its stat data when the bytes still match
+    // (an edit since stays unstaged); a whole-index refresh would stat every file of the repository.
+    await runGit(["--literal-pathspecs", "add", "--refresh", "--pathspec-from-file=-", "--pathspec-file-nul"], {
+      cwd: repo.top,
+      input: nulList(refreshed),
+      detached: true,
+    });
   }
   await syncUserIndex(repo, other);
 }

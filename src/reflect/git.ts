@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { MembankError } from "../workspace/errors.js";
 import {
+  forgetRepoInfo,
   GIT_SIGNAL,
   type GitState,
   gitBusyError,
@@ -48,6 +49,7 @@ export async function isGitRepo(ws: Workspace): Promise<boolean> {
 
 export async function gitInit(ws: Workspace): Promise<void> {
   await runGit(["init", "-q"], { cwd: ws.root });
+  forgetRepoInfo();
 }
 
 export interface CommitResult {
@@ -225,34 +227,35 @@ async function writeCommit(
     await run(["-c", "core.safecrlf=false", "update-index", "--add", "-z", "--stdin"], nulList(topPaths));
     const tree = (await run(["write-tree"])).stdout.trim();
     if (state.kind === "normal" && headTree === tree) return undefined;
-    const entries = behind.size > 0 ? await indexEntries(run, behind) : new Map<string, string>();
+    // The entries for the user's index are read while git writes the commit object.
+    const entriesRead = behind.size > 0 ? indexEntries(run, behind) : Promise.resolve(new Map<string, string>());
     const ident = {
       GIT_AUTHOR_NAME: name,
       GIT_AUTHOR_EMAIL: email,
       GIT_COMMITTER_NAME: name,
       GIT_COMMITTER_EMAIL: email,
     };
-    const commit = (
-      await runGit(
-        [
-          "-c",
-          `user.name=${name}`,
-          "-c",
-          `user.email=${email}`,
-          "-c",
-          "commit.gpgsign=false",
-          // The message is UTF-8: a repository set to another i18n.commitEncoding would label it wrongly.
-          "-c",
-          "i18n.commitEncoding=UTF-8",
-          "commit-tree",
-          tree,
-          ...(state.kind === "normal" ? ["-p", state.head] : []),
-          "-F",
-          "-",
-        ],
-        { cwd: repo.top, env: ident, input: message, detached: true },
-      )
-    ).stdout.trim();
+    const commitWritten = runGit(
+      [
+        "-c",
+        `user.name=${name}`,
+        "-c",
+        `user.email=${email}`,
+        "-c",
+        "commit.gpgsign=false",
+        // The message is UTF-8: a repository set to another i18n.commitEncoding would label it wrongly.
+        "-c",
+        "i18n.commitEncoding=UTF-8",
+        "commit-tree",
+        tree,
+        ...(state.kind === "normal" ? ["-p", state.head] : []),
+        "-F",
+        "-",
+      ],
+      { cwd: repo.top, env: ident, input: message, detached: true },
+    );
+    const [entries, written] = await Promise.all([entriesRead, commitWritten]);
+    const commit = written.stdout.trim();
     // Before HEAD moves: the next run must bring the user's index in line if we die after.
     await appendPendingWrites(ws, [{ sync: topPaths, commit }]);
     const old = state.kind === "normal" ? state.head : "0".repeat(commit.length);

@@ -10,6 +10,7 @@
  * - git missing from PATH, a signal that killed git, and a failing git are three
  *   different errors; none of them reads as "not a git repository".
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import path from "node:path";
@@ -158,11 +159,40 @@ export interface RepoInfo {
   prefix: string;
 }
 
+const repoMemo = new AsyncLocalStorage<Map<string, Promise<RepoInfo | undefined>>>();
+
+/**
+ * Run `fn` with repoInfo's answers remembered per folder (a pipeline run: it holds the
+ * workspace lock, and asked the same question five times, at ~10-50 ms a git process).
+ * Only `fn`'s own calls see the memo; gitInit inside it forgets the answers.
+ */
+export function withRepoMemo<T>(fn: () => Promise<T>): Promise<T> {
+  return repoMemo.run(new Map(), fn);
+}
+
+/** Forget remembered repoInfo answers (after `git init`). */
+export function forgetRepoInfo(): void {
+  repoMemo.getStore()?.clear();
+}
+
 /**
  * The repository `dir` is in, or undefined when it is in none. git missing or failing for
  * another reason throws: that is not "no repository".
  */
-export async function repoInfo(dir: string): Promise<RepoInfo | undefined> {
+export function repoInfo(dir: string): Promise<RepoInfo | undefined> {
+  const memo = repoMemo.getStore();
+  if (memo === undefined) return lookUpRepo(dir);
+  let answer = memo.get(dir);
+  if (answer === undefined) {
+    answer = lookUpRepo(dir);
+    memo.set(dir, answer);
+    // A failure (git missing, a signal) is asked again next time.
+    answer.catch(() => memo.delete(dir));
+  }
+  return answer;
+}
+
+async function lookUpRepo(dir: string): Promise<RepoInfo | undefined> {
   const r = await runGit(["rev-parse", "--show-toplevel", "--absolute-git-dir", "--show-prefix"], {
     cwd: dir,
     okCodes: [128],
