@@ -287,20 +287,29 @@ export function proseNames(
   let lines: Map<string, { path: string; line: number; date: string }[]> | undefined;
   const linesOf = (key: string, focus?: ReadonlySet<string>) => {
     if (!lines) {
-      lines = new Map();
+      const index = new Map<string, { path: string; line: number; date: string }[]>();
+      lines = index;
+      // Ten years are ~50k prose lines: no arrays or objects per line, only per mention found.
+      const add = (raw: string, log: ProseLog, line: number) => {
+        const k = keyOf(raw);
+        if (!names.has(k) || (focus && !focus.has(k))) return;
+        let found = index.get(k);
+        if (found === undefined) {
+          found = [];
+          index.set(k, found);
+        }
+        // A line naming one entity twice (speaker and @mention) is one mention.
+        const last = found[found.length - 1];
+        if (last === undefined || last.line !== line || last.path !== log.path)
+          found.push({ path: log.path, line, date: log.date });
+      };
       for (const log of sorted) {
         for (const l of log.lines) {
-          for (const list of [l.k, l.a, l.n, l.s, l.p?.map(([first]) => first)]) {
-            for (const raw of list ?? []) {
-              const k = keyOf(raw);
-              if (!names.has(k) || (focus && !focus.has(k))) continue;
-              const found = lines.get(k) ?? [];
-              // A line naming one entity twice (speaker and @mention) is one mention.
-              if (found.at(-1)?.line !== l.line || found.at(-1)?.path !== log.path)
-                found.push({ path: log.path, line: l.line, date: log.date });
-              lines.set(k, found);
-            }
-          }
+          if (l.k) for (const raw of l.k) add(raw, log, l.line);
+          if (l.a) for (const raw of l.a) add(raw, log, l.line);
+          if (l.n) for (const raw of l.n) add(raw, log, l.line);
+          if (l.s) for (const raw of l.s) add(raw, log, l.line);
+          if (l.p) for (const pair of l.p) add(pair[0], log, l.line);
         }
       }
     }
