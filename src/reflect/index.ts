@@ -316,7 +316,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     rendered.pages.map((p) => ({ path: p.path, content: p.after })),
     { record: repo === true },
   );
-  await saveSnapshot(ws, loaded.facts, loaded.diagnostics, aliases, {
+  await saveSnapshot(ws, loaded, aliases, {
     prose: loaded.prose,
     asOf: today,
     core: core.text,
