@@ -252,16 +252,23 @@ export function proseNames(
   };
   // Second words of a sentence-start pair wait until every log is read (see below).
   const paired: { log: string; first: string; second: string }[] = [];
+  // (~50k lines on ten years: no arrays or sets per line; a line has at most a few pairs.)
+  const isSecond = (l: ProseLine, name: string) => l.p?.some((pair) => pair[1] === name) === true;
   for (const log of sorted) {
     for (const l of log.lines) {
-      const seconds = new Set((l.p ?? []).map(([, second]) => second));
-      for (const [first, second] of l.p ?? []) paired.push({ log: log.path, first, second });
-      for (const name of [...(l.k ?? []), ...(l.n ?? [])]) {
-        const key = spell(name);
-        if (!seconds.has(name)) credit(key, log.path);
-      }
-      for (const name of l.a ?? []) tagged.add(spell(name));
-      for (const name of l.s ?? []) spell(name);
+      if (l.p) for (const [first, second] of l.p) paired.push({ log: log.path, first, second });
+      if (l.k)
+        for (const name of l.k) {
+          const key = spell(name);
+          if (!isSecond(l, name)) credit(key, log.path);
+        }
+      if (l.n)
+        for (const name of l.n) {
+          const key = spell(name);
+          if (!isSecond(l, name)) credit(key, log.path);
+        }
+      if (l.a) for (const name of l.a) tagged.add(spell(name));
+      if (l.s) for (const name of l.s) spell(name);
     }
   }
   // "Called Ben": Ben is named on his own elsewhere, so the line names him. "(Rosa Lind)",
