@@ -18,8 +18,22 @@ import path from "node:path";
 import { cliPipeline } from "../dist/src/cli/pipelines.js";
 import { closeIndexes, executePipeline, openWorkspace } from "../dist/src/internal.js";
 
-// As `membank run nightly` runs it, with the CLI's run summary.
-const runPipeline = (ws, name, opts) => executePipeline(ws, cliPipeline(name), opts);
+// As `membank run nightly` runs it, with the CLI's run summary; each step also notes the
+// process's RSS and heap when it ends (the nightly's memory, issue 16: peak RSS < 150 MB).
+let memory = {};
+const withMemory = (def) => ({
+  ...def,
+  steps: def.steps.map((step) => ({
+    ...step,
+    async run(ctx) {
+      const result = await step.run(ctx);
+      const m = process.memoryUsage();
+      memory[step.name] = { rssMB: Math.round(m.rss / 1e6), heapMB: Math.round(m.heapUsed / 1e6) };
+      return result;
+    },
+  })),
+});
+const runPipeline = (ws, name, opts) => executePipeline(ws, withMemory(cliPipeline(name)), opts);
 
 import { generateDayLog } from "./generate.mjs";
 import { flags, fmt, repoRoot } from "./index-support.mjs";
@@ -86,12 +100,15 @@ function freshCopy(tag) {
 const inProcess = [];
 const cpu = [];
 const cli = [];
+const cliRss = [];
+const timeBin = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
 let lastRecord;
 for (let r = 0; r < opts.runs; r++) {
   const dir = freshCopy(`run-${r}`);
   const ws = await openWorkspace(dir);
   t = performance.now();
   const c0 = process.cpuUsage();
+  memory = {};
   lastRecord = await runPipeline(ws, "nightly", { sessionsDir, now: new Date("2026-01-02T06:00:00Z") });
   inProcess.push(performance.now() - t);
   const c1 = process.cpuUsage(c0);
@@ -102,13 +119,24 @@ for (let r = 0; r < opts.runs; r++) {
 
   const dir2 = freshCopy(`cli-${r}`);
   t = performance.now();
-  const res = spawnSync(
+  const argv = [
     process.execPath,
-    [path.join(repoRoot, "dist/src/cli/main.js"), "run", "nightly", "--workspace", dir2, "--sessions", sessionsDir],
-    { encoding: "utf8" },
-  );
+    path.join(repoRoot, "dist/src/cli/main.js"),
+    "run",
+    "nightly",
+    "--workspace",
+    dir2,
+    "--sessions",
+    sessionsDir,
+  ];
+  // GNU time, when there is one, gives the CLI's peak RSS (its last stderr line).
+  const res = timeBin
+    ? spawnSync(timeBin, ["-f", "peak-rss-kB %M", ...argv], { encoding: "utf8" })
+    : spawnSync(argv[0], argv.slice(1), { encoding: "utf8" });
   cli.push(performance.now() - t);
   if (res.status !== 0) throw new Error(`CLI run ${r} exited ${res.status}: ${res.stderr}`);
+  const peak = /peak-rss-kB (\d+)\s*$/.exec(res.stderr ?? "");
+  if (peak) cliRss.push(Math.round(Number(peak[1]) / 1000));
   rmSync(dir, { recursive: true, force: true });
   rmSync(dir2, { recursive: true, force: true });
 }
@@ -122,6 +150,7 @@ console.log(
   `| CPU of this process (user+sys; git runs in child processes) | ${fmt(median(cpu))} | ${cpu.map(fmt).join(", ")} |`,
 );
 console.log(`| nightly, CLI incl. Node start | ${fmt(median(cli))} | ${cli.map(fmt).join(", ")} |`);
+if (cliRss.length) console.log(`| peak RSS of the CLI run (MB) | ${median(cliRss)} | ${cliRss.join(", ")} |`);
 console.log(
   `\nload average: ${os
     .loadavg()
@@ -130,6 +159,9 @@ console.log(
 );
 console.log(`\nsteps of the last in-process run (ms): ${JSON.stringify(steps)}`);
 console.log(`counts: ${JSON.stringify(counts)}`);
+console.log(
+  `memory after each step of the last in-process run (the baseline ran in this process first): ${JSON.stringify(memory)}, peak RSS of this process ${Math.round(process.resourceUsage().maxRSS / 1000)} MB`,
+);
 console.log(`summary:\n  ${(lastRecord.summary ?? []).join("\n  ")}`);
 writeFileSync(
   path.join(out, "nightly-bench.json"),
@@ -142,8 +174,10 @@ writeFileSync(
       inProcess,
       cpu,
       cli,
+      cliRss,
       steps,
       counts,
+      memory,
       summary: lastRecord.summary,
     },
     null,
