@@ -80,7 +80,7 @@ function fromSnapshot(prose: Record<string, ProseLine[]> | undefined, keep: (p: 
 /**
  * All facts, for rendering the pages. A full run parses every log. An incremental run
  * (`since`) parses only logs dated `since` or later and takes the older facts from the
- * snapshot the previous run left in .memory/reflect/facts.json (derived data: without
+ * snapshot the previous run left in .memory/reflect/ (snapshot.ts; derived data: without
  * it, the run reads everything). This is what keeps the nightly run fast on years of
  * logs while giving the same pages as a full run, as long as older logs did not change.
  */
