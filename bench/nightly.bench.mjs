@@ -21,8 +21,22 @@ import path from "node:path";
 import { cliPipeline } from "../dist/src/cli/pipelines.js";
 import { closeIndexes, executePipeline, openWorkspace } from "../dist/src/internal.js";
 
-// As `membank run nightly` runs it, with the CLI's run summary.
-const runPipeline = (ws, name, opts) => executePipeline(ws, cliPipeline(name), opts);
+// As `membank run nightly` runs it, with the CLI's run summary; each step also notes the
+// process's RSS and heap when it ends (the nightly's memory, issue 16: peak RSS < 150 MB).
+let memory = {};
+const withMemory = (def) => ({
+  ...def,
+  steps: def.steps.map((step) => ({
+    ...step,
+    async run(ctx) {
+      const result = await step.run(ctx);
+      const m = process.memoryUsage();
+      memory[step.name] = { rssMB: Math.round(m.rss / 1e6), heapMB: Math.round(m.heapUsed / 1e6) };
+      return result;
+    },
+  })),
+});
+const runPipeline = (ws, name, opts) => executePipeline(ws, withMemory(cliPipeline(name)), opts);
 
 import { generateDayLog } from "./generate.mjs";
 import { flags, fmt, repoRoot } from "./index-support.mjs";
@@ -102,6 +116,7 @@ for (let r = 0; r < opts.runs; r++) {
   const ws = await openWorkspace(dir);
   t = performance.now();
   const c0 = process.cpuUsage();
+  memory = {};
   lastRecord = await runPipeline(ws, "nightly", { sessionsDir, now: new Date("2026-01-02T06:00:00Z") });
   inProcess.push(performance.now() - t);
   const c1 = process.cpuUsage(c0);
@@ -137,6 +152,9 @@ console.log(
 );
 console.log(`\nsteps of the last in-process run (ms): ${JSON.stringify(steps)}`);
 console.log(`counts: ${JSON.stringify(counts)}`);
+console.log(
+  `memory after each step of the last in-process run (the baseline ran in this process first): ${JSON.stringify(memory)}, peak RSS of this process ${Math.round(process.resourceUsage().maxRSS / 1000)} MB`,
+);
 console.log(`summary:\n  ${(lastRecord.summary ?? []).join("\n  ")}`);
 writeFileSync(
   path.join(out, "nightly-bench.json"),
@@ -153,6 +171,7 @@ writeFileSync(
       firstNights,
       steps,
       counts,
+      memory,
       summary: lastRecord.summary,
     },
     null,

@@ -142,6 +142,8 @@ export function frontMatterName(data: Record<string, unknown>): string | undefin
 export function frontMatterAliases(text: string): { alias: string; line: number }[] {
   const block = frontMatterBlock(text);
   if (!block) return [];
+  // What membank writes on every entity page: no aliases, and no YAML parse for it (reflect reads every page).
+  if (/^aliases:[ \t]*\[\][ \t]*\n$/.test(block.yaml)) return [];
   const { LineCounter, isScalar, isSeq } = yaml();
   const lc = new LineCounter();
   let doc: Document.Parsed;

@@ -149,11 +149,12 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
     suggestions,
     context(slug, facts) {
       const key = entityKey(slug);
-      const withFacts = new Set(facts.map((f) => f.source.path));
-      const mentions = found
-        .linesOf(key, focus)
-        .filter((m) => !withFacts.has(m.path))
-        .map((m) => ({ ...m, text: "" }));
+      const withFacts = new Set<string>();
+      for (const f of facts) withFacts.add(f.source.path);
+      // One loop, fresh objects (a page fills in the text of the ones it lists): thousands per 10-year entity.
+      const mentions: LineMention[] = [];
+      for (const m of found.linesOf(key, focus))
+        if (!withFacts.has(m.path)) mentions.push({ path: m.path, line: m.line, date: m.date, text: "" });
       return {
         today: input.today,
         core: coreLines.get(key) ?? [],

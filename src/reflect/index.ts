@@ -15,7 +15,7 @@
  * All other pages (entity pages, world/experience/observations, proposals) are a pure
  * function of all facts plus the opinion state, so they need no state of their own. An
  * incremental run gets the facts older than `since` from the snapshot in
- * .memory/reflect/facts.json (derived; missing -> it reads all logs), see load.ts.
+ * .memory/reflect/ (derived, one file per year; missing -> it reads all logs), see load.ts and snapshot.ts.
  *
  * AFTER A GIT MERGE of two machines' banks (recover.ts): pages with conflict markers, or
  * listed stale by the merge driver, make the run read every log and render every page;
@@ -317,7 +317,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     rendered.pages.map((p) => ({ path: p.path, content: p.after })),
     { record: repo === true },
   );
-  await saveSnapshot(ws, loaded.facts, loaded.diagnostics, aliases, {
+  await saveSnapshot(ws, loaded, aliases, {
     prose: loaded.prose,
     asOf: today,
     core: core.text,

@@ -6,12 +6,15 @@ import { ENTITY_DIR } from "../markdown/pages.js";
 import { hasManagedRegion, isEdited, readRegions, toLf } from "../markdown/regions.js";
 import { type LogInput, readFacts } from "../retain/index.js";
 import type { Diagnostic, Fact, LogsRead } from "../retain/types.js";
-import { writeFileAtomic } from "../workspace/atomic.js";
 import { listMemoryFiles, outsideWorkspace } from "../workspace/files.js";
-import { stateDir, type Workspace } from "../workspace/workspace.js";
+import type { Workspace } from "../workspace/workspace.js";
 import { aliasTable } from "./aliases.js";
 import { cmp } from "./format.js";
 import { type ProseLine, type ProseLog, scanProse } from "./prose.js";
+import { readSnapshot, type SnapshotRead, writeSnapshot } from "./snapshot.js";
+
+export { snapshotPath } from "./snapshot.js";
+
 import { readWindowFacts } from "./window.js";
 
 /** Read a file, or undefined when it does not exist. */
@@ -32,25 +35,6 @@ export async function readIfExists(file: string): Promise<string | undefined> {
 export async function readWorkspaceFile(ws: Workspace, rel: string): Promise<string | undefined> {
   if (outsideWorkspace(ws, rel) !== undefined) return undefined;
   return readIfExists(path.join(ws.root, rel));
-}
-
-// 2: prose names per log, the run's date and MEMORY.md's text (the entity pages show them).
-// 3: opinion facts say when their c= is the default (Fact.defaultConfidence).
-const SNAPSHOT_VERSION = 3;
-export const snapshotPath = (ws: Workspace) => path.join(stateDir(ws), "reflect", "facts.json");
-
-interface Snapshot {
-  version: number;
-  /** The alias table the pages were rendered with (a change means every page must be redone). */
-  aliases?: string;
-  facts: Fact[];
-  diagnostics: Diagnostic[];
-  /** Names in each log's prose (prose.ts), by log path. */
-  prose?: Record<string, ProseLine[]>;
-  /** The previous run's date: what was upcoming then may be past now. */
-  asOf?: string;
-  /** MEMORY.md as the pages were rendered with it (its lines are on the pages). */
-  core?: string;
 }
 
 export interface LoadedFacts {
@@ -74,6 +58,8 @@ export interface LoadedFacts {
   /** The previous run's date and MEMORY.md text, when a snapshot had them. */
   asOf?: string;
   core?: string;
+  /** Incremental only: the snapshot's files and the window, so its save rewrites only the window's years. */
+  kept?: { since: string; parts: SnapshotRead["parts"] };
 }
 
 function scanLogs(logs: readonly { path: string; text: string }[]): ProseLog[] {
@@ -94,7 +80,7 @@ function fromSnapshot(prose: Record<string, ProseLine[]> | undefined, keep: (p: 
 /**
  * All facts, for rendering the pages. A full run parses every log. An incremental run
  * (`since`) parses only logs dated `since` or later and takes the older facts from the
- * snapshot the previous run left in .memory/reflect/facts.json (derived data: without
+ * snapshot the previous run left in .memory/reflect/ (snapshot.ts; derived data: without
  * it, the run reads everything). This is what keeps the nightly run fast on years of
  * logs while giving the same pages as a full run, as long as older logs did not change.
  */
@@ -112,18 +98,7 @@ export async function loadFacts(
 ): Promise<LoadedFacts> {
   // Only a read of exactly this window stands in for reading the logs again.
   const given = retained !== undefined && retained.since === since ? retained.read : undefined;
-  let snapshot: Snapshot | undefined;
-  if (since !== undefined) {
-    const raw = await readIfExists(snapshotPath(ws));
-    if (raw !== undefined) {
-      try {
-        const parsed = JSON.parse(raw) as Snapshot;
-        if (parsed.version === SNAPSHOT_VERSION && Array.isArray(parsed.facts)) snapshot = parsed;
-      } catch {
-        snapshot = undefined; // corrupt derived data: rebuild it from the logs
-      }
-    }
-  }
+  const snapshot = since === undefined ? undefined : await readSnapshot(ws);
   if (since === undefined || snapshot === undefined) {
     const res = since === undefined && given ? given : await readFacts(ws);
     return {
@@ -155,28 +130,30 @@ export async function loadFacts(
     proseBefore: fromSnapshot(snapshot.prose, (p) => !isOld(p)),
     ...(snapshot.asOf === undefined ? {} : { asOf: snapshot.asOf }),
     ...(snapshot.core === undefined ? {} : { core: snapshot.core }),
+    kept: { since, parts: snapshot.parts },
   };
 }
 
 export async function saveSnapshot(
   ws: Workspace,
-  facts: Fact[],
-  diagnostics: Diagnostic[],
+  loaded: Pick<LoadedFacts, "facts" | "diagnostics" | "kept">,
   aliasKey: string,
   extra: { prose: readonly ProseLog[]; asOf: string; core: string },
 ): Promise<void> {
   const prose: Record<string, ProseLine[]> = {};
   for (const log of extra.prose) if (log.lines.length) prose[log.path] = log.lines;
-  const snap: Snapshot = {
-    version: SNAPSHOT_VERSION,
-    aliases: aliasKey,
-    facts,
-    diagnostics,
-    prose,
-    asOf: extra.asOf,
-    core: extra.core,
-  };
-  await writeFileAtomic(snapshotPath(ws), JSON.stringify(snap));
+  await writeSnapshot(
+    ws,
+    {
+      aliases: aliasKey,
+      facts: loaded.facts,
+      diagnostics: loaded.diagnostics,
+      prose,
+      asOf: extra.asOf,
+      core: extra.core,
+    },
+    loaded.kept,
+  );
 }
 
 export interface EntityPages {
@@ -204,12 +181,15 @@ export async function loadEntityPages(ws: Workspace): Promise<EntityPages> {
     .sort((a, b) => cmp(a.path, b.path));
   const texts = new Map<string, string>();
   const pages: { slug: string; path: string; text: string }[] = [];
-  for (const file of files) {
+  // Read 32 at a time (hundreds of pages on a busy disk; not thousands of open files at once), kept in path order.
+  const read: string[] = [];
+  for (let i = 0; i < files.length; i += 32)
+    read.push(...(await Promise.all(files.slice(i, i + 32).map((file) => readFile(file.absPath, "utf8")))));
+  files.forEach((file, i) => {
     const slug = path.posix.basename(file.path, ".md");
-    const text = await readFile(file.absPath, "utf8");
-    texts.set(slug, text);
-    pages.push({ slug, path: file.path, text });
-  }
+    texts.set(slug, read[i]!);
+    pages.push({ slug, path: file.path, text: read[i]! });
+  });
   const table = aliasTable(pages);
   const managed = pages
     .filter((p) => hasManagedRegion(p.text) && !table.aliases.has(p.slug.toLowerCase()))

@@ -252,16 +252,23 @@ export function proseNames(
   };
   // Second words of a sentence-start pair wait until every log is read (see below).
   const paired: { log: string; first: string; second: string }[] = [];
+  // (~50k lines on ten years: no arrays or sets per line; a line has at most a few pairs.)
+  const isSecond = (l: ProseLine, name: string) => l.p?.some((pair) => pair[1] === name) === true;
   for (const log of sorted) {
     for (const l of log.lines) {
-      const seconds = new Set((l.p ?? []).map(([, second]) => second));
-      for (const [first, second] of l.p ?? []) paired.push({ log: log.path, first, second });
-      for (const name of [...(l.k ?? []), ...(l.n ?? [])]) {
-        const key = spell(name);
-        if (!seconds.has(name)) credit(key, log.path);
-      }
-      for (const name of l.a ?? []) tagged.add(spell(name));
-      for (const name of l.s ?? []) spell(name);
+      if (l.p) for (const [first, second] of l.p) paired.push({ log: log.path, first, second });
+      if (l.k)
+        for (const name of l.k) {
+          const key = spell(name);
+          if (!isSecond(l, name)) credit(key, log.path);
+        }
+      if (l.n)
+        for (const name of l.n) {
+          const key = spell(name);
+          if (!isSecond(l, name)) credit(key, log.path);
+        }
+      if (l.a) for (const name of l.a) tagged.add(spell(name));
+      if (l.s) for (const name of l.s) spell(name);
     }
   }
   // "Called Ben": Ben is named on his own elsewhere, so the line names him. "(Rosa Lind)",
@@ -287,20 +294,29 @@ export function proseNames(
   let lines: Map<string, { path: string; line: number; date: string }[]> | undefined;
   const linesOf = (key: string, focus?: ReadonlySet<string>) => {
     if (!lines) {
-      lines = new Map();
+      const index = new Map<string, { path: string; line: number; date: string }[]>();
+      lines = index;
+      // Ten years are ~50k prose lines: no arrays or objects per line, only per mention found.
+      const add = (raw: string, log: ProseLog, line: number) => {
+        const k = keyOf(raw);
+        if (!names.has(k) || (focus && !focus.has(k))) return;
+        let found = index.get(k);
+        if (found === undefined) {
+          found = [];
+          index.set(k, found);
+        }
+        // A line naming one entity twice (speaker and @mention) is one mention.
+        const last = found[found.length - 1];
+        if (last === undefined || last.line !== line || last.path !== log.path)
+          found.push({ path: log.path, line, date: log.date });
+      };
       for (const log of sorted) {
         for (const l of log.lines) {
-          for (const list of [l.k, l.a, l.n, l.s, l.p?.map(([first]) => first)]) {
-            for (const raw of list ?? []) {
-              const k = keyOf(raw);
-              if (!names.has(k) || (focus && !focus.has(k))) continue;
-              const found = lines.get(k) ?? [];
-              // A line naming one entity twice (speaker and @mention) is one mention.
-              if (found.at(-1)?.line !== l.line || found.at(-1)?.path !== log.path)
-                found.push({ path: log.path, line: l.line, date: log.date });
-              lines.set(k, found);
-            }
-          }
+          if (l.k) for (const raw of l.k) add(raw, log, l.line);
+          if (l.a) for (const raw of l.a) add(raw, log, l.line);
+          if (l.n) for (const raw of l.n) add(raw, log, l.line);
+          if (l.s) for (const raw of l.s) add(raw, log, l.line);
+          if (l.p) for (const pair of l.p) add(pair[0], log, l.line);
         }
       }
     }

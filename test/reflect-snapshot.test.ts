@@ -1,0 +1,92 @@
+// Reflect's facts snapshot (src/reflect/snapshot.ts) is kept in one file per year of logs: a
+// nightly run rewrites only the years its window touches, and the pages it writes are those of
+// a full run. A snapshot missing a file is not trusted (the run reads every log).
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { reflect } from "../src/reflect/index.js";
+import { openWorkspace } from "../src/workspace/index.js";
+import { bankFiles } from "./reflect-support.js";
+
+// Three years of an ordinary log, a few lines each, some prose around the Retain section.
+const LOGS: Record<string, string> = {
+  "memory/2023-11-02.md":
+    "Talked to Hanne about the garden shed.\n\n## Retain\n- W @Hanne: Wants the shed painted green before winter.\n- B: I ordered 4 litres of paint.\n",
+  "memory/2023-12-30.md":
+    "## Retain\n- O(c=0.6) @Hanne: Prefers the allotment to the balcony.\n- S: quiet end of year\n",
+  "memory/2024-02-14.md":
+    "# feb 14\nHanne + Ole came over, Ole still on about the boat\n\n## Retain\n- W @Ole: Bought a second-hand dinghy (Feb 2024).\n- bad line without a type\n",
+  "memory/2024-07-01.md": "## Retain\n- W @Ole: The dinghy leaks; repair booked for Jul 20.\n",
+  "memory/2025-03-03.md":
+    "Ole called. Hanne too.\n\n## Retain\n- W @Hanne: Started a pottery class on Tuesdays.\n- O(c=0.8) @Hanne: Prefers the allotment to the balcony, says it again.\n",
+};
+
+async function workspace(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), "membank-snapshot-"));
+  for (const [rel, text] of Object.entries(LOGS)) {
+    await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
+    await writeFile(path.join(dir, rel), text);
+  }
+  return dir;
+}
+
+const NEW_DAY = "Ole and Hanne at the harbour.\n\n## Retain\n- W @Ole: Sold the dinghy to a neighbour.\n";
+const snapDir = (dir: string) => path.join(dir, ".memory/reflect");
+
+async function parts(dir: string): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const name of await readdir(snapDir(dir)))
+    if (name.startsWith("facts-")) out.set(name, (await stat(path.join(snapDir(dir), name))).mtimeMs);
+  return out;
+}
+
+describe("the facts snapshot, one file per year", () => {
+  it("a new day rewrites only its year's file, and the pages are a full run's", async () => {
+    const dir = await workspace();
+    const ws = await openWorkspace(dir);
+    const now = new Date("2025-03-04T06:00:00Z");
+    await reflect(ws, { all: true, commit: false, now });
+    const before = await parts(dir);
+    expect([...before.keys()].map((n) => n.split("-")[1]).sort()).toEqual(["2023", "2024", "2025"]);
+
+    await writeFile(path.join(dir, "memory/2025-03-04.md"), NEW_DAY);
+    const night = await reflect(ws, { since: "2025-03-04", commit: false, now: new Date("2025-03-05T06:00:00Z") });
+    expect(night.mode).toBe("incremental");
+    expect(night.factsRead).toBe(1);
+    const after = await parts(dir);
+    // 2023 and 2024 are the same files, untouched; 2025 is a new file and the old one is gone.
+    for (const [name, mtime] of before) {
+      if (name.includes("-2025-")) expect(after.has(name)).toBe(false);
+      else expect(after.get(name)).toBe(mtime);
+    }
+    expect([...after.keys()].filter((n) => n.includes("-2025-"))).toHaveLength(1);
+
+    // The next nightly reads the kept files back: same facts, so the same pages as reading every log.
+    await writeFile(path.join(dir, "memory/2025-03-06.md"), "## Retain\n- W @Hanne: Finished her first bowl.\n");
+    const next = await reflect(ws, { since: "2025-03-06", commit: false, now: new Date("2025-03-07T06:00:00Z") });
+    expect(next.mode).toBe("incremental");
+    expect(next.factsTotal).toBe(10);
+    expect(next.diagnostics.map((d) => `${d.path}:${d.line}`)).toEqual(["memory/2024-02-14.md:6"]);
+
+    const full = await workspace();
+    await writeFile(path.join(full, "memory/2025-03-04.md"), NEW_DAY);
+    await writeFile(path.join(full, "memory/2025-03-06.md"), "## Retain\n- W @Hanne: Finished her first bowl.\n");
+    await reflect(await openWorkspace(full), { all: true, commit: false, now: new Date("2025-03-07T06:00:00Z") });
+    expect(await bankFiles(dir)).toEqual(await bankFiles(full));
+  });
+
+  it("a snapshot with a file missing is not trusted: the run reads every log", async () => {
+    const dir = await workspace();
+    const ws = await openWorkspace(dir);
+    await reflect(ws, { all: true, commit: false, now: new Date("2025-03-04T06:00:00Z") });
+    const name = [...(await parts(dir)).keys()].find((n) => n.includes("-2024-"))!;
+    await rm(path.join(snapDir(dir), name));
+    await writeFile(path.join(dir, "memory/2025-03-04.md"), NEW_DAY);
+    const night = await reflect(ws, { since: "2025-03-04", commit: false, now: new Date("2025-03-05T06:00:00Z") });
+    expect(night.mode).toBe("full");
+    expect(night.factsTotal).toBe(9);
+    // ...and leaves a whole snapshot behind for the next run.
+    expect([...(await parts(dir)).keys()].filter((n) => n.includes("-2024-"))).toHaveLength(1);
+  });
+});
