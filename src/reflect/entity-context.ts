@@ -3,7 +3,7 @@ import type { Fact } from "../retain/types.js";
 import type { EntityContext, LineMention } from "./entity-page.js";
 import { nameTokens } from "./entity-page.js";
 import { cmp } from "./format.js";
-import { type ProseLog, proseNames, scanProse } from "./prose.js";
+import { coreNames, type ProseLog, proseNames, scanProse } from "./prose.js";
 
 /**
  * What entity pages know beyond their facts (issue 10 items 4 and 6): the MEMORY.md lines
@@ -66,9 +66,7 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
   };
   const coreScan = scanProse(input.core.text);
   // Any capitalised word of MEMORY.md ("- Ines is my sister"): it still needs a use as a name in a log.
-  const coreKeys = new Set(
-    coreScan.flatMap((l) => [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []), ...(l.s ?? [])].map(resolve)),
-  );
+  const coreKeys = new Set(coreNames(coreScan).map(resolve));
   // Prose names keyed through the aliases, so `Jo` in a chat counts for Jonas.md when it says so.
   const canon = (x: string) => known.get(resolve(x)) ?? x;
   const found = proseNames(input.prose, known, coreKeys, canon);
@@ -169,7 +167,10 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
       const keys = new Set<string>();
       for (const log of logs)
         for (const l of log.lines)
-          for (const n of [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []), ...(l.s ?? [])]) keys.add(resolve(n));
+          for (const n of [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []), ...(l.s ?? [])]) {
+            keys.add(resolve(n));
+            keys.add(found.keyOf(n)); // "Ash" of "Ash Grove" is the run's page
+          }
       return keys;
     },
   };
