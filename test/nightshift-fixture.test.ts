@@ -64,6 +64,13 @@ describe("entity pages from a nurse's prose", () => {
     for (const junk of ["West", "Feb", "Thurs", "Easter", "Pt", "Ms", "CCRN", "ICU"]) expect(pages).not.toContain(junk);
   });
 
+  it("a nickname MEMORY.md ties to a name is one page, citing the lines of both spellings", async () => {
+    for (const other of ["Rachel", "Tomás", "Lucía"]) expect(pages).not.toContain(other);
+    const rach = await page("Rach");
+    for (const src of ["memory/2026-01-09.md#L2", "memory/2026-03-10.md#L3"]) expect(cites(rach, src), src).toBe(true);
+    expect(cites(await page("Tom"), "memory/2026-01-14.md#L11")).toBe(true);
+  });
+
   it("a name first seen opening sentences is cited where it opens them too", async () => {
     const kwame = await page("Kwame");
     for (const src of ["memory/2026-03-03.md#L3", "memory/2026-04-09.md#L3", "memory/2026-04-11.md#L3"])
