@@ -56,6 +56,8 @@ describe("entity pages from a nurse's prose", () => {
     for (const src of ["memory/2026-01-06.md#L7", "memory/2026-01-14.md#L3", "memory/2026-04-14.md#L5"])
       expect(cites(school, src), src).toBe(true);
     expect(cites(await page("Blue-Bottle"), "memory/2026-03-22-sessions.md#L11")).toBe(true);
+    // MEMORY.md's "goes to Ash Grove Montessori" is the school's line too.
+    expect(cites(school, "MEMORY.md#L6")).toBe(true);
   });
 
   it("no page for surnames, a place's first word, wards, short month names or holidays", () => {

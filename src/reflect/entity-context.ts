@@ -110,7 +110,8 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
   const coreLines = new Map<string, LineMention[]>();
   const lines = input.core.text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
-    const keys = new Set(nameTokens(lines[i]!).map(resolve));
+    // "Ash" of "Ash Grove" counts for the run's page.
+    const keys = new Set(nameTokens(lines[i]!).flatMap((n) => [resolve(n), found.keyOf(n)]));
     for (const key of keys) {
       if (!all.has(key)) continue;
       const list = coreLines.get(key) ?? [];
