@@ -23,6 +23,7 @@ import { byPlace, byScoreThenPlace, type Place } from "../markdown/order.js";
 import { ENTITY_DIR, NO_FACTS_HEADLINE, OPINIONS_PAGE } from "../markdown/pages.js";
 import { entityKey } from "../retain/entities.js";
 import { factCandidate, linesCandidate, quotedLogLine } from "./candidates.js";
+import { withHeadingContext } from "./headings.js";
 import type { Intent, LexicalTerm } from "./intent.js";
 import { type LineRankOptions, rescoreLines } from "./linerank.js";
 import { byLineScore, type LineHit, searchCjkLines, searchLines } from "./lines.js";
@@ -99,7 +100,10 @@ export function lexicalLineHits(ctx: Omit<ArmContext, "lexicalLines">): LineHit[
   if (ctx.until) range.until = ctx.until;
   const t = ctx.plan.tuning;
   const limit = Math.max(t.minLexicalLines, ctx.pool * t.lexicalLinesPerPool);
-  const hits = searchLines(ctx.idx, ctx.lexTerms, { limit, ...range }).filter((h) => !isPageHeading(h));
+  const hits = withHeadingContext(
+    ctx.idx,
+    searchLines(ctx.idx, ctx.lexTerms, { limit, ...range }).filter((h) => !isPageHeading(h)),
+  );
   hits.push(...cjkHits(ctx).filter((h) => !hits.some((x) => x.path === h.path && x.line === h.line)));
   return rescoreLines(hits, ctx.query, ctx.lineRank).sort(byLineScore);
 }

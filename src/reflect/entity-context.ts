@@ -3,7 +3,8 @@ import type { Fact } from "../retain/types.js";
 import type { EntityContext, LineMention } from "./entity-page.js";
 import { nameTokens } from "./entity-page.js";
 import { cmp } from "./format.js";
-import { type ProseLog, proseNames, scanProse } from "./prose.js";
+import { nicknameTies } from "./nicknames.js";
+import { coreNames, type ProseLog, proseNames, scanProse } from "./prose.js";
 
 /**
  * What entity pages know beyond their facts (issue 10 items 4 and 6): the MEMORY.md lines
@@ -45,6 +46,30 @@ function fold(name: string): string {
   return entityKey(name).normalize("NFD").replace(/\p{M}/gu, "");
 }
 
+/**
+ * Nicknames MEMORY.md ties to a name ("Rachel Stein (Rach)"), for names of the prose only:
+ * key of the spelling the logs use less -> the one they use more (ties: the earlier), so
+ * Rach and Rachel are one page. Entities with facts are never merged: they get a suggestion.
+ */
+function proseTies(input: EntityWorldInput, known: ReadonlyMap<string, string>): Map<string, string> {
+  const pairs = input.core.text.split(/\r?\n/).flatMap((l) => nicknameTies(l));
+  const out = new Map<string, string>();
+  if (pairs.length === 0) return out;
+  const uses = new Map<string, number>();
+  for (const log of input.prose)
+    for (const l of log.lines)
+      for (const n of [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []), ...(l.s ?? [])])
+        uses.set(entityKey(n), (uses.get(entityKey(n)) ?? 0) + 1);
+  for (const [name, nick] of pairs) {
+    const [a, b] = [entityKey(name), entityKey(nick)];
+    if (a === b || known.has(a) || known.has(b) || input.aliases.has(name.toLowerCase())) continue;
+    if (input.aliases.has(nick.toLowerCase()) || out.has(a) || out.has(b)) continue;
+    const [from, to] = (uses.get(b) ?? 0) > (uses.get(a) ?? 0) ? [a, nick] : [b, name];
+    out.set(from, to);
+  }
+  return out;
+}
+
 export function entityWorld(input: EntityWorldInput): EntityWorld {
   const known = new Map<string, string>();
   const seen = new Set<string>();
@@ -53,12 +78,13 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
     seen.add(e);
     if (!known.has(entityKey(e))) known.set(entityKey(e), e);
   }
+  const ties = proseTies(input, known);
   // An alias is its page's name in the prose too. (Memoised: years of logs repeat a few names.)
   const resolved = new Map<string, string>();
   const resolve = (name: string) => {
     let key = resolved.get(name);
     if (key === undefined) {
-      const page = input.aliases.get(name.toLowerCase());
+      const page = input.aliases.get(name.toLowerCase()) ?? ties.get(entityKey(name));
       key = page === undefined ? entityKey(name) : entityKey(page);
       resolved.set(name, key);
     }
@@ -66,11 +92,9 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
   };
   const coreScan = scanProse(input.core.text);
   // Any capitalised word of MEMORY.md ("- Ines is my sister"): it still needs a use as a name in a log.
-  const coreKeys = new Set(
-    coreScan.flatMap((l) => [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []), ...(l.s ?? [])].map(resolve)),
-  );
+  const coreKeys = new Set(coreNames(coreScan).map(resolve));
   // Prose names keyed through the aliases, so `Jo` in a chat counts for Jonas.md when it says so.
-  const canon = (x: string) => known.get(resolve(x)) ?? x;
+  const canon = (x: string) => known.get(resolve(x)) ?? ties.get(entityKey(x)) ?? x;
   const found = proseNames(input.prose, known, coreKeys, canon);
   const all = new Map(known);
   const proseOnly: string[] = [];
@@ -86,7 +110,8 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
   const coreLines = new Map<string, LineMention[]>();
   const lines = input.core.text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
-    const keys = new Set(nameTokens(lines[i]!).map(resolve));
+    // "Ash" of "Ash Grove" counts for the run's page.
+    const keys = new Set(nameTokens(lines[i]!).flatMap((n) => [resolve(n), found.keyOf(n)]));
     for (const key of keys) {
       if (!all.has(key)) continue;
       const list = coreLines.get(key) ?? [];
@@ -170,7 +195,10 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
       const keys = new Set<string>();
       for (const log of logs)
         for (const l of log.lines)
-          for (const n of [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []), ...(l.s ?? [])]) keys.add(resolve(n));
+          for (const n of [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []), ...(l.s ?? [])]) {
+            keys.add(resolve(n));
+            keys.add(found.keyOf(n)); // "Ash" of "Ash Grove" is the run's page
+          }
       return keys;
     },
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ProseLog, proseNames, scanLine, scanProse } from "./prose.js";
+import { coreNames, type ProseLog, proseNames, scanLine, scanProse } from "./prose.js";
 
 describe("names in a log's prose", () => {
   it.each([
@@ -111,4 +111,48 @@ it("gives a title or kin word before a name no page of its own", () => {
     log("memory/2026-06-08.md", "Aunt Bisi phoned. Role title is Senior Engineer after all."),
   ];
   expect([...proseNames(logs, new Map()).names.values()]).toEqual(["Bisi"]);
+});
+
+describe("names of more than one word, and words that only look like names", () => {
+  const log = (path: string, text: string): ProseLog => ({ path, date: path.slice(7, 17), lines: scanProse(text) });
+
+  it("names a place by all its words when its first word never stands alone", () => {
+    const logs = [
+      log("memory/2026-05-04.md", "Dropped the twins at Oak Meadow early, then coffee at Little Fern."),
+      log("memory/2026-05-06.md", "Oak Meadow called: nits again. Met Kofi at Little Fern after."),
+      log("memory/2026-05-09.md", "Pickup at Oak Meadow was chaos. Kofi says hi."),
+    ];
+    const { names, linesOf } = proseNames(logs, new Map());
+    expect([...names.values()].sort()).toEqual(["Kofi", "Little-Fern", "Oak-Meadow"]);
+    expect(linesOf("oak-meadow").map((m) => m.date)).toEqual(["2026-05-04", "2026-05-06", "2026-05-09"]);
+  });
+
+  it("reads on past an abbreviation's dot: St. Jude's is one name, Dr. Amadi no sentence start", () => {
+    const l = scanLine("Night at St. Jude's again, Dr. Amadi on call.", 1)!;
+    expect(l.r).toEqual([["St", "Jude"]]);
+    expect(l.n).toEqual(["St", "Amadi"]);
+    expect(l.s).toBeUndefined();
+  });
+
+  it("gives no name to a ward after a number, a short month or day, or a holiday", () => {
+    const names = (text: string) => {
+      const l = scanLine(text, 1);
+      return [...(l?.n ?? []), ...(l?.s ?? [])];
+    };
+    expect(names("Floated to 6 North tonight, back on 3 East Thurs")).toEqual(["Floated"]);
+    expect(names("due by Feb 3, and off over Easter and Thanksgiving w Ade")).toEqual(["Ade"]);
+  });
+
+  it('counts a sentence opener that speaks ("Gloria says") as a name', () => {
+    const logs = [
+      log("memory/2026-05-04.md", "Short night. Ngozi says the rota is out."),
+      log("memory/2026-05-11.md", "Ngozi told me to swap with Tunji."),
+    ];
+    expect([...proseNames(logs, new Map()).names.values()]).toEqual(["Ngozi"]);
+  });
+
+  it("keeps a surname MEMORY.md writes after a first name out of the core names", () => {
+    const core = scanProse("- Charge nurse: Denise Park.\n- Mostly nights, with Omar.");
+    expect(coreNames(core)).toEqual(["Charge", "Denise", "Omar", "Mostly"]);
+  });
 });

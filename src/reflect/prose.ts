@@ -2,6 +2,7 @@ import { STOP_WORDS } from "../analysis/stopwords.js";
 import { entityKey, findMentions } from "../retain/entities.js";
 import { retainHeading } from "../retain/parse.js";
 import { cmp } from "./format.js";
+import { COMMON, NOT_SPEAKERS } from "./prose-words.js";
 
 /**
  * Names in the prose of daily logs (issue 10 item 6): who and what a log talks about
@@ -15,7 +16,9 @@ import { cmp } from "./format.js";
  *  - `s` a capitalised word starting a sentence, or a lower-case compound (`ledger-sync`): "Today", "Booked" and "Mara" look the
  *    same there, so these count only for a name that is an entity for another reason;
  *  - `p` pairs [start, next] of a sentence-start word followed by a capitalised one (also in
- *    `s` and `n`): "Called Ben" is a verb and a name, "(Rosa Lind)" one name by its first word.
+ *    `s` and `n`): "Called Ben" is a verb and a name, "(Rosa Lind)" one name by its first word;
+ *  - `r` runs of two or more capitalised words ("Ash Grove", "St. Mary's", "Blue Bottle"): a
+ *    place or a shop whose first word never stands alone is named by the whole run.
  */
 export interface ProseLine {
   line: number;
@@ -24,36 +27,8 @@ export interface ProseLine {
   n?: string[];
   s?: string[];
   p?: [string, string][];
+  r?: string[][];
 }
-
-/** Words that open a chat-like `Word:` line without being anyone ("Note: ...", "User: ..."). */
-const NOT_SPEAKERS = new Set(
-  (
-    "note notes todo update done next later idea ideas question answer summary decision decisions action actions " +
-    "reminder status re fwd fyi ps nb tl tldr edit result results goal goals plan plans problem issue fix context " +
-    "user assistant agent bot system me you we morning afternoon evening night today yesterday tomorrow time date " +
-    "log logs retain link links see source sources warning error info debug"
-  ).split(" "),
-);
-
-/** Capitalised words that are no name anywhere in a sentence. */
-const COMMON = new Set(
-  (
-    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august " +
-    "september october november december today yesterday tomorrow ok okay yes no hi hello hey thanks thank please " +
-    "mr mrs ms dr i i'm i've i'll i'd " +
-    // Titles and kin before a name ("Uncle Tunde", "Prof Adeyemi"): the name is the word
-    // after, and the title alone is no one. Job titles ("Senior Analyst") are roles, not people.
-    "uncle aunt auntie aunty grandma grandpa granny grandad prof professor sir mx " +
-    "senior junior lead chief principal analyst engineer manager director designer developer consultant " +
-    "intern recruiter officer " +
-    // Languages and nationalities: English capitalises them, and they are what someone
-    // speaks or where something is from, not whom a log is about ("an English summary").
-    "english german swedish french spanish italian dutch danish norwegian finnish polish portuguese russian " +
-    "ukrainian chinese japanese korean arabic hindi turkish greek czech hungarian romanian hebrew american " +
-    "british european african asian canadian australian indian irish scottish welsh swiss austrian belgian"
-  ).split(" "),
-);
 
 const isStop = (word: string) => {
   const w = word.toLowerCase();
@@ -72,12 +47,24 @@ const WORD = new RegExp(`${NAME}`, "gu");
 const COMPOUND = /(?<![\p{L}\p{N}])\p{Ll}[\p{L}\p{N}]*(?:[-.][\p{L}\p{N}]+)+/gu;
 // Characters after which the next word starts a sentence (or a list item, a quote, a label).
 const STARTER = /[.!?:;"“”([{>*_–—-]/u;
+/** Verbs of speech right after a word: its speaker ("Gloria says", "Kwame texted"). */
+const REPORTS =
+  /^ (?:says|said|told|tells|asked|asks|texted|emailed|e-mailed|messaged|replied|mentioned|thinks|reckons)\b/u;
+/** Abbreviations whose `.` ends no sentence: "Dr. Okonjo", "St. Mary's", "Mt. Hood". */
+const ABBREV = new Set("dr mr mrs ms mx st mt ft prof rev sr jr fr vs approx no".split(" "));
+/** A word ending in `.` at `end` (exclusive of the dot) that is an abbreviation. */
+const abbrevBefore = (text: string, dot: number) => {
+  let i = dot;
+  while (i > 0 && /[\p{L}]/u.test(text[i - 1]!)) i--;
+  return i < dot && (i === 0 || !/[\p{L}\p{N}.]/u.test(text[i - 1]!)) && ABBREV.has(text.slice(i, dot).toLowerCase());
+};
 
 /** Does a word at `at` start a sentence: nothing but spaces before it, or a STARTER character before the spaces? */
 function startsSentence(text: string, at: number): boolean {
   // Read backwards from the word (a regex anchored at the end would rescan the line for every word).
   let i = at - 1;
   while (i >= 0 && /\s/u.test(text[i]!)) i--;
+  if (i >= 0 && text[i] === "." && abbrevBefore(text, i)) return false;
   return i < 0 || STARTER.test(text[i]!);
 }
 
@@ -115,29 +102,47 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   const pairs: [string, string][] = [];
   // A sentence-start word and where it ends, when the next word may be the rest of its name.
   let opener: { name: string; end: number } | undefined;
+  const runs: string[][] = [];
+  let run: string[] | undefined;
+  // The end of a word, past the dot of an abbreviation ("St. Mary's" goes on after "St.").
+  const endOf = (at: number, word: string) =>
+    prose[at + word.length] === "." && abbrevBefore(prose, at + word.length) ? at + word.length + 1 : at + word.length;
   for (const m of prose.matchAll(WORD)) {
     const prev = m.index > 0 ? prose[m.index - 1] : undefined;
     if (prev !== undefined && /[\p{L}\p{N}_@/\\.]/u.test(prev) && !/\s/u.test(prev)) continue; // inside a token
     const name = cleanName(m[0]);
     const continues = lastNameEnd >= 0 && m.index === lastNameEnd + 1 && prose[lastNameEnd] === " ";
     if (continues) {
-      lastNameEnd = m.index + m[0].length;
+      run?.push(name);
+      lastNameEnd = endOf(m.index, m[0]);
       continue;
     }
     lastNameEnd = -1;
+    run = undefined;
+    // A word after a small number labels it ("on 4 West", "Bed 12 A"): a ward or a room, no one.
+    if (/(?:^|[^\p{L}\p{N}.,:])\d{1,3} $/u.test(prose.slice(Math.max(0, m.index - 5), m.index))) {
+      opener = undefined;
+      continue;
+    }
     const after = opener && m.index === opener.end + 1 && prose[opener.end] === " " ? opener.name : undefined;
     opener = undefined;
     if (name.length < 2 || /\d/u.test(name) || isStop(name)) continue;
     // ALL-CAPS words are acronyms (API, HTTP), not names.
     if (name === name.toUpperCase()) continue;
     const listItem = lastList !== undefined && /^\s*(?:,|,?\s+(?:and|or|&))\s*$/u.test(prose.slice(lastEnd, m.index));
-    const list = listItem ? lastList! : startsSentence(prose, m.index) ? start : mid;
+    // "Gloria says", "Bev told me": a sentence opener that someone speaks through is a name.
+    const speaks = REPORTS.test(prose.slice(m.index + m[0].length, m.index + m[0].length + 12));
+    const list = listItem ? lastList! : startsSentence(prose, m.index) && !speaks ? start : mid;
     if (!list.includes(name)) list.push(name);
     lastList = list;
     lastEnd = m.index + m[0].length;
     // Only a name inside a sentence starts a run ("Called Ben" is a verb and a name); a
     // possessive ends it ("Mara's Team" is Mara and a team).
-    if (list === mid && name === m[0]) lastNameEnd = m.index + m[0].length;
+    if (list === mid && name === m[0]) {
+      lastNameEnd = endOf(m.index, m[0]);
+      run = after !== undefined ? [after, name] : [name];
+      runs.push(run);
+    }
     if (list === mid && after !== undefined) pairs.push([after, name]);
     if (list === start && name === m[0]) opener = { name, end: m.index + m[0].length };
   }
@@ -151,6 +156,8 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   if (mid.length) out.n = mid;
   if (start.length) out.s = start;
   if (pairs.length) out.p = pairs;
+  const long = runs.filter((r) => r.length > 1);
+  if (long.length) out.r = long;
   return out.k || out.a || out.n || out.s ? out : undefined;
 }
 
@@ -182,6 +189,17 @@ export function scanProse(text: string): ProseLine[] {
   return out;
 }
 
+/**
+ * The names of MEMORY.md's lines that count as core names: all but a word after a sentence
+ * opener ("Charge nurse: Denise Park"): Park is Denise's surname until a log has it alone.
+ */
+export function coreNames(lines: readonly ProseLine[]): string[] {
+  return lines.flatMap((l) => {
+    const seconds = new Set((l.p ?? []).map(([, second]) => second));
+    return [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []).filter((n) => !seconds.has(n)), ...(l.s ?? [])];
+  });
+}
+
 /** A log's scanned prose. */
 export interface ProseLog {
   path: string;
@@ -204,6 +222,8 @@ export interface ProseNames {
    * `focus` (all when absent); later calls use that index.
    */
   linesOf(key: string, focus?: ReadonlySet<string>): { path: string; line: number; date: string }[];
+  /** The entity key a name of the prose counts for ("Ash" of "Ash Grove" -> `ash-grove`). */
+  keyOf(name: string): string;
 }
 
 /**
@@ -252,44 +272,96 @@ export function proseNames(
   };
   // Second words of a sentence-start pair wait until every log is read (see below).
   const paired: { log: string; first: string; second: string }[] = [];
-  // (~50k lines on ten years: no arrays or sets per line; a line has at most a few pairs.)
-  const isSecond = (l: ProseLine, name: string) => l.p?.some((pair) => pair[1] === name) === true;
+  // Logs naming a key anywhere, sentence starts included.
+  const anywhere = new Map<string, Set<string>>();
+  // Runs of words by the key of their first word, and the keys seen outside a run's head.
+  const runsOf = new Map<string, Map<string, number>>();
+  const alone = new Set<string>();
+  // (~50k lines on ten years: no arrays or sets for a line without pairs or runs.)
   for (const log of sorted) {
     for (const l of log.lines) {
+      const seconds = l.p && new Set(l.p.map(([, second]) => second));
+      const heads = l.r && new Set(l.r.map((r) => r[0]!));
       if (l.p) for (const [first, second] of l.p) paired.push({ log: log.path, first, second });
+      if (l.r)
+        for (const r of l.r) {
+          const head = keyOf(r[0]!);
+          let byRun = runsOf.get(head);
+          if (byRun === undefined) {
+            byRun = new Map<string, number>();
+            runsOf.set(head, byRun);
+          }
+          const joined = r.join("-");
+          byRun.set(joined, (byRun.get(joined) ?? 0) + 1);
+        }
       if (l.k)
         for (const name of l.k) {
           const key = spell(name);
-          if (!isSecond(l, name)) credit(key, log.path);
+          if (!seconds?.has(name)) credit(key, log.path);
         }
       if (l.n)
         for (const name of l.n) {
           const key = spell(name);
-          if (!isSecond(l, name)) credit(key, log.path);
+          if (!seconds?.has(name)) credit(key, log.path);
         }
       if (l.a) for (const name of l.a) tagged.add(spell(name));
       if (l.s) for (const name of l.s) spell(name);
+      const seen = (name: string) => {
+        const key = keyOf(name);
+        let set = anywhere.get(key);
+        if (set === undefined) {
+          set = new Set<string>();
+          anywhere.set(key, set);
+        }
+        set.add(log.path);
+        if (!heads?.has(name) && !seconds?.has(name)) alone.add(key);
+      };
+      if (l.k) for (const name of l.k) seen(name);
+      if (l.a) for (const name of l.a) seen(name);
+      if (l.n) for (const name of l.n) seen(name);
+      if (l.s) for (const name of l.s) seen(name);
     }
   }
   // "Called Ben": Ben is named on his own elsewhere, so the line names him. "(Rosa Lind)",
   // "today: Rosa Lind": Lind never stands alone, so it is Rosa's surname and the line names Rosa.
   // A name MEMORY.md lists or facts carry is someone even when only ever seen after a verb.
-  const alone = new Set([...strong.keys(), ...tagged, ...known.keys(), ...core]);
+  const named = new Set([...strong.keys(), ...tagged, ...known.keys(), ...core]);
   for (const { log, first, second } of paired) {
     const key = keyOf(second);
-    credit(alone.has(key) ? key : keyOf(first), log);
+    credit(named.has(key) ? key : keyOf(first), log);
+  }
+  // "Ash Grove", "Blue Bottle": a first word never seen on its own is no name alone, the run is.
+  const renamed = new Map<string, string>();
+  for (const [head, byRun] of runsOf) {
+    if (alone.has(head) || known.has(head) || tagged.has(head)) continue;
+    let best = "";
+    let count = -1;
+    for (const [run, n] of byRun) if (n > count || (n === count && cmp(run, best) < 0)) [best, count] = [run, n];
+    renamed.set(head, best);
   }
   const names = new Map<string, string>();
   for (const [key, bySpelling] of spellings) {
     const logsOf = strong.get(key)?.size ?? 0;
-    const ok = known.has(key) || tagged.has(key) || (core.has(key) && logsOf >= 1) || logsOf >= PROSE_MIN_LOGS;
+    // A name used as one inside a sentence and written in three logs: "Kwame says", "Kwame was so happy".
+    const often = logsOf >= 1 && (anywhere.get(key)?.size ?? 0) >= 3;
+    const ok = known.has(key) || tagged.has(key) || (core.has(key) && logsOf >= 1) || logsOf >= PROSE_MIN_LOGS || often;
     if (!ok) continue;
+    const run = renamed.get(key);
+    if (run !== undefined) {
+      names.set(entityKey(run), run);
+      continue;
+    }
     let best = "";
     let count = -1;
     for (const [name, n] of bySpelling)
       if (n > count || (n === count && cmp(name, best) < 0)) [best, count] = [name, n];
     names.set(key, known.get(key) ?? best);
   }
+  const keyOfName = (raw: string) => {
+    const key = keyOf(raw);
+    const run = renamed.get(key);
+    return run === undefined ? key : entityKey(run);
+  };
   // Lines are collected on first use, for the keys asked for (a nightly run renders a few pages).
   let lines: Map<string, { path: string; line: number; date: string }[]> | undefined;
   const linesOf = (key: string, focus?: ReadonlySet<string>) => {
@@ -298,7 +370,7 @@ export function proseNames(
       lines = index;
       // Ten years are ~50k prose lines: no arrays or objects per line, only per mention found.
       const add = (raw: string, log: ProseLog, line: number) => {
-        const k = keyOf(raw);
+        const k = keyOfName(raw);
         if (!names.has(k) || (focus && !focus.has(k))) return;
         let found = index.get(k);
         if (found === undefined) {
@@ -322,5 +394,5 @@ export function proseNames(
     }
     return lines.get(key) ?? [];
   };
-  return { names, linesOf };
+  return { names, linesOf, keyOf: keyOfName };
 }

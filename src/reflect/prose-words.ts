@@ -1,0 +1,34 @@
+// The word lists of prose.ts (data): words that look like names in a log and are none.
+
+/** Words that open a chat-like `Word:` line without being anyone ("Note: ...", "User: ..."). */
+export const NOT_SPEAKERS = new Set(
+  (
+    "note notes todo update done next later idea ideas question answer summary decision decisions action actions " +
+    "reminder status re fwd fyi ps nb tl tldr edit result results goal goals plan plans problem issue fix context " +
+    "user assistant agent bot system me you we morning afternoon evening night today yesterday tomorrow time date " +
+    "log logs retain link links see source sources warning error info debug"
+  ).split(" "),
+);
+
+/** Capitalised words that are no name anywhere in a sentence. */
+export const COMMON = new Set(
+  (
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august " +
+    "september october november december " +
+    // Short forms of months and days ("till Feb", "Thurs"), and holidays: dates, not whom a log is about.
+    "jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed thu thur thurs fri sat sun " +
+    "easter christmas xmas thanksgiving halloween hanukkah diwali ramadan passover eid nye " +
+    "today yesterday tomorrow ok okay yes no hi hello hey thanks thank please " +
+    "mr mrs ms dr i i'm i've i'll i'd " +
+    // Titles and kin before a name ("Uncle Tunde", "Prof Adeyemi"): the name is the word
+    // after, and the title alone is no one. Job titles ("Senior Analyst") are roles, not people.
+    "uncle aunt auntie aunty grandma grandpa granny grandad prof professor sir mx " +
+    "senior junior lead chief principal analyst engineer manager director designer developer consultant " +
+    "intern recruiter officer " +
+    // Languages and nationalities: English capitalises them, and they are what someone
+    // speaks or where something is from, not whom a log is about ("an English summary").
+    "english german swedish french spanish italian dutch danish norwegian finnish polish portuguese russian " +
+    "ukrainian chinese japanese korean arabic hindi turkish greek czech hungarian romanian hebrew american " +
+    "british european african asian canadian australian indian irish scottish welsh swiss austrian belgian"
+  ).split(" "),
+);
