@@ -19,9 +19,9 @@ import { assertGitCanCommit } from "../src/reflect/git.js";
 import { leftNote, type ReflectReport, reflect } from "../src/reflect/index.js";
 import { changeLine, runCommitMessage } from "../src/reflect/message.js";
 import type { LogInput, LogsRead, SectionParser } from "../src/retain/index.js";
-import { workspaceDay } from "../src/sessions/clock.js";
 import { ingestSessions } from "../src/sessions/ingest.js";
 import type { IngestReport } from "../src/sessions/types.js";
+import { workspaceDay } from "../src/workspace/clock.js";
 import type { MemoryFile } from "../src/workspace/files.js";
 
 export interface NightlyState {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createClock } from "../src/sessions/clock.js";
+import { createClock } from "../src/workspace/clock.js";
 
 /** The day and time straight from Intl, one formatToParts per call: what the clock must agree with. */
 function reference(zone: string, ts: number): { day: string; time: string } {

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createClock } from "../src/sessions/clock.js";
+import { createClock } from "../src/workspace/clock.js";
 import { type DigestEntry, mergeEntries, parseDigest, renderDigest } from "../src/sessions/digest.js";
 import {
   contentText,

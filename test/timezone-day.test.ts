@@ -8,6 +8,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runPipeline } from "../pipelines/index.js";
+import { reflect } from "../src/reflect/index.js";
 import { openWorkspace } from "../src/workspace/workspace.js";
 
 const exec = promisify(execFile);
@@ -60,5 +61,19 @@ describe("the run's day is the workspace's day", () => {
     expect(await readFile(path.join(root, "bank/entities/Lena.md"), "utf8")).toContain(
       "2026-03-16 → 2026-03-20, ongoing",
     );
+  });
+
+  it("reflect --since 1d in Honolulu at 21:30 on Mar 15 counts back from the 15th, not from UTC's 16th", async () => {
+    const root = await workspace("Pacific/Honolulu", {
+      "2026-03-13.md": "# Fri\n\n## Retain\n- B @Kai: Waxed the longboard.\n",
+      "2026-03-14.md": "# Sat\n\n## Retain\n- B @Kai: Paddled out at Waimea before sunrise.\n",
+      "2026-03-15.md": "# Sun\n\n## Retain\n- W @Kai: Back at work Monday.\n",
+    });
+    const ws = await openWorkspace(root);
+    const now = new Date("2026-03-16T07:30:00Z");
+    await reflect(ws, { now });
+    const report = await reflect(ws, { since: "1d", now });
+    // The 14th and the 15th: a day back from the person's today (UTC's day would leave the 14th out).
+    expect(report.factsRead).toBe(2);
   });
 });

@@ -4,7 +4,7 @@ import { parseMemo, type SectionParser } from "../retain/memo.js";
 import { noRetainNote } from "../retain/no-retain.js";
 import { type LogInput, readFacts } from "../retain/read.js";
 import type { LogsRead } from "../retain/types.js";
-import { workspaceDay } from "../sessions/clock.js";
+import { workspaceDay } from "../workspace/clock.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { changedWindow, type IncrementalWindow } from "./window.js";
 

@@ -1,5 +1,5 @@
 import { isDailyLog, logDate } from "../markdown/log-path.js";
-import { workspaceDay } from "../sessions/clock.js";
+import { workspaceDay } from "../workspace/clock.js";
 import { listMemoryFiles, type MemoryFile } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { changedAgainst, readFileManifest } from "./manifest.js";

@@ -29,7 +29,7 @@ import { parseSinceDate } from "../retain/dates.js";
 import { entitySpellings, respell, respellAll } from "../retain/entities.js";
 import { noRetainNote } from "../retain/index.js";
 import type { Fact } from "../retain/types.js";
-import { workspaceDay } from "../sessions/clock.js";
+import { workspaceDay } from "../workspace/clock.js";
 import { MembankError } from "../workspace/errors.js";
 import { outsideWorkspace } from "../workspace/files.js";
 import { writeOwnedFiles } from "../workspace/owned.js";
@@ -77,7 +77,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     timings[phase] = Math.round(t - mark);
     mark = t;
   };
-  let since = opts.all || opts.since === undefined ? undefined : parseSinceDate(opts.since, now);
+  let since = opts.all || opts.since === undefined ? undefined : parseSinceDate(opts.since, workspaceDay(ws, now));
   // Logs of past days without a Retain section get an extracted one (append-only) before facts are read;
   // an incremental run then reaches back to the oldest log that changed.
   let extracted: string[] = [];

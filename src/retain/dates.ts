@@ -32,14 +32,14 @@ export function shiftDate(date: string, days: number): string {
 
 /**
  * A `--since` value: a date `YYYY-MM-DD`, or an age like `7d` / `2w` counted back from
- * today (UTC). Throws MembankError (exit code 2) with the accepted forms otherwise.
+ * `today` (the workspace's day, `workspaceDay`: where its person lives, not UTC's).
+ * Throws MembankError (exit code 2) with the accepted forms otherwise.
  */
-export function parseSinceDate(value: string, now: Date = new Date(), flag = "--since"): string {
+export function parseSinceDate(value: string, today: string, flag = "--since"): string {
   const v = value.trim();
   if (isIsoDate(v)) return v;
   const rel = /^(\d+)\s*([dw])$/i.exec(v);
   if (rel) {
-    const today = ymd(now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate());
     const days = Number(rel[1]) * (rel[2]!.toLowerCase() === "w" ? 7 : 1);
     return shiftDate(today, -days);
   }

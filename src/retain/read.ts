@@ -1,4 +1,5 @@
 import { logDate } from "../markdown/log-path.js";
+import { workspaceDay } from "../workspace/clock.js";
 import { listMemoryFiles } from "../workspace/files.js";
 import { memoryTextProblems, readMemoryText } from "../workspace/text-file.js";
 import type { Workspace } from "../workspace/workspace.js";
@@ -33,7 +34,8 @@ function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
  * hand-written fact wins over an extracted copy.
  */
 export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Promise<LogsRead & { logs: LogInput[] }> {
-  const since = opts.since === undefined ? undefined : parseSinceDate(opts.since, new Date(), "since");
+  const since =
+    opts.since === undefined ? undefined : parseSinceDate(opts.since, workspaceDay(ws, new Date()), "since");
   const logs = (await listMemoryFiles(ws)).filter((f) => {
     const date = logDate(f.path);
     return date !== undefined && (since === undefined || date >= since);

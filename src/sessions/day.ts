@@ -1,4 +1,4 @@
-import type { Clock } from "./clock.js";
+import type { Clock } from "../workspace/clock.js";
 import {
   type DigestEntry,
   type DigestNotes,

@@ -1,4 +1,4 @@
-import type { Clock } from "./clock.js";
+import type { Clock } from "../workspace/clock.js";
 import { DIGEST_DAY_MAX_BYTES, kb, MESSAGE_MAX_BYTES } from "./limits.js";
 import type { SessionMessage } from "./types.js";
 

@@ -1,4 +1,4 @@
-export { type Clock, createClock, sessionsClock, workspaceDay } from "./clock.js";
+export { type Clock, createClock, sessionsClock, workspaceDay } from "../workspace/clock.js";
 export {
   capMessage,
   type DigestEntry,

@@ -59,8 +59,9 @@ export function registerFacts(program: Command): void {
     .option("--strict", "exit 1 when any line is malformed")
     .action(async (flags: FactsFlags) => {
       const { noRetainNote, parseSinceDate, readFacts } = await import("../../retain/index.js");
-      const since = flags.since === undefined ? undefined : parseSinceDate(flags.since);
       const ws = await loadWorkspace(flags);
+      const { workspaceDay } = await import("../../workspace/clock.js");
+      const since = flags.since === undefined ? undefined : parseSinceDate(flags.since, workspaceDay(ws, new Date()));
       const result = await readFacts(ws, since === undefined ? {} : { since });
       if (flags.json) {
         printJson({ facts: result.facts, diagnostics: result.diagnostics, logsWithoutRetain: result.noRetain });

@@ -4,8 +4,8 @@
  * does every "today" of a run (the nightly's commit, entity pages' upcoming/past, which logs
  * are past): the workspace's zone, not UTC, or a user in UTC-10 or UTC+13 is a day off.
  */
-import { MembankError } from "../workspace/errors.js";
-import type { Workspace } from "../workspace/workspace.js";
+import { MembankError } from "./errors.js";
+import type { Workspace } from "./workspace.js";
 
 export interface Clock {
   /** IANA zone name, or "local". */
