@@ -2,7 +2,6 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createClock } from "../src/workspace/clock.js";
 import { type DigestEntry, mergeEntries, parseDigest, renderDigest } from "../src/sessions/digest.js";
 import {
   contentText,
@@ -12,6 +11,7 @@ import {
   parseTimestamp,
 } from "../src/sessions/parse.js";
 import { redactSecrets } from "../src/sessions/redact.js";
+import { createClock } from "../src/workspace/clock.js";
 
 const FIX = path.resolve(import.meta.dirname, "../fixtures/sessions");
 const utc = createClock("UTC");

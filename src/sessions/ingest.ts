@@ -1,11 +1,11 @@
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import type { LlmServices } from "../llm/types.js";
+import { type Clock, sessionsClock } from "../workspace/clock.js";
 import { MembankError } from "../workspace/errors.js";
 import { outsideWorkspace } from "../workspace/files.js";
 import { writeOwnedFile } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { type Clock, sessionsClock } from "../workspace/clock.js";
 import { DayDigest } from "./day.js";
 import { capMessage, digestPath } from "./digest.js";
 import { findSessionFiles, isExcluded, isHeartbeatMessage, resolveSessionsDir, type SessionFile } from "./discover.js";
