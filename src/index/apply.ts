@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { hasCjk } from "../analysis/tokens.js";
 import { logDate } from "../markdown/log-path.js";
 import { entitySlugFromPagePath, OPINIONS_PAGE } from "../markdown/pages.js";
 import type { RetainResult } from "../retain/types.js";
@@ -11,6 +10,7 @@ import {
   readMemoryTextSync,
 } from "../workspace/text-file.js";
 import { type ChunkOptions, chunkMarkdown } from "./chunk.js";
+import { syncFileChunks } from "./chunk-rows.js";
 import type { IndexDb } from "./db.js";
 import { parseEntityPage } from "./entity-page.js";
 import { beginFtsBatch, type FtsBatch } from "./fts-batch.js";
@@ -88,9 +88,6 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
   const insertFile = db.prepare(
     "INSERT OR REPLACE INTO files(path, hash, mtime_ms, size, date) VALUES (?, ?, ?, ?, ?)",
   );
-  const insertChunk = db.prepare(
-    "INSERT INTO chunks(path, start_line, end_line, text, hash, date, cjk) VALUES (?, ?, ?, ?, ?, ?, ?)",
-  );
   const insertFact = db.prepare(
     "INSERT INTO facts(id, kind, content, date, valid_from, valid_to, confidence, path, line, extracted) " +
       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -109,16 +106,21 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
   };
   const idsOf = (sql: string, rel: string) => db.prepare(sql).pluck().all(rel) as number[];
 
-  /** Everything derived from `rel`; its lines too unless the caller re-syncs them (a changed file). */
-  function removePath(rel: string, keepLines = false): void {
-    const ids = idsOf("SELECT id FROM chunks WHERE path = ?", rel);
-    deleteVectors(idx, ids);
-    fts().deleting("chunks", ids);
-    db.prepare("DELETE FROM chunks WHERE path = ?").run(rel);
+  /**
+   * Everything derived from `rel`; its chunks and lines too unless the caller re-syncs them
+   * (a changed file: rows whose text is unchanged are kept, see chunk-rows.ts and lines.ts).
+   */
+  function removePath(rel: string, changed = false): void {
+    if (!changed) {
+      const ids = idsOf("SELECT id FROM chunks WHERE path = ?", rel);
+      deleteVectors(idx, ids);
+      fts().deleting("chunks", ids);
+      db.prepare("DELETE FROM chunks WHERE path = ?").run(rel);
+    }
     db.prepare("DELETE FROM fact_entities WHERE fact IN (SELECT rid FROM facts WHERE path = ?)").run(rel);
     fts().deleting("facts", idsOf("SELECT rid FROM facts WHERE path = ?", rel));
     db.prepare("DELETE FROM facts WHERE path = ?").run(rel);
-    if (!keepLines) {
+    if (!changed) {
       fts().deleting("lines", idsOf("SELECT id FROM lines WHERE path = ?", rel));
       db.prepare("DELETE FROM lines WHERE path = ?").run(rel);
     }
@@ -128,21 +130,11 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
   }
 
   let diagnostics = 0;
-  function addFile(f: MemoryFile, text: string, hash: string, invalidLines: readonly number[]): void {
+  /** `isNew`: the index holds no rows of this file (nothing to keep or look up). */
+  function addFile(f: MemoryFile, text: string, hash: string, invalidLines: readonly number[], isNew: boolean): void {
     const date = logDate(f.path) ?? null;
     insertFile.run(f.path, hash, f.mtimeMs, f.size, date);
-    for (const c of chunkMarkdown(text, opts.chunk)) {
-      const { lastInsertRowid } = insertChunk.run(
-        f.path,
-        c.startLine,
-        c.endLine,
-        c.text,
-        sha256(c.text).slice(0, 16),
-        date,
-        hasCjk(c.text) ? 1 : 0,
-      );
-      fts().inserted("chunks", lastInsertRowid);
-    }
+    syncFileChunks(idx, f.path, date, chunkMarkdown(text, opts.chunk), fts(), { fresh: isNew });
     // Recall's line store: every non-blank line, numbered as in the file.
     syncFileLines(db, f.path, date, text, fts(), { fresh: opts.fresh ?? false });
     if (date !== null) {
@@ -206,7 +198,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
         return;
       }
       if (prev) removePath(f.path, true);
-      addFile(f, text, hash, read.invalid?.lines ?? []);
+      addFile(f, text, hash, read.invalid?.lines ?? [], opts.fresh === true || prev === undefined);
       changed++;
     });
     for (const rel of known.keys()) {

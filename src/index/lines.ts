@@ -67,12 +67,15 @@ export function syncFileLines(
     else free.set(r.text, [r]);
   }
   const insert = prepared(db, "INSERT INTO lines(path, line, date, text, ntok) VALUES (?, ?, ?, ?, ?)");
-  const move = prepared(db, "UPDATE lines SET line = ?, date = ? WHERE id = ?");
+  // Setting `date` too would rewrite each moved line's lines_date entry: most moves only shift the number.
+  const move = prepared(db, "UPDATE lines SET line = ? WHERE id = ?");
+  const redate = prepared(db, "UPDATE lines SET line = ?, date = ? WHERE id = ?");
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim().length === 0) return;
     const kept = free.get(line)?.shift();
     if (!kept) fts.inserted("lines", insert.run(path, i + 1, date, line, ftsWords(line).length).lastInsertRowid);
-    else if (kept.line !== i + 1 || kept.date !== date) move.run(i + 1, date, kept.id);
+    else if (kept.date !== date) redate.run(i + 1, date, kept.id);
+    else if (kept.line !== i + 1) move.run(i + 1, kept.id);
   });
   const gone: number[] = [];
   for (const list of free.values()) for (const r of list) gone.push(r.id);
