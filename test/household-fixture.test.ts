@@ -4,38 +4,20 @@
 // differ from the log's. Checks that the people get pages citing their lines, that
 // surnames, streets and sentence openers get none, and that recall puts the line that
 // answers each question in the top 3.
-import { readdir, readFile, writeFile } from "node:fs/promises";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Membank, openMembank } from "../src/membank.js";
-import { git, membank, repoRoot, workspaceFrom } from "./reflect-support.js";
+import type { Membank } from "../src/membank.js";
+import { fixtureAfterNightly, fixtureQuestions, type NightlyFixture, recallTop3 } from "./prose-fixture-support.js";
 
-interface Question {
-  q: string;
-  /** `path#Lline`: a result whose `path#Lstart-Lend` covers that line answers the question. */
-  expect: string[];
-  /** Why recall still misses it: run as an expected failure, so a fix shows up as this test failing. */
-  knownMiss?: string;
-}
-const questions = JSON.parse(
-  await readFile(path.join(repoRoot, "fixtures/household-questions.json"), "utf8"),
-) as Question[];
+const questions = await fixtureQuestions("household-questions.json");
 
-let dir: string;
+let fx: NightlyFixture;
 let pages: string[];
 let mb: Membank;
-const page = (name: string) => readFile(path.join(dir, "bank/entities", `${name}.md`), "utf8");
+const page = (name: string) => fx.page(name);
 
 beforeAll(async () => {
-  ({ dir } = await workspaceFrom(path.join(repoRoot, "fixtures/household"), { repo: false }));
-  await writeFile(path.join(dir, "membank.config.json"), '{ "embedding": { "provider": "none" } }\n');
-  git(dir, "init", "-q", "-b", "main");
-  git(dir, "add", "-A");
-  git(dir, "commit", "-q", "-m", "user: my notes");
-  const run = await membank("run", "nightly", "--workspace", dir);
-  expect(run.code, run.stderr).toBe(0);
-  pages = (await readdir(path.join(dir, "bank/entities"))).map((f) => f.replace(/\.md$/u, "")).sort();
-  mb = await openMembank(dir);
+  fx = await fixtureAfterNightly("household");
+  ({ pages, mb } = fx);
 }, 60_000);
 
 afterAll(async () => {
@@ -69,19 +51,5 @@ describe("entity pages from prose alone", () => {
 });
 
 describe("recall finds the line for natural questions (no model)", () => {
-  const covers = (source: string, want: string) => {
-    const [p, l] = want.split("#L");
-    const m = /^(.*)#L(\d+)-L(\d+)$/u.exec(source);
-    return !!m && m[1] === p && Number(m[2]) <= Number(l) && Number(l) <= Number(m[3]);
-  };
-  const check = async ({ q, expect: want }: Question) => {
-    const res = await mb.recall(q);
-    const top = res.results.slice(0, 3).map((r) => r.source);
-    expect(
-      top.some((s) => want.some((w) => covers(s, w))),
-      `${want.join(" or ")} in top 3 of ${top.join(", ")}`,
-    ).toBe(true);
-  };
-  it.each(questions.filter((q) => !q.knownMiss))("$q", check);
-  it.fails.each(questions.filter((q) => q.knownMiss))("still missed: $q ($knownMiss)", check);
+  recallTop3(questions, () => mb);
 });
