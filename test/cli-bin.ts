@@ -4,9 +4,32 @@
  * the tsc build; TSC_CLI is the tsc build's entry, for tests that compare the two.
  */
 import { readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "..");
 const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { bin: { membank: string } };
 export const MEMBANK_BIN = path.join(REPO_ROOT, pkg.bin.membank);
 export const TSC_CLI = path.join(REPO_ROOT, "dist/src/cli/main.js");
+
+/**
+ * An ordinary user's shell for a CLI run: an editor, a pager and an askpass set, and no git
+ * identity anywhere in git's config (an empty global file under `tmp`, no system file), so
+ * membank must neither open an editor nor rely on an identity. `extra` adds or overrides.
+ */
+export async function ordinaryShellEnv(tmp: string, extra: NodeJS.ProcessEnv = {}): Promise<NodeJS.ProcessEnv> {
+  const empty = path.join(tmp, "empty.gitconfig");
+  await writeFile(empty, "");
+  return {
+    ...process.env,
+    EDITOR: "vi",
+    VISUAL: "vi",
+    GIT_EDITOR: "vi",
+    PAGER: "less",
+    LANG: "C",
+    GIT_ASKPASS: "/bin/true",
+    GIT_CONFIG_GLOBAL: empty,
+    GIT_CONFIG_NOSYSTEM: "1",
+    ...extra,
+  };
+}

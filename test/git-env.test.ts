@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MEMBANK_BIN } from "./cli-bin.js";
+import { MEMBANK_BIN, ordinaryShellEnv } from "./cli-bin.js";
 
 const exec = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -17,19 +17,11 @@ let tmp: string;
 let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), "membank-gitenv-"));
-  await writeFile(path.join(tmp, "empty.gitconfig"), "");
-  env = {
-    ...process.env,
-    EDITOR: "vi",
-    VISUAL: "vi",
-    PAGER: "less",
-    LANG: "C",
-    GIT_ASKPASS: "/bin/true",
-    GIT_CONFIG_GLOBAL: path.join(tmp, "empty.gitconfig"),
-    GIT_CONFIG_NOSYSTEM: "1",
+  // An ordinary shell, and no identity anywhere in git's config.
+  env = await ordinaryShellEnv(tmp, {
     // Allowed for `git submodule add` of a local folder (git 2.38+ refuses file:// by default).
     GIT_ALLOW_PROTOCOL: "file",
-  };
+  });
 });
 afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MEMBANK_BIN } from "./cli-bin.js";
+import { MEMBANK_BIN, ordinaryShellEnv } from "./cli-bin.js";
 
 const exec = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -17,19 +17,8 @@ let tmp: string;
 let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), "membank-unlucky-"));
-  await writeFile(path.join(tmp, "empty.gitconfig"), "");
   // An ordinary shell, and no identity anywhere in git's config.
-  env = {
-    ...process.env,
-    EDITOR: "vi",
-    VISUAL: "vi",
-    GIT_EDITOR: "vi",
-    PAGER: "less",
-    LANG: "C",
-    GIT_ASKPASS: "/bin/true",
-    GIT_CONFIG_GLOBAL: path.join(tmp, "empty.gitconfig"),
-    GIT_CONFIG_NOSYSTEM: "1",
-  };
+  env = await ordinaryShellEnv(tmp);
 });
 afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
