@@ -6,7 +6,14 @@ export const NOT_SPEAKERS = new Set(
     "note notes todo update done next later idea ideas question answer summary decision decisions action actions " +
     "reminder status re fwd fyi ps nb tl tldr edit result results goal goals plan plans problem issue fix context " +
     "user assistant agent bot system me you we morning afternoon evening night today yesterday tomorrow time date " +
-    "log logs retain link links see source sources warning error info debug"
+    "log logs retain link links see source sources warning error info debug " +
+    // Labels people put before a colon in MEMORY.md and in logs ("Team: Priya, Jonas",
+    // "Family: Ana and the kids", "Health: knee better"): topics, not anyone speaking.
+    "team teams family work home health kids children pets travel money budget finances food diet sleep " +
+    "exercise fitness mood weather meeting meetings standup project projects task tasks priorities priority focus " +
+    "wins blockers blocked learned learnings reading books misc other tip tips important background contacts " +
+    "people friends preferences schedule routine address phone birthday role job company location timezone " +
+    "tools setup lunch dinner breakfast shopping groceries errands chores admin personal private"
   ).split(" "),
 );
 

@@ -28,7 +28,7 @@ describe("names in a log's prose", () => {
     };
     expect(names("Kickoff w/ Hollow Oak today, Priya Raman was there")).toEqual(["Hollow", "Priya", "Kickoff"]);
     expect(names("Dr Okafor discharged me! No more Tuesdays.")).toEqual(["Okafor"]);
-    expect(names("Called Ben, then met Mara's Team about it")).toEqual(["Ben", "Mara", "Team", "Called"]);
+    expect(names("Called Ben, then met Mara's Team about it")).toEqual(["Ben", "Mara", "Called"]);
   });
   it("gives no name to a language or nationality, capitalised or not", () => {
     const l = scanLine("Mara wrote the notes in German; I added an English summary for Priya.", 1)!;
@@ -149,6 +149,20 @@ describe("names of more than one word, and words that only look like names", () 
       log("memory/2026-05-11.md", "Ngozi told me to swap with Tunji."),
     ];
     expect([...proseNames(logs, new Map()).names.values()]).toEqual(["Ngozi"]);
+  });
+
+  it('gives no page to a topic label before a colon ("Team: ...", "Family: ...") in MEMORY.md and the logs', () => {
+    const core = new Set(
+      coreNames(scanProse("- Team: Priya Raman (staff engineer), Jonas Berg.\n- Family: wife Ana, kids Leo and Mia.")),
+    );
+    const log = (path: string, text: string): ProseLog => ({ path, date: path.slice(7, 17), lines: scanProse(text) });
+    const logs = [
+      log("memory/2026-03-15.md", "- Team: Noor onboarded; async updates are now the default.\n- Lunch with Priya."),
+      log("memory/2026-03-16.md", "Family: dinner at Ana's parents. Health: knee better."),
+    ];
+    const names = [...proseNames(logs, new Map(), new Set([...core].map((n) => n.toLowerCase()))).names.values()];
+    expect(names).toEqual(expect.arrayContaining(["Priya", "Ana"]));
+    for (const label of ["Team", "Family", "Health", "Lunch"]) expect(names).not.toContain(label);
   });
 
   it("keeps a surname MEMORY.md writes after a first name out of the core names", () => {
