@@ -165,6 +165,17 @@ describe("names of more than one word, and words that only look like names", () 
     for (const label of ["Team", "Family", "Health", "Lunch"]) expect(names).not.toContain(label);
   });
 
+  it('reads "the Castle" in prose as the entity @The-Castle, not a page of its own', () => {
+    const log = (path: string, text: string): ProseLog => ({ path, date: path.slice(7, 17), lines: scanProse(text) });
+    const logs = [
+      log("memory/2026-03-06.md", "Short day: contractor call for the Castle at 14:00, then off."),
+      log("memory/2026-03-10.md", "Zoë came by the Castle and approved the roof."),
+    ];
+    const { names, linesOf } = proseNames(logs, new Map([["the-castle", "The-Castle"]]));
+    expect([...names.keys()]).not.toContain("castle");
+    expect(linesOf("the-castle").map((l) => l.path)).toEqual(["memory/2026-03-06.md", "memory/2026-03-10.md"]);
+  });
+
   it("keeps a surname MEMORY.md writes after a first name out of the core names", () => {
     const core = scanProse("- Charge nurse: Denise Park.\n- Mostly nights, with Omar.");
     expect(coreNames(core)).toEqual(["Charge", "Denise", "Omar", "Mostly"]);

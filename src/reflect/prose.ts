@@ -245,6 +245,8 @@ export function proseNames(
     let key = keys.get(raw);
     if (key === undefined) {
       key = entityKey(canon(raw));
+      // "at the Castle" names @The-Castle: prose drops the article a fact's name keeps.
+      if (!known.has(key) && known.has(`the-${key}`)) key = `the-${key}`;
       keys.set(raw, key);
     }
     return key;
