@@ -37,12 +37,21 @@ export async function changedWindow(ws: Workspace, opts: ChangedWindowOptions): 
   const last = await lastCompletedRunStart(ws, opts.pipeline, opts.runId);
   if (last === undefined) return { logs };
   const changedPaths: string[] = [];
-  for (const f of logs) if (f.mtimeMs >= last - MTIME_SLACK_MS) changedPaths.push(f.path);
-  // Also what the mtime test cannot see: logs restored with old mtimes, new old-dated copies, deleted logs.
+  // What the mtime test cannot see: logs restored with old mtimes, new old-dated copies, deleted logs.
   const seen = await readFileManifest(ws, opts.pipeline);
   if (seen) {
     const { changed, gone } = changedAgainst(seen, logs);
     changedPaths.push(...changed, ...gone);
+  }
+  for (const f of logs) {
+    if (f.mtimeMs < last - MTIME_SLACK_MS) continue;
+    // A log the manifest holds with this very mtime is unchanged when the clock is fine-grained
+    // (sub-second mtimes): an edit after the listing moves it. Only a whole-second mtime (FAT,
+    // some network mounts) can hide an edit in the same tick. Without this, logs copied or
+    // cloned just before a first run all looked changed to the second, a full re-read.
+    const known = seen?.get(f.path);
+    if (known && known.mtimeMs === f.mtimeMs && known.size === f.size && f.mtimeMs % 1000 !== 0) continue;
+    changedPaths.push(f.path);
   }
   let oldest: string | undefined;
   for (const p of changedPaths) {
