@@ -243,11 +243,17 @@ function withOpinionDetails(idx: IndexDb, rows: RawOpinion[]): OpinionRow[] {
     idx.db,
     "SELECT fact_id AS factId, source, stance, date FROM opinion_evidence WHERE opinion_id = ? ORDER BY pos",
   );
-  return rows.map(({ rid: _rid, ...r }) => ({
-    ...r,
-    entities: ents.all(r.id) as string[],
-    evidence: evs.all(r.id) as OpinionEvidenceRow[],
-  }));
+  // One read per opinion: rows by evidence repeat an opinion once per fact it cites (ten years:
+  // thousands of evidence rows each), and the callers never mutate these lists.
+  const details = new Map<string, { entities: string[]; evidence: OpinionEvidenceRow[] }>();
+  return rows.map(({ rid: _rid, ...r }) => {
+    let d = details.get(r.id);
+    if (d === undefined) {
+      d = { entities: ents.all(r.id) as string[], evidence: evs.all(r.id) as OpinionEvidenceRow[] };
+      details.set(r.id, d);
+    }
+    return { ...r, entities: d.entities, evidence: d.evidence };
+  });
 }
 
 /** Does the index hold any opinions from bank/opinions.md? (Recall falls back to opinion facts when not.) */
