@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { openClawStateDir } from "../sessions/openclaw-locate.js";
+import { expandHome } from "../sessions/discover.js";
+import { openClawConfigPath, openClawStateDir, parseOpenClawConfig } from "../sessions/openclaw-locate.js";
 import { MembankError } from "../workspace/errors.js";
 import { cliScript, packageRoot } from "../workspace/init.js";
 import { findOpenClawBin, type OpenClawRunner, runOpenClaw } from "./run.js";
@@ -51,12 +52,9 @@ async function readOpenClawConfig(runner: OpenClawRunner, file: string): Promise
   } catch {
     return {};
   }
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-  } catch {
-    // JSON5 with comments or trailing commas: fall through
-  }
+  const parsed = parseOpenClawConfig(text);
+  if (parsed) return parsed;
+  // JSON5 beyond comments and trailing commas (unquoted keys, single quotes): ask OpenClaw.
   const out: Record<string, unknown> = {};
   for (const key of ["plugins", "mcp", "memory", "agents"]) {
     const res = await runOpenClaw(runner, ["config", "get", key, "--json"]);
@@ -70,11 +68,6 @@ async function readOpenClawConfig(runner: OpenClawRunner, file: string): Promise
   return out;
 }
 
-function expandHome(p: string, env: NodeJS.ProcessEnv): string {
-  const home = env.HOME ?? os.homedir();
-  return p === "~" || p.startsWith("~/") ? path.join(home, p.slice(1)) : p;
-}
-
 export async function openClawContext(opts: ContextOptions = {}): Promise<OpenClawContext> {
   const env = opts.env ?? process.env;
   const bin = opts.openclaw ? path.resolve(opts.openclaw) : findOpenClawBin(env);
@@ -86,16 +79,15 @@ export async function openClawContext(opts: ContextOptions = {}): Promise<OpenCl
   }
   const runner: OpenClawRunner = { bin, env };
   const stateDir = openClawStateDir({ env });
-  const configFile = env.OPENCLAW_CONFIG_PATH?.trim()
-    ? expandHome(env.OPENCLAW_CONFIG_PATH.trim(), env)
-    : path.join(stateDir, "openclaw.json");
+  const configFile = openClawConfigPath({ env });
   const config = await readOpenClawConfig(runner, configFile);
   const configured = getPath(config, "agents.defaults.workspace");
   const fromEnv = env.OPENCLAW_WORKSPACE_DIR?.trim();
+  const home = env.HOME ?? os.homedir();
   const workspace = path.resolve(
     opts.workspace ??
-      (typeof configured === "string" ? expandHome(configured, env) : undefined) ??
-      (fromEnv ? expandHome(fromEnv, env) : path.join(stateDir, "workspace")),
+      (typeof configured === "string" ? expandHome(configured, home) : undefined) ??
+      (fromEnv ? expandHome(fromEnv, home) : path.join(stateDir, "workspace")),
   );
   const root = packageRoot();
   if (!root) throw new MembankError("membank's package folder not found (is membank installed whole?)");

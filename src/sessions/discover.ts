@@ -30,10 +30,14 @@ export function archiveSessionId(name: string): string | undefined {
   return ARCHIVE_RE.exec(name)?.[1];
 }
 
+/** A path as users write it in config or the environment: `~` and `~/x` under `home`, else resolved against `base`. */
+export function expandHome(p: string, home: string, base = process.cwd()): string {
+  return p === "~" || p.startsWith("~/") ? path.join(home, p.slice(1)) : path.resolve(base, p);
+}
+
 /** `~/x` and workspace-relative paths as users write them in config. */
 export function resolveSessionsDir(dir: string, workspaceRoot: string, home = os.homedir()): string {
-  if (dir === "~" || dir.startsWith("~/")) return path.join(home, dir.slice(1));
-  return path.resolve(workspaceRoot, dir);
+  return expandHome(dir, home, workspaceRoot);
 }
 
 async function jsonlIn(dir: string): Promise<string[]> {

@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { agentFolders } from "./discover.js";
+import { agentFolders, expandHome } from "./discover.js";
 
 /** Where to look for OpenClaw: the environment and home directory (options, so tests never see the real HOME). */
 export interface LocateOptions {
@@ -37,15 +37,16 @@ export function openClawStateDir(opts: LocateOptions = {}): string {
   const env = opts.env ?? process.env;
   const home = opts.home ?? env.HOME ?? os.homedir();
   const configured = env.OPENCLAW_STATE_DIR?.trim();
-  if (configured) {
-    if (configured === "~" || configured.startsWith("~/")) return path.join(home, configured.slice(1));
-    return path.resolve(configured);
-  }
-  return path.join(home, ".openclaw");
+  return configured ? expandHome(configured, home) : path.join(home, ".openclaw");
 }
 
-function expandHome(p: string, home: string): string {
-  return p === "~" || p.startsWith("~/") ? path.join(home, p.slice(1)) : path.resolve(p);
+/** OpenClaw's config file: `$OPENCLAW_CONFIG_PATH`, else `<state dir>/openclaw.json`. */
+export function openClawConfigPath(opts: LocateOptions = {}): string {
+  const env = opts.env ?? process.env;
+  const configured = env.OPENCLAW_CONFIG_PATH?.trim();
+  return configured
+    ? expandHome(configured, opts.home ?? env.HOME ?? os.homedir())
+    : path.join(openClawStateDir(opts), "openclaw.json");
 }
 
 /**
@@ -60,6 +61,11 @@ export async function readOpenClawConfigFile(file: string): Promise<Record<strin
   } catch {
     return undefined;
   }
+  return parseOpenClawConfig(text);
+}
+
+/** OpenClaw's config text as data: JSON, else JSON5's comments and trailing commas dropped; undefined when neither parses. */
+export function parseOpenClawConfig(text: string): Record<string, unknown> | undefined {
   for (const candidate of [text, json5Lite(text)]) {
     try {
       const parsed = JSON.parse(candidate) as unknown;
@@ -90,13 +96,10 @@ interface AgentsConfig {
 }
 
 /** The agents part of OpenClaw's config (`agents.list[]` or `agents.entries`), paths expanded. */
-async function agentsConfig(state: string, env: NodeJS.ProcessEnv, home: string): Promise<AgentsConfig> {
+async function agentsConfig(opts: LocateOptions, env: NodeJS.ProcessEnv, home: string): Promise<AgentsConfig> {
   const fromEnv = env.OPENCLAW_WORKSPACE_DIR?.trim();
   const out: AgentsConfig = { entries: [], ...(fromEnv ? { fromEnv: expandHome(fromEnv, home) } : {}) };
-  const file = env.OPENCLAW_CONFIG_PATH?.trim()
-    ? expandHome(env.OPENCLAW_CONFIG_PATH.trim(), home)
-    : path.join(state, "openclaw.json");
-  const agents = (await readOpenClawConfigFile(file))?.agents;
+  const agents = (await readOpenClawConfigFile(openClawConfigPath(opts)))?.agents;
   if (!agents || typeof agents !== "object") return out;
   const a = agents as { defaults?: { workspace?: unknown }; list?: unknown; entries?: unknown };
   const text = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
@@ -160,7 +163,7 @@ export async function findOpenClawSessions(
   const env = opts.env ?? process.env;
   const dir = path.join(state, "agents");
   if (await isDir(dir)) {
-    const cfg = await agentsConfig(state, env, opts.home ?? env.HOME ?? os.homedir());
+    const cfg = await agentsConfig(opts, env, opts.home ?? env.HOME ?? os.homedir());
     const ids = [...new Set([...(await agentFolders(dir)), ...cfg.entries.map((e) => e.id)])].sort();
     const homes = new Map(ids.map((id) => [id, agentWorkspace(id, cfg, state)]));
     const named = [cfg.defaults, cfg.fromEnv, ...homes.values()].includes(root);
