@@ -3,6 +3,7 @@
  * writes). End-to-end tests run this file, so they test the shipped entry point and not only
  * the tsc build; TSC_CLI is the tsc build's entry, for tests that compare the two.
  */
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -32,4 +33,26 @@ export async function ordinaryShellEnv(tmp: string, extra: NodeJS.ProcessEnv = {
     GIT_CONFIG_NOSYSTEM: "1",
     ...extra,
   };
+}
+
+export interface BinRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The bin run with `args` in `env`, whatever its exit code (tests assert on it). */
+export function runBin(args: readonly string[], env: NodeJS.ProcessEnv): Promise<BinRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [MEMBANK_BIN, ...args], { env, stdio: "pipe" });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
 }

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MEMBANK_BIN } from "./cli-bin.js";
+import { type BinRun, MEMBANK_BIN, runBin } from "./cli-bin.js";
 
 const exec = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -47,25 +47,10 @@ async function workspace(): Promise<string> {
   return root;
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = BinRun;
 
 function nightly(root: string, env: NodeJS.ProcessEnv = USER_ENV): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, "run", "nightly", "--workspace", root], { env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return runBin(["run", "nightly", "--workspace", root], env);
 }
 
 async function newLog(root: string, day: string, lines: string[]): Promise<void> {

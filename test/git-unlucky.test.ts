@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MEMBANK_BIN, ordinaryShellEnv } from "./cli-bin.js";
+import { type BinRun, MEMBANK_BIN, ordinaryShellEnv, runBin } from "./cli-bin.js";
 
 const exec = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -34,25 +34,10 @@ async function git(cwd: string, ...args: string[]): Promise<string> {
   ).stdout;
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = BinRun;
 
 function nightly(ws: string): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, "run", "nightly", "--workspace", ws], { env, stdio: "pipe" });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return runBin(["run", "nightly", "--workspace", ws], env);
 }
 
 let n = 0;
