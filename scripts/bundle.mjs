@@ -11,7 +11,7 @@
 //
 //   node scripts/bundle.mjs        (part of `pnpm build`, after tsc)
 import { createHash } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -55,8 +55,6 @@ const lazyRequires = {
 
 const dist = path.join(root, "dist");
 const bundleFile = path.join(dist, "membank-bundle.cjs");
-// Outputs of earlier layouts of this script.
-for (const old of ["membank.mjs", "chunks"]) rmSync(path.join(dist, old), { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 const built = await build({
   write: false,
