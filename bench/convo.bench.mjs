@@ -20,10 +20,11 @@
 // embedder: BM25 + structure), k results and an unlimited token budget, so every system
 // returns k results and only ranking and snippet size differ. Prints R@1/5/10 and MRR@10
 // per category, lines and characters per result, and a side-by-side table.
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { bm25Windows, comparison, loadEvalSet, parseSource, readLogs, Scores } from "./eval-score.mjs";
+import { helpFromHeader } from "./index-support.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
@@ -32,16 +33,7 @@ const flag = (name, def) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : def;
 };
-if (args.includes("--help")) {
-  console.log(
-    readFileSync(fileURLToPath(import.meta.url), "utf8")
-      .split("\n")
-      .slice(1)
-      .filter((_, i, all) => i < all.findIndex((l) => l.startsWith("import")))
-      .join("\n"),
-  );
-  process.exit(0);
-}
+helpFromHeader(import.meta.url);
 const dataDir = path.resolve(flag("data", path.join(root, "bench/.out/realtalk")));
 const K = Number(flag("k", "10"));
 const limit = flag("limit", undefined);

@@ -7,6 +7,21 @@ import path from "node:path";
 
 export const repoRoot = path.resolve(import.meta.dirname, "..");
 
+/** `--help`: print the script's header comment (the lines before its first import) and exit. */
+export function helpFromHeader(scriptUrl) {
+  if (!process.argv.includes("--help")) return;
+  const lines = readFileSync(new URL(scriptUrl), "utf8").split("\n").slice(1);
+  console.log(
+    lines
+      .slice(
+        0,
+        lines.findIndex((l) => l.startsWith("import")),
+      )
+      .join("\n"),
+  );
+  process.exit(0);
+}
+
 /** Parse `--name value` flags with defaults. */
 export function flags(defaults) {
   const out = { ...defaults };

@@ -22,6 +22,7 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { helpFromHeader } from "./index-support.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
@@ -54,16 +55,7 @@ const semChunks = flag("semchunks", undefined);
 const semMin = flag("semmin", undefined);
 const mhw = flag("mhw", undefined);
 const semPara = flag("sempara", undefined);
-if (args.includes("--help")) {
-  console.log(
-    readFileSync(fileURLToPath(import.meta.url), "utf8")
-      .split("\n")
-      .slice(1)
-      .filter((_, i, all) => i < all.findIndex((l) => l.startsWith("import")))
-      .join("\n"),
-  );
-  process.exit(0);
-}
+helpFromHeader(import.meta.url);
 
 const queries = readFileSync(path.join(evalDir, "queries.jsonl"), "utf8")
   .trim()
