@@ -5,6 +5,9 @@
 //
 //   node bench/nightly.bench.mjs [--runs 3] [--years 10] [--sessions 20] [--first 1]
 //
+// `--sessions 0`: no chats, one new day of logs only. The CLI runs use the bin (the bundle
+// with its code cache), with the clock of the night after the new day (NIGHTLY_NOW).
+//
 // Setup (untimed): generate the corpus (bench/generate.mjs), copy it to bench/.out/, git
 // init + commit, and run the pipeline once so the bank and the index exist (the state a
 // workspace is in every evening). Timed: for each run, a fresh copy of that state gets
@@ -50,7 +53,7 @@ const base = path.join(out, "nightly-base");
 
 const git = (cwd, ...args) => execFileSync("git", args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
 
-if (!existsSync(path.join(corpus, "sessions"))) {
+if (!existsSync(path.join(corpus, opts.sessions > 0 ? "sessions" : "memory"))) {
   execFileSync(
     process.execPath,
     [
@@ -75,7 +78,9 @@ cpSync(corpus, base, {
   preserveTimestamps: true,
   filter: (src) => !src.startsWith(path.join(corpus, "sessions")),
 });
-cpSync(path.join(corpus, "sessions"), sessionsDir, { recursive: true });
+if (opts.sessions > 0) cpSync(path.join(corpus, "sessions"), sessionsDir, { recursive: true });
+// `--sessions 0`: the nightly as the issue times it, one new day of logs and no chats.
+const sessionsFlag = opts.sessions > 0 ? ["--sessions", sessionsDir] : [];
 writeFileSync(
   path.join(base, "membank.config.json"),
   `${JSON.stringify({ embedding: { provider: "none" }, llm: { provider: "none" }, sessions: { tz: "UTC" } }, null, 2)}\n`,
@@ -117,7 +122,10 @@ for (let r = 0; r < opts.runs; r++) {
   t = performance.now();
   const c0 = process.cpuUsage();
   memory = {};
-  lastRecord = await runPipeline(ws, "nightly", { sessionsDir, now: new Date("2026-01-02T06:00:00Z") });
+  lastRecord = await runPipeline(ws, "nightly", {
+    ...(opts.sessions > 0 ? { sessionsDir } : {}),
+    now: new Date("2026-01-02T06:00:00Z"),
+  });
   inProcess.push(performance.now() - t);
   const c1 = process.cpuUsage(c0);
   cpu.push((c1.user + c1.system) / 1000);
@@ -126,7 +134,7 @@ for (let r = 0; r < opts.runs; r++) {
     throw new Error(`run ${r}: ${lastRecord.status} ${JSON.stringify(lastRecord.error)}`);
 
   const dir2 = freshCopy(`cli-${r}`);
-  const probed = cliProbe(dir2, ["--sessions", sessionsDir], `run ${r}`);
+  const probed = cliProbe(dir2, sessionsFlag, `run ${r}`, "2026-01-02T06:00:00Z");
   cli.push(probed.wallMs);
   cliRuns.push(probed);
   rmSync(dir, { recursive: true, force: true });
@@ -187,14 +195,25 @@ function probeScript() {
   writeFileSync(
     file,
     `const fs = require("node:fs");
+// The night after the new day, as the in-process runs' \`now\`: with the real clock every
+// upcoming/ongoing label of ten years of pages would flip at once, which no real night does.
+// The probe's samples keep the real clock; the run record's times are shifted by \`offset\`.
+const Real = Date;
+const offset = process.env.NIGHTLY_NOW ? Real.parse(process.env.NIGHTLY_NOW) - Real.now() : 0;
+if (offset !== 0) {
+  globalThis.Date = class extends Real {
+    constructor(...a) { if (a.length === 0) super(Real.now() + offset); else super(...a); }
+    static now() { return Real.now() + offset; }
+  };
+}
 const samples = [];
-const take = () => { const m = process.memoryUsage(); samples.push([Date.now(), m.rss, m.heapUsed, m.external]); };
+const take = () => { const m = process.memoryUsage(); samples.push([Real.now(), m.rss, m.heapUsed, m.external]); };
 take();
 setInterval(take, 20).unref();
 process.on("exit", () => {
   take();
   const r = process.resourceUsage();
-  fs.writeFileSync(process.env.NIGHTLY_PROBE, JSON.stringify({ samples, maxRssKb: r.maxRSS, userUs: r.userCPUTime, sysUs: r.systemCPUTime }));
+  fs.writeFileSync(process.env.NIGHTLY_PROBE, JSON.stringify({ samples, offset, maxRssKb: r.maxRSS, userUs: r.userCPUTime, sysUs: r.systemCPUTime }));
 });
 `,
   );
@@ -207,7 +226,7 @@ process.on("exit", () => {
  * open, lock; each step; after = record, output, exit) its wall time and the highest RSS /
  * JS heap in use sampled during it.
  */
-function cliProbe(dir, extra, label) {
+function cliProbe(dir, extra, label, now) {
   const probeOut = path.join(out, "nightly-probe.json");
   rmSync(probeOut, { force: true });
   const t0 = Date.now();
@@ -216,7 +235,7 @@ function cliProbe(dir, extra, label) {
     [
       "--require",
       probeScript(),
-      path.join(repoRoot, "dist/src/cli/main.js"),
+      path.join(repoRoot, "dist/membank.cjs"),
       "run",
       "nightly",
       "--workspace",
@@ -224,13 +243,17 @@ function cliProbe(dir, extra, label) {
       ...extra,
       "--json",
     ],
-    { encoding: "utf8", env: { ...process.env, NIGHTLY_PROBE: probeOut }, maxBuffer: 64 * 1024 * 1024 },
+    {
+      encoding: "utf8",
+      env: { ...process.env, NIGHTLY_PROBE: probeOut, NIGHTLY_NOW: now },
+      maxBuffer: 64 * 1024 * 1024,
+    },
   );
   const wallMs = Date.now() - t0;
   if (res.status !== 0 && res.status !== 3) throw new Error(`CLI ${label} exited ${res.status}: ${res.stderr}`);
   const record = JSON.parse(res.stdout);
   const probe = JSON.parse(readFileSync(probeOut, "utf8"));
-  const at = (iso) => Date.parse(iso);
+  const at = (iso) => Date.parse(iso) - probe.offset;
   const bounds = [["before the pipeline (Node start, imports, config, lock)", t0]];
   bounds.push(["pipeline set-up (leftovers, run record, git preflight)", at(record.startedAt)]);
   for (const s of record.steps) if (s.startedAt) bounds.push([s.name, at(s.startedAt)]);
@@ -259,7 +282,7 @@ function cliFirstNightly(r) {
   rmSync(dir, { recursive: true, force: true });
   cpSync(base, dir, { recursive: true, preserveTimestamps: true });
   git(dir, "update-index", "-q", "--refresh");
-  const probed = cliProbe(dir, [], `first nightly ${r}`);
+  const probed = cliProbe(dir, [], `first nightly ${r}`, `${NEW_DAY}T06:00:00Z`);
   rmSync(dir, { recursive: true, force: true });
   return probed;
 }
