@@ -15,6 +15,7 @@ import { indexForRun } from "../src/pipeline/index-run.js";
 import { writeFileManifest } from "../src/pipeline/manifest.js";
 import { retainForRun } from "../src/pipeline/retain-run.js";
 import type { PipelineDefinition, StepContext } from "../src/pipeline/types.js";
+import { assertWorkspaceOnDisk } from "../src/reflect/checkout.js";
 import { assertGitCanCommit } from "../src/reflect/git.js";
 import { leftNote, type ReflectReport, reflect } from "../src/reflect/index.js";
 import { changeLine, runCommitMessage } from "../src/reflect/message.js";
@@ -66,8 +67,11 @@ export const nightly: PipelineDefinition<NightlyState> = {
   createState: () => ({ ownsLlm: false }),
   // Mid-merge, mid-rebase or on a detached HEAD, writing pages would mix them into the user's
   // operation: do nothing at all; the next run in a normal state catches up.
+  // Logs or pages out of sight (a sparse checkout, memory/ missing or empty): the sessions step
+  // would write a digest there and reflect would empty the bank, so nothing starts.
   async preflight(ctx) {
     if (ctx.ws.config.reflect.git.commit) await assertGitCanCommit(ctx.ws);
+    await assertWorkspaceOnDisk(ctx.ws);
   },
   steps: [
     {

@@ -34,6 +34,7 @@ import { MembankError } from "../workspace/errors.js";
 import { outsideWorkspace } from "../workspace/files.js";
 import { writeOwnedFiles } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
+import { assertWorkspaceOnDisk } from "./checkout.js";
 import { entityWorld } from "./entity-context.js";
 import { evolveOpinions } from "./evolve.js";
 import { assertGitCanCommit, commitPending, gitInit, isGitRepo, leftNote, unifiedDiff } from "./git.js";
@@ -56,6 +57,7 @@ import type { ReflectOptions, ReflectReport } from "./types.js";
 
 export type { Evidence, Opinion } from "../markdown/opinions.js";
 export { parseOpinion, renderOpinion } from "../markdown/opinions.js";
+export { assertWorkspaceOnDisk, NOT_ON_DISK } from "./checkout.js";
 export { combineDay, evidenceWeight, nextConfidence } from "./confidence.js";
 export type { OpinionChange } from "./evolve.js";
 export { type CommitResult, commitPending, gitInit, isGitRepo, leftNote, unifiedDiff } from "./git.js";
@@ -77,6 +79,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     timings[phase] = Math.round(t - mark);
     mark = t;
   };
+  await assertWorkspaceOnDisk(ws);
   let since = opts.all || opts.since === undefined ? undefined : parseSinceDate(opts.since, workspaceDay(ws, now));
   // Logs of past days without a Retain section get an extracted one (append-only) before facts are read;
   // an incremental run then reaches back to the oldest log that changed.

@@ -1,0 +1,151 @@
+/**
+ * Logs and pages out of sight are not deleted logs and new pages. Before this check a sparse
+ * checkout without memory/ made the nightly commit a bank emptied of every fact ("no longer in
+ * the log" on all evidence), and one without bank/ rebuilt the pages without the user's text.
+ * A memory/ folder missing or empty (a drive not mounted) did the same. Now nothing is written
+ * or committed, and the run says why and what to do.
+ */
+import { execFileSync } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ordinaryShellEnv, REPO_ROOT, runBin } from "./cli-bin.js";
+
+let tmp: string;
+let env: NodeJS.ProcessEnv;
+let n = 0;
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd, env, encoding: "utf8" });
+
+/** The natural fixture after its first nightly, committed, plus a note of the user's own on a page. */
+async function workspace(): Promise<string> {
+  const dir = path.join(tmp, `ws-${n++}`);
+  cpSync(path.join(REPO_ROOT, "fixtures/natural"), dir, { recursive: true });
+  git(dir, "init", "-q");
+  git(dir, "add", "-A");
+  git(dir, "commit", "-qm", "logs");
+  const first = await runBin(["run", "nightly", "--workspace", dir], env);
+  expect(first.code, first.stderr).toBe(0);
+  return dir;
+}
+
+/** Every file under bank/ with its bytes (absent folder: empty). */
+function bankFiles(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const bank = path.join(dir, "bank");
+  if (!existsSync(bank)) return out;
+  for (const rel of readdirSync(bank, { recursive: true, encoding: "utf8" })) {
+    const abs = path.join(bank, rel);
+    if (rel.endsWith(".md")) out.set(rel, readFileSync(abs, "utf8"));
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), "membank-on-disk-"));
+  env = await ordinaryShellEnv(tmp);
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe("the workspace's Markdown out of sight", () => {
+  it("a sparse checkout without memory/: the nightly refuses, commits nothing and leaves the bank as it was", async () => {
+    const dir = await workspace();
+    git(dir, "sparse-checkout", "set", "--no-cone", "/*", "!/memory/");
+    expect(existsSync(path.join(dir, "memory"))).toBe(false);
+    const head = git(dir, "rev-parse", "HEAD");
+    const before = bankFiles(dir);
+
+    const run = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(
+      /memory\/2026-\d\d-\d\d\.md and \d+ more tracked file\(s\) are outside this git sparse checkout/,
+    );
+    expect(run.stderr).toContain("git sparse-checkout add memory bank");
+    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+    expect(bankFiles(dir)).toEqual(before);
+    expect(git(dir, "status", "--porcelain")).toBe("");
+
+    // Once the logs are back, the nightly runs again and finds nothing new.
+    git(dir, "sparse-checkout", "disable");
+    const again = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect([0, 3], again.stderr).toContain(again.code); // 3: nothing to do
+    expect(bankFiles(dir)).toEqual(before);
+  });
+
+  it("a sparse checkout without bank/: no page is rebuilt without the user's text", async () => {
+    const dir = await workspace();
+    git(dir, "sparse-checkout", "set", "--no-cone", "/*", "!/bank/");
+    const head = git(dir, "rev-parse", "HEAD");
+
+    const run = await runBin(["reflect", "--workspace", dir], env);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/bank\/\S+\.md and \d+ more tracked file\(s\) are outside this git sparse checkout/);
+    expect(existsSync(path.join(dir, "bank"))).toBe(false);
+    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+  });
+
+  it("memory/ moved away or left empty (a drive not mounted): refused with the reason, nothing lost", async () => {
+    const dir = await workspace();
+    const before = bankFiles(dir);
+    const head = git(dir, "rev-parse", "HEAD");
+    renameSync(path.join(dir, "memory"), path.join(tmp, `away-${n}`));
+
+    const missing = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/memory\/ is missing but bank\/\S+ cites memory\/2026-\d\d-\d\d\.md/);
+
+    mkdirSync(path.join(dir, "memory"));
+    const empty = await runBin(["reflect", "--workspace", dir], env);
+    expect(empty.code).not.toBe(0);
+    expect(empty.stderr).toContain("memory/ is empty but");
+    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+    expect(bankFiles(dir)).toEqual(before);
+  });
+
+  it("a page the user deleted is written anew but not committed, and the run says how to get the user's text back", async () => {
+    const dir = await workspace();
+    const page = "bank/entities/Elin.md";
+    const abs = path.join(dir, page);
+    writeFileSync(abs, `${readFileSync(abs, "utf8")}\nElin prefers calls before ten.\n`);
+    git(dir, "commit", "-qam", "my note on Elin");
+    const head = git(dir, "rev-parse", "HEAD");
+    rmSync(abs);
+
+    const run = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(run.stdout).toContain(`${page}: written, not committed: it was missing when membank wrote it anew`);
+    expect(run.stdout).toContain(`git checkout HEAD -- ${page}`);
+    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+
+    git(dir, "checkout", "HEAD", "--", page);
+    const again = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect([0, 3], again.stderr).toContain(again.code);
+    expect(readFileSync(abs, "utf8")).toContain("Elin prefers calls before ten.");
+    expect(git(dir, "status", "--porcelain")).toBe("");
+  });
+
+  it("a workspace with MEMORY.md and no daily logs yet still runs", async () => {
+    const dir = path.join(tmp, "core-only");
+    mkdirSync(dir);
+    cpSync(path.join(REPO_ROOT, "fixtures/natural/MEMORY.md"), path.join(dir, "MEMORY.md"));
+    git(dir, "init", "-q");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "core");
+    const first = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/commit: [0-9a-f]{12}/);
+    const second = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(second.code, second.stderr).toBe(3); // nothing to do
+  });
+});
