@@ -148,7 +148,10 @@ export async function commitPending(
         reason:
           atHead === null
             ? "it is not in git yet and holds text that membank did not write; commit it yourself"
-            : "it holds changes of yours since the last commit; commit them yourself (membank's are in the file)",
+            : chain[0]!.base === null
+              ? // Written anew: committing it would drop whatever of the user's the last commit holds.
+                `it was missing when membank wrote it anew, and the last commit's version may hold text of yours: restore that with \`git checkout HEAD -- ${p}\` and run again (or commit this one to drop it)`
+              : "it holds changes of yours since the last commit; commit them yourself (membank's are in the file)",
       });
       continue;
     }
