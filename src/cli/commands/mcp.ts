@@ -9,9 +9,11 @@ interface McpFlags {
 export function registerMcp(program: Command): void {
   const cmd = program
     .command("mcp")
-    .description(
-      "serve memory_recall, memory_search, memory_get and memory_entity to an MCP client over stdio\n" +
-        'client config: {"mcpServers": {"membank": {"command": "membank", "args": ["mcp", "--workspace", "/path/to/workspace"]}}}',
+    .description("serve memory_recall, memory_search, memory_get and memory_entity to an MCP client over stdio")
+    // In `mcp --help` only: in the command list it read as a command of its own.
+    .addHelpText(
+      "after",
+      '\nClient config:\n  {"mcpServers": {"membank": {"command": "membank", "args": ["mcp", "--workspace", "/path/to/workspace"]}}}',
     );
   workspaceOption(cmd)
     .option("--provider <name>", "embedding provider: auto, local, openai, gemini, use, none")
