@@ -1,7 +1,7 @@
 // A query's freshness check (src/index/freshness.ts): a recall or search on an unchanged
 // workspace skips the sync; any added, removed or edited memory file (even one edited in
 // place to the same size) is still seen by the next question. Real files, real SQLite.
-import { appendFileSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { indexIsCurrent } from "../src/index/freshness.js";
 import { closeIndexes, indexFile, syncIndex } from "../src/index/index.js";
 import { search } from "../src/index/search.js";
+import { indexStatus } from "../src/index/status.js";
 import { recall } from "../src/recall/recall.js";
 import type { Workspace } from "../src/workspace/workspace.js";
 import { makeWorkspace } from "./index-support.js";
@@ -74,6 +75,17 @@ describe("a query's freshness check", () => {
     // New chunking: the sync must rebuild, so the index is not current for it.
     w.config.index.chunkTokens = 123;
     expect(indexIsCurrent(w)).toBe(false);
+  });
+
+  it("counts each added, edited and removed file once (doctor's stale count)", async () => {
+    const w = await indexed();
+    appendFileSync(at(w, "memory/2026-04-06.md"), "- B: ordered the new standing desk\n");
+    mkdirSync(at(w, "bank"), { recursive: true });
+    writeFileSync(at(w, "bank/world.md"), "# World\n\n- Porto is two hours from Lisbon by train.\n");
+    rmSync(at(w, "memory/2026-04-07.md"));
+    closeIndexes();
+    const status = await indexStatus(w);
+    expect(status.index).toMatchObject({ stale: 3, fresh: false });
   });
 
   it("a log edited in place to the same size is found by the next recall and search", async () => {

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import { scanMemoryFiles } from "../workspace/files.js";
+import type Database from "better-sqlite3";
+import { type MemoryFile, scanMemoryFiles } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { needsReading } from "./apply.js";
 import { indexFile, inStateDir } from "./db.js";
@@ -27,12 +28,23 @@ export function indexIsCurrent(ws: Workspace, opts: { fts?: boolean; vec?: boole
   const idx = acquireIndex(file, { fts: opts.fts, vec: opts.vec, owned: inStateDir(ws, file) });
   if (idx.replaced !== undefined) return false;
   if (readMeta(idx.db, "fingerprint") !== contentFingerprint(ws, idx.fts)) return false;
-  const rows = idx.db.prepare("SELECT path, size, mtime_ms FROM files").raw().all() as [string, number, number][];
-  const files = scanMemoryFiles(ws);
-  if (rows.length !== files.length) return false;
+  return staleFiles(idx.db, scanMemoryFiles(ws)) === 0;
+}
+
+/**
+ * Memory files added, changed (size or mtime) or removed since the index last read them:
+ * the listing against the index's files table (what a sync would look at first).
+ */
+export function staleFiles(db: Database.Database, files: readonly MemoryFile[]): number {
+  const rows = db.prepare("SELECT path, size, mtime_ms FROM files").raw().all() as [string, number, number][];
   const known = new Map<string, { size: number; mtime_ms: number }>();
   for (const [path, size, mtime_ms] of rows) known.set(path, { size, mtime_ms });
-  return files.every((f) => !needsReading(known.get(f.path), f));
+  let stale = 0;
+  for (const f of files) {
+    if (needsReading(known.get(f.path), f)) stale++;
+    known.delete(f.path);
+  }
+  return stale + known.size;
 }
 
 /**
