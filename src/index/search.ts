@@ -4,6 +4,7 @@ import { MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { indexFile, inStateDir, removeIndexFile } from "./db.js";
 import { vectorArmPlan } from "./embedpass.js";
+import { syncForQuery } from "./freshness.js";
 import { buildMatchQuery, cjkTerms } from "./fts.js";
 import { acquireIndex, releaseIndex } from "./handles.js";
 import { bm25Chunks, type ChunkRow, chunksByIds, trigramChunks, vectorKnn } from "./queries.js";
@@ -101,7 +102,7 @@ async function searchOnce(ws: Workspace, query: string, opts: SearchOptions): Pr
   if (choice.fallback) fallbacks.push(choice.fallback);
   if (opts.sync !== false) {
     // Files only: a query never embeds the corpus (missing vectors are `membank index`'s job).
-    const report = await syncIndex(ws, { fts: opts.fts, vec: opts.vec, reader: true });
+    const report = await syncForQuery(ws, { fts: opts.fts, vec: opts.vec });
     if (report.fallback) fallbacks.push(report.fallback);
     if (report.busy) fallbacks.push(report.busy);
   }

@@ -3,8 +3,8 @@ import Database from "better-sqlite3";
 import { MembankError } from "../workspace/errors.js";
 import { scanMemoryFiles } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { needsReading } from "./apply.js";
 import { hasFts5, indexFile, loadVec } from "./db.js";
+import { staleFiles } from "./freshness.js";
 import { nativeError } from "./native.js";
 import { SCHEMA_VERSION } from "./schema.js";
 
@@ -73,18 +73,7 @@ export async function indexStatus(ws: Workspace): Promise<IndexStatus> {
       )
       .get() as { files: number; chunks: number; facts: number; vectors: number };
     Object.assign(status.index, counts);
-    const known = new Map(
-      (
-        db.prepare("SELECT path, mtime_ms, size FROM files").all() as { path: string; mtime_ms: number; size: number }[]
-      ).map((r) => [r.path, r]),
-    );
-    let stale = 0;
-    for (const f of scanMemoryFiles(ws)) {
-      const k = known.get(f.path);
-      known.delete(f.path);
-      if (needsReading(k, f)) stale++;
-    }
-    stale += known.size;
+    const stale = staleFiles(db, scanMemoryFiles(ws));
     status.index.stale = stale;
     status.index.fresh = stale === 0 && status.index.problem === undefined;
   } catch (error) {

@@ -2,9 +2,9 @@ import type { Embedder, EmbedderChoice } from "../embed/types.js";
 import { type IndexDb, indexFile } from "../index/db.js";
 import { createCachedEmbedder } from "../index/embedding-cache.js";
 import { vectorArmPlan } from "../index/embedpass.js";
+import { syncForQuery } from "../index/freshness.js";
 import { acquireIndex } from "../index/handles.js";
 import { listEntities, newestLogDay } from "../index/queries.js";
-import { syncIndex } from "../index/sync.js";
 import { isIsoDate } from "../markdown/log-path.js";
 import type { FactKind } from "../retain/types.js";
 import { MembankError } from "../workspace/errors.js";
@@ -141,7 +141,7 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
   if (opts.sync !== false) {
     // Only changed files are re-read (a stat per file). No embedding here: a question must not
     // wait for the corpus (missing vectors are filled by `membank index` or the nightly).
-    const report = await syncIndex(ws, { reader: true });
+    const report = await syncForQuery(ws);
     if (report.fallback) fallbacks.push(report.fallback);
     if (report.busy) fallbacks.push(report.busy);
   }

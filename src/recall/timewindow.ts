@@ -2,6 +2,7 @@ import type { ParsedResult } from "chrono-node";
 import { MONTH_NAME, WEEKDAY_NAME } from "../analysis/time-words.js";
 import { chronoEn } from "../retain/chrono.js";
 import { toCount } from "../retain/date-phrases.js";
+import { mayHoldTimeWord } from "./time-gate.js";
 
 /** An inclusive window of days, YYYY-MM-DD. An open end is left out. */
 export interface TimeWindow {
@@ -168,7 +169,7 @@ const NUMBER_WORD = String.raw`(?:an?\b|the|few|several|half|couple|one|two|thre
 // chrono's unit words and abbreviations ("3 hrs", "a few d ago").
 const UNIT =
   "(?:s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|mo|mon|mos|months?|qtr|quarters?|y|yrs?|years?)";
-const MAY_NAME_TIME = new RegExp(
+export const MAY_NAME_TIME = new RegExp(
   [
     String.raw`\d`,
     String.raw`\b${MONTH_NAME}\b`,
@@ -181,7 +182,8 @@ const MAY_NAME_TIME = new RegExp(
 );
 
 export function mayNameTime(text: string): boolean {
-  return MAY_NAME_TIME.test(text);
+  // The word pre-check first: most questions without a time are turned away before the pattern is compiled.
+  return mayHoldTimeWord(text) && MAY_NAME_TIME.test(text);
 }
 
 /** The span one chrono result covers, at the granularity the words imply (day, week, month). */
