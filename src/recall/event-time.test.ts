@@ -93,6 +93,13 @@ describe("time anchored to an event", () => {
       from: "2026-04-18",
       to: "2026-04-19",
     });
+    // 2026-04-11 is a Saturday
+    expect(eventWindow(a("the Sunday before the move"), "2026-04-11")).toMatchObject({
+      from: "2026-04-05",
+      to: "2026-04-05",
+    });
+    expect(eventWindow(a("the Saturday after the move"), "2026-04-11")).toMatchObject({ from: "2026-04-18" });
+    expect(eventWindow(a("the Friday of the move"), "2026-04-11")).toMatchObject({ from: "2026-04-10" });
     expect(eventWindow(a("since the surgery"), "2026-02-17")).toEqual({
       from: "2026-02-17",
       text: "since the surgery",

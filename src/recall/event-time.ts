@@ -17,6 +17,8 @@ import { mayNameTime, type TimeWindow } from "./timewindow.js";
 export interface EventAnchor {
   /** A span around the event ("the day after"), or none: from the event on ("since the flood"). */
   unit?: "day" | "week" | "weekend";
+  /** "The Sunday before the move": that weekday (0 = Sunday), with unit "day". */
+  weekday?: number;
   relation: "before" | "after" | "of";
   /** The event's words ("hospice", "ride"), lower case. */
   words: string[];
@@ -26,7 +28,8 @@ export interface EventAnchor {
   lead: string;
 }
 
-const SPAN = String.raw`(?:the|a)\s+(day|night|morning|evening|week|weekend)\s+(before|after|of)`;
+const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
+const SPAN = String.raw`(?:the|a)\s+(day|night|morning|evening|week|weekend|${WEEKDAYS.join("|")})\s+(before|after|of)`;
 // "After the flood" alone is as often "because of" as a time, and asked in the very talk
 // that tells the event (LoCoMo: 19 such questions, a window from the event cost 3 of them
 // their top-5 answer): only "since" opens a window at the event.
@@ -61,7 +64,8 @@ export function parseEventAnchor(query: string): EventAnchor | undefined {
   // "the week of the move" is a span; "of" alone ("because of the flood") is no time.
   if (relation === "of" && !unit) return undefined;
   const lead = m[0].slice(0, m[0].length - m[5]!.length).trimEnd();
-  return { ...(unit ? { unit } : {}), relation, words, text, lead };
+  const weekday = WEEKDAYS.indexOf(unitWord ?? "");
+  return { ...(unit ? { unit } : {}), ...(weekday >= 0 ? { weekday } : {}), relation, words, text, lead };
 }
 
 /** A log line naming the event. */
@@ -112,11 +116,23 @@ function mentionDay(logDate: string, lower: string): string | undefined {
   return logDate;
 }
 
+/** The weekday `wd` (0 = Sunday) before or after a day, or in its Monday-to-Sunday week ("of"). */
+function weekdayNear(day: string, wd: number, relation: EventAnchor["relation"]): string {
+  const dow = new Date(`${day}T00:00:00Z`).getUTCDay();
+  if (relation === "after") return shiftDate(day, (wd - dow + 7) % 7 || 7);
+  if (relation === "before") return shiftDate(day, -((dow - wd + 7) % 7 || 7));
+  return shiftDate(day, ((wd + 6) % 7) - ((dow + 6) % 7));
+}
+
 /** The window an anchor names once its event's day is known (asOf: today, the end of an open window). */
 export function eventWindow(anchor: EventAnchor, day: string): TimeWindow {
   const text = anchor.text;
   const { unit, relation } = anchor;
   if (!unit) return { from: day, text };
+  if (anchor.weekday !== undefined) {
+    const d = weekdayNear(day, anchor.weekday, relation);
+    return { from: d, to: d, text };
+  }
   if (relation === "of") {
     if (unit === "day") return { from: day, to: day, text };
     const dow = (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7; // Monday = 0
