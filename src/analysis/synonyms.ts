@@ -8,6 +8,7 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { irregularBase } from "./irregular.js";
 
 export interface SynonymOptions {
   /** Senses read per part of speech, most frequent first (rarer senses add noise). */
@@ -132,13 +133,15 @@ function synsetWords(pos: Pos, offset: number): string[] {
   return out;
 }
 
-/** Base forms to look up: the word, then simple inflections undone ("retreats", "happened", "tries"). */
+/** Base forms to look up: the word, then inflections undone ("retreats", "happened", "tries", "brought"). */
 export function baseForms(word: string): string[] {
   const w = word.toLowerCase();
   const forms = [w];
   const add = (f: string) => {
     if (f.length > 2 && !forms.includes(f)) forms.push(f);
   };
+  const irregular = irregularBase(w);
+  if (irregular) add(irregular);
   if (w.endsWith("ies")) add(`${w.slice(0, -3)}y`);
   if (w.endsWith("es")) add(w.slice(0, -2));
   if (w.endsWith("s") && !w.endsWith("ss")) add(w.slice(0, -1));

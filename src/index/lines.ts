@@ -164,6 +164,18 @@ export function linesWithPhrase(idx: IndexDb, phrase: string, ids: readonly numb
   return new Set(rows);
 }
 
+/**
+ * Up to `limit` lines of dated logs (memory/) matching an FTS5 expression, unranked: what
+ * recall needs to date an event by the lines naming it (recall/event-time.ts), where more
+ * than a handful of lines already means "no one event", so no line is scored.
+ */
+export function logLinesMatching(idx: IndexDb, match: string, limit: number): LineRow[] {
+  return prepared(
+    idx.db,
+    "SELECT l.id, l.path, l.line, l.date, l.text, l.ntok FROM lines_fts JOIN lines l ON l.id = lines_fts.rowid WHERE lines_fts MATCH ? AND l.date IS NOT NULL AND l.path LIKE 'memory/%' LIMIT ?",
+  ).all(match, limit) as LineRow[];
+}
+
 /** How many lines match an FTS5 expression (a term's document frequency). */
 export function countMatchingLines(idx: IndexDb, match: string): number {
   return prepared(idx.db, "SELECT count(*) FROM lines_fts WHERE lines_fts MATCH ?").pluck().get(match) as number;

@@ -1,5 +1,6 @@
 import { STOP_WORDS } from "../analysis/stopwords.js";
 import { isExactToken, joinedCompound, nameWords, rawTokens, splitCompound } from "../analysis/tokens.js";
+import { eventWindow, parseEventAnchor } from "./event-time.js";
 import { parseTimeWindow, type TimeWindow } from "./timewindow.js";
 
 /** An entity recall can recognise: its slug (`The-Castle`) and any other names or aliases. */
@@ -146,14 +147,39 @@ export interface IntentOptions {
   asOf: Date;
   /** Known entities (slugs with names and aliases) to match in the query. */
   entities?: readonly EntityName[];
+  /**
+   * The day of an event the question is anchored to ("the day after the flood"), from its
+   * words: event-time.ts findEventDay over the logs. Without it such anchors name no time.
+   */
+  eventDay?: (words: readonly string[]) => string | undefined;
+}
+
+/**
+ * The question's time window (a date it names, or an event the logs date: "the day after the
+ * flood") and the question without it. Such an anchor is read first: chrono would read "the
+ * day after" as tomorrow.
+ */
+function timeWindow(query: string, opts: IntentOptions): { window?: TimeWindow; rest: string } {
+  const anchor = opts.eventDay ? parseEventAnchor(query) : undefined;
+  const without = (text: string) => query.replace(text, " ".repeat(text.length));
+  if (!anchor) {
+    const window = parseTimeWindow(query, opts.asOf);
+    return window ? { window, rest: without(window.text) } : { rest: query };
+  }
+  const day = opts.eventDay!(anchor.words);
+  if (day) return { window: eventWindow(anchor, day), rest: without(anchor.text) };
+  // An event the logs do not date: its name stays search words, the words before it
+  // ("the day after the") are no time (chrono would read "tomorrow") and no search words.
+  const rest = without(anchor.lead);
+  const window = parseTimeWindow(rest, opts.asOf);
+  return window ? { window, rest: rest.replace(window.text, " ") } : { rest };
 }
 
 /** Understand a recall query: which entities, which time window, which kinds of question, which words. */
 export function understandQuery(query: string, opts: IntentOptions): Intent {
-  const window = parseTimeWindow(query, opts.asOf);
-  const { slugs: entities, words: entityWords } = findEntities(query, opts.entities ?? []);
   // The time phrase is structure, not words to search for.
-  const rest = window ? query.replace(window.text, " ") : query;
+  const { window, rest } = timeWindow(query, opts);
+  const { slugs: entities, words: entityWords } = findEntities(query, opts.entities ?? []);
   const terms = lexicalTerms(rest);
   const cue = OPINION_CUE.exec(query);
   const kinds: QuestionKind[] = [];

@@ -46,6 +46,21 @@ describe("line store", () => {
     expect(readLines(store, "memory/2026-03-04.md", 1, 4).map((l) => l.line)).toEqual([1, 3, 4]);
   });
 
+  it("a question in the present finds a log in the past tense of an irregular verb", async () => {
+    const store = await setup({
+      "memory/2026-06-16.md":
+        "## Money\nInsurance paid out £1,460. Compressor still pending.\nWe pay rent on the 1st.\n",
+      "memory/2026-07-21.md": "Dec drove it back, I'm still scared of it.\nSanna brought bacon butties.\n",
+    });
+    const lines = (q: string) => searchLines(store, lexicalTerms(q)).map((h) => `${h.date}#${h.line}`);
+    expect(lines("how much did insurance pay")[0]).toBe("2026-06-16#2");
+    expect(lines("did Dec drive the van")).toContain("2026-07-21#1");
+    expect(lines("what does Sanna bring")[0]).toBe("2026-07-21#2");
+    // a line holding two forms of the verb counts it twice, as a repeated word does
+    const both = await write({ "memory/2026-07-22.md": "Paid the roofer, will pay the rest Friday.\n" });
+    expect(searchLines(both, lexicalTerms("pay"))[0]!.date).toBe("2026-07-22");
+  });
+
   it("matches exact tokens as phrases of their parts", async () => {
     const store = await setup({
       "memory/a.md": "- FJD-482 is open\n- FJD 999 and 482 apart\n- LEDGER_SYNC_BATCH=500 set\n",

@@ -1,3 +1,4 @@
+import { verbForms } from "../analysis/irregular.js";
 import { cjkWords, ftsWords, phraseOccurrences, stemmedTokens } from "../analysis/tokens.js";
 import type { IndexDb } from "../index/db.js";
 import {
@@ -92,7 +93,7 @@ export function searchLines(idx: IndexDb, terms: readonly LexicalTerm[], opts: L
   // unless FTS5's score shows a repeat; then the line's own tokens, stemmed as the index stems them.
   const ids = ranked.map((r) => r.id);
   const holders = phrases.map((p, i) => linesWithPhrase(idx, p, ids, matching[i]!));
-  const words = phrases.map((p) => stemmedTokens(p));
+  const words = ftsAlternatives(terms);
   const hits: LineHit[] = [];
   for (const r of ranked) {
     const row = rows.get(r.id);
@@ -102,7 +103,14 @@ export function searchLines(idx: IndexDb, terms: readonly LexicalTerm[], opts: L
     // FTS5's own score says whether some term occurs more than once; only then are the line's words counted.
     if (Math.abs(bm25Score(tf, idf, rel, FTS5_BM25) - r.s) > 1e-6 * Math.max(1, r.s)) {
       const tokens = stemmedTokens(row.text);
-      tf = tf.map((n, i) => (n > 0 ? Math.max(1, phraseOccurrences(tokens, words[i]!)) : 0));
+      tf = tf.map((n, i) =>
+        n > 0
+          ? Math.max(
+              1,
+              (words[i] ?? []).reduce((a, w) => a + phraseOccurrences(tokens, w), 0),
+            )
+          : 0,
+      );
     }
     const matched = tf.flatMap((n, i) => (n > 0 ? [i] : []));
     const score = bm25Score(tf, idf, rel, opts.bm25 ?? DEFAULT_BM25);
@@ -113,16 +121,39 @@ export function searchLines(idx: IndexDb, terms: readonly LexicalTerm[], opts: L
   return hits.sort(byLineScore);
 }
 
-/** The FTS5 phrases of the terms: exact tokens become phrases of their word parts. */
-function ftsPhrases(terms: readonly LexicalTerm[]): string[] {
-  const parts: string[] = [];
+/**
+ * Each term's forms as FTS5 phrases of their words: one phrase, or for an irregular verb its
+ * forms ("pay" also asks for "paid": analysis/irregular.ts), so a present-tense question
+ * finds a past-tense log line as the same term. Terms with no words are left out; a
+ * repeated phrase once.
+ */
+function termForms(terms: readonly LexicalTerm[]): string[][][] {
+  const out: string[][][] = [];
+  const seen = new Set<string>();
   for (const t of terms) {
     const words = ftsWords(t.text);
     if (words.length === 0) continue;
-    const phrase = `"${words.join(" ")}"`;
-    if (!parts.includes(phrase)) parts.push(phrase);
+    const key = words.join(" ").toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const forms = [words];
+    if (!t.exact && words.length === 1) for (const f of verbForms(words[0]!)) forms.push([f]);
+    out.push(forms);
   }
-  return parts;
+  return out;
+}
+
+/** The FTS5 expression of each term: a phrase, or its forms' phrases OR-ed in parentheses. */
+function ftsPhrases(terms: readonly LexicalTerm[]): string[] {
+  return termForms(terms).map((forms) => {
+    const phrases = forms.map((w) => `"${w.join(" ")}"`);
+    return phrases.length === 1 ? phrases[0]! : `(${phrases.join(" OR ")})`;
+  });
+}
+
+/** Each term's forms as stemmed token lists, as the line store indexes them (for counting repeats). */
+function ftsAlternatives(terms: readonly LexicalTerm[]): string[][][] {
+  return termForms(terms).map((forms) => forms.map((w) => stemmedTokens(w.join(" "))));
 }
 
 /**

@@ -11,6 +11,7 @@ import { MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { ARMS } from "./arm-list.js";
 import { type ArmContext, inRange, lexicalLineHits } from "./arms.js";
+import { findEventDay } from "./event-time.js";
 import { DEFAULT_FUSE, dedupe, type Fused, type FusionMethod, fuse, sortFused } from "./fuse.js";
 import { understandQuery } from "./intent.js";
 import { DEFAULT_LINE_RANK, type LineRankOptions } from "./linerank.js";
@@ -155,6 +156,7 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
   const intent = understandQuery(query, {
     asOf,
     entities: entities.map((e) => ({ slug: e.slug, names: [e.name, ...e.aliases] })),
+    eventDay: (words) => findEventDay(idx, words),
   });
   if (intent.window?.vague) intent.window = anchorVague(intent.window, newestLogDay(idx, isoDay(asOf)));
   if (opts.entity) {

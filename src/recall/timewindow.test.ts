@@ -137,7 +137,32 @@ describe("mayNameTime (the gate before chrono in parseTimeWindow)", () => {
       from: "2026-06-22",
       to: "2026-06-28",
     });
-    expect(parseTimeWindow("what is Jonas doing now?", asOf)?.from).toBe("2026-06-30");
+    // "now" asks for the latest state: a hint toward the last two weeks, not today's log alone
+    expect(parseTimeWindow("what is Jonas doing now?", asOf)).toMatchObject({ from: "2026-06-16", vague: true });
     expect(parseTimeWindow("what did we eat last night", asOf)?.from).toBe("2026-06-29");
+  });
+});
+
+describe("weekdays and 'now' that name no day", () => {
+  it("a weekday naming a kind of thing is no time; one naming a day still is", () => {
+    for (const q of [
+      "who did I interview for the Saturday job",
+      "my Monday class got cancelled?",
+      "notes from the Friday meeting",
+    ])
+      expect(parseTimeWindow(q, asOf), q).toBeUndefined();
+    expect(parseTimeWindow("what did I eat on the Saturday we went to the beach", asOf)?.text).toBe("on the Saturday");
+    expect(parseTimeWindow("what happened on Saturday", asOf)?.from).toBe("2026-06-27");
+    expect(parseTimeWindow("what did Mara do the Friday night", asOf)).toBeDefined();
+  });
+
+  it("'now' and 'currently' hint at the latest weeks; 'from now' still counts forward", () => {
+    expect(parseTimeWindow("who works Saturdays now", asOf)).toMatchObject({ text: "now", vague: true });
+    expect(parseTimeWindow("where does Sanna work currently?", asOf)).toMatchObject({ vague: true });
+    expect(parseTimeWindow("what's due 3 days from now", asOf)).toEqual({
+      text: "3 days from now",
+      from: "2026-07-03",
+      to: "2026-07-03",
+    });
   });
 });

@@ -1,4 +1,5 @@
 import type { ParsedResult } from "chrono-node";
+import { STOP_WORDS } from "../analysis/stopwords.js";
 import { MONTH_NAME, WEEKDAY_NAME } from "../analysis/time-words.js";
 import { chronoEn } from "../retain/chrono.js";
 import { toCount } from "../retain/date-phrases.js";
@@ -18,6 +19,11 @@ export interface TimeWindow {
 }
 
 const DAY_MS = 86_400_000;
+
+const STOP_ALTERNATION = [...STOP_WORDS]
+  .map((w) => w.replace(/[^a-z]/g, ""))
+  .filter(Boolean)
+  .join("|");
 
 /** Days are handled as UTC calendar dates so a window never shifts with the machine's zone. */
 function utc(y: number, m: number, d: number): Date {
@@ -137,12 +143,29 @@ function relativeTo(query: string, asOf: Date): Span | undefined {
   return { from, to, index: m.index, text: query.slice(m.index, m.index + m[0].length + r.text.length) };
 }
 
+/**
+ * A weekday naming a kind of thing, not a day: "the Saturday job", "my Monday class", "a
+ * Friday meeting" (an article or possessive before it, a word that is no time or function
+ * word after it). "On the Saturday we went", "the Sunday before" and "the Friday night" stay times.
+ */
+const WEEKDAY_MODIFIER = new RegExp(
+  String.raw`\b(?:the|a|an|my|our|his|her|their|your)\s+(${WEEKDAY_NAME}s?)\s+(?!(?:before|after|of|morning|afternoon|evening|night|just|last|next|and|or|${STOP_ALTERNATION})\b)[a-z]`,
+  "giu",
+);
+
 /** How far back "recently" reaches. */
 const VAGUE_DAYS = 14;
 
-/** "recently", "lately", "these days": the last two weeks. */
+/**
+ * "recently", "lately", "these days", and "now" or "currently" ("what's Sanna's job now?"
+ * asks for the latest state, not for today's log): the last two weeks, as a hint. "From now"
+ * and "until now" are no such hint.
+ */
 function vague(query: string, asOf: Date): Span | undefined {
-  const m = /\b(recently|lately|these days|this past week|in a recent \w+)\b/i.exec(query);
+  const m =
+    /\b(recently|lately|these days|nowadays|currently|this past week|in a recent \w+|(?<!\b(?:from|until|till|by|up to)\s+)(?:right\s+)?now)\b/i.exec(
+      query,
+    );
   if (!m) return undefined;
   return { from: addDays(asOf, -VAGUE_DAYS), to: asOf, index: m.index, text: m[0] };
 }
@@ -265,6 +288,7 @@ export function parseTimeWindow(query: string, asOf: Date): TimeWindow | undefin
     let masked = query.replace(/\b(?:the\s+)?(?:morning|afternoon|evening|night)\s+of\b/gi, (m) =>
       " ".repeat(m.length),
     );
+    masked = masked.replace(WEEKDAY_MODIFIER, (m, day: string) => m.replace(day, " ".repeat(day.length)));
     for (const rule of [weekOfMonth, relativeTo, vague]) {
       const s = rule(masked, asOf);
       if (!s) continue;

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { irregularBase, verbForms } from "./irregular.js";
+import { porterStem } from "./stem.js";
+
+describe("irregular verbs", () => {
+  it("a present-tense word asks for its past forms, and a past form for the present", () => {
+    expect(verbForms("bring")).toEqual(["brought"]);
+    expect(verbForms("brought")).toEqual(["bring"]);
+    expect(verbForms("ran")).toEqual(["run"]);
+    expect(verbForms("drive")).toEqual(["drove", "driven"]);
+    expect(verbForms("Bought")).toEqual(["buy"]);
+    // the third person is the verb too
+    expect(verbForms("teaches")).toEqual(["taught"]);
+    expect(verbForms("sells")).toEqual(["sold"]);
+  });
+
+  it("never lists a form Porter already joins to the word", () => {
+    for (const w of ["pay", "paid", "take", "taken", "write", "written", "eat", "swim"]) {
+      const own = porterStem(w);
+      for (const f of verbForms(w)) expect(porterStem(f), `${w} -> ${f}`).not.toBe(own);
+    }
+  });
+
+  it("leaves other words alone, and forms that are mostly other words", () => {
+    for (const w of ["bike", "spoke", "bit", "sat", "left", "saw", "meeting", "building", "rings", "flood"])
+      expect(verbForms(w), w).toEqual([]);
+  });
+
+  it("gives the base form of a past form only", () => {
+    expect(irregularBase("brought")).toBe("bring");
+    expect(irregularBase("thought")).toBe("think");
+    expect(irregularBase("bring")).toBeUndefined();
+    expect(irregularBase("walked")).toBeUndefined();
+  });
+});
