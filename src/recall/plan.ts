@@ -86,8 +86,10 @@ export interface RecallTuning {
   lexicalLinesPerPool: number;
   /** Opinions among the first k x evidencePerK results get evidence. */
   evidencePerK: number;
-  /** Evidence links per opinion result. */
+  /** Evidence links per opinion result found by the index's heuristics. */
   evidenceLinks: number;
+  /** Evidence links a result lists at most: a judged opinion's page list (hundreds after years) is cut to its newest. */
+  maxEvidenceLinks: number;
   /** When the WordNet synonym pass runs (synonym-arm.ts; chosen by bench/README.md "Synonyms"). */
   synonyms: SynonymMode;
   /** The semantic candidate arm (runs only with an embedder and vectors in the index). */
@@ -109,6 +111,7 @@ export const DEFAULT_TUNING: RecallTuning = {
   lexicalLinesPerPool: 10,
   evidencePerK: 2,
   evidenceLinks: 5,
+  maxEvidenceLinks: 10,
   synonyms: "paraphrase",
   semantic: { chunks: 4, minSimilarity: 0.3, paraphraseWeight: 1 },
   multiHop: {

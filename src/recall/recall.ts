@@ -228,7 +228,7 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
   });
   const top = groupOpinions(idx, kept, plan).slice(0, k);
   const results = fitBudget(
-    top.map((f) => toResult(f, opts.explain ?? false)),
+    top.map((f) => toResult(f, opts.explain ?? false, plan.tuning.maxEvidenceLinks)),
     budget,
   );
   const response: RecallResponse = {

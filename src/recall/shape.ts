@@ -1,5 +1,6 @@
+import { logDate } from "../markdown/log-path.js";
 import { type Fused, round } from "./fuse.js";
-import type { RecallResult } from "./types.js";
+import type { EvidenceRef, RecallResult } from "./types.js";
 
 /** Rough token count for budgeting: ~4 characters a token (English prose and code). */
 export function estimateTokens(text: string): number {
@@ -13,8 +14,30 @@ export function sourceRef(path: string, start: number, end: number): string {
   return `${path}#L${start}-L${end}`;
 }
 
-/** A fused candidate as a result of the public contract. */
-export function toResult(f: Fused, explain: boolean): RecallResult {
+/**
+ * At most `limit` evidence links, the newest of each stance in turn (so a belief restated for
+ * years shows its latest support and its latest doubt), in the page's order. A judged opinion
+ * lists every link of bank/opinions.md: hundreds after years, which alone overran the token
+ * budget, so an opinion question got no answer at all.
+ */
+export function newestEvidence(evidence: readonly EvidenceRef[], limit: number): EvidenceRef[] {
+  if (evidence.length <= limit) return [...evidence];
+  const day = (e: EvidenceRef) => logDate(e.source.replace(/#L\d+.*$/, "")) ?? "";
+  const byStance = (stance: EvidenceRef["stance"]) =>
+    evidence
+      .map((e, i) => ({ e, i }))
+      .filter((x) => x.e.stance === stance)
+      .sort((a, b) => (day(a.e) === day(b.e) ? b.i - a.i : day(a.e) < day(b.e) ? 1 : -1));
+  const lists = [byStance("support"), byStance("contradict")];
+  const kept: { e: EvidenceRef; i: number }[] = [];
+  for (let round = 0; kept.length < limit && lists.some((l) => l.length > round); round++) {
+    for (const l of lists) if (l[round] && kept.length < limit) kept.push(l[round]!);
+  }
+  return kept.sort((a, b) => a.i - b.i).map((x) => x.e);
+}
+
+/** A fused candidate as a result of the public contract; `evidenceLinks` caps its evidence. */
+export function toResult(f: Fused, explain: boolean, evidenceLinks = Number.POSITIVE_INFINITY): RecallResult {
   const c = f.cand;
   const r: RecallResult = {
     kind: c.kind,
@@ -27,7 +50,10 @@ export function toResult(f: Fused, explain: boolean): RecallResult {
   if (c.confidence !== undefined) r.confidence = c.confidence;
   if (c.status !== undefined) r.status = c.status;
   if (c.trajectory) r.trajectory = c.trajectory;
-  if (c.evidence && c.evidence.length > 0) r.evidence = c.evidence;
+  if (c.evidence && c.evidence.length > 0) {
+    r.evidence = newestEvidence(c.evidence, evidenceLinks);
+    if (r.evidence.length < c.evidence.length) r.evidenceTotal = c.evidence.length;
+  }
   if (explain) r.arms = f.arms;
   return r;
 }

@@ -37,6 +37,8 @@ export interface RecallResult {
   status?: string;
   trajectory?: string;
   evidence?: EvidenceRef[];
+  /** Set when `evidence` lists only some of the opinion's links (the newest of each stance): how many it has. */
+  evidenceTotal?: number;
   /** Set when the budget cut this result's content short (at a line end, or mid-line as a last resort). */
   truncated?: "lines" | "chars";
   /** With `explain`: the arms that found this result. */

@@ -35,6 +35,8 @@ export function formatRecall(res: RecallResponse): string {
     out.push(`${i + 1}. [${bits.join(" ")}] ${r.source}${r.truncated ? " (cut to fit the budget)" : ""}`);
     for (const line of r.content.split("\n")) out.push(`     ${line}`);
     for (const e of r.evidence ?? []) out.push(`     ${e.stance === "support" ? "+" : "-"} ${e.source}`);
+    if (r.evidenceTotal)
+      out.push(`     (the newest ${r.evidence?.length} of ${r.evidenceTotal} evidence links: all in ${r.source})`);
     if (r.arms) out.push(`     found by ${r.arms.map((a) => `${a.arm} #${a.rank} (${a.score})`).join(", ")}`);
   });
   if (res.results.length === 0) out.push("no results");
