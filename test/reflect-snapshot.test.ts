@@ -1,7 +1,7 @@
 // Reflect's facts snapshot (src/reflect/snapshot.ts) is kept in one file per year of logs: a
 // nightly run rewrites only the years its window touches, and the pages it writes are those of
 // a full run. A snapshot missing a file is not trusted (the run reads every log).
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -89,4 +89,64 @@ describe("the facts snapshot, one file per year", () => {
     // ...and leaves a whole snapshot behind for the next run.
     expect([...(await parts(dir)).keys()].filter((n) => n.includes("-2024-"))).toHaveLength(1);
   });
+});
+
+describe("a stale or corrupt snapshot", () => {
+  // Derived data, never truth: whatever state it is in, the pages are those of a good snapshot.
+  const spoil: Record<string, (dir: string, names: string[]) => Promise<void>> = {
+    "a part file cut short (a crash mid-copy, a full disk)": async (dir, names) => {
+      const name = names.find((n) => n.includes("-2024-"))!;
+      const text = await readFile(path.join(snapDir(dir), name), "utf8");
+      await writeFile(path.join(snapDir(dir), name), text.slice(0, Math.floor(text.length / 2)));
+    },
+    "a head of an older version": async (dir) => {
+      const head = JSON.parse(await readFile(path.join(snapDir(dir), "facts.json"), "utf8"));
+      await writeFile(path.join(snapDir(dir), "facts.json"), JSON.stringify({ ...head, version: 4 }));
+    },
+    "a part in the older layout (prose by path)": async (dir, names) => {
+      const name = names.find((n) => n.includes("-2023-"))!;
+      const part = JSON.parse(await readFile(path.join(snapDir(dir), name), "utf8"));
+      const prose = Object.fromEntries(part.prose.map((p: { path: string; lines: unknown }) => [p.path, p.lines]));
+      await writeFile(path.join(snapDir(dir), name), JSON.stringify({ ...part, prose }));
+    },
+    "a head that is not JSON": async (dir) => {
+      await writeFile(path.join(snapDir(dir), "facts.json"), '{"version":5,"parts":[');
+    },
+  };
+
+  const night =
+    "Dropped by Ole's; the dinghy is gone.\n\n## Retain\n- W @Ole: sold the dinghy on Saturday (finally)\n- O(c=0.7) @Hanne: the allotment beats the balcony, no contest\n";
+
+  async function nightly(dir: string) {
+    await writeFile(path.join(dir, "memory/2025-03-04.md"), night);
+    return reflect(await openWorkspace(dir), {
+      since: "2025-03-04",
+      commit: false,
+      now: new Date("2025-03-05T06:00:00Z"),
+    });
+  }
+
+  for (const [what, damage] of Object.entries(spoil)) {
+    it(`${what}: the run reads every log and writes the pages a good snapshot gives`, async () => {
+      const good = await workspace();
+      await reflect(await openWorkspace(good), { all: true, commit: false, now: new Date("2025-03-04T06:00:00Z") });
+      const bad = await workspace();
+      await reflect(await openWorkspace(bad), { all: true, commit: false, now: new Date("2025-03-04T06:00:00Z") });
+      await damage(bad, [...(await parts(bad)).keys()]);
+
+      const fromGood = await nightly(good);
+      const fromBad = await nightly(bad);
+      expect(fromGood.mode).toBe("incremental");
+      expect(fromBad.mode).toBe("full");
+      expect(fromBad.pagesWritten).toEqual(fromGood.pagesWritten);
+      expect(await bankFiles(bad)).toEqual(await bankFiles(good));
+      // ...and the next run has a good snapshot again.
+      const after = await reflect(await openWorkspace(bad), {
+        since: "2025-03-05",
+        commit: false,
+        now: new Date("2025-03-06T06:00:00Z"),
+      });
+      expect(after.mode).toBe("incremental");
+    });
+  }
 });

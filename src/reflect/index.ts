@@ -154,7 +154,10 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
 
   // Keep evidence links pointing at the line where each fact lives now; evidence whose fact
   // is gone from every log stays (it moved the confidence) but is marked, never a silent dead link.
-  const byId = new Map(facts.map((f) => [f.id, f]));
+  // Only the evidence's facts: a map of all of them (ten years, 20k) is built and dropped on every nightly.
+  const wanted = new Set(state.opinions.flatMap((op) => op.evidence.map((ev) => ev.factId)));
+  const byId = new Map<string, Fact>();
+  for (const f of facts) if (wanted.has(f.id)) byId.set(f.id, f);
   for (const op of state.opinions) {
     op.evidence = op.evidence.map((ev) => {
       const f = byId.get(ev.factId);

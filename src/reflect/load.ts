@@ -10,7 +10,7 @@ import { listMemoryFiles, outsideWorkspace } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { aliasTable } from "./aliases.js";
 import { cmp } from "./format.js";
-import { type ProseLine, type ProseLog, scanProse } from "./prose.js";
+import { type ProseLog, scanProse } from "./prose.js";
 import { readSnapshot, type SnapshotRead, writeSnapshot } from "./snapshot.js";
 
 export { snapshotPath } from "./snapshot.js";
@@ -71,12 +71,6 @@ function scanLogs(logs: readonly { path: string; text: string }[]): ProseLog[] {
   return out;
 }
 
-function fromSnapshot(prose: Record<string, ProseLine[]> | undefined, keep: (p: string) => boolean): ProseLog[] {
-  return Object.entries(prose ?? {})
-    .filter(([p]) => keep(p))
-    .map(([p, lines]) => ({ path: p, date: logDate(p) ?? "", lines }));
-}
-
 /**
  * All facts, for rendering the pages. A full run parses every log. An incremental run
  * (`since`) parses only logs dated `since` or later and takes the older facts from the
@@ -126,8 +120,8 @@ export async function loadFacts(
     fellBackToFull: false,
     windowBefore: snapshot.facts.filter((f) => !isOld(f.source.path, f.date)),
     renderAll: snapshot.aliases !== aliasKey,
-    prose: [...fromSnapshot(snapshot.prose, (p) => isOld(p)), ...scanLogs(fresh.logs)],
-    proseBefore: fromSnapshot(snapshot.prose, (p) => !isOld(p)),
+    prose: [...snapshot.prose.filter((log) => isOld(log.path, log.date || undefined)), ...scanLogs(fresh.logs)],
+    proseBefore: snapshot.prose.filter((log) => !isOld(log.path, log.date || undefined)),
     ...(snapshot.asOf === undefined ? {} : { asOf: snapshot.asOf }),
     ...(snapshot.core === undefined ? {} : { core: snapshot.core }),
     kept: { since, parts: snapshot.parts },
@@ -140,8 +134,10 @@ export async function saveSnapshot(
   aliasKey: string,
   extra: { prose: readonly ProseLog[]; asOf: string; core: string },
 ): Promise<void> {
-  const prose: Record<string, ProseLine[]> = {};
-  for (const log of extra.prose) if (log.lines.length) prose[log.path] = log.lines;
+  // One entry per log, the last scan of it in the first one's place (as a record of paths keeps them).
+  const byPath = new Map<string, ProseLog>();
+  for (const log of extra.prose) if (log.lines.length) byPath.set(log.path, log);
+  const prose = [...byPath.values()];
   await writeSnapshot(
     ws,
     {

@@ -16,12 +16,15 @@ import { logDate } from "../markdown/log-path.js";
 import type { Diagnostic, Fact } from "../retain/types.js";
 import { writeFileAtomic, writeFilesAtomic } from "../workspace/atomic.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
-import type { ProseLine } from "./prose.js";
+import type { ProseLog } from "./prose.js";
 
 // 2: prose names per log, the run's date and MEMORY.md's text (the entity pages show them).
 // 3: opinion facts say when their c= is the default (Fact.defaultConfidence).
 // 4: one file per year of logs, listed by a head.
-const SNAPSHOT_VERSION = 4;
+// 5: a part's prose is a list of logs with their dates (what load.ts uses, as JSON.parse gives it: no pass over
+//    3,650 paths to re-derive their dates). JSON.parse is native; a JS decoder of a leaner layout is slower on the
+//    nightly's one cold pass.
+const SNAPSHOT_VERSION = 5;
 export const snapshotPath = (ws: Workspace) => path.join(stateDir(ws), "reflect", "facts.json");
 
 export interface Snapshot {
@@ -29,8 +32,8 @@ export interface Snapshot {
   aliases?: string;
   facts: Fact[];
   diagnostics: Diagnostic[];
-  /** Names in each log's prose (prose.ts), by log path. */
-  prose: Record<string, ProseLine[]>;
+  /** Names in the prose of each log (prose.ts), logs with no names left out. */
+  prose: ProseLog[];
   /** The previous run's date: what was upcoming then may be past now. */
   asOf?: string;
   /** MEMORY.md as the pages were rendered with it (its lines are on the pages). */
@@ -44,12 +47,6 @@ interface Head {
   core?: string;
   /** Part files in order: the facts, diagnostics and prose are these parts' lists concatenated. */
   parts: { key: string; file: string }[];
-}
-
-interface Part {
-  facts: Fact[];
-  diagnostics: Diagnostic[];
-  prose: Record<string, ProseLine[]>;
 }
 
 /** What an incremental run's load (load.ts) tells the save: the files the head named, and the run's window. */
@@ -75,18 +72,19 @@ export async function readSnapshot(ws: Workspace): Promise<SnapshotRead | undefi
     const out: SnapshotRead = {
       facts: [],
       diagnostics: [],
-      prose: {},
+      prose: [],
       parts: head.parts,
       ...(head.aliases === undefined ? {} : { aliases: head.aliases }),
       ...(head.asOf === undefined ? {} : { asOf: head.asOf }),
       ...(head.core === undefined ? {} : { core: head.core }),
     };
     for (const { file } of head.parts) {
-      const part = JSON.parse(await readText(path.join(dir, file))) as Part;
-      if (!Array.isArray(part.facts) || !Array.isArray(part.diagnostics)) return undefined;
+      const part = JSON.parse(await readText(path.join(dir, file))) as Snapshot;
+      if (!Array.isArray(part.facts) || !Array.isArray(part.diagnostics) || !Array.isArray(part.prose))
+        return undefined;
       for (const f of part.facts) out.facts.push(f);
       for (const d of part.diagnostics) out.diagnostics.push(d);
-      Object.assign(out.prose, part.prose);
+      for (const p of part.prose) out.prose.push(p);
     }
     return out;
   } catch {
@@ -110,34 +108,25 @@ export async function writeSnapshot(
   const file = snapshotPath(ws);
   const dir = path.dirname(file);
   const order: string[] = [];
-  const parts = new Map<string, Part>();
+  const parts = new Map<string, Snapshot>();
   const partOf = (key: string) => {
     let part = parts.get(key);
     if (part === undefined) {
-      part = { facts: [], diagnostics: [], prose: {} };
+      part = { facts: [], diagnostics: [], prose: [] };
       parts.set(key, part);
       order.push(key);
     }
     return part;
   };
-  for (const f of snap.facts) partOf(partKey(f.source.path, f.date)).facts.push(f);
-  for (const d of snap.diagnostics) partOf(partKey(d.path)).diagnostics.push(d);
-  for (const [p, lines] of Object.entries(snap.prose)) partOf(partKey(p)).prose[p] = lines;
-  const grouped =
-    inOrder(
-      snap.facts.map((f) => partKey(f.source.path, f.date)),
-      order,
-    ) &&
-    inOrder(
-      snap.diagnostics.map((d) => partKey(d.path)),
-      order,
-    ) &&
-    inOrder(
-      Object.keys(snap.prose).map((p) => partKey(p)),
-      order,
-    );
+  const factKeys = snap.facts.map((f) => partKey(f.source.path, f.date));
+  const diagnosticKeys = snap.diagnostics.map((d) => partKey(d.path));
+  const proseKeys = snap.prose.map((p) => partKey(p.path, p.date));
+  for (const [i, f] of snap.facts.entries()) partOf(factKeys[i]!).facts.push(f);
+  for (const [i, d] of snap.diagnostics.entries()) partOf(diagnosticKeys[i]!).diagnostics.push(d);
+  for (const [i, p] of snap.prose.entries()) partOf(proseKeys[i]!).prose.push(p);
+  const grouped = inOrder(factKeys, order) && inOrder(diagnosticKeys, order) && inOrder(proseKeys, order);
   const list = grouped ? order : ["all"];
-  if (!grouped) parts.set("all", { facts: snap.facts, diagnostics: snap.diagnostics, prose: snap.prose });
+  if (!grouped) parts.set("all", snap);
 
   const sinceYear = kept?.since.slice(0, 4);
   const before = new Map((kept?.parts ?? []).map((p) => [p.key, p.file]));
@@ -149,7 +138,8 @@ export async function writeSnapshot(
       named.push({ key, file: old });
       continue;
     }
-    const text = JSON.stringify(parts.get(key)!);
+    const { facts, diagnostics, prose } = parts.get(key)!;
+    const text = JSON.stringify({ facts, diagnostics, prose });
     const name = `facts-${key}-${createHash("sha256").update(text).digest("hex").slice(0, 16)}.json`;
     named.push({ key, file: name });
     if (name !== old) writes.push({ file: path.join(dir, name), content: text });

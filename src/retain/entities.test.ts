@@ -1,6 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { entityFileStem, entityKey, entitySpellings, findMentions, MAX_ENTITY_STEM_BYTES } from "./entities.js";
+import {
+  entityFileStem,
+  entityKey,
+  entitySpellings,
+  findMentions,
+  MAX_ENTITY_STEM_BYTES,
+  respell,
+  respellAll,
+} from "./entities.js";
 import { parseFactLine } from "./line.js";
 import { parseRetain } from "./parse.js";
 
@@ -112,6 +120,25 @@ const anyName = fc.oneof(
 );
 
 describe("entity names, properties", () => {
+  // Case variants, repeats within a fact, names with no spelling: one spelling per key, each name once, order kept.
+  it("respellAll gives each item's respelled names (an unchanged item is the item itself)", () => {
+    const name = fc.constantFrom("Peter", "peter", "PETER", "Mara", "mara", "Zoë", "ZOË", "Wei", "ledger-sync");
+    fc.assert(
+      fc.property(fc.array(fc.array(name, { maxLength: 4 }), { maxLength: 12 }), fc.boolean(), (lists, partial) => {
+        const items = lists.map((entities) => ({ entities }));
+        const spellings = entitySpellings(partial ? items.slice(0, items.length >> 1) : items);
+        const out = respellAll(items, spellings);
+        out.forEach((item, i) => {
+          const want = [...new Set(items[i]!.entities.map((e) => spellings.get(entityKey(e)) ?? e))];
+          expect(item.entities).toEqual(want);
+          expect(respell(items[i]!.entities, spellings)).toEqual(want);
+          if (want.length === items[i]!.entities.length && want.every((e, j) => e === items[i]!.entities[j]))
+            expect(item).toBe(items[i]);
+        });
+      }),
+    );
+  });
+
   it("never give a file name that is empty, too long, reserved on Windows or has a path separator", () => {
     fc.assert(
       fc.property(anyName, (name) => {
