@@ -62,12 +62,19 @@ export class GitShell {
   /** A shell for `env` (runGit's environment), or undefined where there is none (Windows, no /bin/sh, no temp folder). */
   static open(env: NodeJS.ProcessEnv): GitShell | undefined {
     if (process.platform === "win32" || !existsSync(SH)) return undefined;
-    let dir: string;
-    try {
-      dir = mkdtempSync(path.join(tmpdir(), "membank-git-"));
-    } catch {
-      return undefined;
+    // Memory-backed where Linux has it and TMPDIR does not say otherwise: no disk journal for
+    // the ~40 small files of a run.
+    const bases = [...(process.env.TMPDIR === undefined && existsSync("/dev/shm") ? ["/dev/shm"] : []), tmpdir()];
+    let dir: string | undefined;
+    for (const base of bases) {
+      try {
+        dir = mkdtempSync(path.join(base, "membank-git-"));
+        break;
+      } catch {
+        // the next one
+      }
     }
+    if (dir === undefined) return undefined;
     const child = spawn(SH, [], { cwd: "/", env, stdio: ["pipe", "pipe", "ignore"], detached: true });
     // At the end of its input (closed by membank, or by membank's death) the shell waits for
     // the git processes still running, then removes its folder.
@@ -89,13 +96,14 @@ export class GitShell {
     if (this.failed) return Promise.reject(this.failed);
     const id = this.next++;
     const file = (ext: string) => path.join(this.dir, `${id}.${ext}`);
-    writeFileSync(file("in"), opts.input ?? "");
+    const stdin = opts.input === undefined ? "/dev/null" : file("in");
+    if (opts.input !== undefined) writeFileSync(stdin, opts.input);
     const exports = Object.entries(opts.env ?? {})
       .map(([k, v]) => `export ${k}=${shQuote(v)}; `)
       .join("");
     const line =
       `{ cd ${shQuote(opts.cwd)} 2>/dev/null || { echo "${id} nocwd"; exit; }; ${exports}` +
-      `git ${args.map(shQuote).join(" ")} <${shQuote(file("in"))} >${shQuote(file("out"))} 2>${shQuote(file("err"))}; ` +
+      `git ${args.map(shQuote).join(" ")} <${shQuote(stdin)} >${shQuote(file("out"))} 2>${shQuote(file("err"))}; ` +
       `echo "${id} $?"; } &\n`;
     const answered = new Promise<string>((resolve) => this.waiting.set(id, resolve));
     this.busy();
@@ -113,7 +121,7 @@ export class GitShell {
       };
       const stdout = take("out");
       const stderr = take("err");
-      rmSync(file("in"), { force: true });
+      if (opts.input !== undefined) rmSync(stdin, { force: true });
       if (status === "nocwd") return { code: null, signal: null, stdout, stderr, missing: true };
       const n = Number(status);
       const signal = signalOf(n);
