@@ -285,6 +285,14 @@ export async function gitState(repo: RepoInfo): Promise<GitState> {
     ["BISECT_LOG", "a bisect is in progress", "end it (git bisect reset)"],
   ];
   for (const [file, what, advice] of busy) if (await exists(g(file))) return { kind: "busy", what, advice };
+  // HEAD's commit and the ref it names, in one process (a nightly asks three times); "--" keeps
+  // a file called HEAD from making the names ambiguous. No commit yet: asked the long way.
+  const both = await runGit(["rev-parse", "HEAD^{commit}", "--symbolic-full-name", "HEAD", "--"], {
+    cwd: repo.top,
+    okCodes: [128],
+  });
+  const [oid, ref] = both.stdout.split("\n");
+  if (both.code === 0 && oid && ref && ref !== "HEAD") return { kind: "normal", head: oid, branch: ref };
   // Both at once: the second answers only when the first finds a branch.
   const [sym, head] = await Promise.all([
     runGit(["symbolic-ref", "-q", "HEAD"], { cwd: repo.top, okCodes: [1] }),
