@@ -62,6 +62,9 @@ export class GitShell {
   /** A shell for `env` (runGit's environment), or undefined where there is none (Windows, no /bin/sh, no temp folder). */
   static open(env: NodeJS.ProcessEnv): GitShell | undefined {
     if (process.platform === "win32" || !existsSync(SH)) return undefined;
+    // The shell first: a membank killed between the folder's creation and the shell's trap
+    // below would leave the folder behind, and the fork is the slow part of that.
+    const child = spawn(SH, [], { cwd: "/", env, stdio: ["pipe", "pipe", "ignore"], detached: true });
     // Memory-backed where Linux has it and TMPDIR does not say otherwise: no disk journal for
     // the ~40 small files of a run.
     const bases = [...(process.env.TMPDIR === undefined && existsSync("/dev/shm") ? ["/dev/shm"] : []), tmpdir()];
@@ -74,8 +77,12 @@ export class GitShell {
         // the next one
       }
     }
-    if (dir === undefined) return undefined;
-    const child = spawn(SH, [], { cwd: "/", env, stdio: ["pipe", "pipe", "ignore"], detached: true });
+    if (dir === undefined) {
+      child.on("error", () => {});
+      child.stdin?.end();
+      child.unref();
+      return undefined;
+    }
     // At the end of its input (closed by membank, or by membank's death) the shell waits for
     // the git processes still running, then removes its folder.
     // (PATH is the user's, maybe without rm: then /bin/rm.)
