@@ -33,7 +33,15 @@ import {
   replacePendingWrites,
 } from "../workspace/owned.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
-import { catBatch, indexEntries, refusedPaths, stagedByUser, syncCommitted, syncUserIndex } from "./git-index.js";
+import {
+  type BatchObject,
+  catBatch,
+  indexEntries,
+  refusedPaths,
+  stagedByUser,
+  syncCommitted,
+  syncUserIndex,
+} from "./git-index.js";
 
 export interface CommitOptions {
   authorName?: string;
@@ -93,14 +101,7 @@ export async function commitPending(
   }
   const lines = await readPendingWrites(ws);
   if (lines.length === 0) return result;
-  const state = await gitState(repo);
-  if (state.kind === "busy") throw gitBusyError(repo, state);
   const top = (p: string) => `${repo.prefix}${p}`;
-
-  // A commit whose index catch-up was interrupted: finish it first.
-  const syncs = lines.filter(isSync).flatMap((l) => l.sync);
-  if (syncs.length > 0 && state.kind === "normal") await syncUserIndex(repo, syncs);
-
   const chains = new Map<string, PendingWrite[]>();
   for (const l of lines) {
     if (isSync(l)) continue;
@@ -109,16 +110,9 @@ export async function commitPending(
     chains.set(l.path, chain);
   }
   const paths = [...chains.keys()].sort();
-  // HEAD's tree and its versions of the paths (one read), what git ignores, what the user
-  // staged: three read-only git calls, run at once.
-  const [headObjects, refused, staged] = await Promise.all([
-    state.kind === "normal"
-      ? catBatch(repo, [`${state.head}^{tree}`, ...paths.map((p) => `${state.head}:${top(p)}`)])
-      : Promise.resolve([]),
-    refusedPaths(repo, paths.map(top)),
-    stagedByUser(repo, state),
-  ]);
-  const headTree = headObjects[0]?.oid;
+  const syncs = lines.filter(isSync).flatMap((l) => l.sync);
+  const { state, headObjects, refused, staged } = await commitInputs(repo, paths.map(top), syncs);
+  const headTree = /^tree ([0-9a-f]+)/.exec(headObjects[0]?.content.toString("latin1") ?? "")?.[1];
   const head = new Map<string, string>();
   paths.forEach((p, i) => {
     const o = headObjects[i + 1];
@@ -193,6 +187,55 @@ export async function commitPending(
   await replacePendingWrites(ws, made.synced ? [] : [{ sync: eligible.map(top), commit: made.commit }]);
   if (!made.synced) result.unsynced = made.commit;
   return result;
+}
+
+/**
+ * What the commit needs from git: the repository's state (throws on a busy one), HEAD's commit
+ * and its versions of `topPaths` (one cat-file), what git ignores, what the user staged. Read
+ * at once, each a process of its own; `syncs`, a catch-up of the user's index that a stopped
+ * run left, is finished first (it changes what is staged).
+ */
+async function commitInputs(
+  repo: RepoInfo,
+  topPaths: string[],
+  syncs: string[],
+): Promise<{
+  state: Extract<GitState, { kind: "normal" | "unborn" }>;
+  headObjects: (BatchObject | undefined)[];
+  refused: Awaited<ReturnType<typeof refusedPaths>>;
+  staged: Awaited<ReturnType<typeof stagedByUser>>;
+}> {
+  const headOf = (rev: string) => catBatch(repo, [rev, ...topPaths.map((p) => `${rev}:${p}`)]);
+  if (syncs.length > 0) {
+    const state = await gitState(repo);
+    if (state.kind === "busy") throw gitBusyError(repo, state);
+    if (state.kind === "normal") await syncUserIndex(repo, syncs);
+    const [headObjects, refused, staged] = await Promise.all([
+      state.kind === "normal" ? headOf(state.head) : Promise.resolve([]),
+      refusedPaths(repo, topPaths),
+      stagedByUser(repo, state),
+    ]);
+    return { state, headObjects, refused, staged };
+  }
+  // HEAD is named, not its commit (not known yet): a HEAD that moved between the reads is
+  // seen below (read again at the commit gitState saw) or by update-ref's compare-and-swap.
+  const [stateR, headR, refusedR, stagedR] = await Promise.allSettled([
+    gitState(repo),
+    headOf("HEAD"),
+    refusedPaths(repo, topPaths),
+    stagedByUser(repo, { kind: "normal", head: "HEAD", branch: "" }),
+  ]);
+  const value = <T>(r: PromiseSettledResult<T>): T => {
+    if (r.status === "rejected") throw r.reason;
+    return r.value;
+  };
+  const state = value(stateR);
+  if (state.kind === "busy") throw gitBusyError(repo, state);
+  const refused = value(refusedR);
+  if (state.kind === "unborn") return { state, headObjects: [], refused, staged: await stagedByUser(repo, state) };
+  let headObjects = value(headR);
+  if (headObjects[0]?.oid !== state.head) headObjects = await headOf(state.head);
+  return { state, headObjects, refused, staged: value(stagedR) };
 }
 
 /** Why update-ref said no, as git put it, with what to do when a hook refused. */

@@ -15,6 +15,7 @@ import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { MembankError } from "./errors.js";
+import { GitShell } from "./git-shell.js";
 
 export interface GitRunOptions {
   cwd: string;
@@ -92,8 +93,58 @@ function firstLine(text: string): string {
   return lines.find((l) => /^(fatal|error):/.test(l)) ?? lines[0] ?? "";
 }
 
+/** git's answer as runGit reports it: resolved, or a MembankError naming what went wrong. */
+function settle(
+  args: string[],
+  opts: GitRunOptions,
+  raw: Buffer,
+  stderrBytes: Buffer,
+  code: number | null,
+  signal: NodeJS.Signals | null,
+): GitResult {
+  const stdout = raw.toString("utf8");
+  const stderr = stderrBytes.toString("utf8");
+  const sub = args.find((a) => !a.startsWith("-") && !a.includes("=")) ?? "";
+  if (signal) {
+    const why =
+      signal === "SIGXFSZ"
+        ? "hit the file size limit (disk full or ulimit -f): free some space or raise the limit, and run again"
+        : `was stopped by ${signal}`;
+    throw new MembankError(`git ${sub} in ${opts.cwd} ${why}`, { code: GIT_SIGNAL });
+  }
+  const c = code ?? 1;
+  if (c !== 0 && !(opts.okCodes ?? []).includes(c)) {
+    throw new MembankError(`git ${sub} failed in ${opts.cwd}: ${firstLine(stderr) || `exit code ${c}`}`, {
+      code: GIT_FAILED,
+    });
+  }
+  return { code: c, stdout, raw, stderr };
+}
+
+const gitMissing = () =>
+  new MembankError(
+    "git was not found on PATH: install git (or fix PATH); membank's pages stay written and pending, and the next run commits them",
+    { code: GIT_MISSING },
+  );
+
 /** Run `git args...`; resolves with its output, rejects with a MembankError (code GIT_*). */
 export function runGit(args: string[], opts: GitRunOptions): Promise<GitResult> {
+  const shell = gitShell();
+  if (shell?.accepts(opts.env)) {
+    return shell.run(args, opts).then(
+      (o) => {
+        if (o.missing) throw gitMissing();
+        return settle(args, opts, o.stdout.subarray(0, MAX_OUTPUT), o.stderr, o.code, o.signal);
+      },
+      (error: Error) => {
+        throw new MembankError(`cannot run git: ${error.message}`, { code: GIT_FAILED, cause: error });
+      },
+    );
+  }
+  return spawnGit(args, opts);
+}
+
+function spawnGit(args: string[], opts: GitRunOptions): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const child = spawn("git", args, {
       cwd: opts.cwd,
@@ -110,40 +161,17 @@ export function runGit(args: string[], opts: GitRunOptions): Promise<GitResult> 
     });
     child.stderr.on("data", (b: Buffer) => err.push(b));
     child.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") {
-        reject(
-          new MembankError(
-            "git was not found on PATH: install git (or fix PATH); membank's pages stay written and pending, and the next run commits them",
-            { code: GIT_MISSING },
-          ),
-        );
-      } else reject(new MembankError(`cannot run git: ${error.message}`, { code: GIT_FAILED, cause: error }));
+      if (error.code === "ENOENT") reject(gitMissing());
+      else reject(new MembankError(`cannot run git: ${error.message}`, { code: GIT_FAILED, cause: error }));
     });
     // EPIPE when git exits before reading all of stdin: its exit status says what happened.
     child.stdin.on("error", () => {});
     child.on("close", (code, signal) => {
-      const raw = Buffer.concat(out);
-      const stdout = raw.toString("utf8");
-      const stderr = Buffer.concat(err).toString("utf8");
-      const sub = args.find((a) => !a.startsWith("-") && !a.includes("=")) ?? "";
-      if (signal) {
-        const why =
-          signal === "SIGXFSZ"
-            ? "hit the file size limit (disk full or ulimit -f): free some space or raise the limit, and run again"
-            : `was stopped by ${signal}`;
-        reject(new MembankError(`git ${sub} in ${opts.cwd} ${why}`, { code: GIT_SIGNAL }));
-        return;
+      try {
+        resolve(settle(args, opts, Buffer.concat(out), Buffer.concat(err), code, signal));
+      } catch (error) {
+        reject(error);
       }
-      const c = code ?? 1;
-      if (c !== 0 && !(opts.okCodes ?? []).includes(c)) {
-        reject(
-          new MembankError(`git ${sub} failed in ${opts.cwd}: ${firstLine(stderr) || `exit code ${c}`}`, {
-            code: GIT_FAILED,
-          }),
-        );
-        return;
-      }
-      resolve({ code: c, stdout, raw, stderr });
     });
     if (opts.input !== undefined) child.stdin.end(opts.input);
     else child.stdin.end();
@@ -159,20 +187,40 @@ export interface RepoInfo {
   prefix: string;
 }
 
-const repoMemo = new AsyncLocalStorage<Map<string, Promise<RepoInfo | undefined>>>();
+interface RunScope {
+  repos: Map<string, Promise<RepoInfo | undefined>>;
+  /** The run's git helper shell: undefined until the first git call, null where there is none. */
+  shell?: GitShell | null;
+}
+
+const runScope = new AsyncLocalStorage<RunScope>();
 
 /**
- * Run `fn` with repoInfo's answers remembered per folder (a pipeline run: it holds the
- * workspace lock, and asked the same question five times, at ~10-50 ms a git process).
- * Only `fn`'s own calls see the memo; gitInit inside it forgets the answers.
+ * Run `fn` as one run of git calls (a pipeline run: it holds the workspace lock): repoInfo's
+ * answers are remembered per folder (asked five times a run, at ~10-50 ms a git process),
+ * and git is started by one small shell (git-shell.ts) instead of by this big process.
+ * Only `fn`'s own calls see them; gitInit inside it forgets the answers.
  */
-export function withRepoMemo<T>(fn: () => Promise<T>): Promise<T> {
-  return repoMemo.run(new Map(), fn);
+export async function withRepoMemo<T>(fn: () => Promise<T>): Promise<T> {
+  const scope: RunScope = { repos: new Map() };
+  try {
+    return await runScope.run(scope, fn);
+  } finally {
+    scope.shell?.close();
+  }
+}
+
+/** The current run's helper shell, started on first use (undefined outside a run, or where none can start). */
+function gitShell(): GitShell | undefined {
+  const scope = runScope.getStore();
+  if (scope === undefined) return undefined;
+  if (scope.shell === undefined) scope.shell = GitShell.open(gitEnv()) ?? null;
+  return scope.shell ?? undefined;
 }
 
 /** Forget remembered repoInfo answers (after `git init`). */
 export function forgetRepoInfo(): void {
-  repoMemo.getStore()?.clear();
+  runScope.getStore()?.repos.clear();
 }
 
 /**
@@ -180,7 +228,7 @@ export function forgetRepoInfo(): void {
  * another reason throws: that is not "no repository".
  */
 export function repoInfo(dir: string): Promise<RepoInfo | undefined> {
-  const memo = repoMemo.getStore();
+  const memo = runScope.getStore()?.repos;
   if (memo === undefined) return lookUpRepo(dir);
   let answer = memo.get(dir);
   if (answer === undefined) {
@@ -237,6 +285,14 @@ export async function gitState(repo: RepoInfo): Promise<GitState> {
     ["BISECT_LOG", "a bisect is in progress", "end it (git bisect reset)"],
   ];
   for (const [file, what, advice] of busy) if (await exists(g(file))) return { kind: "busy", what, advice };
+  // HEAD's commit and the ref it names, in one process (a nightly asks three times); "--" keeps
+  // a file called HEAD from making the names ambiguous. No commit yet: asked the long way.
+  const both = await runGit(["rev-parse", "HEAD^{commit}", "--symbolic-full-name", "HEAD", "--"], {
+    cwd: repo.top,
+    okCodes: [128],
+  });
+  const [oid, ref] = both.stdout.split("\n");
+  if (both.code === 0 && oid && ref && ref !== "HEAD") return { kind: "normal", head: oid, branch: ref };
   // Both at once: the second answers only when the first finds a branch.
   const [sym, head] = await Promise.all([
     runGit(["symbolic-ref", "-q", "HEAD"], { cwd: repo.top, okCodes: [1] }),
