@@ -1,6 +1,6 @@
 import { logDate } from "../markdown/log-path.js";
 import { workspaceDay } from "../workspace/clock.js";
-import { listMemoryFiles } from "../workspace/files.js";
+import { listMemoryFiles, type MemoryFile } from "../workspace/files.js";
 import { memoryTextProblems, readMemoryText } from "../workspace/text-file.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { parseSinceDate } from "./dates.js";
@@ -13,6 +13,8 @@ export interface ReadFactsOptions {
   since?: string;
   /** The parser to use (default parseRetainSections); a parseMemo lets a later step reuse the parse. */
   parse?: SectionParser;
+  /** The memory files as the caller just listed them (listMemoryFiles); default a new listing. */
+  files?: readonly MemoryFile[];
 }
 
 function compareFacts(a: Fact, b: Fact): number {
@@ -36,7 +38,7 @@ function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
 export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Promise<LogsRead & { logs: LogInput[] }> {
   const since =
     opts.since === undefined ? undefined : parseSinceDate(opts.since, workspaceDay(ws, new Date()), "since");
-  const logs = (await listMemoryFiles(ws)).filter((f) => {
+  const logs = (opts.files ?? (await listMemoryFiles(ws))).filter((f) => {
     const date = logDate(f.path);
     return date !== undefined && (since === undefined || date >= since);
   });
