@@ -39,6 +39,10 @@ export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Pro
   const since =
     opts.since === undefined ? undefined : parseSinceDate(opts.since, workspaceDay(ws, new Date()), "since");
   const logs = (opts.files ?? (await listMemoryFiles(ws))).filter((f) => {
+    // A log's date is the first 10 characters of its name: most files are older than the
+    // window and need no full date check (ten years of logs for one new day).
+    if (since !== undefined && f.path.slice(f.path.lastIndexOf("/") + 1, f.path.lastIndexOf("/") + 11) < since)
+      return false;
     const date = logDate(f.path);
     return date !== undefined && (since === undefined || date >= since);
   });

@@ -117,6 +117,9 @@ export function scanMemoryFiles(ws: Workspace, opts: ScanOptions = {}): MemoryFi
   const root = realpathSync(ws.root);
   const out = new Map<string, MemoryFile>();
   const seenReal = new Set<string>();
+  // Hidden names are left out as the folders are read: only a hidden `under` makes the
+  // refusal's own path test (a split of every path) say anything the scan did not.
+  const hiddenTop = opts.under?.split("/").some(isHiddenName) === true;
 
   function statOf(abs: string, dirent: Dirent | undefined): { info: Stats; real: string } | undefined {
     try {
@@ -154,7 +157,7 @@ export function scanMemoryFiles(ws: Workspace, opts: ScanOptions = {}): MemoryFi
       return;
     }
     if (!s.info.isFile() || !path.basename(abs).toLowerCase().endsWith(".md")) return;
-    const refusal = memoryFileRefusal(rel, s.info);
+    const refusal = hiddenTop || s.info.nlink > 1 ? memoryFileRefusal(rel, s.info) : undefined;
     if (refusal !== undefined) {
       opts.skipped?.push({ path: rel, reason: refusal });
       return;
