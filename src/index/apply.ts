@@ -71,7 +71,8 @@ export function needsReading(known: { size: number; mtime_ms: number } | undefin
 
 /** Could applyFiles need the Retain parser? (A daily log needs reading.) */
 export function dailyLogsMayHaveChanged(known: KnownFiles, files: MemoryFile[]): boolean {
-  return files.some((f) => logDate(f.path) !== undefined && needsReading(known.get(f.path), f));
+  // The map lookup first: the date rule is a regular expression and a Date per path.
+  return files.some((f) => needsReading(known.get(f.path), f) && logDate(f.path) !== undefined);
 }
 
 /**
