@@ -23,7 +23,7 @@ import type { LogInput, LogsRead, SectionParser } from "../src/retain/index.js";
 import { ingestSessions } from "../src/sessions/ingest.js";
 import type { IngestReport } from "../src/sessions/types.js";
 import { workspaceDay } from "../src/workspace/clock.js";
-import type { MemoryFile } from "../src/workspace/files.js";
+import type { MemoryFile, MemoryListing } from "../src/workspace/files.js";
 
 export interface NightlyState {
   /** Oldest day whose log changed since the last completed run (undefined: read everything). */
@@ -41,6 +41,8 @@ export interface NightlyState {
   index?: SyncReport;
   /** The daily logs as the retain step listed them (saved as the next run's baseline when this one completes). */
   logsRead?: MemoryFile[];
+  /** The retain step's scan of every memory file: the index step stats only what the run wrote since. */
+  listing?: MemoryListing;
 }
 
 type Ctx = StepContext<NightlyState>;
@@ -119,7 +121,13 @@ export const nightly: PipelineDefinition<NightlyState> = {
           log: (line) => ctx.log(`    ${line}`),
         });
         const { read: r, extracted, noRetainNote: note } = run;
-        Object.assign(ctx.state, { since: run.window.since, logsRead: run.window.logs, retained: r, parse: run.parse });
+        Object.assign(ctx.state, {
+          since: run.window.since,
+          logsRead: run.window.logs,
+          listing: run.window.listing,
+          retained: r,
+          parse: run.parse,
+        });
         ctx.state.facts = {
           facts: r.facts.length,
           diagnostics: r.diagnostics.length,
@@ -214,6 +222,7 @@ export const nightly: PipelineDefinition<NightlyState> = {
       async run(ctx) {
         const r = await indexForRun(ctx.ws, {
           ...(ctx.state.parse ? { parseRetain: ctx.state.parse } : {}),
+          ...(ctx.state.listing ? { listing: ctx.state.listing, written: ctx.written } : {}),
           log: (line) => ctx.log(`    ${line}`),
         });
         ctx.state.index = r;

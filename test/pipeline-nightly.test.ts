@@ -103,6 +103,26 @@ describe("nightly pipeline", () => {
     expect(await bank(full)).toEqual(await bank(inc));
   });
 
+  it("leaves an index a new scan finds nothing to add to (the index step stats only what the run wrote)", async () => {
+    const root = await workspace("listing");
+    const first = await runPipeline(await openWorkspace(root), "nightly", {
+      sessionsDir: path.join(ROOT, "fixtures/sessions/agents"),
+    });
+    expect(first.written.length).toBeGreaterThan(5);
+    // A day later: a new log, written the way people do.
+    await writeFile(
+      path.join(root, "memory/2026-03-20.md"),
+      "# Fri 20 March\n\nslow day. Mara out sick.\n\n## Retain\n- W @Mara: Out sick on 2026-03-20, back Monday.\n- O(c=0.6) @Mara: Seems to prefer Friday demos.\n- W @Tobias: Started as a contractor on the billing rewrite, via Jo.\n",
+    );
+    const second = await runPipeline(await openWorkspace(root), "nightly", {});
+    expect(second.status).toBe("done");
+    expect(second.written).toContain("bank/entities/Tobias.md"); // a page new tonight
+    const { closeIndexes, syncIndex } = await import("../src/index/index.js");
+    const after = await syncIndex(await openWorkspace(root));
+    expect({ changed: after.changed, removed: after.removed }).toEqual({ changed: 0, removed: 0 });
+    closeIndexes();
+  });
+
   it("finds a log restored from a backup with its old mtime (newer-than-last-run cannot)", async () => {
     const root = await workspace("restore");
     // Logs written weeks ago (a fresh copy would make every log "newer than the last run").

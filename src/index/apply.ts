@@ -14,7 +14,7 @@ import { syncFileChunks } from "./chunk-rows.js";
 import type { IndexDb } from "./db.js";
 import { parseEntityPage } from "./entity-page.js";
 import { beginFtsBatch, type FtsBatch } from "./fts-batch.js";
-import { refreshLineStats, syncFileLines } from "./lines.js";
+import { type LineTally, refreshLineStats, syncFileLines } from "./lines.js";
 import { removeOpinions, storeOpinions } from "./opinions.js";
 import { deleteVectors } from "./vectors.js";
 
@@ -71,7 +71,8 @@ export function needsReading(known: { size: number; mtime_ms: number } | undefin
 
 /** Could applyFiles need the Retain parser? (A daily log needs reading.) */
 export function dailyLogsMayHaveChanged(known: KnownFiles, files: MemoryFile[]): boolean {
-  return files.some((f) => logDate(f.path) !== undefined && needsReading(known.get(f.path), f));
+  // The map lookup first: the date rule is a regular expression and a Date per path.
+  return files.some((f) => needsReading(known.get(f.path), f) && logDate(f.path) !== undefined);
 }
 
 /**
@@ -105,6 +106,8 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
     return batch;
   };
   const idsOf = (sql: string, rel: string) => db.prepare(sql).pluck().all(rel) as number[];
+  /** Lines and words the sync adds and removes (the store's totals move by it: lines.ts). */
+  const tally: LineTally = { lines: 0, ntok: 0 };
 
   /**
    * Everything derived from `rel`; its chunks and lines too unless the caller re-syncs them
@@ -121,7 +124,15 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
     fts().deleting("facts", idsOf("SELECT rid FROM facts WHERE path = ?", rel));
     db.prepare("DELETE FROM facts WHERE path = ?").run(rel);
     if (!changed) {
-      fts().deleting("lines", idsOf("SELECT id FROM lines WHERE path = ?", rel));
+      const rows = db.prepare("SELECT id, ntok FROM lines WHERE path = ?").all(rel) as { id: number; ntok: number }[];
+      for (const r of rows) {
+        tally.lines--;
+        tally.ntok -= r.ntok;
+      }
+      fts().deleting(
+        "lines",
+        rows.map((r) => r.id),
+      );
       db.prepare("DELETE FROM lines WHERE path = ?").run(rel);
     }
     db.prepare("UPDATE entities SET page = NULL, aliases = '[]', name = slug WHERE page = ?").run(rel);
@@ -136,7 +147,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
     insertFile.run(f.path, hash, f.mtimeMs, f.size, date);
     syncFileChunks(idx, f.path, date, chunkMarkdown(text, opts.chunk), fts(), { fresh: isNew });
     // Recall's line store: every non-blank line, numbered as in the file.
-    syncFileLines(db, f.path, date, text, fts(), { fresh: opts.fresh ?? false });
+    syncFileLines(db, f.path, date, text, fts(), { fresh: opts.fresh ?? false, tally });
     if (date !== null) {
       if (!opts.parseRetain) throw new Error("applyFiles: a daily log changed but no Retain parser was given");
       const retained = opts.parseRetain(f.path, text, { defaultConfidence: opts.defaultConfidence, invalidLines });
@@ -208,7 +219,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
     batch?.finish();
     if (changed > 0 || removed > 0) {
       refreshEntities(idx);
-      refreshLineStats(idx);
+      refreshLineStats(idx, tally);
     }
   }).immediate();
   opts.onProgress?.(files.length, files.length);

@@ -6,7 +6,7 @@
 import path from "node:path";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
 import { MembankError } from "../workspace/errors.js";
-import type { MemoryFile } from "../workspace/files.js";
+import type { MemoryFile, MemoryListing } from "../workspace/files.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
 import {
   applyFiles,
@@ -49,6 +49,11 @@ export interface SyncOptions {
   reader?: boolean;
   /** The Retain parser for changed logs (default parseRetain); the nightly hands its retain step's parseMemo. */
   parseRetain?: RetainParser;
+  /**
+   * The memory files as the caller listed them (memoryListing, brought up to date with
+   * relistMemoryFiles); default a new scan. The nightly lists once for all its steps.
+   */
+  listing?: MemoryListing;
 }
 
 /** What the chunks depend on: when it changes, every chunk is rebuilt. */

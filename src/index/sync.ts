@@ -161,8 +161,8 @@ async function syncAt(file: string, ws: Workspace, opts: SyncOptions): Promise<S
   const choice = opts.embedder ?? NO_EMBEDDER;
   const warnings: string[] = [];
   const openOpts: OpenOptions = { fts: opts.fts, vec: opts.vec, owned: inStateDir(ws, file) };
-  const skipped: SkippedFile[] = [];
-  const files = scanMemoryFiles(ws, { skipped });
+  const skipped: SkippedFile[] = opts.listing ? [...opts.listing.skipped] : [];
+  const files = opts.listing?.files ?? scanMemoryFiles(ws, { skipped });
   for (const s of skipped) warnings.push(`${s.path}: not indexed: ${s.reason}`);
   const job = { ws, files, choice, opts, warnings };
 

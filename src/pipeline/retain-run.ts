@@ -57,7 +57,11 @@ export async function retainForRun(ws: Workspace, opts: RetainRunOptions): Promi
     ...(opts.full ? { full: true } : {}),
   });
   const parse = parseMemo();
-  const read = await readFacts(ws, { ...(window.since === undefined ? {} : { since: window.since }), parse });
+  const read = await readFacts(ws, {
+    ...(window.since === undefined ? {} : { since: window.since }),
+    parse,
+    files: window.listing.files,
+  });
   const note = noRetainNote(read.noRetain, read.files, { llm: llm.extractFacts !== undefined });
   return {
     ...(extracted ? { extracted } : {}),

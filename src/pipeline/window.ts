@@ -1,6 +1,6 @@
 import { isDailyLog, logDate } from "../markdown/log-path.js";
 import { workspaceDay } from "../workspace/clock.js";
-import { listMemoryFiles, type MemoryFile } from "../workspace/files.js";
+import { type MemoryFile, type MemoryListing, memoryListing } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { changedAgainst, readFileManifest } from "./manifest.js";
 import { lastCompletedRunStart } from "./record.js";
@@ -23,6 +23,8 @@ export interface IncrementalWindow {
   since?: string;
   /** The daily logs as listed now: the baseline the next run compares with once this one completes. */
   logs: MemoryFile[];
+  /** Every memory file as listed now (the one scan of the run: retain reads from it, the index syncs with it). */
+  listing: MemoryListing;
 }
 
 /**
@@ -32,10 +34,11 @@ export interface IncrementalWindow {
  * so an incremental run gives the same bank as a full one.
  */
 export async function changedWindow(ws: Workspace, opts: ChangedWindowOptions): Promise<IncrementalWindow> {
-  const logs = (await listMemoryFiles(ws)).filter((f) => isDailyLog(f.path));
-  if (opts.full) return { logs };
+  const listing = memoryListing(ws);
+  const logs = listing.files.filter((f) => isDailyLog(f.path));
+  if (opts.full) return { logs, listing };
   const last = await lastCompletedRunStart(ws, opts.pipeline, opts.runId);
-  if (last === undefined) return { logs };
+  if (last === undefined) return { logs, listing };
   const changedPaths: string[] = [];
   // What the mtime test cannot see: logs restored with old mtimes, new old-dated copies, deleted logs.
   const seen = await readFileManifest(ws, opts.pipeline);
@@ -59,5 +62,5 @@ export async function changedWindow(ws: Workspace, opts: ChangedWindowOptions): 
     if (date !== undefined && (oldest === undefined || date < oldest)) oldest = date;
   }
   // Nothing changed: a window that starts today reads (almost) nothing.
-  return { since: oldest ?? workspaceDay(ws, opts.now), logs };
+  return { since: oldest ?? workspaceDay(ws, opts.now), logs, listing };
 }

@@ -1,6 +1,6 @@
 import { logDate } from "../markdown/log-path.js";
 import { workspaceDay } from "../workspace/clock.js";
-import { listMemoryFiles } from "../workspace/files.js";
+import { listMemoryFiles, type MemoryFile } from "../workspace/files.js";
 import { memoryTextProblems, readMemoryText } from "../workspace/text-file.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { parseSinceDate } from "./dates.js";
@@ -13,6 +13,8 @@ export interface ReadFactsOptions {
   since?: string;
   /** The parser to use (default parseRetainSections); a parseMemo lets a later step reuse the parse. */
   parse?: SectionParser;
+  /** The memory files as the caller just listed them (listMemoryFiles); default a new listing. */
+  files?: readonly MemoryFile[];
 }
 
 function compareFacts(a: Fact, b: Fact): number {
@@ -36,7 +38,11 @@ function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
 export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Promise<LogsRead & { logs: LogInput[] }> {
   const since =
     opts.since === undefined ? undefined : parseSinceDate(opts.since, workspaceDay(ws, new Date()), "since");
-  const logs = (await listMemoryFiles(ws)).filter((f) => {
+  const logs = (opts.files ?? (await listMemoryFiles(ws))).filter((f) => {
+    // A log's date is the first 10 characters of its name: most files are older than the
+    // window and need no full date check (ten years of logs for one new day).
+    if (since !== undefined && f.path.slice(f.path.lastIndexOf("/") + 1, f.path.lastIndexOf("/") + 11) < since)
+      return false;
     const date = logDate(f.path);
     return date !== undefined && (since === undefined || date >= since);
   });

@@ -1,4 +1,4 @@
-import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
 import path from "node:path";
 import type { Workspace } from "./workspace.js";
 
@@ -78,6 +78,8 @@ export interface ScanOptions {
   under?: string;
   /** Collects the files left out with a reason (hidden names are left out silently). */
   skipped?: SkippedFile[];
+  /** Collects the workspace-relative symlinks the scan followed. */
+  links?: string[];
 }
 
 /** Hidden names (`.drafts/`, `.hidden.md`) are never memory files: not indexed, not read by `get`. */
@@ -115,10 +117,15 @@ export function scanMemoryFiles(ws: Workspace, opts: ScanOptions = {}): MemoryFi
   const root = realpathSync(ws.root);
   const out = new Map<string, MemoryFile>();
   const seenReal = new Set<string>();
+  // Hidden names are left out as the folders are read: only a hidden `under` makes the
+  // refusal's own path test (a split of every path) say anything the scan did not.
+  const hiddenTop = opts.under?.split("/").some(isHiddenName) === true;
 
   function statOf(abs: string, dirent: Dirent | undefined): { info: Stats; real: string } | undefined {
     try {
       if (dirent && !dirent.isSymbolicLink()) return { info: statSync(abs), real: abs };
+      if (opts.links && (dirent ? dirent.isSymbolicLink() : lstatSync(abs).isSymbolicLink()))
+        opts.links.push(toPosixRelative(root, abs));
       const real = realpathSync(abs);
       if (!isInside(root, real)) return undefined;
       return { info: statSync(real), real };
@@ -150,7 +157,7 @@ export function scanMemoryFiles(ws: Workspace, opts: ScanOptions = {}): MemoryFi
       return;
     }
     if (!s.info.isFile() || !path.basename(abs).toLowerCase().endsWith(".md")) return;
-    const refusal = memoryFileRefusal(rel, s.info);
+    const refusal = hiddenTop || s.info.nlink > 1 ? memoryFileRefusal(rel, s.info) : undefined;
     if (refusal !== undefined) {
       opts.skipped?.push({ path: rel, reason: refusal });
       return;
@@ -162,4 +169,72 @@ export function scanMemoryFiles(ws: Workspace, opts: ScanOptions = {}): MemoryFi
   const tops = opts.under === undefined ? [...ROOT_MEMORY_FILES, "memory", "bank"] : [opts.under];
   for (const top of tops) consider(path.join(root, top), top);
   return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** One scan of the memory files, with what it left out and whether it followed any symlink. */
+export interface MemoryListing {
+  files: MemoryFile[];
+  skipped: SkippedFile[];
+  /** Workspace-relative symlinks the scan followed (empty on most workspaces). */
+  links: string[];
+}
+
+/** scanMemoryFiles of the whole workspace, as a listing a later step can bring up to date (relistMemoryFiles). */
+export function memoryListing(ws: Workspace): MemoryListing {
+  const skipped: SkippedFile[] = [];
+  const links: string[] = [];
+  const files = scanMemoryFiles(ws, { skipped, links });
+  return { files, skipped, links };
+}
+
+/** Would the scan list this workspace-relative path, if it were a plain file? */
+function listable(rel: string): boolean {
+  if (rel.split("/").some(isHiddenName)) return false;
+  if (ROOT_MEMORY_FILES.includes(rel)) return true;
+  return (rel.startsWith("memory/") || rel.startsWith("bank/")) && rel.toLowerCase().endsWith(".md");
+}
+
+/**
+ * `listing` after `paths` were written (or deleted) since it was made: the same files a new
+ * scan would list, at the cost of a stat of each written path instead of every file (a
+ * nightly writes a dozen pages into a workspace of 3,700 files). Undefined when only a scan
+ * can tell (the listing followed symlinks, a written path is not a plain file, or was or is
+ * now left out with a reason): the caller scans. Files changed by others meanwhile are not
+ * seen: the next scan (any search) finds them.
+ */
+export function relistMemoryFiles(
+  ws: Workspace,
+  listing: MemoryListing,
+  paths: readonly string[],
+): MemoryListing | undefined {
+  if (listing.links.length > 0) return undefined;
+  const root = realpathSync(ws.root);
+  const byPath = new Map(listing.files.map((f) => [f.path, f]));
+  let folded: Map<string, string> | undefined;
+  const refused = new Set(listing.skipped.map((s) => s.path));
+  for (const rel of new Set(paths)) {
+    if (!listable(rel) || refused.has(rel)) {
+      if (refused.has(rel)) return undefined;
+      continue;
+    }
+    const abs = path.join(root, rel);
+    let info: Stats;
+    try {
+      info = lstatSync(abs);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") return undefined;
+      byPath.delete(rel);
+      continue;
+    }
+    if (!info.isFile() || memoryFileRefusal(rel, info) !== undefined) return undefined;
+    // A folder on the way that is a link: only a scan knows what it lists.
+    if (realpathSync(path.dirname(abs)) !== path.dirname(abs)) return undefined;
+    // Listed under another spelling (a case-insensitive file system): likewise.
+    folded ??= new Map(listing.files.map((f) => [f.path.toLowerCase(), f.path]));
+    const spelled = folded.get(rel.toLowerCase());
+    if (spelled !== undefined && spelled !== rel) return undefined;
+    byPath.set(rel, { path: rel, absPath: abs, size: info.size, mtimeMs: info.mtimeMs });
+  }
+  const files = [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, skipped: listing.skipped, links: listing.links };
 }
