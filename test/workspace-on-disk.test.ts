@@ -13,8 +13,10 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import os from "node:os";
@@ -133,6 +135,19 @@ describe("the workspace's Markdown out of sight", () => {
     expect([0, 3], again.stderr).toContain(again.code);
     expect(readFileSync(abs, "utf8")).toContain("Elin prefers calls before ten.");
     expect(git(dir, "status", "--porcelain")).toBe("");
+  });
+
+  it("memory/ linked to a folder outside the workspace: the run says it reads none of it, and why", async () => {
+    const dir = path.join(tmp, "linked");
+    mkdirSync(dir);
+    cpSync(path.join(REPO_ROOT, "fixtures/natural/memory"), path.join(tmp, "synced-memory"), { recursive: true });
+    symlinkSync(path.join(tmp, "synced-memory"), path.join(dir, "memory"));
+    git(dir, "init", "-q");
+    const run = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect([0, 3], run.stderr).toContain(run.code);
+    expect(`${run.stdout}${run.stderr}`).toContain(
+      `memory: not indexed: is a link to ${realpathSync(path.join(tmp, "synced-memory"))}, outside the workspace`,
+    );
   });
 
   it("a workspace with MEMORY.md and no daily logs yet still runs", async () => {

@@ -127,7 +127,17 @@ export function scanMemoryFiles(ws: Workspace, opts: ScanOptions = {}): MemoryFi
       if (opts.links && (dirent ? dirent.isSymbolicLink() : lstatSync(abs).isSymbolicLink()))
         opts.links.push(toPosixRelative(root, abs));
       const real = realpathSync(abs);
-      if (!isInside(root, real)) return undefined;
+      if (!isInside(root, real)) {
+        // Said, not silent: a memory/ linked to a synced folder elsewhere would read as no logs at all.
+        const target = statSync(real);
+        if (target.isDirectory() || real.toLowerCase().endsWith(".md")) {
+          opts.skipped?.push({
+            path: toPosixRelative(root, abs),
+            reason: `is a link to ${real}, outside the workspace; membank reads only inside it: move that ${target.isDirectory() ? "folder" : "file"} into the workspace (a link from there to it is fine)`,
+          });
+        }
+        return undefined;
+      }
       return { info: statSync(real), real };
     } catch {
       return undefined; // vanished or dangling link
