@@ -36,6 +36,7 @@ import { writeOwnedFiles } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { entityWorld } from "./entity-context.js";
 import { evolveOpinions } from "./evolve.js";
+import { saveFactMemo } from "./fact-memo.js";
 import { assertGitCanCommit, commitPending, gitInit, isGitRepo, leftNote, unifiedDiff } from "./git.js";
 import {
   aliasKey,
@@ -322,6 +323,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     asOf: today,
     core: core.text,
   });
+  await saveFactMemo(ws, rendered.memo);
   if (merges.full) await clearStale(ws);
   lap("write");
 

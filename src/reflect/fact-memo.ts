@@ -1,0 +1,174 @@
+/**
+ * Per-fact derived data the render half of reflect needs on every run (derived, in
+ * .memory/reflect/render-memo.json): whether a fact carries a change cue (proposals.ts)
+ * with its content words, and its facet with its word stems (facets.ts). A +1-day nightly
+ * renders a few pages of entities with ten years of facts: without this it tokenizes and
+ * cue-matches those thousands of facts again every night for a page that changes by one.
+ *
+ * A cache, never truth: an entry counts only for the same fact id and the same content (a
+ * hash of it), and the whole file only for this version and this code (the fingerprint
+ * below); missing, stale or corrupt means everything is derived again, to the same pages.
+ */
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { AFFIRMING_NEGATIONS, CUE_LISTS, NEGATIVE_OUTCOME_WORDS } from "../analysis/cue-lists.js";
+import { CUE_WORDS, findCues } from "../analysis/cues.js";
+import { porterStem } from "../analysis/stem.js";
+import { STOP_WORDS } from "../analysis/stopwords.js";
+import { fold } from "../analysis/tokens.js";
+import { CHOICE_VERDICTS, DOUBTED_VERDICTS } from "../analysis/verdicts.js";
+import type { Fact } from "../retain/types.js";
+import { writeFileAtomic } from "../workspace/atomic.js";
+import { stateDir, type Workspace } from "../workspace/workspace.js";
+import { FACETS, facetTokens, factFacet } from "./facets.js";
+import { CHANGE_CUES, carriesChange } from "./proposals.js";
+import { contentTokens, negationCount } from "./text.js";
+
+/**
+ * Bump when what an entry holds, or how it is derived, changes in a way the fingerprint
+ * cannot see (a regex literal inside src/analysis/cues.ts, say).
+ */
+const MEMO_VERSION = 1;
+
+export const factMemoPath = (ws: Workspace) => path.join(stateDir(ws), "reflect", "render-memo.json");
+
+/** Per fact: content hash; change cue (0 not derived yet, 1 none, else its content words); facet (0, 1 none, [rule, stems]). */
+type Entry = [hash: number, change: 0 | 1 | string, facet: 0 | 1 | [rule: number, stems: string]];
+
+interface MemoFile {
+  version: number;
+  code: string;
+  facts: Record<string, Entry>;
+}
+
+/** FNV-1a of a string: a fact whose id stays while its text changes (respelled, aliased) is derived again. */
+function hashOf(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+const toSet = (joined: string) => new Set(joined === "" ? [] : joined.split(" "));
+const validEntry = (e: unknown): e is Entry =>
+  Array.isArray(e) &&
+  e.length === 3 &&
+  typeof e[0] === "number" &&
+  (e[1] === 0 || e[1] === 1 || typeof e[1] === "string") &&
+  (e[2] === 0 || e[2] === 1 || (Array.isArray(e[2]) && typeof e[2][0] === "number" && typeof e[2][1] === "string"));
+
+/** The code and word lists the entries are derived with: a change of either drops every entry. */
+export const MEMO_CODE = createHash("sha256")
+  .update(
+    [
+      MEMO_VERSION,
+      ...[carriesChange, factFacet, findCues, negationCount, contentTokens, facetTokens, porterStem, fold].map(String),
+      CHANGE_CUES.source,
+      JSON.stringify([
+        CUE_LISTS,
+        NEGATIVE_OUTCOME_WORDS,
+        AFFIRMING_NEGATIONS,
+        DOUBTED_VERDICTS,
+        CHOICE_VERDICTS,
+        FACETS,
+      ]),
+      [...STOP_WORDS, "|", ...CUE_WORDS].join(" "),
+    ].join("\n"),
+  )
+  .digest("hex")
+  .slice(0, 16);
+
+export interface FactMemo {
+  /** The fact's content words when it carries a change cue, undefined when it does not. */
+  changeTokens(fact: Fact): Set<string> | undefined;
+  /** The fact's facet rule (index in FACETS) and stems, undefined when it is on no facet. */
+  facet(fact: Fact): { rule: number; tokens: Set<string> } | undefined;
+  /** Entries added, changed or dropped since the file was read. */
+  readonly dirty: boolean;
+  /** The file's content: entries of the memo's facts only (a deleted fact's entry goes), by id. */
+  serialise(): string;
+}
+
+/** A memo for `facts`, starting from the stored entries (none: everything is derived). */
+export function factMemo(facts: readonly Fact[], stored?: Record<string, unknown>): FactMemo {
+  const entries = new Map<string, Entry>();
+  // Fact id -> content hash, computed once per run and only for facts asked about.
+  const hashes = new Map<string, number>();
+  for (const f of facts) hashes.set(f.id, -1);
+  let dirty = stored === undefined;
+  for (const [id, e] of Object.entries(stored ?? {})) {
+    if (hashes.has(id) && validEntry(e)) entries.set(id, e);
+    else dirty = true;
+  }
+  const entryOf = (fact: Fact): Entry => {
+    let h = hashes.get(fact.id);
+    if (h === undefined || h === -1) {
+      h = hashOf(fact.content);
+      hashes.set(fact.id, h);
+    }
+    let e = entries.get(fact.id);
+    if (e === undefined || e[0] !== h) {
+      e = [h, 0, 0];
+      entries.set(fact.id, e);
+      dirty = true;
+    }
+    return e;
+  };
+  const changeSets = new Map<string, Set<string> | undefined>();
+  const facetSets = new Map<string, { rule: number; tokens: Set<string> } | undefined>();
+  return {
+    changeTokens(fact) {
+      if (changeSets.has(fact.id)) return changeSets.get(fact.id);
+      const e = entryOf(fact);
+      if (e[1] === 0) {
+        e[1] = carriesChange(fact.content) ? [...contentTokens(fact.content)].join(" ") : 1;
+        dirty = true;
+      }
+      const out = e[1] === 1 ? undefined : toSet(e[1]);
+      changeSets.set(fact.id, out);
+      return out;
+    },
+    facet(fact) {
+      if (facetSets.has(fact.id)) return facetSets.get(fact.id);
+      const e = entryOf(fact);
+      if (e[2] === 0) {
+        const found = factFacet(fact.content);
+        e[2] = found === undefined ? 1 : [found.rule, [...found.tokens].join(" ")];
+        dirty = true;
+      }
+      const out = e[2] === 1 ? undefined : { rule: e[2][0], tokens: toSet(e[2][1]) };
+      facetSets.set(fact.id, out);
+      return out;
+    },
+    get dirty() {
+      return dirty;
+    },
+    serialise() {
+      const out: Record<string, Entry> = {};
+      // In the facts' order (the logs' order): the same facts and entries give the same bytes.
+      for (const f of facts) {
+        const e = entries.get(f.id);
+        if (e !== undefined) out[f.id] = e;
+      }
+      return JSON.stringify({ version: MEMO_VERSION, code: MEMO_CODE, facts: out } satisfies MemoFile);
+    },
+  };
+}
+
+/** The memo in the workspace, or an empty one when the file is missing, of another version or code, or corrupt. */
+export async function loadFactMemo(ws: Workspace, facts: readonly Fact[]): Promise<FactMemo> {
+  try {
+    const file = JSON.parse(await readFile(factMemoPath(ws), "utf8")) as Partial<MemoFile> | null;
+    if (file?.version === MEMO_VERSION && file.code === MEMO_CODE && file.facts && typeof file.facts === "object")
+      return factMemo(facts, file.facts);
+  } catch {
+    // missing or corrupt derived data: derived again
+  }
+  return factMemo(facts);
+}
+
+/** Write the memo when it changed (atomically: a crash leaves the old file or the new one). */
+export async function saveFactMemo(ws: Workspace, memo: FactMemo | undefined): Promise<void> {
+  if (memo === undefined || !memo.dirty) return;
+  await writeFileAtomic(factMemoPath(ws), memo.serialise());
+}
