@@ -1,7 +1,8 @@
 // Reflect's per-fact memo (src/reflect/fact-memo.ts, .memory/reflect/render-memo.json) is a
 // cache of what the render half derives from each fact (change cues for proposals.md, facets
-// for "superseded" marks). The pages never depend on it: a nightly with the memo, without it,
-// with a corrupt one or one of other code writes the same bytes.
+// for "superseded" marks), the prose memo (prose-memo.ts) one of each year's prose names. The
+// pages never depend on them: a nightly with them, without them, with corrupt ones or ones of
+// other code writes the same bytes.
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -94,6 +95,18 @@ describe("the render memo is a cache, never truth", () => {
       await writeFile(f, JSON.stringify({ ...memo, facts }));
     };
     expect(await nightly(evening, moved)).toEqual(kept);
+    // The prose digests (.memory/reflect/prose-memo.json): missing, corrupt, or kept for prose that has changed since.
+    const prose = (f: string) => path.join(path.dirname(f), "prose-memo.json");
+    expect(JSON.parse(await readFile(prose(memoFile(evening)), "utf8")).years.length).toBe(1);
+    expect(await nightly(evening, (f) => rm(prose(f)))).toEqual(kept);
+    expect(await nightly(evening, (f) => writeFile(prose(f), '{"version":1,"years":[{"hash":'))).toEqual(kept);
+    const stale = async (f: string) => {
+      const file = JSON.parse(await readFile(prose(f), "utf8"));
+      file.years[0].hash = "0000000000000000";
+      file.years[0].digest.spell = {};
+      await writeFile(prose(f), JSON.stringify(file));
+    };
+    expect(await nightly(evening, stale)).toEqual(kept);
     // And a run that reads every log gives those pages too.
     const full = await workspace();
     await writeFile(path.join(full, "memory/2025-02-04.md"), NEW_DAY);

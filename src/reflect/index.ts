@@ -49,6 +49,7 @@ import {
 } from "./load.js";
 import { commitMessage } from "./message.js";
 import { TYPED_PAGES } from "./pages.js";
+import { loadProseMemo, saveProseMemo } from "./prose-memo.js";
 import { clearStale, recoverMerges } from "./recover.js";
 import { type Conflict, type RenderScope, renderBank } from "./render.js";
 import { incrementalScope } from "./scope.js";
@@ -183,6 +184,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     coreText === undefined
       ? { path: "memory.md", text: (await readWorkspaceFile(ws, "memory.md")) ?? "" }
       : { path: "MEMORY.md", text: coreText };
+  const proseMemo = await loadProseMemo(ws);
   const world = entityWorld({
     facts,
     otherNames: [...evolved.opinions.flatMap((op) => op.entities), ...entityPages.managed],
@@ -190,6 +192,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     core,
     aliases: entityPages.aliases,
     today,
+    proseMemo,
   });
   // An incremental run re-renders only what the window can have changed (scope.ts).
   let scope: RenderScope | undefined;
@@ -324,6 +327,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     core: core.text,
   });
   await saveFactMemo(ws, rendered.memo);
+  await saveProseMemo(ws, proseMemo);
   if (merges.full) await clearStale(ws);
   lap("write");
 
