@@ -184,7 +184,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     coreText === undefined
       ? { path: "memory.md", text: (await readWorkspaceFile(ws, "memory.md")) ?? "" }
       : { path: "MEMORY.md", text: coreText };
-  const proseMemo = await loadProseMemo(ws);
+  const proseMemo = await loadProseMemo(ws, loaded.kept);
   const world = entityWorld({
     facts,
     otherNames: [...evolved.opinions.flatMap((op) => op.entities), ...entityPages.managed],

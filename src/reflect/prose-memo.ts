@@ -4,8 +4,9 @@
  * new day falls in, and merges the other nine from here, instead of walking ~50k prose lines.
  *
  * A cache, never truth: a year's digest is used only for exactly the prose it was made
- * from (a hash of its paths, dates, lines and names) and by this code (version and the
- * digest function's text); missing, stale or corrupt means the year is digested again.
+ * from (a hash of its paths, dates, lines and names, or the name of the snapshot file it
+ * came from, see SnapshotParts) and by this code (version and the digest function's text);
+ * missing, stale or corrupt means the year is digested again.
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -28,7 +29,7 @@ export const proseMemoPath = (ws: Workspace) => path.join(stateDir(ws), "reflect
 interface MemoFile {
   version: number;
   code: string;
-  years: { hash: string; digest: ProseDigest }[];
+  years: KeptYear[];
 }
 
 export interface ProseMemo {
@@ -92,10 +93,37 @@ function hashOf(logs: readonly ProseLog[]): string {
   return h.hex();
 }
 
+/**
+ * The facts snapshot's files an incremental run read (load.ts): a year wholly before the
+ * run's window has exactly the prose of its file, and the file is named by a hash of its
+ * bytes, so that name stands for the year's prose without hashing it again.
+ */
+export interface SnapshotParts {
+  since: string;
+  parts: readonly { key: string; file: string }[];
+}
+
+/** A kept year: its digest under the hash of its prose, and the snapshot file it was read from when known. */
+interface KeptYear {
+  hash: string;
+  part?: string;
+  digest: ProseDigest;
+}
+
 /** A memo starting from kept digests (none: every year is digested). */
-export function proseMemo(kept: readonly { hash: string; digest: ProseDigest }[] = [], fresh = false): ProseMemo {
-  const byHash = new Map(kept.map((y) => [y.hash, y.digest]));
-  let used: { hash: string; digest: ProseDigest }[] = [];
+export function proseMemo(kept: readonly KeptYear[] = [], fresh = false, snapshot?: SnapshotParts): ProseMemo {
+  const files = new Map((snapshot?.parts ?? []).map((p) => [p.key, p.file]));
+  // The snapshot file a run of logs was read from (with its extent, as a check), when it is one whole old year.
+  const partOf = (run: readonly ProseLog[]): string | undefined => {
+    const year = run[0]!.date.slice(0, 4);
+    const file = files.get(year);
+    if (snapshot === undefined || file === undefined || !/^\d{4}$/.test(year) || year >= snapshot.since.slice(0, 4))
+      return undefined;
+    return `${file}:${run.length}:${run[0]!.path}:${run[run.length - 1]!.path}`;
+  };
+  const byHash = new Map(kept.map((y) => [y.hash, y]));
+  const byPart = new Map(kept.filter((y) => y.part !== undefined).map((y) => [y.part!, y]));
+  let used: KeptYear[] = [];
   let dirty = fresh;
   return {
     digests(logs) {
@@ -110,16 +138,17 @@ export function proseMemo(kept: readonly { hash: string; digest: ProseDigest }[]
         year = y;
       }
       used = runs.map((run) => {
+        const part = partOf(run);
+        const known = part === undefined ? undefined : byPart.get(part);
+        if (known !== undefined) return known;
+        // (The first nightly after a full run: the year is hashed once and then known by its file.)
         const hash = hashOf(run);
-        let digest = byHash.get(hash);
-        if (digest === undefined) {
-          digest = digestProse(run);
-          byHash.set(hash, digest);
-          dirty = true;
-        }
-        return { hash, digest };
+        const year = byHash.get(hash);
+        if (year !== undefined && year.part === part) return year;
+        const digest = year?.digest ?? digestProse(run);
+        return part === undefined ? { hash, digest } : { hash, part, digest };
       });
-      if (used.length !== kept.length || used.some((y, i) => y.hash !== kept[i]!.hash)) dirty = true;
+      if (used.length !== kept.length || used.some((y, i) => y !== kept[i])) dirty = true;
       return used.map((y) => y.digest);
     },
     get dirty() {
@@ -144,20 +173,23 @@ const isDigest = (d: unknown): d is ProseDigest => {
 };
 
 /** The kept digests, or none when the file is missing, of another version or code, or corrupt. */
-export async function loadProseMemo(ws: Workspace): Promise<ProseMemo> {
+export async function loadProseMemo(ws: Workspace, snapshot?: SnapshotParts): Promise<ProseMemo> {
   try {
     const file = JSON.parse(await readFile(proseMemoPath(ws), "utf8")) as Partial<MemoFile> | null;
     if (
       file?.version === MEMO_VERSION &&
       file.code === CODE &&
       Array.isArray(file.years) &&
-      file.years.every((y) => typeof y?.hash === "string" && isDigest(y.digest))
+      file.years.every(
+        (y) =>
+          typeof y?.hash === "string" && (y.part === undefined || typeof y.part === "string") && isDigest(y.digest),
+      )
     )
-      return proseMemo(file.years);
+      return proseMemo(file.years, false, snapshot);
   } catch {
     // missing or corrupt derived data: digested again
   }
-  return proseMemo([], true);
+  return proseMemo([], true, snapshot);
 }
 
 /** Write the memo when it changed (atomically: a crash leaves the old file or the new one). */
