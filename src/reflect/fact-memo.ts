@@ -5,9 +5,10 @@
  * renders a few pages of entities with ten years of facts: without this it tokenizes and
  * cue-matches those thousands of facts again every night for a page that changes by one.
  *
- * A cache, never truth: an entry counts only for the same fact id and the same content (a
- * hash of it), and the whole file only for this version and this code (the fingerprint
- * below); missing, stale or corrupt means everything is derived again, to the same pages.
+ * A cache, never truth: an entry counts only for the same fact id (a hash of its date and
+ * content) and content length, and the whole file only for this version and this code (the
+ * fingerprint below); missing, stale or corrupt means everything is derived again, to the
+ * same pages.
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -29,12 +30,12 @@ import { contentTokens, negationCount } from "./text.js";
  * Bump when what an entry holds, or how it is derived, changes in a way the fingerprint
  * cannot see (a regex literal inside src/analysis/cues.ts, say).
  */
-const MEMO_VERSION = 1;
+const MEMO_VERSION = 2;
 
 export const factMemoPath = (ws: Workspace) => path.join(stateDir(ws), "reflect", "render-memo.json");
 
-/** Per fact: content hash; change cue (0 not derived yet, 1 none, else its content words); facet (0, 1 none, [rule, stems]). */
-type Entry = [hash: number, change: 0 | 1 | string, facet: 0 | 1 | [rule: number, stems: string]];
+/** Per fact: content length (see stamp); change cue (0 not derived yet, 1 none, else its content words); facet (0, 1 none, [rule, stems]). */
+type Entry = [length: number, change: 0 | 1 | string, facet: 0 | 1 | [rule: number, stems: string]];
 
 interface MemoFile {
   version: number;
@@ -42,12 +43,12 @@ interface MemoFile {
   facts: Record<string, Entry>;
 }
 
-/** FNV-1a of a string: a fact whose id stays while its text changes (respelled, aliased) is derived again. */
-function hashOf(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
+/**
+ * What an entry is checked against besides the fact's id. The id is a hash of the date and
+ * the content up to case and spaces, and every derivation here ignores case and spaces; the
+ * length is a cheap guard for a text that changed under a kept id all the same.
+ */
+const stamp = (fact: Fact): number => fact.content.length;
 
 const toSet = (joined: string) => new Set(joined === "" ? [] : joined.split(" "));
 const validEntry = (e: unknown): e is Entry =>
@@ -91,26 +92,17 @@ export interface FactMemo {
 
 /** A memo for `facts`, starting from the stored entries (none: everything is derived). */
 export function factMemo(facts: readonly Fact[], stored?: Record<string, unknown>): FactMemo {
+  // Stored entries are checked when first asked for (a nightly asks for a few thousand of 20k).
+  const kept: Record<string, unknown> = stored ?? {};
   const entries = new Map<string, Entry>();
-  // Fact id -> content hash, computed once per run and only for facts asked about.
-  const hashes = new Map<string, number>();
-  for (const f of facts) hashes.set(f.id, -1);
-  let dirty = stored === undefined;
-  for (const [id, e] of Object.entries(stored ?? {})) {
-    if (hashes.has(id) && validEntry(e)) entries.set(id, e);
-    else dirty = true;
-  }
+  let changed = stored === undefined;
   const entryOf = (fact: Fact): Entry => {
-    let h = hashes.get(fact.id);
-    if (h === undefined || h === -1) {
-      h = hashOf(fact.content);
-      hashes.set(fact.id, h);
-    }
     let e = entries.get(fact.id);
-    if (e === undefined || e[0] !== h) {
-      e = [h, 0, 0];
+    if (e === undefined) {
+      const old = Object.hasOwn(kept, fact.id) ? kept[fact.id] : undefined;
+      e = validEntry(old) && old[0] === stamp(fact) ? old : [stamp(fact), 0, 0];
+      if (e !== old) changed = true;
       entries.set(fact.id, e);
-      dirty = true;
     }
     return e;
   };
@@ -122,7 +114,7 @@ export function factMemo(facts: readonly Fact[], stored?: Record<string, unknown
       const e = entryOf(fact);
       if (e[1] === 0) {
         e[1] = carriesChange(fact.content) ? [...contentTokens(fact.content)].join(" ") : 1;
-        dirty = true;
+        changed = true;
       }
       const out = e[1] === 1 ? undefined : toSet(e[1]);
       changeSets.set(fact.id, out);
@@ -134,23 +126,26 @@ export function factMemo(facts: readonly Fact[], stored?: Record<string, unknown
       if (e[2] === 0) {
         const found = factFacet(fact.content);
         e[2] = found === undefined ? 1 : [found.rule, [...found.tokens].join(" ")];
-        dirty = true;
+        changed = true;
       }
       const out = e[2] === 1 ? undefined : { rule: e[2][0], tokens: toSet(e[2][1]) };
       facetSets.set(fact.id, out);
       return out;
     },
     get dirty() {
-      return dirty;
+      if (changed) return true;
+      // Entries of facts that are gone are dropped: a rewrite when there are any.
+      const live = new Set(facts.map((f) => f.id));
+      return Object.keys(kept).some((id) => !live.has(id));
     },
     serialise() {
-      const out: Record<string, Entry> = {};
+      const out: Record<string, unknown> = {};
       // In the facts' order (the logs' order): the same facts and entries give the same bytes.
       for (const f of facts) {
-        const e = entries.get(f.id);
-        if (e !== undefined) out[f.id] = e;
+        const e = entries.get(f.id) ?? (Object.hasOwn(kept, f.id) ? kept[f.id] : undefined);
+        if (e !== undefined && validEntry(e)) out[f.id] = e;
       }
-      return JSON.stringify({ version: MEMO_VERSION, code: MEMO_CODE, facts: out } satisfies MemoFile);
+      return JSON.stringify({ version: MEMO_VERSION, code: MEMO_CODE, facts: out });
     },
   };
 }

@@ -125,13 +125,21 @@ interface Update {
  */
 function updates(lines: CoreLine[], factsByEntity: Map<string, Fact[]>, source: ChangeSource): Update[] {
   const out: Update[] = [];
-  // Few facts carry a change cue: only those are tokenized (and fact-memo.ts keeps both across runs).
-  const changes = new Map<string, Set<string> | undefined>();
-  const tokensIfChange = (f: Fact) => {
-    if (changes.has(f.id)) return changes.get(f.id);
-    const t = source.changeTokens(f);
-    changes.set(f.id, t);
-    return t;
+  // Few facts carry a change cue: only those are tokenized (and fact-memo.ts keeps both across
+  // runs), and only those are compared with each clause. Beliefs are the opinions page's business.
+  const changing = new Map<string, { fact: Fact; tokens: Set<string> }[]>();
+  const changesOf = (entity: string, facts: readonly Fact[]) => {
+    let list = changing.get(entity);
+    if (list === undefined) {
+      list = [];
+      for (const fact of facts) {
+        if (fact.kind === "opinion") continue;
+        const tokens = source.changeTokens(fact);
+        if (tokens !== undefined) list.push({ fact, tokens });
+      }
+      changing.set(entity, list);
+    }
+    return list;
   };
   for (const core of lines) {
     let best: Update | undefined;
@@ -141,10 +149,7 @@ function updates(lines: CoreLine[], factsByEntity: Map<string, Fact[]>, source: 
       for (const clause of core.clauses) {
         const topic = new Set([...clause.tokens].filter((t) => !own.has(t)));
         if (topic.size === 0) continue;
-        for (const fact of facts) {
-          if (fact.kind === "opinion") continue; // beliefs are the opinions page's business
-          const tokens = tokensIfChange(fact);
-          if (tokens === undefined) continue;
+        for (const { fact, tokens } of changesOf(entity, facts)) {
           if (share(topic, tokens) < SAME_TOPIC) continue;
           if (!best || fact.date > best.fact.date || (fact.date === best.fact.date && fact.id > best.fact.id))
             best = { line: core.line, said: clause.text, fact, entity };
