@@ -62,7 +62,7 @@ describe("the render memo is a cache, never truth", () => {
     await reflect(await openWorkspace(evening), { all: true, commit: false, now: new Date("2025-02-04T06:00:00Z") });
     const memo = JSON.parse(await readFile(memoFile(evening), "utf8"));
     // The full run derived something for the facts the pages show.
-    expect(Object.keys(memo.facts).length).toBeGreaterThan(5);
+    expect(memo.ids.length).toBeGreaterThan(5);
 
     const kept = await nightly(evening, async () => {});
     const pages = [...kept.keys()];
@@ -74,27 +74,22 @@ describe("the render memo is a cache, never truth", () => {
     expect(await nightly(evening, (f) => writeFile(f, '{"version":1,"code":'))).toEqual(kept);
     expect(await nightly(evening, (f) => writeFile(f, "null"))).toEqual(kept);
     // Entries claiming the opposite of the truth, under another code fingerprint: ignored.
-    const lying = (code: string) => async (f: string) => {
-      const facts = Object.fromEntries(
-        Object.entries(memo.facts as Record<string, [number, unknown, unknown]>).map(([id, e]) => [
-          id,
-          [e[0], e[1] === 1 ? "billing rewrite" : 1, e[2] === 1 ? [0, "contract"] : 1],
-        ]),
-      );
-      await writeFile(f, JSON.stringify({ ...memo, code, facts }));
-    };
+    // Entries claiming the opposite of what each fact says, shifted by `stamp` (the content length they are for).
+    const lie = (stamp: number) =>
+      (memo.entries as [number, unknown, unknown][]).map((e) => [
+        e[0] + stamp,
+        e[1] === 1 ? "billing rewrite" : 1,
+        e[2] === 1 ? [0, "contract"] : 1,
+      ]);
+    // Under another code fingerprint: ignored.
+    const lying = (code: string) => (f: string) => writeFile(f, JSON.stringify({ ...memo, code, entries: lie(0) }));
     expect(await nightly(evening, lying("another-code"))).toEqual(kept);
-    // Entries of a fact whose text is no longer what they were derived from (hash differs): derived again.
-    const moved = async (f: string) => {
-      const facts = Object.fromEntries(
-        Object.entries(memo.facts as Record<string, [number, unknown, unknown]>).map(([id, e]) => [
-          id,
-          [(e[0] + 1) >>> 0, e[1] === 1 ? "billing rewrite" : 1, e[2] === 1 ? [0, "contract"] : 1],
-        ]),
-      );
-      await writeFile(f, JSON.stringify({ ...memo, facts }));
-    };
-    expect(await nightly(evening, moved)).toEqual(kept);
+    // For facts whose text is no longer what they were derived from (another length): derived again.
+    expect(await nightly(evening, (f) => writeFile(f, JSON.stringify({ ...memo, entries: lie(1) })))).toEqual(kept);
+    // Lists that do not pair up: not read.
+    expect(await nightly(evening, (f) => writeFile(f, JSON.stringify({ ...memo, ids: memo.ids.slice(1) })))).toEqual(
+      kept,
+    );
     // The prose digests (.memory/reflect/prose-memo.json): missing, corrupt, or kept for prose that has changed since.
     const prose = (f: string) => path.join(path.dirname(f), "prose-memo.json");
     expect(JSON.parse(await readFile(prose(memoFile(evening)), "utf8")).years.length).toBe(1);
@@ -118,10 +113,10 @@ describe("the render memo is a cache, never truth", () => {
     const dir = await workspace();
     const ws = await openWorkspace(dir);
     await reflect(ws, { all: true, commit: false, now: new Date("2025-02-04T06:00:00Z") });
-    const before = Object.keys(JSON.parse(await readFile(memoFile(dir), "utf8")).facts);
+    const before: string[] = JSON.parse(await readFile(memoFile(dir), "utf8")).ids;
     await rm(path.join(dir, "memory/2025-01-22.md"));
     await reflect(ws, { all: true, commit: false, now: new Date("2025-02-04T06:00:00Z") });
-    const after = Object.keys(JSON.parse(await readFile(memoFile(dir), "utf8")).facts);
+    const after: string[] = JSON.parse(await readFile(memoFile(dir), "utf8")).ids;
     expect(after.length).toBeLessThan(before.length);
     expect(after.every((id) => before.includes(id))).toBe(true);
   });

@@ -30,17 +30,19 @@ import { contentTokens, negationCount } from "./text.js";
  * Bump when what an entry holds, or how it is derived, changes in a way the fingerprint
  * cannot see (a regex literal inside src/analysis/cues.ts, say).
  */
-const MEMO_VERSION = 2;
+const MEMO_VERSION = 3;
 
 export const factMemoPath = (ws: Workspace) => path.join(stateDir(ws), "reflect", "render-memo.json");
 
 /** Per fact: content length (see stamp); change cue (0 not derived yet, 1 none, else its content words); facet (0, 1 none, [rule, stems]). */
 type Entry = [length: number, change: 0 | 1 | string, facet: 0 | 1 | [rule: number, stems: string]];
 
+/** Ids and entries as two lists: an object of 20k keys parses into a slow dictionary. */
 interface MemoFile {
   version: number;
   code: string;
-  facts: Record<string, Entry>;
+  ids: string[];
+  entries: unknown[];
 }
 
 /**
@@ -91,15 +93,15 @@ export interface FactMemo {
 }
 
 /** A memo for `facts`, starting from the stored entries (none: everything is derived). */
-export function factMemo(facts: readonly Fact[], stored?: Record<string, unknown>): FactMemo {
+export function factMemo(facts: readonly Fact[], stored?: ReadonlyMap<string, unknown>): FactMemo {
   // Stored entries are checked when first asked for (a nightly asks for a few thousand of 20k).
-  const kept: Record<string, unknown> = stored ?? {};
+  const kept: ReadonlyMap<string, unknown> = stored ?? new Map();
   const entries = new Map<string, Entry>();
   let changed = stored === undefined;
   const entryOf = (fact: Fact): Entry => {
     let e = entries.get(fact.id);
     if (e === undefined) {
-      const old = Object.hasOwn(kept, fact.id) ? kept[fact.id] : undefined;
+      const old = kept.get(fact.id);
       e = validEntry(old) && old[0] === stamp(fact) ? old : [stamp(fact), 0, 0];
       if (e !== old) changed = true;
       entries.set(fact.id, e);
@@ -136,16 +138,23 @@ export function factMemo(facts: readonly Fact[], stored?: Record<string, unknown
       if (changed) return true;
       // Entries of facts that are gone are dropped: a rewrite when there are any.
       const live = new Set(facts.map((f) => f.id));
-      return Object.keys(kept).some((id) => !live.has(id));
+      for (const id of kept.keys()) if (!live.has(id)) return true;
+      return false;
     },
     serialise() {
-      const out: Record<string, unknown> = {};
+      const ids: string[] = [];
+      const out: unknown[] = [];
+      const seen = new Set<string>();
       // In the facts' order (the logs' order): the same facts and entries give the same bytes.
       for (const f of facts) {
-        const e = entries.get(f.id) ?? (Object.hasOwn(kept, f.id) ? kept[f.id] : undefined);
-        if (e !== undefined && validEntry(e)) out[f.id] = e;
+        if (seen.has(f.id)) continue;
+        seen.add(f.id);
+        const e = entries.get(f.id) ?? kept.get(f.id);
+        if (e === undefined || !validEntry(e)) continue;
+        ids.push(f.id);
+        out.push(e);
       }
-      return JSON.stringify({ version: MEMO_VERSION, code: MEMO_CODE, facts: out });
+      return JSON.stringify({ version: MEMO_VERSION, code: MEMO_CODE, ids, entries: out } satisfies MemoFile);
     },
   };
 }
@@ -154,8 +163,14 @@ export function factMemo(facts: readonly Fact[], stored?: Record<string, unknown
 export async function loadFactMemo(ws: Workspace, facts: readonly Fact[]): Promise<FactMemo> {
   try {
     const file = JSON.parse(await readFile(factMemoPath(ws), "utf8")) as Partial<MemoFile> | null;
-    if (file?.version === MEMO_VERSION && file.code === MEMO_CODE && file.facts && typeof file.facts === "object")
-      return factMemo(facts, file.facts);
+    if (
+      file?.version === MEMO_VERSION &&
+      file.code === MEMO_CODE &&
+      Array.isArray(file.ids) &&
+      Array.isArray(file.entries) &&
+      file.ids.length === file.entries.length
+    )
+      return factMemo(facts, new Map(file.ids.map((id, i) => [String(id), file.entries![i]])));
   } catch {
     // missing or corrupt derived data: derived again
   }
