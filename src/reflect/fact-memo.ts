@@ -13,6 +13,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { AFFIRMING_NEGATIONS, CUE_LISTS, NEGATIVE_OUTCOME_WORDS } from "../analysis/cue-lists.js";
 import { CUE_WORDS, findCues } from "../analysis/cues.js";
 import { porterStem } from "../analysis/stem.js";
@@ -60,26 +61,53 @@ const validEntry = (e: unknown): e is Entry =>
   (e[1] === 0 || e[1] === 1 || typeof e[1] === "string") &&
   (e[2] === 0 || e[2] === 1 || (Array.isArray(e[2]) && typeof e[2][0] === "number" && typeof e[2][1] === "string"));
 
-/** The code and word lists the entries are derived with: a change of either drops every entry. */
-export const MEMO_CODE = createHash("sha256")
-  .update(
-    [
-      MEMO_VERSION,
-      ...[carriesChange, factFacet, findCues, negationCount, contentTokens, facetTokens, porterStem, fold].map(String),
-      CHANGE_CUES.source,
-      JSON.stringify([
-        CUE_LISTS,
-        NEGATIVE_OUTCOME_WORDS,
-        AFFIRMING_NEGATIONS,
-        DOUBTED_VERDICTS,
-        CHOICE_VERDICTS,
-        FACETS,
-      ]),
-      [...STOP_WORDS, "|", ...CUE_WORDS].join(" "),
-    ].join("\n"),
-  )
-  .digest("hex")
-  .slice(0, 16);
+/** The code and word lists the entries are derived with, as the functions and data show them. */
+const SEEN_CODE = [
+  MEMO_VERSION,
+  ...[carriesChange, factFacet, findCues, negationCount, contentTokens, facetTokens, porterStem, fold].map(String),
+  CHANGE_CUES.source,
+  JSON.stringify([CUE_LISTS, NEGATIVE_OUTCOME_WORDS, AFFIRMING_NEGATIONS, DOUBTED_VERDICTS, CHOICE_VERDICTS, FACETS]),
+  [...STOP_WORDS, "|", ...CUE_WORDS].join(" "),
+].join("\n");
+
+/** Modules whose code the entries depend on, beside this one (module-local regexes included). */
+const SOURCES = [
+  "../analysis/cues",
+  "../analysis/cue-lists",
+  "../analysis/verdicts",
+  "../analysis/stem",
+  "../analysis/stopwords",
+  "../analysis/tokens",
+  "./text",
+  "./facets",
+  "./proposals",
+];
+
+/**
+ * The fingerprint: the above plus the text of the code itself, so a change of a regex inside
+ * a function drops every entry too. In the bundle that is the bundle (one file, all the code);
+ * from a build or the sources, this module and those it derives with (same extension).
+ */
+async function memoCode(): Promise<string> {
+  const hash = createHash("sha256").update(SEEN_CODE);
+  try {
+    const here = fileURLToPath(import.meta.url);
+    const ext = path.extname(here);
+    const files =
+      path.basename(here, ext) === "fact-memo"
+        ? [here, ...SOURCES.map((s) => path.resolve(path.dirname(here), s + ext))]
+        : [here];
+    for (const file of files) hash.update(await readFile(file));
+  } catch {
+    hash.update("no source"); // (code loaded from elsewhere: the functions' text above still counts)
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+let codeOnce: Promise<string> | undefined;
+export const MEMO_CODE = (): Promise<string> => {
+  codeOnce ??= memoCode();
+  return codeOnce;
+};
 
 export interface FactMemo {
   /** The fact's content words when it carries a change cue, undefined when it does not. */
@@ -93,7 +121,7 @@ export interface FactMemo {
 }
 
 /** A memo for `facts`, starting from the stored entries (none: everything is derived). */
-export function factMemo(facts: readonly Fact[], stored?: ReadonlyMap<string, unknown>): FactMemo {
+export function factMemo(facts: readonly Fact[], code: string, stored?: ReadonlyMap<string, unknown>): FactMemo {
   // Stored entries are checked when first asked for (a nightly asks for a few thousand of 20k).
   const kept: ReadonlyMap<string, unknown> = stored ?? new Map();
   const entries = new Map<string, Entry>();
@@ -154,27 +182,28 @@ export function factMemo(facts: readonly Fact[], stored?: ReadonlyMap<string, un
         ids.push(f.id);
         out.push(e);
       }
-      return JSON.stringify({ version: MEMO_VERSION, code: MEMO_CODE, ids, entries: out } satisfies MemoFile);
+      return JSON.stringify({ version: MEMO_VERSION, code, ids, entries: out } satisfies MemoFile);
     },
   };
 }
 
 /** The memo in the workspace, or an empty one when the file is missing, of another version or code, or corrupt. */
 export async function loadFactMemo(ws: Workspace, facts: readonly Fact[]): Promise<FactMemo> {
+  const code = await MEMO_CODE();
   try {
     const file = JSON.parse(await readFile(factMemoPath(ws), "utf8")) as Partial<MemoFile> | null;
     if (
       file?.version === MEMO_VERSION &&
-      file.code === MEMO_CODE &&
+      file.code === code &&
       Array.isArray(file.ids) &&
       Array.isArray(file.entries) &&
       file.ids.length === file.entries.length
     )
-      return factMemo(facts, new Map(file.ids.map((id, i) => [String(id), file.entries![i]])));
+      return factMemo(facts, code, new Map(file.ids.map((id, i) => [String(id), file.entries![i]])));
   } catch {
     // missing or corrupt derived data: derived again
   }
-  return factMemo(facts);
+  return factMemo(facts, code);
 }
 
 /** Write the memo when it changed (atomically: a crash leaves the old file or the new one). */
