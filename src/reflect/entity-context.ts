@@ -4,7 +4,9 @@ import type { EntityContext, LineMention } from "./entity-page.js";
 import { nameTokens } from "./entity-page.js";
 import { cmp } from "./format.js";
 import { nicknameTies } from "./nicknames.js";
-import { coreNames, type ProseLog, proseNames, scanProse } from "./prose.js";
+import { coreNames, type ProseLog, scanProse } from "./prose.js";
+import type { ProseMemo } from "./prose-memo.js";
+import { namesOf, type ProseNames, proseNames } from "./prose-names.js";
 
 /**
  * What entity pages know beyond their facts (issue 10 items 4 and 6): the MEMORY.md lines
@@ -35,6 +37,8 @@ export interface EntityWorldInput {
   /** Lower-cased alias -> page slug (front matter `aliases:`). */
   aliases: ReadonlyMap<string, string>;
   today: string;
+  /** Kept digests of the prose (prose-memo.ts): without it every log's names are counted again. */
+  proseMemo?: ProseMemo;
 }
 
 /** Alias statements in MEMORY.md: "Jonas (Jo)", "Jo, short for Jonas", "aka", "goes by". */
@@ -95,7 +99,15 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
   const coreKeys = new Set(coreNames(coreScan).map(resolve));
   // Prose names keyed through the aliases, so `Jo` in a chat counts for Jonas.md when it says so.
   const canon = (x: string) => known.get(resolve(x)) ?? ties.get(entityKey(x)) ?? x;
-  const found = proseNames(input.prose, known, coreKeys, canon);
+  let found: ProseNames | undefined;
+  if (input.proseMemo) {
+    try {
+      found = namesOf(input.proseMemo.digests(input.prose), known, coreKeys, canon);
+    } catch {
+      found = undefined; // a kept digest that does not read back: count every log again
+    }
+  }
+  found ??= proseNames(input.prose, known, coreKeys, canon);
   const all = new Map(known);
   const proseOnly: string[] = [];
   for (const [key, name] of found.names) {

@@ -182,7 +182,25 @@ const COMPILED = FACETS.map((rule) => ({ rule, cues: stems(rule.cues), generic: 
  * are entity names, left out of the thing-words (every fact of Mara's page names Mara).
  * Pure; `facts` in any order.
  */
-export function facetState(facts: readonly Fact[], names: readonly string[] = []): FacetState {
+/** The facet rule a fact's content is on (its index in FACETS) and its stems; undefined when none. */
+export function factFacet(content: string): { rule: number; tokens: Set<string> } | undefined {
+  const tokens = facetTokens(content.replace(/@/g, " "));
+  const rule = COMPILED.findIndex((r) => [...r.cues].some((c) => tokens.has(c)));
+  return rule < 0 ? undefined : { rule, tokens };
+}
+
+/** Derives facts' facets; fact-memo.ts keeps them across runs. */
+export interface FacetSource {
+  facet(fact: Fact): { rule: number; tokens: Set<string> } | undefined;
+}
+
+const direct: FacetSource = { facet: (f) => factFacet(f.content) };
+
+export function facetState(
+  facts: readonly Fact[],
+  names: readonly string[] = [],
+  source: FacetSource = direct,
+): FacetState {
   const nameTokens = new Set(names.flatMap((n) => [...facetTokens(n)]));
   const byDate = [...facts]
     .filter((f) => f.kind !== "opinion")
@@ -192,10 +210,10 @@ export function facetState(facts: readonly Fact[], names: readonly string[] = []
   // Per facet: the current (latest) facts, each with its thing-words.
   const current = new Map<string, { fact: Fact; things: Set<string> }[]>();
   for (const f of byDate) {
-    const tokens = facetTokens(f.content.replace(/@/g, " "));
-    const found = COMPILED.find((r) => [...r.cues].some((c) => tokens.has(c)));
-    if (!found) continue;
-    const { rule, generic } = found;
+    const on = source.facet(f);
+    if (!on) continue;
+    const { tokens } = on;
+    const { rule, generic } = COMPILED[on.rule]!;
     facet.set(f.id, rule.name);
     const things = new Set([...tokens].filter((t) => !generic.has(t) && !nameTokens.has(t) && !VAGUE.has(t)));
     const list = current.get(rule.name) ?? [];

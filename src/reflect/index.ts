@@ -37,6 +37,7 @@ import type { Workspace } from "../workspace/workspace.js";
 import { assertWorkspaceOnDisk } from "./checkout.js";
 import { entityWorld } from "./entity-context.js";
 import { evolveOpinions } from "./evolve.js";
+import { saveFactMemo } from "./fact-memo.js";
 import { assertGitCanCommit, commitPending, gitInit, isGitRepo, leftNote, unifiedDiff } from "./git.js";
 import {
   aliasKey,
@@ -49,6 +50,7 @@ import {
 } from "./load.js";
 import { commitMessage } from "./message.js";
 import { TYPED_PAGES } from "./pages.js";
+import { loadProseMemo, saveProseMemo } from "./prose-memo.js";
 import { clearStale, recoverMerges } from "./recover.js";
 import { type Conflict, type RenderScope, renderBank } from "./render.js";
 import { incrementalScope } from "./scope.js";
@@ -188,6 +190,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     coreText === undefined
       ? { path: "memory.md", text: (await readWorkspaceFile(ws, "memory.md")) ?? "" }
       : { path: "MEMORY.md", text: coreText };
+  const proseMemo = await loadProseMemo(ws, loaded.kept);
   const world = entityWorld({
     facts,
     otherNames: [...evolved.opinions.flatMap((op) => op.entities), ...entityPages.managed],
@@ -195,6 +198,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     core,
     aliases: entityPages.aliases,
     today,
+    proseMemo,
   });
   // An incremental run re-renders only what the window can have changed (scope.ts).
   let scope: RenderScope | undefined;
@@ -328,6 +332,8 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     asOf: today,
     core: core.text,
   });
+  await saveFactMemo(ws, rendered.memo);
+  await saveProseMemo(ws, proseMemo);
   if (merges.full) await clearStale(ws);
   lap("write");
 

@@ -24,8 +24,23 @@ const SAME_TOPIC = 0.5;
 
 // Words that say a stated fact changed hands or ended ("Mara handed ledger-sync to Tomasz").
 // negationCount covers "no longer", "not", "stopped", "cancelled"...
-const CHANGE_CUES =
+export const CHANGE_CUES =
   /\b(?:hand(?:s|ed)?\s+(?:over|off)|handed|hands|passed|stepp(?:ed|s)\s+down|left|leaves|replaced|took\s+over|takes\s+over|transferred|moved\s+(?:to|from)|switched|ended|quit)\b/i;
+
+/** Does a fact say that something it stated changed hands, ended or is no longer so? */
+export function carriesChange(content: string): boolean {
+  return CHANGE_CUES.test(content) || negationCount(content) > 0;
+}
+
+/** Derives facts' change cues; fact-memo.ts keeps them across runs. */
+export interface ChangeSource {
+  /** The fact's content words when it carries a change cue, undefined when it does not. */
+  changeTokens(fact: Fact): Set<string> | undefined;
+}
+
+const direct: ChangeSource = {
+  changeTokens: (f) => (carriesChange(f.content) ? contentTokens(f.content) : undefined),
+};
 
 export interface ProposalRules {
   minConfidence: number;
@@ -108,25 +123,23 @@ interface Update {
  * Core statements that newer facts contradict: a fact of an entity the line names, about the
  * same thing (most of the statement's other words), carrying a change or negation cue.
  */
-function updates(lines: CoreLine[], factsByEntity: Map<string, Fact[]>): Update[] {
+function updates(lines: CoreLine[], factsByEntity: Map<string, Fact[]>, source: ChangeSource): Update[] {
   const out: Update[] = [];
-  const tokens = new Map<string, Set<string>>();
-  const tokensOf = (f: Fact) => {
-    const known = tokens.get(f.id);
-    if (known) return known;
-    const t = contentTokens(f.content);
-    tokens.set(f.id, t);
-    return t;
-  };
-  // Few facts carry a change cue: test that first, so ten years of facts are not all tokenized.
-  const cues = new Map<string, boolean>();
-  const changes = (f: Fact) => {
-    let known = cues.get(f.id);
-    if (known === undefined) {
-      known = CHANGE_CUES.test(f.content) || negationCount(f.content) > 0;
-      cues.set(f.id, known);
+  // Few facts carry a change cue: only those are tokenized (and fact-memo.ts keeps both across
+  // runs), and only those are compared with each clause. Beliefs are the opinions page's business.
+  const changing = new Map<string, { fact: Fact; tokens: Set<string> }[]>();
+  const changesOf = (entity: string, facts: readonly Fact[]) => {
+    let list = changing.get(entity);
+    if (list === undefined) {
+      list = [];
+      for (const fact of facts) {
+        if (fact.kind === "opinion") continue;
+        const tokens = source.changeTokens(fact);
+        if (tokens !== undefined) list.push({ fact, tokens });
+      }
+      changing.set(entity, list);
     }
-    return known;
+    return list;
   };
   for (const core of lines) {
     let best: Update | undefined;
@@ -136,10 +149,8 @@ function updates(lines: CoreLine[], factsByEntity: Map<string, Fact[]>): Update[
       for (const clause of core.clauses) {
         const topic = new Set([...clause.tokens].filter((t) => !own.has(t)));
         if (topic.size === 0) continue;
-        for (const fact of facts) {
-          if (fact.kind === "opinion") continue; // beliefs are the opinions page's business
-          if (!changes(fact)) continue;
-          if (share(topic, tokensOf(fact)) < SAME_TOPIC) continue;
+        for (const { fact, tokens } of changesOf(entity, facts)) {
+          if (share(topic, tokens) < SAME_TOPIC) continue;
           if (!best || fact.date > best.fact.date || (fact.date === best.fact.date && fact.id > best.fact.id))
             best = { line: core.line, said: clause.text, fact, entity };
         }
@@ -160,6 +171,7 @@ export function proposalsBody(
   factsByEntity: Map<string, Fact[]>,
   rules: ProposalRules,
   coreText: string,
+  source: ChangeSource = direct,
 ): string {
   const lines = coreLines(coreText);
   const ops = opinions
@@ -192,7 +204,7 @@ export function proposalsBody(
     );
   }
   if (ents.length > MAX_PROPOSALS) out.push(`- ... and ${ents.length - MAX_PROPOSALS} more`);
-  const ups = updates(lines, factsByEntity);
+  const ups = updates(lines, factsByEntity, source);
   if (ups.length > 0) {
     out.push("", "### Updates", "");
     for (const { line, said, fact, entity } of ups.slice(0, MAX_PROPOSALS)) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { coreNames, type ProseLog, proseNames, scanLine, scanProse } from "./prose.js";
+import { coreNames, type ProseLog, scanLine, scanProse } from "./prose.js";
+import { proseNames } from "./prose-names.js";
 
 describe("names in a log's prose", () => {
   it.each([

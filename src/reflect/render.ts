@@ -19,6 +19,7 @@ import {
   newestMentions,
 } from "./entity-page.js";
 import { facetState } from "./facets.js";
+import { type FactMemo, loadFactMemo } from "./fact-memo.js";
 import { readWorkspaceFile } from "./load.js";
 import { entityOpinions, entityPagePath, entitySummary, proposalsBody, TYPED_PAGES, typedRegions } from "./pages.js";
 import { spliceMentions } from "./splice.js";
@@ -67,6 +68,8 @@ export interface RenderResult {
   pages: PageChange[];
   conflicts: Conflict[];
   warnings: string[];
+  /** Per-fact derivations for the next run (fact-memo.ts): the caller saves it with the pages. */
+  memo: FactMemo;
 }
 
 /** Render every bank page; returns only the pages whose bytes change. */
@@ -92,6 +95,7 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
   const pages: PageChange[] = [];
   const conflicts: Conflict[] = [];
   const warnings: string[] = [];
+  const memo = await loadFactMemo(ws, input.facts);
 
   const put = async (
     rel: string,
@@ -160,7 +164,7 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
       continue;
     }
     const bodies = new Map<string, string>();
-    const facets = facetState(facts, [slug]);
+    const facets = facetState(facts, [slug], memo);
     const factsBody = entityTimeline(page, slug, facts, ctx, facets);
     const head = await summary(input, slug, facts, factsBody, before, warnings, ctx.mentions);
     const state = entityState(page, slug, facts, ctx, facets);
@@ -188,7 +192,7 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
 
   // Proposals for MEMORY.md.
   const core = (await readWorkspaceFile(ws, "MEMORY.md")) ?? (await readWorkspaceFile(ws, "memory.md")) ?? "";
-  const proposals = proposalsBody(input.opinions, factsByEntity, ws.config.reflect.proposals, core);
+  const proposals = proposalsBody(input.opinions, factsByEntity, ws.config.reflect.proposals, core, memo);
   await put(
     PROPOSALS_PAGE,
     "proposals",
@@ -196,7 +200,7 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
     new Map([["proposals", proposals]]),
   );
 
-  return { pages, conflicts, warnings };
+  return { pages, conflicts, warnings, memo };
 }
 
 /**
