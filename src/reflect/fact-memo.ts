@@ -13,7 +13,6 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { AFFIRMING_NEGATIONS, CUE_LISTS, NEGATIVE_OUTCOME_WORDS } from "../analysis/cue-lists.js";
 import { CUE_WORDS, findCues } from "../analysis/cues.js";
 import { porterStem } from "../analysis/stem.js";
@@ -23,6 +22,7 @@ import { CHOICE_VERDICTS, DOUBTED_VERDICTS } from "../analysis/verdicts.js";
 import type { Fact } from "../retain/types.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
+import { derivingCode } from "./code-fingerprint.js";
 import { FACETS, facetTokens, factFacet } from "./facets.js";
 import { CHANGE_CUES, carriesChange } from "./proposals.js";
 import { contentTokens, negationCount } from "./text.js";
@@ -70,42 +70,12 @@ const SEEN_CODE = [
   [...STOP_WORDS, "|", ...CUE_WORDS].join(" "),
 ].join("\n");
 
-/** Modules whose code the entries depend on, beside this one (module-local regexes included). */
-const SOURCES = [
-  "../analysis/cues",
-  "../analysis/cue-lists",
-  "../analysis/verdicts",
-  "../analysis/stem",
-  "../analysis/stopwords",
-  "../analysis/tokens",
-  "./text",
-  "./facets",
-  "./proposals",
-];
-
-/**
- * The fingerprint: the above plus the text of the code itself, so a change of a regex inside
- * a function drops every entry too. In the bundle that is the bundle (one file, all the code);
- * from a build or the sources, this module and those it derives with (same extension).
- */
-async function memoCode(): Promise<string> {
-  const hash = createHash("sha256").update(SEEN_CODE);
-  try {
-    const here = fileURLToPath(import.meta.url);
-    const ext = path.extname(here);
-    const files =
-      path.basename(here, ext) === "fact-memo"
-        ? [here, ...SOURCES.map((s) => path.resolve(path.dirname(here), s + ext))]
-        : [here];
-    for (const file of files) hash.update(await readFile(file));
-  } catch {
-    hash.update("no source"); // (code loaded from elsewhere: the functions' text above still counts)
-  }
-  return hash.digest("hex").slice(0, 16);
-}
+/** The fingerprint: the above plus the text of the code itself (code-fingerprint.ts). */
 let codeOnce: Promise<string> | undefined;
 export const MEMO_CODE = (): Promise<string> => {
-  codeOnce ??= memoCode();
+  codeOnce ??= derivingCode().then((code) =>
+    createHash("sha256").update(SEEN_CODE).update(code).digest("hex").slice(0, 16),
+  );
   return codeOnce;
 };
 

@@ -13,16 +13,24 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
+import { derivingCode } from "./code-fingerprint.js";
 import { cmp } from "./format.js";
 import type { ProseLog } from "./prose.js";
 import { digestProse, type ProseDigest } from "./prose-names.js";
 
 /** Bump when a digest's content or meaning changes in a way its function's text does not show. */
 const MEMO_VERSION = 1;
-const CODE = createHash("sha256")
-  .update(`${MEMO_VERSION}\n${String(digestProse)}`)
-  .digest("hex")
-  .slice(0, 16);
+// The digest's own text and the fingerprint of all the code it reaches (name rules live in several modules).
+let codeOnce: Promise<string> | undefined;
+const proseCode = (): Promise<string> => {
+  codeOnce ??= derivingCode().then((code) =>
+    createHash("sha256")
+      .update(`${MEMO_VERSION}\n${String(digestProse)}\n${code}`)
+      .digest("hex")
+      .slice(0, 16),
+  );
+  return codeOnce;
+};
 
 export const proseMemoPath = (ws: Workspace) => path.join(stateDir(ws), "reflect", "prose-memo.json");
 
@@ -111,7 +119,12 @@ interface KeptYear {
 }
 
 /** A memo starting from kept digests (none: every year is digested). */
-export function proseMemo(kept: readonly KeptYear[] = [], fresh = false, snapshot?: SnapshotParts): ProseMemo {
+export function proseMemo(
+  kept: readonly KeptYear[] = [],
+  fresh = false,
+  snapshot?: SnapshotParts,
+  code = "",
+): ProseMemo {
   const files = new Map((snapshot?.parts ?? []).map((p) => [p.key, p.file]));
   // The snapshot file a run of logs was read from (with its extent, as a check), when it is one whole old year.
   const partOf = (run: readonly ProseLog[]): string | undefined => {
@@ -155,7 +168,7 @@ export function proseMemo(kept: readonly KeptYear[] = [], fresh = false, snapsho
       return dirty;
     },
     serialise() {
-      return JSON.stringify({ version: MEMO_VERSION, code: CODE, years: used } satisfies MemoFile);
+      return JSON.stringify({ version: MEMO_VERSION, code, years: used } satisfies MemoFile);
     },
   };
 }
@@ -174,22 +187,23 @@ const isDigest = (d: unknown): d is ProseDigest => {
 
 /** The kept digests, or none when the file is missing, of another version or code, or corrupt. */
 export async function loadProseMemo(ws: Workspace, snapshot?: SnapshotParts): Promise<ProseMemo> {
+  const code = await proseCode();
   try {
     const file = JSON.parse(await readFile(proseMemoPath(ws), "utf8")) as Partial<MemoFile> | null;
     if (
       file?.version === MEMO_VERSION &&
-      file.code === CODE &&
+      file.code === code &&
       Array.isArray(file.years) &&
       file.years.every(
         (y) =>
           typeof y?.hash === "string" && (y.part === undefined || typeof y.part === "string") && isDigest(y.digest),
       )
     )
-      return proseMemo(file.years, false, snapshot);
+      return proseMemo(file.years, false, snapshot, code);
   } catch {
     // missing or corrupt derived data: digested again
   }
-  return proseMemo([], true, snapshot);
+  return proseMemo([], true, snapshot, code);
 }
 
 /** Write the memo when it changed (atomically: a crash leaves the old file or the new one). */

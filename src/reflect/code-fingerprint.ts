@@ -1,0 +1,40 @@
+/**
+ * A fingerprint of the code that derives reflect's memos (fact-memo.ts, prose-memo.ts), so a
+ * changed rule anywhere it reaches (a regex inside a function of cues.ts, a name rule of
+ * prose.ts, a word list) drops every memo entry instead of leaving stale ones in use. In the
+ * bundle that is the bundle (one file, all the code); from a build or the sources, every
+ * module of the folders the derivations live in (analysis, reflect, retain, markdown).
+ */
+import { createHash } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const DERIVING_DIRS = ["../analysis", ".", "../retain", "../markdown"];
+
+async function fingerprint(): Promise<string> {
+  const hash = createHash("sha256");
+  try {
+    const here = fileURLToPath(import.meta.url);
+    const ext = path.extname(here);
+    if (path.basename(here, ext) !== "code-fingerprint") {
+      hash.update(await readFile(here)); // the bundle
+    } else {
+      for (const rel of DERIVING_DIRS) {
+        const dir = path.resolve(path.dirname(here), rel);
+        const names = (await readdir(dir)).filter((n) => n.endsWith(ext) && !n.includes(".test.")).sort();
+        for (const name of names) hash.update(name).update(await readFile(path.join(dir, name)));
+      }
+    }
+  } catch {
+    hash.update("no source"); // code loaded from elsewhere: each memo's own version still counts
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
+let once: Promise<string> | undefined;
+/** Computed once per process. */
+export function derivingCode(): Promise<string> {
+  once ??= fingerprint();
+  return once;
+}
