@@ -98,9 +98,12 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
   const origins = new Set<string>();
   const index = (op: Opinion) => {
     applied.set(op.id, new Set(op.evidence.map((e) => e.factId)));
-    parts.set(op.id, statementTopic(op.entities, op.statement, known));
+    const part = statementTopic(op.entities, op.statement, known);
+    parts.set(op.id, part);
     origins.add(op.id);
+    // The holder too: a reported belief's holder may be a name nobody tagged ("Dev said that ...").
     const keys = new Set([...op.entities.map(entityKey), ...known.mentioned(op.statement)]);
+    if (part.holder !== undefined) keys.add(part.holder);
     if (keys.size === 0) unscoped.push(op);
     for (const k of keys) {
       const list = byKey.get(k) ?? [];

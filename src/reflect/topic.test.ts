@@ -16,9 +16,25 @@ describe("holderOf: a belief reported for someone else", () => {
     expect(holderOf(entities, content)).toBe(holder);
   });
 
-  it("keeps the writer as holder when the named person is no entity of the line, or is not reported", () => {
-    // Dana is not tagged: the line stays Ruth's (a name alone could be anything).
-    expect(holderOf(["Ruth"], "Dana believes the Q2 roadmap is too ambitious")).toBe("ruth");
+  it("attributes a belief to a person nobody tagged, named the way notes name people", () => {
+    expect(holderOf(["Ruth"], "Dana believes the Q2 roadmap is too ambitious")).toBe("dana");
+    expect(holderOf(["Kit"], "my manager Rosa thinks the migration is a mistake")).toBe("rosa");
+    expect(holderOf(["Kit"], "our new CTO, Ilse, is convinced we over-hired")).toBe("ilse");
+    expect(holderOf(["Kit"], "Dev said on the call that Vercel is overpriced")).toBe("dev");
+    expect(holderOf(["Kit"], "Tomás mentioned he's not convinced the rewrite buys us anything")).toBe("tomás");
+    expect(holderOf(["Kit"], "Rosa keeps saying the migration was the wrong call")).toBe("rosa");
+    expect(holderOf([], "Dev says he was wrong about Vercel")).toBe("dev");
+  });
+
+  it("keeps the writer as holder when an untagged capitalised word reports nothing a person believes", () => {
+    // Things "say" and "feel" too: a tool's reading or a product's feel is the writer's belief.
+    expect(holderOf(["Kit"], "Grafana says p99 is 300ms, too slow for checkout")).toBe("kit");
+    expect(holderOf(["Kit"], "Postgres feels slow on the reporting queries")).toBe("kit");
+    expect(holderOf(["Kit"], "Everyone thinks the offsite was worth it")).toBe("kit");
+    expect(holderOf(["Kit"], "Finance says the budget is fine")).toBe("kit");
+  });
+
+  it("keeps the writer as holder when the named person is not reported", () => {
     // Priya is what the belief is about, not whose it is.
     expect(holderOf(["Hannah"], "@Priya should lead the Q3 planning")).toBe("hannah");
     expect(attributedTo(["Ruth", "Per"], "performance reviews per quarter are too many")).toBeUndefined();

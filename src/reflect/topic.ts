@@ -115,24 +115,61 @@ export function headEntities(entities: readonly string[], content: string): stri
 
 /**
  * A belief the text reports for someone else: "Priya thinks ...", "@Li is convinced ...",
- * "according to @Jonas, ...", "per @Tomasz, ...", "as @Mara put it, ...", "@Dana's view: ...".
- * The name must be one of the statement's entities.
+ * "according to @Jonas, ...", "per @Tomasz, ...", "as @Mara put it, ...", "@Dana's view: ...",
+ * "my manager Rosa thinks ...". The name may follow a description of the person ("my
+ * manager", "our new CTO").
  */
 const NAME = "@?([\\p{L}][\\p{L}\\p{N}_-]*)";
+/** "my manager Rosa", "our new CTO Rosa": who the name is, in lower-case words before it. */
+const DESCRIBED = "(?:(?:my|our|the|his|her|their)\\s+(?:[\\p{Ll}-]+,?\\s+){1,3})?";
+const ADVERB = "(?:\\s+(?:still|now|also|really|honestly|firmly|strongly|actually|apparently|clearly))?";
+/** Verbs that report a belief, for any name. */
+const BELIEF_VERBS =
+  "thinks|believes|reckons|feels|says|said|insists|argues|claims|suspects|expects|predicts|maintains|swears|figures|is convinced|is sure|is certain|is adamant";
 const ATTRIBUTIONS = [
   `(?:according to|per|in the words of)\\s+${NAME}`,
   `as\\s+${NAME}\\s+(?:puts it|put it|says|said|sees it|would say)`,
   `(?:in\\s+)?${NAME}['’]s\\s+(?:view|take|opinion|position|feeling|belief|words|read)`,
-  `${NAME}(?:\\s+(?:still|now|also|really|honestly|firmly|strongly))?\\s+(?:thinks|believes|reckons|feels|says|said|insists|argues|claims|suspects|expects|predicts|maintains|swears|figures|is convinced|is sure|is certain|is adamant)`,
+  `${DESCRIBED}${NAME},?${ADVERB}\\s+(?:${BELIEF_VERBS})`,
 ].map((p) => new RegExp(`^[\\s"“]*${p}\\b`, "iu"));
 
-/** entityKey of the person a statement reports the belief of, when it says so at its start. */
+/**
+ * The same reports for a name nobody tagged ("Dev said on the call that ...", "my manager Rosa
+ * thinks ..."): only verbs a person does, and "says" only when what follows is what was said
+ * ("said on the call that", "says he was wrong"), so "Grafana says p99 is 300ms" or "Postgres
+ * feels slow" report nobody.
+ */
+const UNTAGGED_ATTRIBUTIONS = [
+  `(?:according to|in the words of)\\s+${NAME}`,
+  `as\\s+${NAME}\\s+(?:puts it|put it|sees it|would say)`,
+  `${NAME}['’]s\\s+(?:view|take|opinion|position|belief)`,
+  `${DESCRIBED}${NAME},?${ADVERB}\\s+(?:thinks|believes|reckons|insists|argues|suspects|maintains|swears|is convinced|is adamant|(?:keeps|kept|was|is) (?:saying|arguing|insisting)|admits|admitted|concedes|conceded)`,
+  `${DESCRIBED}${NAME},?${ADVERB}\\s+(?:says|said|mentioned|told (?:me|us|the team)|pointed out|feels|felt)(?:(?:\\s+\\S+){0,5}?\\s+that\\b|\\s+(?:he|she|they|he's|she's|they're|it's|it|the)\\b|\\s*[:,])`,
+].map((p) => new RegExp(`^[\\s"“]*${p}`, "iu"));
+
+/** Capitalised words that start a report but name no one person ("Everyone thinks", "Finance says"). */
+const NOBODY_IN_PARTICULAR = new Set(
+  "everyone everybody nobody noone someone somebody anyone anybody people folks management leadership finance legal sales marketing support team staff customers users he she they we i it this that there who one most many some all both".split(
+    " ",
+  ),
+);
+
+/**
+ * entityKey of the person a statement reports the belief of, when it says so at its start:
+ * one of the statement's entities, or a name written like a person's that nobody tagged.
+ */
 export function attributedTo(entities: readonly string[], content: string): string | undefined {
   for (const re of ATTRIBUTIONS) {
     const name = re.exec(content)?.[1];
     if (name === undefined) continue;
     const key = entityKey(name);
-    return entities.some((e) => entityKey(e) === key) ? key : undefined;
+    if (entities.some((e) => entityKey(e) === key)) return key;
+    break;
+  }
+  for (const re of UNTAGGED_ATTRIBUTIONS) {
+    const name = re.exec(content)?.[1];
+    if (name === undefined || name.startsWith("@")) continue;
+    if (PERSON_LIKE.test(name) && !NOBODY_IN_PARTICULAR.has(fold(name))) return entityKey(name);
   }
   return undefined;
 }
