@@ -1,4 +1,4 @@
-import { isQuestion } from "../analysis/cues.js";
+import { isPlan, isQuestion } from "../analysis/cues.js";
 import type { Judge, Judgement } from "../llm/types.js";
 import { type Evidence, fmt2, type Opinion, opinionIdFor, type PathPoint, trimPath } from "../markdown/opinions.js";
 import { byPlace } from "../markdown/order.js";
@@ -219,8 +219,8 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
     for (const fact of facts) {
       if (fact.kind !== "opinion" || restated.has(fact.id) || origins.has(opinionIdFor(fact.id))) continue;
       if (earlierEvidence.has(fact.id)) continue;
-      // A question ("is Postgres really the bottleneck?") states no belief to hold.
-      if (isQuestion(fact.content)) continue;
+      // A question ("is Postgres really the bottleneck?") or a plan ("going to try ...") states no belief to hold.
+      if (isQuestion(fact.content) || isPlan(fact.content)) continue;
       const factTopic = factTopics.get(fact) ?? topicOf(fact.entities, fact.content, known, day);
       const sameDay = candidatesOf(factTopic).find(
         (op) =>

@@ -296,3 +296,40 @@ describe("stance rules: hindsight praise and questions", () => {
     expect(j.reason).toBe("asked as a question");
   });
 });
+
+describe("stance from what is praised or blamed, not only from a 'not'", () => {
+  const kit = new KnownNames([["Kit", "2026-01-05"]]);
+  const at = (statement: string, c = 0.7) => ({ statement, entities: ["Kit"], confidence: c });
+
+  it("reads praise of what the holder blamed (and the reverse) as a change, though no 'not' is written", () => {
+    const rota = at("the on-call rota is unfair to the two people in Lisbon");
+    const fine = judgeSync(rota, line("- O @Kit: the rota's fine now that Austin has the weekends"), kit);
+    expect([fine.stance, fine.reason]).toEqual(["contradict", 'cue "fine" against "unfair"']);
+    const again = judgeSync(rota, line("- O @Kit: the rota is going to be lopsided again once Austin leaves"), kit);
+    expect(again.stance).toBe("support");
+    const ui = at("the admin UI feels sluggish on big accounts");
+    expect(judgeSync(ui, line("- O @Kit: the admin UI is snappy since the virtualised table"), kit).stance).toBe(
+      "contradict",
+    );
+  });
+
+  it("reads a concession by its own clause, and a recant against a belief worded as a complaint", () => {
+    const mistake = at("the Postgres migration is a mistake");
+    const smoother = line("- O @Kit: admitted the Postgres migration went smoother than expected");
+    expect(judgeSync(mistake, smoother, kit).stance).toBe("contradict");
+    expect(judgeSync(mistake, line("- O @Kit: the Postgres migration was the wrong call"), kit).stance).toBe("support");
+    const recant = judgeSync(mistake, line("- O @Kit: changed my mind on the Postgres migration"), kit);
+    expect([recant.stance, recant.reason]).toEqual(["contradict", 'cue "changed my mind"']);
+    // "admits" asserts what follows: conceding the belief itself holds it.
+    const may = at("the May date for the launch is realistic");
+    expect(
+      judgeSync(may, line("- O @Kit: admits the May date for the launch is realistic after all"), kit).stance,
+    ).toBe("support");
+  });
+
+  it("takes a plan for no evidence about a belief", () => {
+    const rota = at("the on-call rota is unfair to the two people in Lisbon");
+    const plan = judgeSync(rota, line("- O @Kit: going to try a new on-call rota for the two people in Lisbon"), kit);
+    expect([plan.stance, plan.reason]).toEqual(["unrelated", "a plan, no belief"]);
+  });
+});

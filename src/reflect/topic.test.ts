@@ -1,7 +1,7 @@
 // Whose belief a statement is: the person before the colon, unless the statement itself
 // says it reports someone else's ("Priya thinks ...", "per @Tomasz, ...").
 import { describe, expect, it } from "vitest";
-import { attributedTo, holderOf, topicOf } from "./topic.js";
+import { attributedTo, holderOf, topicOf, topicScore } from "./topic.js";
 
 describe("holderOf: a belief reported for someone else", () => {
   it.each([
@@ -44,5 +44,27 @@ describe("holderOf: a belief reported for someone else", () => {
     const t = topicOf(["Hannah", "Priya"], "Priya thinks async standups will leave new hires feeling cut off");
     expect(t.holder).toBe("priya");
     expect([...t.entities]).toEqual([]);
+  });
+});
+
+describe("topicScore: praise or complaint of one thing is one belief", () => {
+  const k = { restateSimilarity: 0.45 };
+  const kit = (s: string) => topicOf(["Kit"], s);
+  it("matches 'the on-call rota is unfair ...' with 'the rota is fine now ...', sharing no other word", () => {
+    expect(
+      topicScore(
+        kit("the on-call rota is unfair to the two Berlin folks"),
+        kit("the rota is fine now that Austin has weekends"),
+        k,
+      ),
+    ).toBeGreaterThan(0);
+    expect(
+      topicScore(kit("design system v2 feels clunky"), kit("the design system is pretty smooth since the cleanup"), k),
+    ).toBeGreaterThan(0);
+  });
+
+  it("keeps judgements of different things apart, though they share a word", () => {
+    expect(topicScore(kit("the new office is great"), kit("the office coffee is terrible"), k)).toBe(0);
+    expect(topicScore(kit("the rota is unfair"), kit("going to try a rota where Austin covers weekends"), k)).toBe(0);
   });
 });

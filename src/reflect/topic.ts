@@ -14,6 +14,7 @@
  */
 import { compares, findCues, looksBack, praisesInHindsight } from "../analysis/cues.js";
 import { fold, nameWords } from "../analysis/tokens.js";
+import { evaluatedSubject } from "../analysis/valence.js";
 import { entityKey, findMentions } from "../retain/entities.js";
 import { contentTokens, similarity } from "./text.js";
 
@@ -34,6 +35,8 @@ export interface Topic {
   hindsight?: boolean;
   /** The text compares or ranks something ("Pulumi beats Terraform", "Svelte is miles ahead"). */
   compares?: boolean;
+  /** The head word of what the text judges with praise or complaint ("the on-call rota is unfair": "rota"). */
+  judged?: string;
 }
 
 /** Capitalised content words of a text (stemmed, as in `words`): `mid` inside a sentence, `lead` at a sentence's start. */
@@ -256,6 +259,7 @@ export interface StatementTopic {
   looksBack?: boolean;
   hindsight?: boolean;
   compares?: boolean;
+  judged?: string;
   keys: string[];
   mentions: { key: string; since: string }[];
   words: Set<string>;
@@ -283,7 +287,20 @@ export function statementTopic(entities: readonly string[], content: string, kno
     compares: compares(content),
   };
   if (holder !== undefined) parts.holder = holder;
+  const judged = judgedHead(content);
+  if (judged !== undefined) parts.judged = judged;
   return parts;
+}
+
+/**
+ * The head word of what a statement judges: the last content word of its evaluated subject,
+ * leaving out versions and numbers ("design system v2" -> "system"), so "the on-call rota is
+ * unfair" and "the rota is fine now" judge one thing and "the office coffee" is not "the office".
+ */
+function judgedHead(content: string): string | undefined {
+  const subject = evaluatedSubject(content);
+  if (subject === undefined) return undefined;
+  return [...contentTokens(subject)].filter((t) => !/\d/.test(t)).pop();
 }
 
 /** The topic on `asOf`: plain-text mentions count from the day their name was first tagged. */
@@ -297,6 +314,7 @@ export function topicOn(parts: StatementTopic, asOf?: string): Topic {
   if (parts.looksBack) topic.looksBack = true;
   if (parts.hindsight) topic.hindsight = true;
   if (parts.compares) topic.compares = true;
+  if (parts.judged !== undefined) topic.judged = parts.judged;
   if (parts.holder !== undefined) topic.holder = parts.holder;
   return topic;
 }
@@ -353,6 +371,9 @@ export function topicScore(opinion: Topic, fact: Topic, k: TopicMatching): numbe
     return 1 + sim;
   }
   if (sim >= k.restateSimilarity) return sim;
+  // Praise or complaint of the same thing ("the on-call rota is unfair" ~ "the rota is fine
+  // now"): one belief about it, in words that share nothing else.
+  if (opinion.judged !== undefined && opinion.judged === fact.judged) return 0.5 + sim;
   // Same holder, no entity to anchor on: two shared content words and some overlap
   // ("Postgres is the right choice" ~ "Postgres was the right call").
   if (sharedWords >= 2 && sim >= k.restateSimilarity / 3) return sim;
