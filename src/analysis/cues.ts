@@ -188,6 +188,15 @@ export function compares(text: string): boolean {
   return COMPARISON.test(normalise(text));
 }
 
+/** A change talked about, not made: "switching off X would be a step back", "if we moved off X", "considering dropping X". */
+const HYPOTHETICAL =
+  /\b(?:would|could|might|'d)(?:n't| not)?(?: \w+ly)? (?:be|mean|feel|cost|hurt|set us back)\b|\bif (?:we|i|they|you) (?:ever |really |actually )?(?:switch|switched|move|moved|migrate|migrated|drop|dropped|ditch|ditched|leave|left|replace|replaced)\b|\b(?:thinking about|considering|toying with|talk of|the idea of)\b/iu;
+
+/** The text talks about a switch or a change that has not been made. */
+export function isHypothetical(text: string): boolean {
+  return HYPOTHETICAL.test(text.replace(/[’‘]/g, "'"));
+}
+
 /** The text asks rather than states ("is Postgres really the bottleneck?"): no belief of its own. */
 export function isQuestion(text: string): boolean {
   return /\?["'”’)\]]*\s*$/u.test(text);
@@ -258,7 +267,7 @@ export function textPolarity(text: string): 1 | -1 {
 
 /** Where the phrase naming one side of a switch ends: a preposition, a clause, the sentence. */
 const SIDE_END =
-  /\s+(?:for|in|on|at|as|because|since|after|before|due|when|and|but|so|which|that|to|with|by|over|than)\s.*$|(?:[,;:.!?](?=\s|$)|[()—–]).*$/u;
+  /\s+(?:for|in|on|at|as|because|since|after|before|due|when|and|but|so|which|that|to|with|by|over|than|would|could|might|will|is|was)\s.*$|(?:[,;:.!?](?=\s|$)|[()—–]).*$/u;
 const side = (s: string) => s.replace(SIDE_END, "").trim();
 const VERB = "(?:switch|swap|mov|migrat|port|chang|transition)\\w*";
 /** What a switch gives up and what it takes: "switched from X to Y", "replaced X with Y", "moved off X", "Y over X". */

@@ -2,7 +2,7 @@
 // statements that disagree without a "not" ("unfair" / "fine now") are read as disagreeing.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findCues, isPlan } from "./cues.js";
+import { findCues, isHypothetical, isPlan } from "./cues.js";
 import { evaluatedSubject, evaluation, recanting } from "./valence.js";
 
 describe("evaluation: praise or complaint, a 'not' counted in its own clause", () => {
@@ -65,5 +65,18 @@ describe("isPlan: an intention is no belief", () => {
     ["the rota is going to be unfair again once Austin leaves", false],
   ])("%s -> %s", (text, plan) => {
     expect(isPlan(text)).toBe(plan);
+  });
+});
+
+describe("isHypothetical: a change talked about, not made", () => {
+  it.each([
+    ["switching off Linear would be a step back", true],
+    ["moving away from Notion would honestly be a relief", true],
+    ["if we ever moved off Heroku we'd lose review apps", true],
+    ["considering dropping the Friday demo", true],
+    ["we moved off Heroku in March", false],
+    ["switched the queue from Kafka to Postgres", false],
+  ])("%s -> %s", (text, hypothetical) => {
+    expect(isHypothetical(text)).toBe(hypothetical);
   });
 });

@@ -68,6 +68,7 @@ const POSITIVE = [
   "a step forward",
   "an upgrade",
   "a win",
+  "a relief",
   "the right call",
   "the right choice",
   "the right pick",

@@ -333,3 +333,25 @@ describe("stance from what is praised or blamed, not only from a 'not'", () => {
     expect([plan.stance, plan.reason]).toEqual(["unrelated", "a plan, no belief"]);
   });
 });
+
+describe("a switch talked about, not made", () => {
+  const kit = new KnownNames([
+    ["Kit", "2026-01-05"],
+    ["Notion", "2026-01-05"],
+  ]);
+  const notion = { statement: "@Notion is the best wiki we've had", entities: ["Kit", "Notion"], confidence: 0.7 };
+  const said = (text: string) => judgeSync(notion, line(text), kit);
+
+  it("holds the belief when giving the thing up would be worse, lets it go when it would be better", () => {
+    expect(said("- O @Kit: moving off Notion would be a huge mistake, whatever finance says").stance).toBe("support");
+    const relief = said("- O @Kit: migrating away from Notion would honestly be a relief");
+    expect([relief.stance, relief.reason]).toEqual(["contradict", 'giving up "Notion" would be better ("a relief")']);
+    expect(said("- O @Kit: if we switched away from Notion it would be painful for months").stance).toBe("support");
+  });
+
+  it("reads a switch only considered as wavering, and a switch made as giving the belief up", () => {
+    const considered = said("- O @Kit: considering moving off Notion for the handbook");
+    expect([considered.stance, considered.strength]).toEqual(["contradict", 0.6]);
+    expect(said("- O @Kit: we moved off Notion last week").reason).toMatch(/^gives up "Notion/);
+  });
+});

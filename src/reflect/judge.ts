@@ -2,6 +2,7 @@ import type { CueKind } from "../analysis/cue-lists.js";
 import {
   type CueHit,
   findCues,
+  isHypothetical,
   isPlan,
   isQuestion,
   polarity,
@@ -207,7 +208,22 @@ export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | 
   const W = STANCE_WEIGHTS;
   const flip = flipOf(claim, about);
   // "Switched the event bus from Kafka to Postgres" gives up what "Kafka is the right call" holds.
-  const given = factPol > 0 ? gaveUp(opinion.statement, fact.content) : undefined;
+  const hypothetical = isHypothetical(fact.content);
+  const given = factPol > 0 || hypothetical ? gaveUp(opinion.statement, fact.content) : undefined;
+  if (given !== undefined && hypothetical) {
+    // A switch only talked about is judged by its words: giving the thing up "would be a step
+    // back" holds the belief, "would be a relief" lets it go, no judgement at all wavers.
+    const said = evaluation(fact.content);
+    const keeps = said.sign < 0;
+    return {
+      stance: keeps === opPol > 0 ? "support" : "contradict",
+      strength: relation === "restatement" ? (said.sign === 0 ? W.hedge : W.restated) : W.outcome,
+      reason:
+        said.sign === 0
+          ? `considers giving up "${given}"`
+          : `giving up "${given}" would be ${keeps ? "worse" : "better"} ("${said.words.join(", ")}")`,
+    };
+  }
   if (given !== undefined) {
     return {
       stance: opPol > 0 ? "contradict" : "support",
