@@ -14,7 +14,16 @@ import {
 import { cmp, factPlace } from "./format.js";
 import { judgePair, type Relation, relationOf, STANCE_WEIGHTS, statedConfidence } from "./judge.js";
 import { DayStances, streakOf } from "./streak.js";
-import { KnownNames, type StatementTopic, statementTopic, type Topic, topicOf, topicOn, topicScore } from "./topic.js";
+import {
+  KnownNames,
+  reportedName,
+  type StatementTopic,
+  statementTopic,
+  type Topic,
+  topicOf,
+  topicOn,
+  topicScore,
+} from "./topic.js";
 
 export interface MatchingConstants {
   minSimilarity: number;
@@ -61,6 +70,15 @@ export interface EvolveResult {
 }
 
 export { streakDays } from "./streak.js";
+
+/** A fact's entities and, when it reports the belief of a person nobody tagged ("Dev said that ..."), that person: the opinion is theirs. */
+function withReported(fact: Fact): string[] {
+  const name = reportedName(fact.entities, fact.content);
+  const key = name === undefined ? undefined : entityKey(name);
+  return key === undefined || fact.entities.some((e) => entityKey(e) === key)
+    ? [...fact.entities]
+    : [...fact.entities, name!];
+}
 
 const byDateThenSource = (a: Fact, b: Fact) => cmp(a.date, b.date) || byPlace(factPlace(a), factPlace(b));
 
@@ -252,7 +270,7 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
       const op: Opinion = {
         id: opinionIdFor(fact.id),
         statement: fact.content.replace(/\s+/g, " ").trim(),
-        entities: [...fact.entities],
+        entities: withReported(fact),
         confidence: c,
         lastUpdated: day,
         created: day,

@@ -162,17 +162,23 @@ const NOBODY_IN_PARTICULAR = new Set(
  * one of the statement's entities, or a name written like a person's that nobody tagged.
  */
 export function attributedTo(entities: readonly string[], content: string): string | undefined {
+  const name = reportedName(entities, content);
+  return name === undefined ? undefined : entityKey(name);
+}
+
+/** The name, as written, of the person a statement reports the belief of (see attributedTo). */
+export function reportedName(entities: readonly string[], content: string): string | undefined {
   for (const re of ATTRIBUTIONS) {
     const name = re.exec(content)?.[1];
     if (name === undefined) continue;
     const key = entityKey(name);
-    if (entities.some((e) => entityKey(e) === key)) return key;
+    const tagged = entities.find((e) => entityKey(e) === key);
+    if (tagged !== undefined) return tagged;
     break;
   }
   for (const re of UNTAGGED_ATTRIBUTIONS) {
     const name = re.exec(content)?.[1];
-    if (name === undefined || name.startsWith("@")) continue;
-    if (PERSON_LIKE.test(name) && !NOBODY_IN_PARTICULAR.has(fold(name))) return entityKey(name);
+    if (name !== undefined && PERSON_LIKE.test(name) && !NOBODY_IN_PARTICULAR.has(fold(name))) return name;
   }
   return undefined;
 }
