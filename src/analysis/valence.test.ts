@@ -20,6 +20,10 @@ describe("evaluation: praise or complaint, a 'not' counted in its own clause", (
     ["the retro format is not bad at all", 0],
     ["great for dashboards, awful for logs", 0],
     ["we moved the standup to 10am", 0],
+    ["release week felt calm this time", 1],
+    ["the backlog is a chaotic mess", -1],
+    ["sprint reviews are boring", -1],
+    ["Grafana is great for dashboards, I could be wrong though", 1],
   ])("%s -> %i", (text, sign) => {
     expect(evaluation(text).sign).toBe(sign);
   });
@@ -39,6 +43,9 @@ describe("recanting: a cue that takes the whole belief back", () => {
     expect(recanting(findCues("Dev says he was wrong about Vercel"))?.cue).toBe("was wrong");
     expect(recanting(findCues("Rosa has changed her mind on the migration"))?.cue).toBe("changed her mind");
     expect(recanting(findCues("Rosa admitted the migration went smoother than she expected"))).toBeUndefined();
+    expect(recanting(findCues("I take it back, Grafana dashboards are a mess"))?.cue).toBe("take it back");
+    expect(recanting(findCues("scratch that, remote Fridays are fine"))?.cue).toBe("scratch that");
+    expect(recanting(findCues("Grafana won me over for dashboards"))?.cue).toBe("won me over");
   });
 });
 

@@ -69,6 +69,19 @@ const POSITIVE = [
   "an upgrade",
   "a win",
   "a relief",
+  "fun",
+  "calm",
+  "relaxed",
+  "organised",
+  "organized",
+  "tidy",
+  "rock solid",
+  "robust",
+  "polished",
+  "thriving",
+  "doing well",
+  "on top of it",
+  "helps",
   "the right call",
   "the right choice",
   "the right pick",
@@ -145,6 +158,30 @@ const NEGATIVE = [
   "too complicated",
   "too slow",
   "too much",
+  "too long",
+  "boring",
+  "dull",
+  "stressful",
+  "chaotic",
+  "a mess",
+  "mess",
+  "disorganised",
+  "disorganized",
+  "struggling",
+  "overwhelming",
+  "overwhelmed",
+  "overloaded",
+  "burnt out",
+  "burned out",
+  "toxic",
+  "sloppy",
+  "buggy",
+  "laggy",
+  "outdated",
+  "rushed",
+  "hurts",
+  "hurt",
+  "hurting",
 ];
 
 /** Every valence phrase with its sign, longest first so "a step back" is read before "back". */
@@ -174,6 +211,16 @@ export const RECANTING: ReadonlySet<string> = new Set([
   "got it wrong",
   "misjudged",
   "was mistaken",
+  "take it back",
+  "take that back",
+  "took it back",
+  "scratch that",
+  "stand corrected",
+  "won me over",
+  "won him over",
+  "won her over",
+  "won them over",
+  "won us over",
 ]);
 
 /**
@@ -191,7 +238,8 @@ export function recanting(cues: readonly CueHit[]): CueHit | undefined {
 const CLAUSE = /[,;:()]|\s[—–-]\s|\s(?:but|though|although|while|whereas)\s/iu;
 
 /** Set phrases with an evaluative word that judge nothing ("to be fair", "hard to say", "best case"). */
-const NOT_EVALUATIVE = / (?:to be fair|hard to say|hard deadline|best case|at best|for good|fast forward) /g;
+const NOT_EVALUATIVE =
+  / (?:to be fair|hard to say|hard deadline|best case|at best|for good|fast forward|(?:could|might|may) be wrong) /g;
 
 /** The valence phrases of a normalised text and their signed sum. */
 function phrasesOf(normalised: string): { sum: number; words: string[] } {

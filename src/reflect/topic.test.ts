@@ -24,6 +24,19 @@ describe("holderOf: a belief reported for someone else", () => {
     expect(holderOf(["Kit"], "Tomás mentioned he's not convinced the rewrite buys us anything")).toBe("tomás");
     expect(holderOf(["Kit"], "Rosa keeps saying the migration was the wrong call")).toBe("rosa");
     expect(holderOf([], "Dev says he was wrong about Vercel")).toBe("dev");
+    for (const said of [
+      "Per Rosa, the reorg was rushed",
+      "the reorg was rushed, says Rosa",
+      "the reorg was rushed — Rosa thinks",
+      "Rosa was adamant that the reorg was rushed",
+      "Rosa is pretty sure the reorg was rushed",
+      "Rosa's convinced the reorg was rushed",
+      "heard from Rosa that the reorg was rushed",
+      "Rosa doesn't think the reorg was rushed",
+      "Rosa and Dev both think the reorg was rushed",
+    ]) {
+      expect(holderOf(["Kit"], said), said).toBe("rosa");
+    }
   });
 
   it("keeps the writer as holder when an untagged capitalised word reports nothing a person believes", () => {
@@ -32,6 +45,9 @@ describe("holderOf: a belief reported for someone else", () => {
     expect(holderOf(["Kit"], "Postgres feels slow on the reporting queries")).toBe("kit");
     expect(holderOf(["Kit"], "Everyone thinks the offsite was worth it")).toBe("kit");
     expect(holderOf(["Kit"], "Finance says the budget is fine")).toBe("kit");
+    expect(holderOf(["Kit"], "Engineers believe the reorg was rushed")).toBe("kit");
+    expect(holderOf(["Kit"], "Monday thinks nothing of it")).toBe("kit");
+    expect(holderOf(["Kit"], "told Rosa the roadmap is too ambitious")).toBe("kit");
   });
 
   it("keeps the writer as holder when the named person is not reported", () => {

@@ -125,16 +125,27 @@ export function headEntities(entities: readonly string[], content: string): stri
 const NAME = "@?([\\p{L}][\\p{L}\\p{N}_-]*)";
 /** "my manager Rosa", "our new CTO Rosa": who the name is, in lower-case words before it. */
 const DESCRIBED = "(?:(?:my|our|the|his|her|their)\\s+(?:[\\p{Ll}-]+,?\\s+){1,3})?";
-const ADVERB = "(?:\\s+(?:still|now|also|really|honestly|firmly|strongly|actually|apparently|clearly))?";
-/** Verbs that report a belief, for any name. */
-const BELIEF_VERBS =
-  "thinks|believes|reckons|feels|says|said|insists|argues|claims|suspects|expects|predicts|maintains|swears|figures|is convinced|is sure|is certain|is adamant";
+const ADVERB = "(?:\\s+(?:still|now|also|really|honestly|firmly|strongly|actually|apparently|clearly|both))?";
+/** "Rosa and Dev both think": the first name holds it (one holder per opinion). */
+const AND_OTHER = "\\s+(?:and|&)\\s+@?[\\p{L}][\\p{L}\\p{N}_-]*(?:\\s+both)?\\s+(?:think|believe|reckon|agree)";
+/** Being sure, in the ways people write it: "is convinced", "was adamant that", "'s pretty sure". */
+const SURE =
+  "(?:\\s+(?:is|was)|['’]s)(?:\\s+(?:pretty|quite|very|totally|fully|dead|absolutely|100%))?\\s+(?:convinced|adamant|sure|certain|positive|confident)";
+/** Verbs only a person does with a belief: these report one for any name, tagged or not. */
+const PERSON_VERBS = `(?:\\s+(?:thinks|believes|reckons|insists|argues|suspects|maintains|swears|(?:keeps|kept|was|is) (?:saying|arguing|insisting)|admits|admitted|concedes|conceded|(?:doesn't|does not|didn't|did not|no longer) (?:think|believe))|${SURE})`;
+/** Verbs that report a belief of a tagged name (things "say" and "feel" too, so only when tagged). */
+const BELIEF_VERBS = `(?:${PERSON_VERBS}|\\s+(?:feels|says|said|claims|expects|predicts|figures))`;
+/** A report written after the belief: "..., says Rosa", "— Rosa thinks", "(per Rosa)". */
+const AFTER = `[,;(—–-]\\s*(?:(?:says|said|per|according to)\\s+${NAME}|${NAME}\\s+(?:says|said|thinks|reckons|reckoned|thought))\\s*[.!)]*\\s*$`;
 const ATTRIBUTIONS = [
-  `(?:according to|per|in the words of)\\s+${NAME}`,
-  `as\\s+${NAME}\\s+(?:puts it|put it|says|said|sees it|would say)`,
-  `(?:in\\s+)?${NAME}['’]s\\s+(?:view|take|opinion|position|feeling|belief|words|read)`,
-  `${DESCRIBED}${NAME},?${ADVERB}\\s+(?:${BELIEF_VERBS})`,
-].map((p) => new RegExp(`^[\\s"“]*${p}\\b`, "iu"));
+  ...[
+    `(?:according to|per|in the words of)\\s+${NAME}`,
+    `as\\s+${NAME}\\s+(?:puts it|put it|says|said|sees it|would say)`,
+    `(?:in\\s+)?${NAME}['’]s\\s+(?:view|take|opinion|position|feeling|belief|words|read)`,
+    `${DESCRIBED}${NAME},?(?:${AND_OTHER}|${ADVERB}${BELIEF_VERBS})`,
+  ].map((p) => new RegExp(`^[\\s"“]*${p}\\b`, "iu")),
+  new RegExp(AFTER, "iu"),
+];
 
 /**
  * The same reports for a name nobody tagged ("Dev said on the call that ...", "my manager Rosa
@@ -143,18 +154,26 @@ const ATTRIBUTIONS = [
  * feels slow" report nobody.
  */
 const UNTAGGED_ATTRIBUTIONS = [
-  `(?:according to|in the words of)\\s+${NAME}`,
-  `as\\s+${NAME}\\s+(?:puts it|put it|sees it|would say)`,
-  `${NAME}['’]s\\s+(?:view|take|opinion|position|belief)`,
-  `${DESCRIBED}${NAME},?${ADVERB}\\s+(?:thinks|believes|reckons|insists|argues|suspects|maintains|swears|is convinced|is adamant|(?:keeps|kept|was|is) (?:saying|arguing|insisting)|admits|admitted|concedes|conceded)`,
-  `${DESCRIBED}${NAME},?${ADVERB}\\s+(?:says|said|mentioned|told (?:me|us|the team)|pointed out|feels|felt)(?:(?:\\s+\\S+){0,5}?\\s+that\\b|\\s+(?:he|she|they|he's|she's|they're|it's|it|the)\\b|\\s*[:,])`,
-].map((p) => new RegExp(`^[\\s"“]*${p}`, "iu"));
+  ...[
+    `(?:according to|in the words of)\\s+${NAME}`,
+    `per\\s+${NAME}\\s*,`,
+    `(?:heard|hear|learned)\\s+(?:from|via)\\s+${NAME}(?:\\s+that\\b|\\s*,)`,
+    `as\\s+${NAME}\\s+(?:puts it|put it|sees it|would say)`,
+    `${NAME}['’]s\\s+(?:view|take|opinion|position|belief)`,
+    `${DESCRIBED}${NAME},?(?:${AND_OTHER}|${ADVERB}${PERSON_VERBS})\\b`,
+    `${DESCRIBED}${NAME},?${ADVERB}\\s+(?:says|said|mentioned|told (?:me|us|the team)|pointed out|feels|felt)(?:(?:\\s+\\S+){0,5}?\\s+that\\b|\\s+(?:he|she|they|he's|she's|they're|it's|it|the)\\b|\\s*[:,])`,
+  ].map((p) => new RegExp(`^[\\s"“]*${p}`, "iu")),
+  new RegExp(AFTER, "iu"),
+];
 
 /** Capitalised words that start a report but name no one person ("Everyone thinks", "Finance says"). */
 const NOBODY_IN_PARTICULAR = new Set(
-  "everyone everybody nobody noone someone somebody anyone anybody people folks management leadership finance legal sales marketing support team staff customers users he she they we i it this that there who one most many some all both".split(
-    " ",
-  ),
+  (
+    "everyone everybody nobody noone someone somebody anyone anybody people folks management leadership finance legal sales " +
+    "marketing support team staff customers users he she they we i it this that there who one most many some all both " +
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august " +
+    "september october november december today yesterday"
+  ).split(" "),
 );
 
 /**
@@ -169,7 +188,8 @@ export function attributedTo(entities: readonly string[], content: string): stri
 /** The name, as written, of the person a statement reports the belief of (see attributedTo). */
 export function reportedName(entities: readonly string[], content: string): string | undefined {
   for (const re of ATTRIBUTIONS) {
-    const name = re.exec(content)?.[1];
+    const m = re.exec(content);
+    const name = m?.[1] ?? m?.[2];
     if (name === undefined) continue;
     const key = entityKey(name);
     const tagged = entities.find((e) => entityKey(e) === key);
@@ -177,7 +197,8 @@ export function reportedName(entities: readonly string[], content: string): stri
     break;
   }
   for (const re of UNTAGGED_ATTRIBUTIONS) {
-    const name = re.exec(content)?.[1];
+    const m = re.exec(content);
+    const name = m?.[1] ?? m?.[2];
     if (name !== undefined && PERSON_LIKE.test(name) && !NOBODY_IN_PARTICULAR.has(fold(name))) return name;
   }
   return undefined;
