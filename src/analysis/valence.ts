@@ -289,7 +289,9 @@ export function evaluation(text: string): Evaluation {
 
 /** The verb that joins a judged subject to its judgement: "the rota IS fine", "it FEELS clunky". */
 const COPULA =
-  /['’]s\s|\s(?:is|are|was|were|feels|felt|seems|seemed|looks|looked|sounds|sounded|has been|have been|had been|would be|will be|remains|remained|stays|stayed|became|becomes|got|gets|went|goes)\s/iu;
+  /\s(?:is|are|was|were|feels|felt|seems|seemed|looks|looked|sounds|sounded|has been|have been|had been|would be|will be|remains|remained|stays|stayed|became|becomes|got|gets|went|goes)\s/iu;
+/** "the rota's fine": only when no other copula follows ("Linear's pricing is annoying" judges the pricing). */
+const SHORT_COPULA = /['’]s\s/u;
 
 /** Longest subject read as one thing judged ("the new on-call rota for Berlin"). */
 const SUBJECT_WORDS = 6;
@@ -300,7 +302,7 @@ const SUBJECT_WORDS = 6;
  * evaluative ("is unfair", "feels pretty smooth now"). Undefined for any other statement.
  */
 export function evaluatedSubject(text: string): string | undefined {
-  const m = COPULA.exec(text);
+  const m = COPULA.exec(text) ?? SHORT_COPULA.exec(text);
   if (!m) return undefined;
   const subject = text.slice(0, m.index).trim();
   if (subject === "" || subject.split(/\s+/).length > SUBJECT_WORDS || CLAUSE.test(subject)) return undefined;

@@ -1,7 +1,7 @@
 // Whose belief a statement is: the person before the colon, unless the statement itself
 // says it reports someone else's ("Priya thinks ...", "per @Tomasz, ...").
 import { describe, expect, it } from "vitest";
-import { attributedTo, holderOf, topicOf, topicScore } from "./topic.js";
+import { attributedTo, holderOf, KnownNames, topicOf, topicScore } from "./topic.js";
 
 describe("holderOf: a belief reported for someone else", () => {
   it.each([
@@ -82,5 +82,25 @@ describe("topicScore: praise or complaint of one thing is one belief", () => {
   it("keeps judgements of different things apart, though they share a word", () => {
     expect(topicScore(kit("the new office is great"), kit("the office coffee is terrible"), k)).toBe(0);
     expect(topicScore(kit("the rota is unfair"), kit("going to try a rota where Austin covers weekends"), k)).toBe(0);
+  });
+});
+
+describe("topicScore: a tagged thing named in both", () => {
+  const k = { restateSimilarity: 0.45 };
+  const known = new KnownNames([
+    ["Kit", "2026-01-01"],
+    ["Linear", "2026-01-01"],
+  ]);
+  const kit = (s: string) => topicOf(["Kit"], s, known);
+  const best = topicOf(["Kit", "Linear"], "@Linear is the best tracker we've used", known);
+
+  it("takes a statement about the whole thing, or a switch away from it, as the same belief", () => {
+    expect(topicScore(best, kit("I'd pick Linear again in a heartbeat"), k)).toBeGreaterThan(0);
+    expect(topicScore(best, kit("switching off Linear would be a step back"), k)).toBeGreaterThan(0);
+    expect(topicScore(best, kit("we finally moved off Linear to save money"), k)).toBeGreaterThan(0);
+  });
+
+  it("keeps a statement about a part of it ('Linear's pricing') apart", () => {
+    expect(topicScore(best, kit("Linear's pricing for guests is annoying"), k)).toBe(0);
   });
 });

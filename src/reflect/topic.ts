@@ -12,7 +12,7 @@
  * same opinion, whatever its words; facts about a topic entity tagged only with that
  * entity (the project) are candidate evidence too.
  */
-import { compares, findCues, looksBack, praisesInHindsight } from "../analysis/cues.js";
+import { compares, findCues, looksBack, praisesInHindsight, switchSides } from "../analysis/cues.js";
 import { fold, nameWords } from "../analysis/tokens.js";
 import { evaluatedSubject } from "../analysis/valence.js";
 import { entityKey, findMentions } from "../retain/entities.js";
@@ -37,6 +37,10 @@ export interface Topic {
   compares?: boolean;
   /** The head word of what the text judges with praise or complaint ("the on-call rota is unfair": "rota"). */
   judged?: string;
+  /** entityKeys of what a switch in the text gives up ("moved off Linear": "linear"). */
+  gaveUp?: Set<string>;
+  /** entityKeys the text names only as the owner of a part ("Linear's pricing"): it is about the part. */
+  aspectOf?: Set<string>;
 }
 
 /** Capitalised content words of a text (stemmed, as in `words`): `mid` inside a sentence, `lead` at a sentence's start. */
@@ -287,6 +291,8 @@ export interface StatementTopic {
   hindsight?: boolean;
   compares?: boolean;
   judged?: string;
+  gaveUp?: Set<string>;
+  aspectOf?: Set<string>;
   keys: string[];
   mentions: { key: string; since: string }[];
   words: Set<string>;
@@ -316,6 +322,24 @@ export function statementTopic(entities: readonly string[], content: string, kno
   if (holder !== undefined) parts.holder = holder;
   const judged = judgedHead(content);
   if (judged !== undefined) parts.judged = judged;
+  const folded = fold(content).replace(/[’‘]/g, "'");
+  const named = new Set([...parts.keys, ...parts.mentions.map((m) => m.key)]);
+  const parted = [...named].filter((k) => {
+    const name = k.replace(/[-_]/g, " ").replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const all =
+      folded.replace(/[-_@]/g, " ").match(new RegExp(`(?<![\\p{L}\\p{N}])${name}(?![\\p{L}\\p{N}])('s)?`, "gu")) ?? [];
+    return all.length > 0 && all.every((m) => m.endsWith("'s"));
+  });
+  if (parted.length > 0) parts.aspectOf = new Set(parted);
+  const lost = switchSides(content)?.lost;
+  if (lost !== undefined) {
+    const folded = ` ${fold(lost)} `;
+    const keys = new Set([
+      ...entities.filter((e) => folded.includes(` ${fold(e)} `)).map(entityKey),
+      ...(known?.mentions(lost).map((m) => m.key) ?? []),
+    ]);
+    if (keys.size > 0) parts.gaveUp = keys;
+  }
   return parts;
 }
 
@@ -342,6 +366,8 @@ export function topicOn(parts: StatementTopic, asOf?: string): Topic {
   if (parts.hindsight) topic.hindsight = true;
   if (parts.compares) topic.compares = true;
   if (parts.judged !== undefined) topic.judged = parts.judged;
+  if (parts.gaveUp !== undefined) topic.gaveUp = parts.gaveUp;
+  if (parts.aspectOf !== undefined) topic.aspectOf = parts.aspectOf;
   if (parts.holder !== undefined) topic.holder = parts.holder;
   return topic;
 }
@@ -365,7 +391,18 @@ export function topicScore(opinion: Topic, fact: Topic, k: TopicMatching): numbe
   const sim = similarity(opinion.words, fact.words);
   let sharedWords = 0;
   for (const w of fact.words) if (opinion.words.has(w)) sharedWords++;
-  if (sharedEntities > 0 && sharedWords > 0) return 1 + sharedEntities + sim;
+  // The entity's own name anchors, but a statement about a part of it ("Linear's pricing for
+  // guests is annoying") is not "Linear is the best tracker" restated.
+  let nameWords = 0;
+  for (const e of fact.entities)
+    if (opinion.entities.has(e))
+      for (const t of contentTokens(e)) if (opinion.words.has(t) && fact.words.has(t)) nameWords++;
+  // ... unless the statement says it of the whole thing, not of a part ("Linear's pricing").
+  const wholly = [...fact.entities].some((e) => opinion.entities.has(e) && !fact.aspectOf?.has(e));
+  if (sharedEntities > 0 && sharedWords > 0 && (sharedWords > nameWords || wholly)) return 1 + sharedEntities + sim;
+  // A switch away from a thing the opinion is about ("switching off Linear would be a step
+  // back", "we moved off Linear") speaks of the belief about that thing.
+  if (fact.gaveUp !== undefined && [...opinion.entities].some((e) => fact.gaveUp!.has(e))) return 1 + sim;
   // A name both write (a tool, a product) anchors the topic like an entity, when the new
   // statement also shares another word or takes a stance ("starting to doubt Kafka ..."
   // ~ "Kafka is the right backbone"); the name alone would merge every belief about it.
