@@ -1,6 +1,6 @@
-// fixtures/beliefs-3: an eng lead's notes over three months in three styles (terse bullets,
+// fixtures/beliefs-3: an eng lead's notes over four months in several styles (terse bullets,
 // rambling prose with hedges, 1:1 notes reporting other people's views without tagging
-// them). Expected outcomes were written down before the first run (fixtures/beliefs-3/EXPECTED.md):
+// them, the assistant's own voice). Expected outcomes were written down before the first run (fixtures/beliefs-3/EXPECTED.md):
 // beliefs reported for untagged people are theirs, praise of what was blamed ("unfair" ->
 // "fine now") is a change though no "not" is written, a switch only talked about is judged
 // by its words, and plans and questions make no opinion.
@@ -23,7 +23,7 @@ beforeAll(async () => {
   git(dir, "init", "-q", "-b", "main");
   git(dir, "add", "-A");
   git(dir, "commit", "-q", "-m", "user: notes");
-  await reflect(await openWorkspace(dir), { now: new Date("2026-05-07T12:00:00Z") });
+  await reflect(await openWorkspace(dir), { now: new Date("2026-05-27T12:00:00Z") });
   blocks = (await readFile(path.join(dir, "bank/opinions.md"), "utf8")).split("### ").slice(1);
 }, 60_000);
 
@@ -45,7 +45,7 @@ const row = (block: string, text: string) => block.split("\n").find((l) => l.sta
 describe("fixtures/beliefs-3 after one reflect", () => {
   it("keeps one opinion per belief, and none for plans or questions", () => {
     const titles = blocks.map((b) => b.split("\n")[0]!);
-    expect(titles).toHaveLength(9);
+    expect(titles).toHaveLength(12);
     for (const notOwn of [
       "switching off Linear",
       "no regrets on Linear",
@@ -59,6 +59,10 @@ describe("fixtures/beliefs-3 after one reflect", () => {
       "Dev still thinks",
       "Dev says he was wrong",
       "pretty smooth",
+      "felt calm this time",
+      "Rosa now says",
+      "scratch that about the rota",
+      "I could be wrong",
     ]) {
       expect(
         titles.filter((t) => t.includes(notOwn)),
@@ -73,6 +77,8 @@ describe("fixtures/beliefs-3 after one reflect", () => {
     // Tomás's doubt about the migration is his, not evidence on Rosa's belief (another holder).
     expect(entities(opinion("Tomás mentioned"))).toContain("@Tomás");
     expect(row(opinion("my manager Rosa thinks"), "Tomás mentioned")).toBeUndefined();
+    // Named after the belief: "..., says Rosa".
+    expect(entities(opinion("the hiring freeze will be lifted in June"))).toContain("@Rosa");
     // Kit's own question about Vercel is not doubt in Dev's belief.
     expect(row(opinion("Dev said on the call"), "is Vercel even worth it")).toBeUndefined();
   });
@@ -81,6 +87,8 @@ describe("fixtures/beliefs-3 after one reflect", () => {
     const rosa = opinion("my manager Rosa thinks");
     expect(row(rosa, "Rosa keeps saying the migration was the wrong call")).toMatch(/ supports /);
     expect(row(rosa, "Rosa admitted the migration went smoother")).toMatch(/ contradicts /);
+    expect(row(rosa, "Rosa now says the migration was the right move")).toMatch(/ contradicts /);
+    expect(confidence(rosa)).toBeLessThan(0.6);
     const dev = opinion("Dev said on the call");
     expect(row(dev, "Dev still thinks Vercel costs way too much")).toMatch(/ supports /);
     expect(row(dev, "Dev says he was wrong about Vercel")).toMatch(/ contradicts /);
@@ -91,17 +99,23 @@ describe("fixtures/beliefs-3 after one reflect", () => {
     const rota = opinion("the on-call rota is unfair");
     expect(row(rota, "the rota is fine now")).toMatch(/ contradicts .*"fine" against "unfair"/);
     expect(row(rota, "unfair again once Austin leaves")).toMatch(/ supports /);
+    expect(row(rota, "scratch that about the rota")).toMatch(/ contradicts /);
+    expect(row(opinion("release weeks are stressful"), "felt calm this time")).toMatch(/ contradicts /);
     const ds = opinion("design system v2 feels clunky");
     expect(row(ds, "pretty smooth since the v2.1 cleanup")).toMatch(/ contradicts /);
     expect(confidence(ds)).toBeLessThan(0.55);
   });
 
-  it("reads 'switching off Linear would be a step back' and 'no regrets on Linear' as holding the belief", () => {
+  it("reads 'switching off Linear would be a step back' as holding the belief, a hedge as lowering it a little", () => {
     const linear = opinion("@Linear is the best tracker");
     expect(row(linear, "switching off Linear would be a step back")).toMatch(/ supports /);
     expect(row(linear, "no regrets on Linear")).toMatch(/ supports /);
-    expect(linear).toMatch(/- contradicting: none/);
-    expect(confidence(linear)).toBeGreaterThan(0.8);
+    expect(row(linear, "I could be wrong, but Linear is still the right tool")).toMatch(/ contradicts /);
+    expect(confidence(linear)).toBeGreaterThan(0.7);
+    expect(linear).not.toMatch(/- status: reversed/);
+    // About a part of Linear (its pricing): a belief of its own, not evidence on this one.
+    expect(row(linear, "Linear's pricing")).toBeUndefined();
+    opinion("Linear's pricing for guest seats");
   });
 
   it("lowers the launch belief with a doubting question, a hedge, the slip and the reversal, one step each", () => {

@@ -261,6 +261,11 @@ function phrasesOf(normalised: string): { sum: number; words: string[] } {
 const grammatical = (cues: readonly CueHit[]) =>
   cues.filter((c) => !CONCESSIONS.has(c.cue) && !(c.kind === "negation" && phrasesOf(` ${c.cue} `).sum !== 0));
 
+/** The polarity of cues leaving out complaint words and concessions: whether a "not" turns the statement round. */
+export function grammaticalPolarity(cues: readonly CueHit[]): 1 | -1 {
+  return polarity(grammatical(cues));
+}
+
 export interface Evaluation {
   /** +1 praise, -1 complaint, 0 no evaluative word (or as much of each). */
   sign: -1 | 0 | 1;

@@ -9,7 +9,7 @@ import {
   praisedInHindsight,
   switchSides,
 } from "../analysis/cues.js";
-import { evaluation, recanting } from "../analysis/valence.js";
+import { evaluation, grammaticalPolarity, recanting } from "../analysis/valence.js";
 import type { Judge, Judgement, OpinionRef } from "../llm/types.js";
 import type { Fact } from "../retain/types.js";
 import { contentTokens, similarity } from "./text.js";
@@ -133,7 +133,10 @@ function flipOf(
     // Name the "not" when that is what turned it ("never realistic"), else the opposite words.
     return {
       flipped: true,
-      cue: negated ? (cue?.cue ?? "not") : `${said.words.join(", ")}" against "${op.words.join(", ")}`,
+      cue:
+        grammaticalPolarity(fact.cues) !== grammaticalPolarity(claim.cues)
+          ? (cue?.cue ?? "not")
+          : `${said.words.join(", ")}" against "${op.words.join(", ")}`,
     };
   }
   return negated ? { flipped: true, cue: cue?.cue ?? "not" } : { flipped: false };
