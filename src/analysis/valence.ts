@@ -88,6 +88,8 @@ const POSITIVE = [
   "the right move",
   "the right decision",
   "the right tool",
+  // "the right backbone", "the right person for it": a fit, whatever the noun.
+  "the right",
 ];
 
 /** Complaint: the subject is bad, unfair, hard, slow, too costly, a step back. */
@@ -282,14 +284,34 @@ export interface Evaluation {
 export function evaluation(text: string): Evaluation {
   let sum = 0;
   const words: string[] = [];
+  for (const c of evaluatedClauses(text)) {
+    sum += c.sign;
+    words.push(...c.words);
+  }
+  return { sign: sum > 0 ? 1 : sum < 0 ? -1 : 0, words };
+}
+
+/** Each clause of a text that judges something, with its sign and words (see evaluation). */
+export function evaluatedClauses(text: string): { text: string; sign: -1 | 1; words: string[] }[] {
+  const out: { text: string; sign: -1 | 1; words: string[] }[] = [];
   for (const clause of text.split(CLAUSE)) {
     if (clause.trim() === "") continue;
     const read = phrasesOf(cueResidue(clause));
     if (read.sum === 0) continue;
-    sum += read.sum * polarity(grammatical(findCues(clause)));
-    words.push(...read.words);
+    const sign = Math.sign(read.sum) * polarity(grammatical(findCues(clause)));
+    out.push({ text: clause, sign: sign > 0 ? 1 : -1, words: read.words });
   }
-  return { sign: sum > 0 ? 1 : sum < 0 ? -1 : 0, words };
+  return out;
+}
+
+/**
+ * A text that ranks one thing against another ("clunky compared to Svelte", "better than
+ * React"): its praise is relative. "smoother than expected" ranks against a forecast, not a rival.
+ */
+export function ranks(text: string): boolean {
+  return /\b(?:than(?!\s+(?:\S+\s+)?(?:expected|feared|thought|hoped|planned|predicted|imagined|anticipated|ever|before|usual|last))|compared (?:to|with)|vs\.?|versus|instead of|rather than)\s/iu.test(
+    text,
+  );
 }
 
 /** The verb that joins a judged subject to its judgement: "the rota IS fine", "it FEELS clunky". */

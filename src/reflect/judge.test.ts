@@ -355,3 +355,36 @@ describe("a switch talked about, not made", () => {
     expect(said("- O @Kit: we moved off Notion last week").reason).toMatch(/^gives up "Notion/);
   });
 });
+
+describe("praise and blame in one statement", () => {
+  const kit = new KnownNames([["Kit", "2026-01-05"]]);
+  const at = (statement: string) => ({ statement, entities: ["Kit"], confidence: 0.8 });
+  const stance = (statement: string, text: string) => judgeSync(at(statement), line(text), kit).stance;
+
+  it("reads the clause closest to the belief when a statement judges two things both ways", () => {
+    expect(stance("the new laptop is great", "- O @Kit: my old laptop was awful, the new laptop is great")).toBe(
+      "support",
+    );
+    expect(
+      stance(
+        "Kafka is the right backbone for events",
+        "- O @Kit: Kafka is a pain to operate but still the right backbone",
+      ),
+    ).toBe("support");
+    expect(
+      stance(
+        "Postgres FTS is fine for docs search",
+        "- O @Kit: Elasticsearch would be overkill for docs search, Postgres FTS is fine",
+      ),
+    ).toBe("support");
+  });
+
+  it("does not read blame of the rival in a ranking as blame of the choice", () => {
+    expect(
+      stance(
+        "Svelte is a better fit than React for the dashboard",
+        "- O @Kit: React is clunky compared to Svelte for the dashboard",
+      ),
+    ).toBe("support");
+  });
+});

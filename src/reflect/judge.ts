@@ -9,7 +9,7 @@ import {
   praisedInHindsight,
   switchSides,
 } from "../analysis/cues.js";
-import { evaluation, grammaticalPolarity, recanting } from "../analysis/valence.js";
+import { evaluatedClauses, evaluation, grammaticalPolarity, ranks, recanting } from "../analysis/valence.js";
 import type { Judge, Judgement, OpinionRef } from "../llm/types.js";
 import type { Fact } from "../retain/types.js";
 import { contentTokens, similarity } from "./text.js";
@@ -125,7 +125,7 @@ function flipOf(
   const recant = recanting(fact.cues);
   if (recant && !recanting(claim.cues)) return { flipped: true, cue: recant.cue };
   const op = evaluation(claim.text);
-  const said = evaluation(fact.text);
+  const said = ranks(claim.text) || ranks(fact.text) ? { sign: 0, words: [] } : evaluatedOn(claim.text, fact.text);
   const negated = polarity(fact.cues) !== polarity(claim.cues);
   const cue = has(fact.cues, "reversal", "negation") ?? has(claim.cues, "reversal", "negation");
   if (op.sign !== 0 && said.sign !== 0) {
@@ -140,6 +140,26 @@ function flipOf(
     };
   }
   return negated ? { flipped: true, cue: cue?.cue ?? "not" } : { flipped: false };
+}
+
+/**
+ * How a fact judges what a claim is about: its evaluation, or when its clauses judge both
+ * ways ("my old laptop was awful, the new laptop is great"; "a pain to operate but still the
+ * right backbone"), the clause closest in words to the claim.
+ */
+function evaluatedOn(claim: string, text: string): { sign: number; words: string[] } {
+  const all = evaluation(text);
+  if (all.sign !== 0 || all.words.length === 0) return all;
+  const words = statementTokens(claim);
+  let best: { sign: number; words: string[] } | undefined;
+  let bestSim = 0;
+  let tie = false;
+  for (const c of evaluatedClauses(text)) {
+    const sim = similarity(words, contentTokens(c.text));
+    if (sim > bestSim) [best, bestSim, tie] = [c, sim, false];
+    else if (sim === bestSim && best?.sign !== c.sign) tie = true;
+  }
+  return best === undefined || tie ? all : best;
 }
 
 /** The side of a switch the fact gives up, when it is what the opinion is about (and the side taken is not). */
