@@ -282,6 +282,20 @@ export interface Evaluation {
  * cues.ts and left out here.
  */
 export function evaluation(text: string): Evaluation {
+  let read = EVALUATED.get(text);
+  if (read === undefined) {
+    // Reflect judges the same facts against many opinions, and the same opinions every day.
+    if (EVALUATED.size >= EVALUATED_KEPT) EVALUATED.clear();
+    read = evaluationOf(text);
+    EVALUATED.set(text, read);
+  }
+  return read;
+}
+
+const EVALUATED = new Map<string, Evaluation>();
+const EVALUATED_KEPT = 20_000;
+
+function evaluationOf(text: string): Evaluation {
   let sum = 0;
   const words: string[] = [];
   for (const c of evaluatedClauses(text)) {

@@ -170,6 +170,10 @@ const UNTAGGED_ATTRIBUTIONS = [
   new RegExp(AFTER, "iu"),
 ];
 
+/** A word without which no pattern above reports a belief. */
+const REPORT_WORD =
+  /\b(?:thinks?|thought|believes?|reckon(?:s|ed)?|insist(?:s|ing)?|argu(?:es|ing)|suspects|maintains|swears|admit(?:s|ted)?|conceded?|concedes|says|said|saying|mentioned|told|pointed|feels|felt|claims|expects|predicts|figures|according|per|words|view|take|opinion|position|belief|feeling|read|convinced|adamant|sure|certain|positive|confident|heard|hear|learned|agree|puts?|sees)\b/iu;
+
 /** Capitalised words that start a report but name no one person ("Everyone thinks", "Finance says"). */
 const NOBODY_IN_PARTICULAR = new Set(
   (
@@ -191,6 +195,21 @@ export function attributedTo(entities: readonly string[], content: string): stri
 
 /** The name, as written, of the person a statement reports the belief of (see attributedTo). */
 export function reportedName(entities: readonly string[], content: string): string | undefined {
+  // Most statements report nobody: one pass over the words every pattern needs, before the patterns.
+  if (!REPORT_WORD.test(content)) return undefined;
+  // Reflect asks for a statement's holder several times (its topic, its reporters, a new opinion's entities).
+  const key = `${entities.join("\u0000")}\u0001${content}`;
+  if (REPORTED.has(key)) return REPORTED.get(key);
+  if (REPORTED.size >= REPORTED_KEPT) REPORTED.clear();
+  const name = reportedNameOf(entities, content);
+  REPORTED.set(key, name);
+  return name;
+}
+
+const REPORTED = new Map<string, string | undefined>();
+const REPORTED_KEPT = 20_000;
+
+function reportedNameOf(entities: readonly string[], content: string): string | undefined {
   for (const re of ATTRIBUTIONS) {
     const m = re.exec(content);
     const name = m?.[1] ?? m?.[2];
@@ -322,14 +341,7 @@ export function statementTopic(entities: readonly string[], content: string, kno
   if (holder !== undefined) parts.holder = holder;
   const judged = judgedHead(content);
   if (judged !== undefined) parts.judged = judged;
-  const folded = fold(content).replace(/[’‘]/g, "'");
-  const named = new Set([...parts.keys, ...parts.mentions.map((m) => m.key)]);
-  const parted = [...named].filter((k) => {
-    const name = k.replace(/[-_]/g, " ").replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    const all =
-      folded.replace(/[-_@]/g, " ").match(new RegExp(`(?<![\\p{L}\\p{N}])${name}(?![\\p{L}\\p{N}])('s)?`, "gu")) ?? [];
-    return all.length > 0 && all.every((m) => m.endsWith("'s"));
-  });
+  const parted = possessed(content, [...parts.keys, ...parts.mentions.map((m) => m.key)]);
   if (parted.length > 0) parts.aspectOf = new Set(parted);
   const lost = switchSides(content)?.lost;
   if (lost !== undefined) {
@@ -341,6 +353,23 @@ export function statementTopic(entities: readonly string[], content: string, kno
     if (keys.size > 0) parts.gaveUp = keys;
   }
   return parts;
+}
+
+/**
+ * The keys among `keys` that a text names only as the owner of a part ("Linear's pricing"):
+ * it is about the part. One pass finds the words written with "'s"; only those keys are checked.
+ */
+function possessed(content: string, keys: readonly string[]): string[] {
+  if (keys.length === 0 || !/['’]s\b/u.test(content)) return [];
+  const plain = fold(content).replace(/[’‘]/g, "'").replace(/[-_@]/g, " ");
+  const owners = new Set([...plain.matchAll(/([\p{L}\p{N}]+)'s(?![\p{L}\p{N}])/gu)].map((m) => m[1]!));
+  return [...new Set(keys)].filter((k) => {
+    const n = k.replace(/[-_]/g, " ");
+    if (!owners.has(n.split(" ").pop()!)) return false;
+    const name = n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const all = plain.match(new RegExp(`(?<![\\p{L}\\p{N}])${name}(?![\\p{L}\\p{N}])('s)?`, "gu")) ?? [];
+    return all.length > 0 && all.every((m) => m.endsWith("'s"));
+  });
 }
 
 /**
