@@ -128,6 +128,12 @@ describe("fixtures/beliefs-3 after one reflect", () => {
     expect(confidence(launch)).toBeLessThan(0.6);
   });
 
+  it("changes nothing on a second run: a restatement already applied is not handed to the next best opinion", async () => {
+    const before = await readFile(path.join(dir, "bank/opinions.md"), "utf8");
+    await reflect(await openWorkspace(dir), { now: new Date("2026-05-27T13:00:00Z") });
+    expect(await readFile(path.join(dir, "bank/opinions.md"), "utf8")).toBe(before);
+  });
+
   it("keeps the restated beliefs held: pairing on incidents, Amara's design review", () => {
     expect(row(opinion("pairing on incidents makes"), "pairing on incidents is worth it")).toMatch(/ supports /);
     expect(row(opinion("@Amara believes design review"), "@Amara still feels design review")).toMatch(/ supports /);

@@ -198,7 +198,10 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
       let best: { op: Opinion; score: number } | undefined;
       const pairs: { op: Opinion; relation: Relation }[] = [];
       for (const op of candidatesOf(factTopic)) {
-        if (op.created >= day || applied.get(op.id)!.has(fact.id) || opinionIdFor(fact.id) === op.id) continue;
+        if (op.created >= day || opinionIdFor(fact.id) === op.id) continue;
+        // An opinion that already lists the fact still competes as its best restatement, so a
+        // second run does not hand the fact to the next best one (it is then applied nowhere).
+        const done = applied.get(op.id)!.has(fact.id);
         const opTopic = topicAt(op, day);
         const relation = relationOf(
           opTopic,
@@ -210,10 +213,10 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
         if (relation === "restatement") {
           const score = topicScore(opTopic, factTopic, { restateSimilarity: input.matching.restateSimilarity });
           if (!best || score > best.score) best = { op, score };
-        } else if (relation === "topic") pairs.push({ op, relation });
+        } else if (relation === "topic" && !done) pairs.push({ op, relation });
       }
       // One opinion per belief: a restatement is evidence of the opinion it covers best only.
-      if (best) pairs.unshift({ op: best.op, relation: "restatement" });
+      if (best && !applied.get(best.op.id)!.has(fact.id)) pairs.unshift({ op: best.op, relation: "restatement" });
       for (const { op, relation } of pairs) {
         judged++;
         const ref = { statement: op.statement, entities: op.entities, confidence: op.confidence };
