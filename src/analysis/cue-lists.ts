@@ -87,6 +87,17 @@ export const CUE_LISTS: readonly CueList[] = [
       // Looking back on a belief one held: "I used to think Go was right for this".
       "used to think",
       "used to believe",
+      // Taking one's own word back: "I take it back", "scratch that", "I stand corrected", "X won me over".
+      "take it back",
+      "take that back",
+      "took it back",
+      "scratch that",
+      "stand corrected",
+      "won me over",
+      "won him over",
+      "won her over",
+      "won them over",
+      "won us over",
       "soured on",
       "gone off",
       "lost faith in",
@@ -157,6 +168,13 @@ export const CUE_LISTS: readonly CueList[] = [
       "losing faith",
       "less keen",
       "second-guessing",
+      // The speaker's own doubt about being right, or a lean rather than a view.
+      "could be wrong",
+      "might be wrong",
+      "may be wrong",
+      "leaning towards",
+      "leaning toward",
+      "somewhat",
       // Doubt on the way in, not yet a verdict ("starting to doubt X" is not "doubts X").
       "starting to doubt",
       "beginning to doubt",

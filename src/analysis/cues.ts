@@ -56,7 +56,12 @@ export function findCues(text: string): CueHit[] {
 const CUES_SEEN = new Map<string, readonly CueHit[]>();
 const CUES_KEPT = 20_000;
 
-function cuesOf(text: string): CueHit[] {
+/**
+ * The text as the single cues read it: normalised, with the idioms that carry a stance of
+ * their own taken out (and returned as hits): a doubted verdict, an affirming negation, a
+ * counterfactual, a graded doubt, "just not for", "not only", "no longer blocked".
+ */
+function withoutIdioms(text: string): { rest: string; hits: CueHit[] } {
   let rest = normalise(text);
   const hits: CueHit[] = [];
   // A doubted verdict is a double negation ("not convinced it was a bad idea"): a hedge, not a reversal.
@@ -88,6 +93,17 @@ function cuesOf(text: string): CueHit[] {
     hits.push({ kind: "for", cue: m.trim() });
     return " ";
   });
+  return { rest, hits };
+}
+
+/** The normalised text with the stance idioms taken out: what is left for single words (valence.ts) to read. */
+export function cueResidue(text: string): string {
+  return withoutIdioms(text).rest;
+}
+
+function cuesOf(text: string): CueHit[] {
+  const { rest: stripped, hits } = withoutIdioms(text);
+  let rest = stripped;
   // Only cues whose first word is in the text can match (removing a cue joins its neighbours,
   // but a phrase that matches after that still has its first word in the text).
   const candidates: number[] = [];
@@ -172,9 +188,31 @@ export function compares(text: string): boolean {
   return COMPARISON.test(normalise(text));
 }
 
+/** A change talked about, not made: "switching off X would be a step back", "if we moved off X", "considering dropping X". */
+const HYPOTHETICAL =
+  /\b(?:would|could|might|'d)(?:n't| not)?(?: \w+ly)? (?:be|mean|feel|cost|hurt|set us back)\b|\bif (?:we|i|they|you) (?:ever |really |actually )?(?:switch|switched|move|moved|migrate|migrated|drop|dropped|ditch|ditched|leave|left|replace|replaced)\b|\b(?:thinking about|considering|toying with|talk of|the idea of)\b/iu;
+
+/** The text talks about a switch or a change that has not been made. */
+export function isHypothetical(text: string): boolean {
+  return HYPOTHETICAL.test(text.replace(/[’‘]/g, "'"));
+}
+
 /** The text asks rather than states ("is Postgres really the bottleneck?"): no belief of its own. */
 export function isQuestion(text: string): boolean {
   return /\?["'”’)\]]*\s*$/u.test(text);
+}
+
+/**
+ * A plan or an intention, no belief: "going to try a rota where ...", "plan to ask Dev about
+ * it", "let's pilot it in May", "will look into the pricing". Its subject is the writer (or
+ * none): "the launch will move conversions" is a forecast, not a plan.
+ */
+const PLAN =
+  /^\s*(?:(?:(?:i|we|i'm|we're|i am|we are|i'd like|we'd like)\s+)?(?:going to|gonna|plan to|planning to|intend to|want to|will|about to|need to|have to|let's|lets|todo:?|to do:?|next step:?|next:)|i'll|we'll)\s+(?:try|trial|test|pilot|experiment with|set up|start|book|schedule|ask|talk to|look into|check|write|draft|run|propose|pitch|put together|sync with|follow up|reach out|email|ping|call|prototype|spike|sketch|review)\b/iu;
+
+/** The text states a plan or an intention of the writer's, not a belief. */
+export function isPlan(text: string): boolean {
+  return PLAN.test(text.replace(/[’‘]/g, "'"));
 }
 
 /** Negations that affirm: the listed idioms, "couldn't be happier", "never been more sure", "can't imagine anything but". */
@@ -229,7 +267,7 @@ export function textPolarity(text: string): 1 | -1 {
 
 /** Where the phrase naming one side of a switch ends: a preposition, a clause, the sentence. */
 const SIDE_END =
-  /\s+(?:for|in|on|at|as|because|since|after|before|due|when|and|but|so|which|that|to|with|by|over|than)\s.*$|(?:[,;:.!?](?=\s|$)|[()—–]).*$/u;
+  /\s+(?:for|in|on|at|as|because|since|after|before|due|when|and|but|so|which|that|to|with|by|over|than|would|could|might|will|is|was)\s.*$|(?:[,;:.!?](?=\s|$)|[()—–]).*$/u;
 const side = (s: string) => s.replace(SIDE_END, "").trim();
 const VERB = "(?:switch|swap|mov|migrat|port|chang|transition)\\w*";
 /** What a switch gives up and what it takes: "switched from X to Y", "replaced X with Y", "moved off X", "Y over X". */

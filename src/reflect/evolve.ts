@@ -1,4 +1,4 @@
-import { isQuestion } from "../analysis/cues.js";
+import { isPlan, isQuestion } from "../analysis/cues.js";
 import type { Judge, Judgement } from "../llm/types.js";
 import { type Evidence, fmt2, type Opinion, opinionIdFor, type PathPoint, trimPath } from "../markdown/opinions.js";
 import { byPlace } from "../markdown/order.js";
@@ -14,7 +14,16 @@ import {
 import { cmp, factPlace } from "./format.js";
 import { judgePair, type Relation, relationOf, STANCE_WEIGHTS, statedConfidence } from "./judge.js";
 import { DayStances, streakOf } from "./streak.js";
-import { KnownNames, type StatementTopic, statementTopic, type Topic, topicOf, topicOn, topicScore } from "./topic.js";
+import {
+  KnownNames,
+  reportedName,
+  type StatementTopic,
+  statementTopic,
+  type Topic,
+  topicOf,
+  topicOn,
+  topicScore,
+} from "./topic.js";
 
 export interface MatchingConstants {
   minSimilarity: number;
@@ -62,6 +71,15 @@ export interface EvolveResult {
 
 export { streakDays } from "./streak.js";
 
+/** A fact's entities and, when it reports the belief of a person nobody tagged ("Dev said that ..."), that person: the opinion is theirs. */
+function withReported(fact: Fact): string[] {
+  const name = reportedName(fact.entities, fact.content);
+  const key = name === undefined ? undefined : entityKey(name);
+  return key === undefined || fact.entities.some((e) => entityKey(e) === key)
+    ? [...fact.entities]
+    : [...fact.entities, name!];
+}
+
 const byDateThenSource = (a: Fact, b: Fact) => cmp(a.date, b.date) || byPlace(factPlace(a), factPlace(b));
 
 /**
@@ -98,9 +116,12 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
   const origins = new Set<string>();
   const index = (op: Opinion) => {
     applied.set(op.id, new Set(op.evidence.map((e) => e.factId)));
-    parts.set(op.id, statementTopic(op.entities, op.statement, known));
+    const part = statementTopic(op.entities, op.statement, known);
+    parts.set(op.id, part);
     origins.add(op.id);
+    // The holder too: a reported belief's holder may be a name nobody tagged ("Dev said that ...").
     const keys = new Set([...op.entities.map(entityKey), ...known.mentioned(op.statement)]);
+    if (part.holder !== undefined) keys.add(part.holder);
     if (keys.size === 0) unscoped.push(op);
     for (const k of keys) {
       const list = byKey.get(k) ?? [];
@@ -177,7 +198,10 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
       let best: { op: Opinion; score: number } | undefined;
       const pairs: { op: Opinion; relation: Relation }[] = [];
       for (const op of candidatesOf(factTopic)) {
-        if (op.created >= day || applied.get(op.id)!.has(fact.id) || opinionIdFor(fact.id) === op.id) continue;
+        if (op.created >= day || opinionIdFor(fact.id) === op.id) continue;
+        // An opinion that already lists the fact still competes as its best restatement, so a
+        // second run does not hand the fact to the next best one (it is then applied nowhere).
+        const done = applied.get(op.id)!.has(fact.id);
         const opTopic = topicAt(op, day);
         const relation = relationOf(
           opTopic,
@@ -189,10 +213,10 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
         if (relation === "restatement") {
           const score = topicScore(opTopic, factTopic, { restateSimilarity: input.matching.restateSimilarity });
           if (!best || score > best.score) best = { op, score };
-        } else if (relation === "topic") pairs.push({ op, relation });
+        } else if (relation === "topic" && !done) pairs.push({ op, relation });
       }
       // One opinion per belief: a restatement is evidence of the opinion it covers best only.
-      if (best) pairs.unshift({ op: best.op, relation: "restatement" });
+      if (best && !applied.get(best.op.id)!.has(fact.id)) pairs.unshift({ op: best.op, relation: "restatement" });
       for (const { op, relation } of pairs) {
         judged++;
         const ref = { statement: op.statement, entities: op.entities, confidence: op.confidence };
@@ -216,8 +240,8 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
     for (const fact of facts) {
       if (fact.kind !== "opinion" || restated.has(fact.id) || origins.has(opinionIdFor(fact.id))) continue;
       if (earlierEvidence.has(fact.id)) continue;
-      // A question ("is Postgres really the bottleneck?") states no belief to hold.
-      if (isQuestion(fact.content)) continue;
+      // A question ("is Postgres really the bottleneck?") or a plan ("going to try ...") states no belief to hold.
+      if (isQuestion(fact.content) || isPlan(fact.content)) continue;
       const factTopic = factTopics.get(fact) ?? topicOf(fact.entities, fact.content, known, day);
       const sameDay = candidatesOf(factTopic).find(
         (op) =>
@@ -249,7 +273,7 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
       const op: Opinion = {
         id: opinionIdFor(fact.id),
         statement: fact.content.replace(/\s+/g, " ").trim(),
-        entities: [...fact.entities],
+        entities: withReported(fact),
         confidence: c,
         lastUpdated: day,
         created: day,

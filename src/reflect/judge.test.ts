@@ -296,3 +296,95 @@ describe("stance rules: hindsight praise and questions", () => {
     expect(j.reason).toBe("asked as a question");
   });
 });
+
+describe("stance from what is praised or blamed, not only from a 'not'", () => {
+  const kit = new KnownNames([["Kit", "2026-01-05"]]);
+  const at = (statement: string, c = 0.7) => ({ statement, entities: ["Kit"], confidence: c });
+
+  it("reads praise of what the holder blamed (and the reverse) as a change, though no 'not' is written", () => {
+    const rota = at("the on-call rota is unfair to the two people in Lisbon");
+    const fine = judgeSync(rota, line("- O @Kit: the rota's fine now that Austin has the weekends"), kit);
+    expect([fine.stance, fine.reason]).toEqual(["contradict", 'cue "fine" against "unfair"']);
+    const again = judgeSync(rota, line("- O @Kit: the rota is going to be lopsided again once Austin leaves"), kit);
+    expect(again.stance).toBe("support");
+    const ui = at("the admin UI feels sluggish on big accounts");
+    expect(judgeSync(ui, line("- O @Kit: the admin UI is snappy since the virtualised table"), kit).stance).toBe(
+      "contradict",
+    );
+  });
+
+  it("reads a concession by its own clause, and a recant against a belief worded as a complaint", () => {
+    const mistake = at("the Postgres migration is a mistake");
+    const smoother = line("- O @Kit: admitted the Postgres migration went smoother than expected");
+    expect(judgeSync(mistake, smoother, kit).stance).toBe("contradict");
+    expect(judgeSync(mistake, line("- O @Kit: the Postgres migration was the wrong call"), kit).stance).toBe("support");
+    const recant = judgeSync(mistake, line("- O @Kit: changed my mind on the Postgres migration"), kit);
+    expect([recant.stance, recant.reason]).toEqual(["contradict", 'cue "changed my mind"']);
+    // "admits" asserts what follows: conceding the belief itself holds it.
+    const may = at("the May date for the launch is realistic");
+    expect(
+      judgeSync(may, line("- O @Kit: admits the May date for the launch is realistic after all"), kit).stance,
+    ).toBe("support");
+  });
+
+  it("takes a plan for no evidence about a belief", () => {
+    const rota = at("the on-call rota is unfair to the two people in Lisbon");
+    const plan = judgeSync(rota, line("- O @Kit: going to try a new on-call rota for the two people in Lisbon"), kit);
+    expect([plan.stance, plan.reason]).toEqual(["unrelated", "a plan, no belief"]);
+  });
+});
+
+describe("a switch talked about, not made", () => {
+  const kit = new KnownNames([
+    ["Kit", "2026-01-05"],
+    ["Notion", "2026-01-05"],
+  ]);
+  const notion = { statement: "@Notion is the best wiki we've had", entities: ["Kit", "Notion"], confidence: 0.7 };
+  const said = (text: string) => judgeSync(notion, line(text), kit);
+
+  it("holds the belief when giving the thing up would be worse, lets it go when it would be better", () => {
+    expect(said("- O @Kit: moving off Notion would be a huge mistake, whatever finance says").stance).toBe("support");
+    const relief = said("- O @Kit: migrating away from Notion would honestly be a relief");
+    expect([relief.stance, relief.reason]).toEqual(["contradict", 'giving up "Notion" would be better ("a relief")']);
+    expect(said("- O @Kit: if we switched away from Notion it would be painful for months").stance).toBe("support");
+  });
+
+  it("reads a switch only considered as wavering, and a switch made as giving the belief up", () => {
+    const considered = said("- O @Kit: considering moving off Notion for the handbook");
+    expect([considered.stance, considered.strength]).toEqual(["contradict", 0.6]);
+    expect(said("- O @Kit: we moved off Notion last week").reason).toMatch(/^gives up "Notion/);
+  });
+});
+
+describe("praise and blame in one statement", () => {
+  const kit = new KnownNames([["Kit", "2026-01-05"]]);
+  const at = (statement: string) => ({ statement, entities: ["Kit"], confidence: 0.8 });
+  const stance = (statement: string, text: string) => judgeSync(at(statement), line(text), kit).stance;
+
+  it("reads the clause closest to the belief when a statement judges two things both ways", () => {
+    expect(stance("the new laptop is great", "- O @Kit: my old laptop was awful, the new laptop is great")).toBe(
+      "support",
+    );
+    expect(
+      stance(
+        "Kafka is the right backbone for events",
+        "- O @Kit: Kafka is a pain to operate but still the right backbone",
+      ),
+    ).toBe("support");
+    expect(
+      stance(
+        "Postgres FTS is fine for docs search",
+        "- O @Kit: Elasticsearch would be overkill for docs search, Postgres FTS is fine",
+      ),
+    ).toBe("support");
+  });
+
+  it("does not read blame of the rival in a ranking as blame of the choice", () => {
+    expect(
+      stance(
+        "Svelte is a better fit than React for the dashboard",
+        "- O @Kit: React is clunky compared to Svelte for the dashboard",
+      ),
+    ).toBe("support");
+  });
+});

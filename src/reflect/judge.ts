@@ -1,5 +1,15 @@
 import type { CueKind } from "../analysis/cue-lists.js";
-import { type CueHit, findCues, isQuestion, polarity, praisedInHindsight, switchSides } from "../analysis/cues.js";
+import {
+  type CueHit,
+  findCues,
+  isHypothetical,
+  isPlan,
+  isQuestion,
+  polarity,
+  praisedInHindsight,
+  switchSides,
+} from "../analysis/cues.js";
+import { evaluatedClauses, evaluation, grammaticalPolarity, ranks, recanting } from "../analysis/valence.js";
 import type { Judge, Judgement, OpinionRef } from "../llm/types.js";
 import type { Fact } from "../retain/types.js";
 import { contentTokens, similarity } from "./text.js";
@@ -93,13 +103,64 @@ function cuesAbout(claim: Set<string>, content: string): { cues: CueHit[]; text:
 }
 
 /** An opinion's claim (its first clause, and every clause not about a rival) and the cues of that claim. */
-const opinionClaimCache = new Map<string, { cues: CueHit[]; words: Set<string> }>();
+const opinionClaimCache = new Map<string, { cues: CueHit[]; words: Set<string>; text: string }>();
 const opinionClaim = (statement: string) =>
   memo(opinionClaimCache, statement, (s) => {
     const first = s.split(CLAUSE_BREAK).find((c) => c.trim() !== "") ?? s;
     const { cues, text } = cuesAbout(aboutWords(first), s);
-    return { cues, words: aboutWords(text) };
+    return { cues, words: aboutWords(text), text };
   });
+
+/**
+ * Whether a fact says the opposite of an opinion, and the cue that says so. Strongest first:
+ * a recanting cue ("was wrong", "changed her mind") takes the belief back however it was
+ * worded; else, when both judge their subject with evaluative words, opposite signs
+ * disagree ("unfair" / "fine now", "clunky" / "smooth") and equal signs agree ("a mistake" /
+ * "the wrong call"), a "not" counted within its clause; else one side negated, the other not.
+ */
+function flipOf(
+  claim: { cues: CueHit[]; text: string },
+  fact: { cues: CueHit[]; text: string },
+): { flipped: boolean; cue?: string } {
+  const recant = recanting(fact.cues);
+  if (recant && !recanting(claim.cues)) return { flipped: true, cue: recant.cue };
+  const op = evaluation(claim.text);
+  const said = ranks(claim.text) || ranks(fact.text) ? { sign: 0, words: [] } : evaluatedOn(claim.text, fact.text);
+  const negated = polarity(fact.cues) !== polarity(claim.cues);
+  const cue = has(fact.cues, "reversal", "negation") ?? has(claim.cues, "reversal", "negation");
+  if (op.sign !== 0 && said.sign !== 0) {
+    if (op.sign === said.sign) return { flipped: false };
+    // Name the "not" when that is what turned it ("never realistic"), else the opposite words.
+    return {
+      flipped: true,
+      cue:
+        grammaticalPolarity(fact.cues) !== grammaticalPolarity(claim.cues)
+          ? (cue?.cue ?? "not")
+          : `${said.words.join(", ")}" against "${op.words.join(", ")}`,
+    };
+  }
+  return negated ? { flipped: true, cue: cue?.cue ?? "not" } : { flipped: false };
+}
+
+/**
+ * How a fact judges what a claim is about: its evaluation, or when its clauses judge both
+ * ways ("my old laptop was awful, the new laptop is great"; "a pain to operate but still the
+ * right backbone"), the clause closest in words to the claim.
+ */
+function evaluatedOn(claim: string, text: string): { sign: number; words: string[] } {
+  const all = evaluation(text);
+  if (all.sign !== 0 || all.words.length === 0) return all;
+  const words = statementTokens(claim);
+  let best: { sign: number; words: string[] } | undefined;
+  let bestSim = 0;
+  let tie = false;
+  for (const c of evaluatedClauses(text)) {
+    const sim = similarity(words, contentTokens(c.text));
+    if (sim > bestSim) [best, bestSim, tie] = [c, sim, false];
+    else if (sim === bestSim && best?.sign !== c.sign) tie = true;
+  }
+  return best === undefined || tie ? all : best;
+}
 
 /** The side of a switch the fact gives up, when it is what the opinion is about (and the side taken is not). */
 function gaveUp(statement: string, content: string): string | undefined {
@@ -159,15 +220,33 @@ function hindsightRival(statement: string, content: string): string | undefined 
  */
 export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | undefined): Judgement {
   if (!relation) return { stance: "unrelated", strength: 0, reason: "no shared holder or topic" };
+  // "going to try a rota where ...": what the writer will do says nothing of what they believe.
+  if (isPlan(fact.content)) return { stance: "unrelated", strength: 0, reason: "a plan, no belief" };
   const claim = opinionClaim(opinion.statement);
   const opCues = claim.cues;
-  const factCues = cuesAbout(claim.words, fact.content).cues;
+  const about = cuesAbout(claim.words, fact.content);
+  const factCues = about.cues;
   const opPol = polarity(opCues);
   const factPol = polarity(factCues);
   const W = STANCE_WEIGHTS;
-  const flipCue = has(factCues, "reversal", "negation") ?? has(opCues, "reversal", "negation");
+  const flip = flipOf(claim, about);
   // "Switched the event bus from Kafka to Postgres" gives up what "Kafka is the right call" holds.
-  const given = factPol > 0 ? gaveUp(opinion.statement, fact.content) : undefined;
+  const hypothetical = isHypothetical(fact.content);
+  const given = factPol > 0 || hypothetical ? gaveUp(opinion.statement, fact.content) : undefined;
+  if (given !== undefined && hypothetical) {
+    // A switch only talked about is judged by its words: giving the thing up "would be a step
+    // back" holds the belief, "would be a relief" lets it go, no judgement at all wavers.
+    const said = evaluation(fact.content);
+    const keeps = said.sign < 0;
+    return {
+      stance: keeps === opPol > 0 ? "support" : "contradict",
+      strength: relation === "restatement" ? (said.sign === 0 ? W.hedge : W.restated) : W.outcome,
+      reason:
+        said.sign === 0
+          ? `considers giving up "${given}"`
+          : `giving up "${given}" would be ${keeps ? "worse" : "better"} ("${said.words.join(", ")}")`,
+    };
+  }
   if (given !== undefined) {
     return {
       stance: opPol > 0 ? "contradict" : "support",
@@ -189,14 +268,14 @@ export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | 
     // "is the dbt run really what burns the credits?": asking again is doubt, whatever its c=.
     if (isQuestion(fact.content)) return { stance: "contradict", strength: W.hedge, reason: "asked as a question" };
     const c = statedConfidence(fact);
-    if (factPol !== opPol) {
+    if (flip.flipped) {
       // A c= with a reversal is read as confidence in the reversal: it cannot weaken the cue.
       const reading = c === undefined ? 0 : Math.min(1, Math.abs(c - opinion.confidence) / W.fullGap);
       const also = c === undefined ? "" : `, restated at ${c.toFixed(2)}`;
       return {
         stance: "contradict",
         strength: r2(Math.max(W.reversal, reading)),
-        reason: `cue "${flipCue?.cue ?? "not"}"${also}`,
+        reason: `cue "${flip.cue}"${also}`,
       };
     }
     if (c !== undefined) {
@@ -228,8 +307,8 @@ export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | 
     };
   }
   const sim = similarity(statementTokens(opinion.statement), contentTokens(fact.content));
-  if (factPol !== opPol && sim >= HEURISTIC_MIN_SIMILARITY) {
-    return { stance: "contradict", strength: W.negation, reason: `cue "${flipCue?.cue ?? "not"}"` };
+  if (flip.flipped && sim >= HEURISTIC_MIN_SIMILARITY) {
+    return { stance: "contradict", strength: W.negation, reason: `cue "${flip.cue}"` };
   }
   const hedge = has(factCues, "hedge");
   if (hedge && !has(opCues, "hedge") && sim >= HEURISTIC_MIN_SIMILARITY) {

@@ -1,7 +1,7 @@
 // Whose belief a statement is: the person before the colon, unless the statement itself
 // says it reports someone else's ("Priya thinks ...", "per @Tomasz, ...").
 import { describe, expect, it } from "vitest";
-import { attributedTo, holderOf, topicOf } from "./topic.js";
+import { attributedTo, holderOf, KnownNames, topicOf, topicScore } from "./topic.js";
 
 describe("holderOf: a belief reported for someone else", () => {
   it.each([
@@ -16,9 +16,41 @@ describe("holderOf: a belief reported for someone else", () => {
     expect(holderOf(entities, content)).toBe(holder);
   });
 
-  it("keeps the writer as holder when the named person is no entity of the line, or is not reported", () => {
-    // Dana is not tagged: the line stays Ruth's (a name alone could be anything).
-    expect(holderOf(["Ruth"], "Dana believes the Q2 roadmap is too ambitious")).toBe("ruth");
+  it("attributes a belief to a person nobody tagged, named the way notes name people", () => {
+    expect(holderOf(["Ruth"], "Dana believes the Q2 roadmap is too ambitious")).toBe("dana");
+    expect(holderOf(["Kit"], "my manager Rosa thinks the migration is a mistake")).toBe("rosa");
+    expect(holderOf(["Kit"], "our new CTO, Ilse, is convinced we over-hired")).toBe("ilse");
+    expect(holderOf(["Kit"], "Dev said on the call that Vercel is overpriced")).toBe("dev");
+    expect(holderOf(["Kit"], "Tomás mentioned he's not convinced the rewrite buys us anything")).toBe("tomás");
+    expect(holderOf(["Kit"], "Rosa keeps saying the migration was the wrong call")).toBe("rosa");
+    expect(holderOf([], "Dev says he was wrong about Vercel")).toBe("dev");
+    for (const said of [
+      "Per Rosa, the reorg was rushed",
+      "the reorg was rushed, says Rosa",
+      "the reorg was rushed — Rosa thinks",
+      "Rosa was adamant that the reorg was rushed",
+      "Rosa is pretty sure the reorg was rushed",
+      "Rosa's convinced the reorg was rushed",
+      "heard from Rosa that the reorg was rushed",
+      "Rosa doesn't think the reorg was rushed",
+      "Rosa and Dev both think the reorg was rushed",
+    ]) {
+      expect(holderOf(["Kit"], said), said).toBe("rosa");
+    }
+  });
+
+  it("keeps the writer as holder when an untagged capitalised word reports nothing a person believes", () => {
+    // Things "say" and "feel" too: a tool's reading or a product's feel is the writer's belief.
+    expect(holderOf(["Kit"], "Grafana says p99 is 300ms, too slow for checkout")).toBe("kit");
+    expect(holderOf(["Kit"], "Postgres feels slow on the reporting queries")).toBe("kit");
+    expect(holderOf(["Kit"], "Everyone thinks the offsite was worth it")).toBe("kit");
+    expect(holderOf(["Kit"], "Finance says the budget is fine")).toBe("kit");
+    expect(holderOf(["Kit"], "Engineers believe the reorg was rushed")).toBe("kit");
+    expect(holderOf(["Kit"], "Monday thinks nothing of it")).toBe("kit");
+    expect(holderOf(["Kit"], "told Rosa the roadmap is too ambitious")).toBe("kit");
+  });
+
+  it("keeps the writer as holder when the named person is not reported", () => {
     // Priya is what the belief is about, not whose it is.
     expect(holderOf(["Hannah"], "@Priya should lead the Q3 planning")).toBe("hannah");
     expect(attributedTo(["Ruth", "Per"], "performance reviews per quarter are too many")).toBeUndefined();
@@ -28,5 +60,47 @@ describe("holderOf: a belief reported for someone else", () => {
     const t = topicOf(["Hannah", "Priya"], "Priya thinks async standups will leave new hires feeling cut off");
     expect(t.holder).toBe("priya");
     expect([...t.entities]).toEqual([]);
+  });
+});
+
+describe("topicScore: praise or complaint of one thing is one belief", () => {
+  const k = { restateSimilarity: 0.45 };
+  const kit = (s: string) => topicOf(["Kit"], s);
+  it("matches 'the on-call rota is unfair ...' with 'the rota is fine now ...', sharing no other word", () => {
+    expect(
+      topicScore(
+        kit("the on-call rota is unfair to the two Berlin folks"),
+        kit("the rota is fine now that Austin has weekends"),
+        k,
+      ),
+    ).toBeGreaterThan(0);
+    expect(
+      topicScore(kit("design system v2 feels clunky"), kit("the design system is pretty smooth since the cleanup"), k),
+    ).toBeGreaterThan(0);
+  });
+
+  it("keeps judgements of different things apart, though they share a word", () => {
+    expect(topicScore(kit("the new office is great"), kit("the office coffee is terrible"), k)).toBe(0);
+    expect(topicScore(kit("the rota is unfair"), kit("going to try a rota where Austin covers weekends"), k)).toBe(0);
+  });
+});
+
+describe("topicScore: a tagged thing named in both", () => {
+  const k = { restateSimilarity: 0.45 };
+  const known = new KnownNames([
+    ["Kit", "2026-01-01"],
+    ["Linear", "2026-01-01"],
+  ]);
+  const kit = (s: string) => topicOf(["Kit"], s, known);
+  const best = topicOf(["Kit", "Linear"], "@Linear is the best tracker we've used", known);
+
+  it("takes a statement about the whole thing, or a switch away from it, as the same belief", () => {
+    expect(topicScore(best, kit("I'd pick Linear again in a heartbeat"), k)).toBeGreaterThan(0);
+    expect(topicScore(best, kit("switching off Linear would be a step back"), k)).toBeGreaterThan(0);
+    expect(topicScore(best, kit("we finally moved off Linear to save money"), k)).toBeGreaterThan(0);
+  });
+
+  it("keeps a statement about a part of it ('Linear's pricing') apart", () => {
+    expect(topicScore(best, kit("Linear's pricing for guests is annoying"), k)).toBe(0);
   });
 });

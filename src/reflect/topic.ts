@@ -12,10 +12,14 @@
  * same opinion, whatever its words; facts about a topic entity tagged only with that
  * entity (the project) are candidate evidence too.
  */
-import { compares, findCues, looksBack, praisesInHindsight } from "../analysis/cues.js";
+import { compares, findCues, looksBack, praisesInHindsight, switchSides } from "../analysis/cues.js";
 import { fold, nameWords } from "../analysis/tokens.js";
-import { entityKey, findMentions } from "../retain/entities.js";
+import { evaluatedSubject } from "../analysis/valence.js";
+import { entityKey } from "../retain/entities.js";
+import { attributedTo, headEntities, holderOf, PERSON_LIKE } from "./holder.js";
 import { contentTokens, similarity } from "./text.js";
+
+export { attributedTo, headEntities, holderOf, reportedName } from "./holder.js";
 
 export interface Topic {
   /** entityKey of the holder, if the text has one. */
@@ -34,6 +38,12 @@ export interface Topic {
   hindsight?: boolean;
   /** The text compares or ranks something ("Pulumi beats Terraform", "Svelte is miles ahead"). */
   compares?: boolean;
+  /** The head word of what the text judges with praise or complaint ("the on-call rota is unfair": "rota"). */
+  judged?: string;
+  /** entityKeys of what a switch in the text gives up ("moved off Linear": "linear"). */
+  gaveUp?: Set<string>;
+  /** entityKeys the text names only as the owner of a part ("Linear's pricing"): it is about the part. */
+  aspectOf?: Set<string>;
 }
 
 /** Capitalised content words of a text (stemmed, as in `words`): `mid` inside a sentence, `lead` at a sentence's start. */
@@ -102,51 +112,6 @@ function looselyShared(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
         }
   }
   return n;
-}
-
-/** A name is a person's when written like one: one capitalised word of letters ("Mara", "Zoë", "O'Neil"). */
-const PERSON_LIKE = /^\p{Lu}[\p{Ll}\p{M}'’]+$/u;
-
-/** Entities before the colon: those the text does not @-mention itself. */
-export function headEntities(entities: readonly string[], content: string): string[] {
-  const inline = new Set(findMentions(content).map(entityKey));
-  return entities.filter((e) => !inline.has(entityKey(e)));
-}
-
-/**
- * A belief the text reports for someone else: "Priya thinks ...", "@Li is convinced ...",
- * "according to @Jonas, ...", "per @Tomasz, ...", "as @Mara put it, ...", "@Dana's view: ...".
- * The name must be one of the statement's entities.
- */
-const NAME = "@?([\\p{L}][\\p{L}\\p{N}_-]*)";
-const ATTRIBUTIONS = [
-  `(?:according to|per|in the words of)\\s+${NAME}`,
-  `as\\s+${NAME}\\s+(?:puts it|put it|says|said|sees it|would say)`,
-  `(?:in\\s+)?${NAME}['’]s\\s+(?:view|take|opinion|position|feeling|belief|words|read)`,
-  `${NAME}(?:\\s+(?:still|now|also|really|honestly|firmly|strongly))?\\s+(?:thinks|believes|reckons|feels|says|said|insists|argues|claims|suspects|expects|predicts|maintains|swears|figures|is convinced|is sure|is certain|is adamant)`,
-].map((p) => new RegExp(`^[\\s"“]*${p}\\b`, "iu"));
-
-/** entityKey of the person a statement reports the belief of, when it says so at its start. */
-export function attributedTo(entities: readonly string[], content: string): string | undefined {
-  for (const re of ATTRIBUTIONS) {
-    const name = re.exec(content)?.[1];
-    if (name === undefined) continue;
-    const key = entityKey(name);
-    return entities.some((e) => entityKey(e) === key) ? key : undefined;
-  }
-  return undefined;
-}
-
-/**
- * The holder of a statement: the person it reports the belief of ("Priya thinks ..."),
- * else a person-like head entity, else the first head entity, else the first entity.
- */
-export function holderOf(entities: readonly string[], content: string): string | undefined {
-  const reported = attributedTo(entities, content);
-  if (reported !== undefined) return reported;
-  const heads = headEntities(entities, content);
-  const pick = heads.find((e) => PERSON_LIKE.test(e)) ?? heads[0] ?? entities[0];
-  return pick === undefined ? undefined : entityKey(pick);
 }
 
 /**
@@ -219,6 +184,9 @@ export interface StatementTopic {
   looksBack?: boolean;
   hindsight?: boolean;
   compares?: boolean;
+  judged?: string;
+  gaveUp?: Set<string>;
+  aspectOf?: Set<string>;
   keys: string[];
   mentions: { key: string; since: string }[];
   words: Set<string>;
@@ -246,7 +214,46 @@ export function statementTopic(entities: readonly string[], content: string, kno
     compares: compares(content),
   };
   if (holder !== undefined) parts.holder = holder;
+  const judged = judgedHead(content);
+  if (judged !== undefined) parts.judged = judged;
+  const parted = possessed(content, [...parts.keys, ...parts.mentions.map((m) => m.key)]);
+  if (parted.length > 0) parts.aspectOf = new Set(parted);
+  const lost = switchSides(content)?.lost;
+  if (lost !== undefined) {
+    const folded = ` ${fold(lost)} `;
+    const keys = new Set([
+      ...entities.filter((e) => folded.includes(` ${fold(e)} `)).map(entityKey),
+      ...(known?.mentions(lost).map((m) => m.key) ?? []),
+    ]);
+    if (keys.size > 0) parts.gaveUp = keys;
+  }
   return parts;
+}
+
+/**
+ * The keys among `keys` that a text names only as the owner of a part ("Linear's pricing"):
+ * it is about the part. One pass finds the words written with "'s"; only those keys are checked.
+ */
+function possessed(content: string, keys: readonly string[]): string[] {
+  if (keys.length === 0 || !/['’]s\b/u.test(content)) return [];
+  const words = ` ${fold(content)
+    .replace(/[’‘]/g, "'")
+    .replace(/[^\p{L}\p{N}']+/gu, " ")} `;
+  return [...new Set(keys)].filter((k) => {
+    const n = k.replace(/[-_]+/g, " ");
+    return words.includes(` ${n}'s `) && !words.includes(` ${n} `);
+  });
+}
+
+/**
+ * The head word of what a statement judges: the last content word of its evaluated subject,
+ * leaving out versions and numbers ("design system v2" -> "system"), so "the on-call rota is
+ * unfair" and "the rota is fine now" judge one thing and "the office coffee" is not "the office".
+ */
+function judgedHead(content: string): string | undefined {
+  const subject = evaluatedSubject(content);
+  if (subject === undefined) return undefined;
+  return [...contentTokens(subject)].filter((t) => !/\d/.test(t)).pop();
 }
 
 /** The topic on `asOf`: plain-text mentions count from the day their name was first tagged. */
@@ -260,6 +267,9 @@ export function topicOn(parts: StatementTopic, asOf?: string): Topic {
   if (parts.looksBack) topic.looksBack = true;
   if (parts.hindsight) topic.hindsight = true;
   if (parts.compares) topic.compares = true;
+  if (parts.judged !== undefined) topic.judged = parts.judged;
+  if (parts.gaveUp !== undefined) topic.gaveUp = parts.gaveUp;
+  if (parts.aspectOf !== undefined) topic.aspectOf = parts.aspectOf;
   if (parts.holder !== undefined) topic.holder = parts.holder;
   return topic;
 }
@@ -283,7 +293,18 @@ export function topicScore(opinion: Topic, fact: Topic, k: TopicMatching): numbe
   const sim = similarity(opinion.words, fact.words);
   let sharedWords = 0;
   for (const w of fact.words) if (opinion.words.has(w)) sharedWords++;
-  if (sharedEntities > 0 && sharedWords > 0) return 1 + sharedEntities + sim;
+  // The entity's own name anchors, but a statement about a part of it ("Linear's pricing for
+  // guests is annoying") is not "Linear is the best tracker" restated.
+  let nameWords = 0;
+  for (const e of fact.entities)
+    if (opinion.entities.has(e))
+      for (const t of contentTokens(e)) if (opinion.words.has(t) && fact.words.has(t)) nameWords++;
+  // ... unless the statement says it of the whole thing, not of a part ("Linear's pricing").
+  const wholly = [...fact.entities].some((e) => opinion.entities.has(e) && !fact.aspectOf?.has(e));
+  if (sharedEntities > 0 && sharedWords > 0 && (sharedWords > nameWords || wholly)) return 1 + sharedEntities + sim;
+  // A switch away from a thing the opinion is about ("switching off Linear would be a step
+  // back", "we moved off Linear") speaks of the belief about that thing.
+  if (fact.gaveUp !== undefined && [...opinion.entities].some((e) => fact.gaveUp!.has(e))) return 1 + sim;
   // A name both write (a tool, a product) anchors the topic like an entity, when the new
   // statement also shares another word or takes a stance ("starting to doubt Kafka ..."
   // ~ "Kafka is the right backbone"); the name alone would merge every belief about it.
@@ -316,6 +337,9 @@ export function topicScore(opinion: Topic, fact: Topic, k: TopicMatching): numbe
     return 1 + sim;
   }
   if (sim >= k.restateSimilarity) return sim;
+  // Praise or complaint of the same thing ("the on-call rota is unfair" ~ "the rota is fine
+  // now"): one belief about it, in words that share nothing else.
+  if (opinion.judged !== undefined && opinion.judged === fact.judged) return 0.5 + sim;
   // Same holder, no entity to anchor on: two shared content words and some overlap
   // ("Postgres is the right choice" ~ "Postgres was the right call").
   if (sharedWords >= 2 && sim >= k.restateSimilarity / 3) return sim;

@@ -1,0 +1,89 @@
+// Which way a statement judges its subject from everyday praise and complaint words, so two
+// statements that disagree without a "not" ("unfair" / "fine now") are read as disagreeing.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { findCues, isHypothetical, isPlan } from "./cues.js";
+import { evaluatedSubject, evaluation, recanting } from "./valence.js";
+
+describe("evaluation: praise or complaint, a 'not' counted in its own clause", () => {
+  it.each([
+    ["the on-call rota is unfair to the two Berlin folks", -1],
+    ["honestly the rota's fine now that Austin has weekends", 1],
+    ["the split still isn't fair on Berlin", -1],
+    ["onboarding docs aren't confusing anymore after the rewrite", 1],
+    ["@Linear is the best tracker we've used", 1],
+    ["switching off Linear would be a step back", -1],
+    ["Vercel costs way too much for what we get", -1],
+    ["the new plan is cheap enough for us", 1],
+    ["design system v2 feels clunky, too many wrapper components", -1],
+    ["to be fair, the build is slow", -1],
+    ["the retro format is not bad at all", 0],
+    ["great for dashboards, awful for logs", 0],
+    ["we moved the standup to 10am", 0],
+    ["release week felt calm this time", 1],
+    ["the backlog is a chaotic mess", -1],
+    ["sprint reviews are boring", -1],
+    ["Grafana is great for dashboards, I could be wrong though", 1],
+  ])("%s -> %i", (text, sign) => {
+    expect(evaluation(text).sign).toBe(sign);
+  });
+
+  it("never reads a sign from a text with no evaluative word, whatever else it says", () => {
+    const neutral = fc.constantFrom("the", "rota", "Austin", "covers", "weekends", "since", "Feb", "not", "no", "we");
+    fc.assert(
+      fc.property(fc.array(neutral, { minLength: 1, maxLength: 12 }), (words) => {
+        expect(evaluation(words.join(" ")).sign).toBe(0);
+      }),
+    );
+  });
+});
+
+describe("recanting: a cue that takes the whole belief back", () => {
+  it("finds 'was wrong' and 'changed her mind', not a concession of what follows", () => {
+    expect(recanting(findCues("Dev says he was wrong about Vercel"))?.cue).toBe("was wrong");
+    expect(recanting(findCues("Rosa has changed her mind on the migration"))?.cue).toBe("changed her mind");
+    expect(recanting(findCues("Rosa admitted the migration went smoother than she expected"))).toBeUndefined();
+    expect(recanting(findCues("I take it back, Grafana dashboards are a mess"))?.cue).toBe("take it back");
+    expect(recanting(findCues("scratch that, remote Fridays are fine"))?.cue).toBe("scratch that");
+    expect(recanting(findCues("Grafana won me over for dashboards"))?.cue).toBe("won me over");
+  });
+});
+
+describe("evaluatedSubject: what a '<subject> is <judgement>' statement judges", () => {
+  it.each([
+    ["the on-call rota is unfair to Berlin", "the on-call rota"],
+    ["design system v2 feels clunky, too many wrappers", "design system v2"],
+    ["the rota's fine now", "the rota"],
+    ["the rota is owned by Austin", undefined],
+    ["we should look at the rota again, it is unfair", undefined],
+  ])("%s -> %s", (text, subject) => {
+    expect(evaluatedSubject(text)).toBe(subject);
+  });
+});
+
+describe("isPlan: an intention is no belief", () => {
+  it.each([
+    ["going to try a rota where Austin covers the weekends", true],
+    ["We're planning to pilot async standups in May", true],
+    ["let's ask Dev to price out Netlify", true],
+    ["I'll look into the Stripe fees next week", true],
+    ["the launch will move conversions", false],
+    ["going to be a tight quarter", false],
+    ["the rota is going to be unfair again once Austin leaves", false],
+  ])("%s -> %s", (text, plan) => {
+    expect(isPlan(text)).toBe(plan);
+  });
+});
+
+describe("isHypothetical: a change talked about, not made", () => {
+  it.each([
+    ["switching off Linear would be a step back", true],
+    ["moving away from Notion would honestly be a relief", true],
+    ["if we ever moved off Heroku we'd lose review apps", true],
+    ["considering dropping the Friday demo", true],
+    ["we moved off Heroku in March", false],
+    ["switched the queue from Kafka to Postgres", false],
+  ])("%s -> %s", (text, hypothetical) => {
+    expect(isHypothetical(text)).toBe(hypothetical);
+  });
+});

@@ -1,0 +1,352 @@
+/**
+ * Which way a statement judges its subject, from common evaluative words (pure). Two
+ * statements that judge the same thing with words of opposite sign disagree though
+ * neither says "not": "the rota is unfair" / "the rota is fine now", "the design system
+ * feels clunky" / "it is pretty smooth". Data, not code: the lists hold the general class
+ * (everyday praise and complaint words), never one pair.
+ */
+import { type CueHit, cueResidue, findCues, polarity } from "./cues.js";
+
+/** Praise: the subject is good, fair, easy, cheap, worth it. */
+const POSITIVE = [
+  "good",
+  "great",
+  "fine",
+  "fair",
+  "ok",
+  "okay",
+  "solid",
+  "smooth",
+  "smoother",
+  "easy",
+  "easier",
+  "simple",
+  "simpler",
+  "fast",
+  "faster",
+  "quick",
+  "snappy",
+  "cheap",
+  "cheaper",
+  "affordable",
+  "reasonable",
+  "worth it",
+  "worth the",
+  "worth every",
+  "reliable",
+  "stable",
+  "useful",
+  "helpful",
+  "clear",
+  "clean",
+  "cleaner",
+  "nice",
+  "nicer",
+  "better",
+  "best",
+  "excellent",
+  "fantastic",
+  "brilliant",
+  "perfect",
+  "realistic",
+  "doable",
+  "achievable",
+  "manageable",
+  "sustainable",
+  "healthy",
+  "sensible",
+  "sane",
+  "painless",
+  "pleasant",
+  "intuitive",
+  "effective",
+  "efficient",
+  "happy with",
+  "glad",
+  "love",
+  "loves",
+  "a step forward",
+  "an upgrade",
+  "a win",
+  "a relief",
+  "fun",
+  "calm",
+  "relaxed",
+  "organised",
+  "organized",
+  "tidy",
+  "rock solid",
+  "robust",
+  "polished",
+  "thriving",
+  "doing well",
+  "on top of it",
+  "helps",
+  "the right call",
+  "the right choice",
+  "the right pick",
+  "the right move",
+  "the right decision",
+  "the right tool",
+  // "the right backbone", "the right person for it": a fit, whatever the noun.
+  "the right",
+];
+
+/** Complaint: the subject is bad, unfair, hard, slow, too costly, a step back. */
+const NEGATIVE = [
+  "bad",
+  "worse",
+  "worst",
+  "awful",
+  "terrible",
+  "horrible",
+  "unfair",
+  "unbalanced",
+  "lopsided",
+  "clunky",
+  "janky",
+  "slow",
+  "slower",
+  "sluggish",
+  "expensive",
+  "overpriced",
+  "pricey",
+  "costly",
+  "hard",
+  "harder",
+  "painful",
+  "a pain",
+  "messy",
+  "broken",
+  "flaky",
+  "unreliable",
+  "unstable",
+  "fragile",
+  "brittle",
+  "useless",
+  "pointless",
+  "confusing",
+  "complicated",
+  "convoluted",
+  "bloated",
+  "noisy",
+  "annoying",
+  "frustrating",
+  "tedious",
+  "exhausting",
+  "unsustainable",
+  "unrealistic",
+  "unhealthy",
+  "disappointing",
+  "a step back",
+  "a step backwards",
+  "a downgrade",
+  "a mistake",
+  "mistake",
+  "wrong",
+  "a waste",
+  "waste of",
+  "wasteful",
+  "overkill",
+  "a disaster",
+  "disaster",
+  "a nightmare",
+  "nightmare",
+  "a failure",
+  "hate",
+  "hates",
+  "too expensive",
+  "too complex",
+  "too complicated",
+  "too slow",
+  "too much",
+  "too long",
+  "boring",
+  "dull",
+  "stressful",
+  "chaotic",
+  "a mess",
+  "mess",
+  "disorganised",
+  "disorganized",
+  "struggling",
+  "overwhelming",
+  "overwhelmed",
+  "overloaded",
+  "burnt out",
+  "burned out",
+  "toxic",
+  "sloppy",
+  "buggy",
+  "laggy",
+  "outdated",
+  "rushed",
+  "hurts",
+  "hurt",
+  "hurting",
+];
+
+/** Every valence phrase with its sign, longest first so "a step back" is read before "back". */
+const PHRASES = [...POSITIVE.map((p) => [p, 1] as const), ...NEGATIVE.map((p) => [p, -1] as const)].sort(
+  (a, b) => b[0].length - a[0].length || (a[0] < b[0] ? -1 : 1),
+);
+
+/**
+ * Reversal cues that take the holder's earlier belief back as a whole ("was wrong", "changed her
+ * mind"): they contradict the belief whichever way it was worded, "the migration is a mistake" too.
+ */
+export const RECANTING: ReadonlySet<string> = new Set([
+  "changed his mind",
+  "changed her mind",
+  "changed their mind",
+  "changed my mind",
+  "changed our mind",
+  "changed mind",
+  "change of heart",
+  "walked back",
+  "walks back",
+  "backed off",
+  "backs off",
+  "was wrong",
+  "were wrong",
+  "been wrong",
+  "got it wrong",
+  "misjudged",
+  "was mistaken",
+  "take it back",
+  "take that back",
+  "took it back",
+  "scratch that",
+  "stand corrected",
+  "won me over",
+  "won him over",
+  "won her over",
+  "won them over",
+  "won us over",
+]);
+
+/**
+ * Reversal cues that concede what follows ("admitted it went smoother than she expected"):
+ * they assert their clause, so the clause's own words say which way it goes.
+ */
+const CONCESSIONS: ReadonlySet<string> = new Set(["admits", "admitted", "concedes", "conceded"]);
+
+/** The first recanting cue among `cues`. */
+export function recanting(cues: readonly CueHit[]): CueHit | undefined {
+  return cues.find((c) => c.kind === "reversal" && RECANTING.has(c.cue));
+}
+
+/** Where a sentence splits into clauses that each judge something. */
+const CLAUSE = /[,;:()]|\s[—–-]\s|\s(?:but|though|although|while|whereas)\s/iu;
+
+/** Set phrases with an evaluative word that judge nothing ("to be fair", "hard to say", "best case"). */
+const NOT_EVALUATIVE =
+  / (?:to be fair|hard to say|hard deadline|best case|at best|for good|fast forward|(?:could|might|may) be wrong) /g;
+
+/** The valence phrases of a normalised text and their signed sum. */
+function phrasesOf(normalised: string): { sum: number; words: string[] } {
+  let rest = normalised.replace(NOT_EVALUATIVE, " ");
+  let sum = 0;
+  const words: string[] = [];
+  for (const [phrase, sign] of PHRASES) {
+    const needle = ` ${phrase} `;
+    if (!rest.includes(needle)) continue;
+    const parts = rest.split(needle);
+    sum += sign * (parts.length - 1);
+    words.push(phrase);
+    rest = parts.join(" ");
+  }
+  return { sum, words };
+}
+
+/** A negation cue that is itself a complaint ("a mistake", "too slow") is counted once, as valence. */
+const grammatical = (cues: readonly CueHit[]) =>
+  cues.filter((c) => !CONCESSIONS.has(c.cue) && !(c.kind === "negation" && phrasesOf(` ${c.cue} `).sum !== 0));
+
+/** The polarity of cues leaving out complaint words and concessions: whether a "not" turns the statement round. */
+export function grammaticalPolarity(cues: readonly CueHit[]): 1 | -1 {
+  return polarity(grammatical(cues));
+}
+
+export interface Evaluation {
+  /** +1 praise, -1 complaint, 0 no evaluative word (or as much of each). */
+  sign: -1 | 0 | 1;
+  /** The evaluative words read, for the reason a judgement gives. */
+  words: string[];
+}
+
+/**
+ * Which way a text judges what it is about: per clause, its evaluative words' sign, turned
+ * round by a negation in that clause ("not fair", "no longer smooth"); summed over clauses.
+ * Idioms that carry their own stance ("not bad at all", "no longer blocked") are read by
+ * cues.ts and left out here.
+ */
+export function evaluation(text: string): Evaluation {
+  let read = EVALUATED.get(text);
+  if (read === undefined) {
+    // Reflect judges the same facts against many opinions, and the same opinions every day.
+    if (EVALUATED.size >= EVALUATED_KEPT) EVALUATED.clear();
+    read = evaluationOf(text);
+    EVALUATED.set(text, read);
+  }
+  return read;
+}
+
+const EVALUATED = new Map<string, Evaluation>();
+const EVALUATED_KEPT = 20_000;
+
+function evaluationOf(text: string): Evaluation {
+  let sum = 0;
+  const words: string[] = [];
+  for (const c of evaluatedClauses(text)) {
+    sum += c.sign;
+    words.push(...c.words);
+  }
+  return { sign: sum > 0 ? 1 : sum < 0 ? -1 : 0, words };
+}
+
+/** Each clause of a text that judges something, with its sign and words (see evaluation). */
+export function evaluatedClauses(text: string): { text: string; sign: -1 | 1; words: string[] }[] {
+  const out: { text: string; sign: -1 | 1; words: string[] }[] = [];
+  for (const clause of text.split(CLAUSE)) {
+    if (clause.trim() === "") continue;
+    const read = phrasesOf(cueResidue(clause));
+    if (read.sum === 0) continue;
+    const sign = Math.sign(read.sum) * polarity(grammatical(findCues(clause)));
+    out.push({ text: clause, sign: sign > 0 ? 1 : -1, words: read.words });
+  }
+  return out;
+}
+
+/**
+ * A text that ranks one thing against another ("clunky compared to Svelte", "better than
+ * React"): its praise is relative. "smoother than expected" ranks against a forecast, not a rival.
+ */
+export function ranks(text: string): boolean {
+  return /\b(?:than(?!\s+(?:\S+\s+)?(?:expected|feared|thought|hoped|planned|predicted|imagined|anticipated|ever|before|usual|last))|compared (?:to|with)|vs\.?|versus|instead of|rather than)\s/iu.test(
+    text,
+  );
+}
+
+/** The verb that joins a judged subject to its judgement: "the rota IS fine", "it FEELS clunky". */
+const COPULA =
+  /\s(?:is|are|was|were|feels|felt|seems|seemed|looks|looked|sounds|sounded|has been|have been|had been|would be|will be|remains|remained|stays|stayed|became|becomes|got|gets|went|goes)\s/iu;
+/** "the rota's fine": only when no other copula follows ("Linear's pricing is annoying" judges the pricing). */
+const SHORT_COPULA = /['’]s\s/u;
+
+/** Longest subject read as one thing judged ("the new on-call rota for Berlin"). */
+const SUBJECT_WORDS = 6;
+
+/**
+ * What a statement of the form "<subject> <copula> <judgement>" judges: the subject as
+ * written ("the on-call rota", "design system v2"), when the words after the copula are
+ * evaluative ("is unfair", "feels pretty smooth now"). Undefined for any other statement.
+ */
+export function evaluatedSubject(text: string): string | undefined {
+  const m = COPULA.exec(text) ?? SHORT_COPULA.exec(text);
+  if (!m) return undefined;
+  const subject = text.slice(0, m.index).trim();
+  if (subject === "" || subject.split(/\s+/).length > SUBJECT_WORDS || CLAUSE.test(subject)) return undefined;
+  const predicate = text.slice(m.index).split(CLAUSE)[0]!;
+  return evaluation(predicate).sign === 0 ? undefined : subject;
+}

@@ -1,0 +1,137 @@
+/**
+ * Whose belief a statement is (pure): the person it reports the belief of ("Priya thinks ...",
+ * "my manager Rosa thinks ...", "..., says Rosa"), else a person-like head entity, else the
+ * first head entity. topic.ts builds an opinion's identity on it.
+ */
+import { fold } from "../analysis/tokens.js";
+import { entityKey, findMentions } from "../retain/entities.js";
+
+/** A name is a person's when written like one: one capitalised word of letters ("Mara", "Zoë", "O'Neil"). */
+export const PERSON_LIKE = /^\p{Lu}[\p{Ll}\p{M}'’]+$/u;
+
+/** Entities before the colon: those the text does not @-mention itself. */
+export function headEntities(entities: readonly string[], content: string): string[] {
+  const inline = new Set(findMentions(content).map(entityKey));
+  return entities.filter((e) => !inline.has(entityKey(e)));
+}
+
+/**
+ * A belief the text reports for someone else: "Priya thinks ...", "@Li is convinced ...",
+ * "according to @Jonas, ...", "per @Tomasz, ...", "as @Mara put it, ...", "@Dana's view: ...",
+ * "my manager Rosa thinks ...". The name may follow a description of the person ("my
+ * manager", "our new CTO").
+ */
+const NAME = "@?([\\p{L}][\\p{L}\\p{N}_-]*)";
+/** "my manager Rosa", "our new CTO Rosa": who the name is, in lower-case words before it. */
+const DESCRIBED = "(?:(?:my|our|the|his|her|their)\\s+(?:[\\p{Ll}-]+,?\\s+){1,3})?";
+const ADVERB = "(?:\\s+(?:still|now|also|really|honestly|firmly|strongly|actually|apparently|clearly|both))?";
+/** "Rosa and Dev both think": the first name holds it (one holder per opinion). */
+const AND_OTHER = "\\s+(?:and|&)\\s+@?[\\p{L}][\\p{L}\\p{N}_-]*(?:\\s+both)?\\s+(?:think|believe|reckon|agree)";
+/** Being sure, in the ways people write it: "is convinced", "was adamant that", "'s pretty sure". */
+const SURE =
+  "(?:\\s+(?:is|was)|['’]s)(?:\\s+(?:pretty|quite|very|totally|fully|dead|absolutely|100%))?\\s+(?:convinced|adamant|sure|certain|positive|confident)";
+/** Verbs only a person does with a belief: these report one for any name, tagged or not. */
+const PERSON_VERBS = `(?:\\s+(?:thinks|believes|reckons|insists|argues|suspects|maintains|swears|(?:keeps|kept|was|is) (?:saying|arguing|insisting)|admits|admitted|concedes|conceded|(?:doesn't|does not|didn't|did not|no longer) (?:think|believe))|${SURE})`;
+/** Verbs that report a belief of a tagged name (things "say" and "feel" too, so only when tagged). */
+const BELIEF_VERBS = `(?:${PERSON_VERBS}|\\s+(?:feels|says|said|claims|expects|predicts|figures))`;
+/** A report written after the belief: "..., says Rosa", "— Rosa thinks", "(per Rosa)". */
+const AFTER = `[,;(—–-]\\s*(?:(?:says|said|per|according to)\\s+${NAME}|${NAME}\\s+(?:says|said|thinks|reckons|reckoned|thought))\\s*[.!)]*\\s*$`;
+const ATTRIBUTIONS = [
+  ...[
+    `(?:according to|per|in the words of)\\s+${NAME}`,
+    `as\\s+${NAME}\\s+(?:puts it|put it|says|said|sees it|would say)`,
+    `(?:in\\s+)?${NAME}['’]s\\s+(?:view|take|opinion|position|feeling|belief|words|read)`,
+    `${DESCRIBED}${NAME},?(?:${AND_OTHER}|${ADVERB}${BELIEF_VERBS})`,
+  ].map((p) => new RegExp(`^[\\s"“]*${p}\\b`, "iu")),
+  new RegExp(AFTER, "iu"),
+];
+
+/**
+ * The same reports for a name nobody tagged ("Dev said on the call that ...", "my manager Rosa
+ * thinks ..."): only verbs a person does, and "says" only when what follows is what was said
+ * ("said on the call that", "says he was wrong"), so "Grafana says p99 is 300ms" or "Postgres
+ * feels slow" report nobody.
+ */
+const UNTAGGED_ATTRIBUTIONS = [
+  ...[
+    `(?:according to|in the words of)\\s+${NAME}`,
+    `per\\s+${NAME}\\s*,`,
+    `(?:heard|hear|learned)\\s+(?:from|via)\\s+${NAME}(?:\\s+that\\b|\\s*,)`,
+    `as\\s+${NAME}\\s+(?:puts it|put it|sees it|would say)`,
+    `${NAME}['’]s\\s+(?:view|take|opinion|position|belief)`,
+    `${DESCRIBED}${NAME},?(?:${AND_OTHER}|${ADVERB}${PERSON_VERBS})\\b`,
+    `${DESCRIBED}${NAME},?${ADVERB}\\s+(?:says|said|mentioned|told (?:me|us|the team)|pointed out|feels|felt)(?:(?:\\s+\\S+){0,5}?\\s+that\\b|\\s+(?:he|she|they|he's|she's|they're|it's|it|the)\\b|\\s*[:,])`,
+  ].map((p) => new RegExp(`^[\\s"“]*${p}`, "iu")),
+  new RegExp(AFTER, "iu"),
+];
+
+/** A word without which no pattern above reports a belief. */
+const REPORT_WORD =
+  /\b(?:thinks?|thought|believes?|reckon(?:s|ed)?|insist(?:s|ing)?|argu(?:es|ing)|suspects|maintains|swears|admit(?:s|ted)?|conceded?|concedes|says|said|saying|mentioned|told|pointed|feels|felt|claims|expects|predicts|figures|according|per|words|view|take|opinion|position|belief|feeling|read|convinced|adamant|sure|certain|positive|confident|heard|hear|learned|agree|puts?|sees)\b/iu;
+
+/** Capitalised words that start a report but name no one person ("Everyone thinks", "Finance says"). */
+const NOBODY_IN_PARTICULAR = new Set(
+  (
+    "everyone everybody nobody noone someone somebody anyone anybody people folks management leadership finance legal sales " +
+    "marketing support team staff customers users he she they we i it this that there who one most many some all both " +
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august " +
+    "september october november december today yesterday"
+  ).split(" "),
+);
+
+/**
+ * entityKey of the person a statement reports the belief of, when it says so at its start:
+ * one of the statement's entities, or a name written like a person's that nobody tagged.
+ */
+export function attributedTo(entities: readonly string[], content: string): string | undefined {
+  const name = reportedName(entities, content);
+  return name === undefined ? undefined : entityKey(name);
+}
+
+/** The name, as written, of the person a statement reports the belief of (see attributedTo). */
+export function reportedName(entities: readonly string[], content: string): string | undefined {
+  // Most statements report nobody: one pass over the words every pattern needs, before the
+  // patterns. A report opens or closes the statement, so a long one is read at its ends only.
+  const ends = content.length > 400 ? `${content.slice(0, 240)} … ${content.slice(-120)}` : content;
+  if (!REPORT_WORD.test(ends)) return undefined;
+  // Reflect asks for a statement's holder several times (its topic, its reporters, a new opinion's entities).
+  const key = `${entities.join("\u0000")}\u0001${content}`;
+  if (REPORTED.has(key)) return REPORTED.get(key);
+  if (REPORTED.size >= REPORTED_KEPT) REPORTED.clear();
+  const name = reportedNameOf(entities, ends);
+  REPORTED.set(key, name);
+  return name;
+}
+
+const REPORTED = new Map<string, string | undefined>();
+const REPORTED_KEPT = 20_000;
+
+function reportedNameOf(entities: readonly string[], content: string): string | undefined {
+  for (const re of ATTRIBUTIONS) {
+    const m = re.exec(content);
+    const name = m?.[1] ?? m?.[2];
+    if (name === undefined) continue;
+    const key = entityKey(name);
+    const tagged = entities.find((e) => entityKey(e) === key);
+    if (tagged !== undefined) return tagged;
+    break;
+  }
+  for (const re of UNTAGGED_ATTRIBUTIONS) {
+    const m = re.exec(content);
+    const name = m?.[1] ?? m?.[2];
+    if (name !== undefined && PERSON_LIKE.test(name) && !NOBODY_IN_PARTICULAR.has(fold(name))) return name;
+  }
+  return undefined;
+}
+
+/**
+ * The holder of a statement: the person it reports the belief of ("Priya thinks ..."),
+ * else a person-like head entity, else the first head entity, else the first entity.
+ */
+export function holderOf(entities: readonly string[], content: string): string | undefined {
+  const reported = attributedTo(entities, content);
+  if (reported !== undefined) return reported;
+  const heads = headEntities(entities, content);
+  const pick = heads.find((e) => PERSON_LIKE.test(e)) ?? heads[0] ?? entities[0];
+  return pick === undefined ? undefined : entityKey(pick);
+}
