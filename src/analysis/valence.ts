@@ -5,6 +5,7 @@
  * feels clunky" / "it is pretty smooth". Data, not code: the lists hold the general class
  * (everyday praise and complaint words), never one pair.
  */
+import { RECANTING_CUES } from "./cue-lists.js";
 import { type CueHit, cueResidue, findCues, polarity } from "./cues.js";
 
 /** Praise: the subject is good, fair, easy, cheap, worth it. */
@@ -195,35 +196,7 @@ const PHRASES = [...POSITIVE.map((p) => [p, 1] as const), ...NEGATIVE.map((p) =>
  * Reversal cues that take the holder's earlier belief back as a whole ("was wrong", "changed her
  * mind"): they contradict the belief whichever way it was worded, "the migration is a mistake" too.
  */
-export const RECANTING: ReadonlySet<string> = new Set([
-  "changed his mind",
-  "changed her mind",
-  "changed their mind",
-  "changed my mind",
-  "changed our mind",
-  "changed mind",
-  "change of heart",
-  "walked back",
-  "walks back",
-  "backed off",
-  "backs off",
-  "was wrong",
-  "were wrong",
-  "been wrong",
-  "got it wrong",
-  "misjudged",
-  "was mistaken",
-  "take it back",
-  "take that back",
-  "took it back",
-  "scratch that",
-  "stand corrected",
-  "won me over",
-  "won him over",
-  "won her over",
-  "won them over",
-  "won us over",
-]);
+export const RECANTING: ReadonlySet<string> = new Set(RECANTING_CUES);
 
 /**
  * Reversal cues that concede what follows ("admitted it went smoother than she expected"):
