@@ -4,47 +4,26 @@
 // beliefs reported for untagged people are theirs, praise of what was blamed ("unfair" ->
 // "fine now") is a change though no "not" is written, a switch only talked about is judged
 // by its words, and plans and questions make no opinion.
-import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeIndexes } from "../src/index/handles.js";
+import { describe, expect, it } from "vitest";
 import { reflect } from "../src/reflect/index.js";
 import { openWorkspace } from "../src/workspace/workspace.js";
-import { git } from "./reflect-support.js";
+import {
+  confidence,
+  entitiesLine,
+  opinionStarting,
+  reflectedFixture,
+  evidenceRow as row,
+} from "./opinion-fixture-support.js";
 
-const repoRoot = path.resolve(import.meta.dirname, "..");
-let dir = "";
-let blocks: string[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), "membank-beliefs-3-"));
-  await cp(path.join(repoRoot, "fixtures/beliefs-3"), dir, { recursive: true });
-  git(dir, "init", "-q", "-b", "main");
-  git(dir, "add", "-A");
-  git(dir, "commit", "-q", "-m", "user: notes");
-  await reflect(await openWorkspace(dir), { now: new Date("2026-05-27T12:00:00Z") });
-  blocks = (await readFile(path.join(dir, "bank/opinions.md"), "utf8")).split("### ").slice(1);
-}, 60_000);
-
-afterAll(async () => {
-  closeIndexes();
-  await rm(dir, { recursive: true, force: true });
-});
-
-const opinion = (start: string) => {
-  const found = blocks.filter((b) => b.startsWith(start));
-  expect(found, start).toHaveLength(1);
-  return found[0]!;
-};
-const confidence = (block: string) => Number(/- confidence: (\d\.\d\d)/.exec(block)![1]);
-const entities = (block: string) => /- entities: (.*)/.exec(block)![1]!.split(", ");
-/** The evidence row of the fact whose text contains `text`. */
-const row = (block: string, text: string) => block.split("\n").find((l) => l.startsWith("  - ") && l.includes(text));
+const fixture = reflectedFixture("beliefs-3", "2026-05-27T12:00:00Z");
+const opinion = (start: string) => opinionStarting(fixture.blocks, start);
+const entities = (block: string) => entitiesLine(block).split(", ");
 
 describe("fixtures/beliefs-3 after one reflect", () => {
   it("keeps one opinion per belief, and none for plans or questions", () => {
-    const titles = blocks.map((b) => b.split("\n")[0]!);
+    const titles = fixture.blocks.map((b) => b.split("\n")[0]!);
     expect(titles).toHaveLength(12);
     for (const notOwn of [
       "switching off Linear",
@@ -129,9 +108,9 @@ describe("fixtures/beliefs-3 after one reflect", () => {
   });
 
   it("changes nothing on a second run: a restatement already applied is not handed to the next best opinion", async () => {
-    const before = await readFile(path.join(dir, "bank/opinions.md"), "utf8");
-    await reflect(await openWorkspace(dir), { now: new Date("2026-05-27T13:00:00Z") });
-    expect(await readFile(path.join(dir, "bank/opinions.md"), "utf8")).toBe(before);
+    const before = await readFile(path.join(fixture.dir, "bank/opinions.md"), "utf8");
+    await reflect(await openWorkspace(fixture.dir), { now: new Date("2026-05-27T13:00:00Z") });
+    expect(await readFile(path.join(fixture.dir, "bank/opinions.md"), "utf8")).toBe(before);
   });
 
   it("keeps the restated beliefs held: pairing on incidents, Amara's design review", () => {

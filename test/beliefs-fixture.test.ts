@@ -3,46 +3,15 @@
 // to doubt", "jury's still out"), reversed indirectly ("we're ripping Kafka out"), doubted
 // verdicts ("not sure Kafka was wrong", "not convinced Rust was a bad idea"), a verdict on
 // a rival ("I was wrong about Go"), and other beliefs that share words but are not the same.
-import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeIndexes } from "../src/index/handles.js";
-import { reflect } from "../src/reflect/index.js";
-import { openWorkspace } from "../src/workspace/workspace.js";
-import { git } from "./reflect-support.js";
+import { describe, expect, it } from "vitest";
+import { confidence, opinionStarting, reflectedFixture, evidenceRow as row } from "./opinion-fixture-support.js";
 
-const repoRoot = path.resolve(import.meta.dirname, "..");
-let dir = "";
-let blocks: string[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), "membank-beliefs-"));
-  await cp(path.join(repoRoot, "fixtures/beliefs"), dir, { recursive: true });
-  git(dir, "init", "-q", "-b", "main");
-  git(dir, "add", "-A");
-  git(dir, "commit", "-q", "-m", "user: notes");
-  await reflect(await openWorkspace(dir), { now: new Date("2026-04-28T12:00:00Z") });
-  blocks = (await readFile(path.join(dir, "bank/opinions.md"), "utf8")).split("### ").slice(1);
-}, 60_000);
-
-afterAll(async () => {
-  closeIndexes();
-  await rm(dir, { recursive: true, force: true });
-});
-
-const opinion = (start: string) => {
-  const found = blocks.filter((b) => b.startsWith(start));
-  expect(found, start).toHaveLength(1);
-  return found[0]!;
-};
-const confidence = (block: string) => Number(/- confidence: (\d\.\d\d)/.exec(block)![1]);
-/** The evidence row of the fact whose text contains `text`. */
-const row = (block: string, text: string) => block.split("\n").find((l) => l.startsWith("  - ") && l.includes(text));
+const fixture = reflectedFixture("beliefs", "2026-04-28T12:00:00Z");
+const opinion = (start: string) => opinionStarting(fixture.blocks, start);
 
 describe("fixtures/beliefs after one reflect", () => {
   it("keeps one opinion per belief: restatements, hedges and reversals in other words are evidence, not new opinions", () => {
-    const titles = blocks.map((b) => b.split("\n")[0]);
+    const titles = fixture.blocks.map((b) => b.split("\n")[0]);
     for (const restated of [
       "glad we went with Rust",
       "not so sure anymore",
@@ -90,7 +59,7 @@ describe("fixtures/beliefs after one reflect", () => {
     expect(row(opinion("the parser's error messages"), "in Go would have been faster")).toBeUndefined();
     // "Kafka would have been fine if we'd had ..." looks back on the Kafka belief: no belief of its own.
     expect(row(opinion("Kafka is the right backbone"), "Kafka would have been fine if")).toBeDefined();
-    expect(blocks.filter((b) => b.startsWith("Kafka would have been fine"))).toEqual([]);
+    expect(fixture.blocks.filter((b) => b.startsWith("Kafka would have been fine"))).toEqual([]);
   });
 
   it("weakens Kafka as its holder doubts it and rips it out, and reads 'not sure Kafka was wrong' as a hedge on it", () => {

@@ -7,46 +7,21 @@
 // typed as an O line, "not only ... but also", sarcasm, and beliefs in prose (never opinions
 // without an LLM). Expectations a careful reader has; those membank cannot meet without an
 // LLM are `it.fails` with the reason.
-import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeIndexes } from "../src/index/handles.js";
-import { reflect } from "../src/reflect/index.js";
-import { openWorkspace } from "../src/workspace/workspace.js";
-import { git } from "./reflect-support.js";
+import { describe, expect, it } from "vitest";
+import {
+  confidence,
+  entitiesLine,
+  opinionStarting,
+  reflectedFixture,
+  evidenceRow as row,
+} from "./opinion-fixture-support.js";
 
-const repoRoot = path.resolve(import.meta.dirname, "..");
-let dir = "";
-let blocks: string[] = [];
-
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), "membank-opinions2-"));
-  await cp(path.join(repoRoot, "fixtures/opinions-2"), dir, { recursive: true });
-  git(dir, "init", "-q", "-b", "main");
-  git(dir, "add", "-A");
-  git(dir, "commit", "-q", "-m", "user: notes");
-  await reflect(await openWorkspace(dir), { now: new Date("2026-07-16T12:00:00Z") });
-  blocks = (await readFile(path.join(dir, "bank/opinions.md"), "utf8")).split("### ").slice(1);
-}, 60_000);
-
-afterAll(async () => {
-  closeIndexes();
-  await rm(dir, { recursive: true, force: true });
-});
-
-const titles = () => blocks.map((b) => b.split("\n")[0]!);
-const opinion = (start: string) => {
-  const found = blocks.filter((b) => b.startsWith(start));
-  expect(found, start).toHaveLength(1);
-  return found[0]!;
-};
-const confidence = (block: string) => Number(/- confidence: (\d\.\d\d)/.exec(block)![1]);
-const holders = (block: string) => /- entities: (.*)/.exec(block)![1]!;
-/** The evidence row of the fact whose text contains `text`. */
-const row = (block: string, text: string) => block.split("\n").find((l) => l.startsWith("  - ") && l.includes(text));
+const fixture = reflectedFixture("opinions-2", "2026-07-16T12:00:00Z");
+const opinion = (start: string) => opinionStarting(fixture.blocks, start);
+const holders = entitiesLine;
+const titles = () => fixture.blocks.map((b) => b.split("\n")[0]!);
 /** Every opinion block whose evidence cites the fact containing `text`. */
-const citing = (text: string) => blocks.filter((b) => row(b, text) !== undefined).map((b) => b.split("\n")[0]);
+const citing = (text: string) => fixture.blocks.filter((b) => row(b, text) !== undefined).map((b) => b.split("\n")[0]);
 
 describe("fixtures/opinions-2 after one reflect", () => {
   it("makes no opinion of a belief written in prose, outside ## Retain", () => {
