@@ -13,7 +13,7 @@
 import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -53,6 +53,19 @@ const lazyRequires = {
   },
 };
 
+/**
+ * The tsc build's fingerprint of reflect's deriving code (src/reflect/code-fingerprint.ts), for
+ * the bundle to carry: without a tsc build next to it, the bundle hashes itself.
+ */
+async function derivingCodeDefine() {
+  try {
+    const { derivingCode } = await import(pathToFileURL(path.join(root, "dist/src/reflect/code-fingerprint.js")).href);
+    return { __membankDerivingCode: JSON.stringify(await derivingCode()) };
+  } catch {
+    return {};
+  }
+}
+
 const dist = path.join(root, "dist");
 const bundleFile = path.join(dist, "membank-bundle.cjs");
 mkdirSync(dist, { recursive: true });
@@ -69,7 +82,7 @@ const built = await build({
   plugins: [lazyRequires],
   // Modules that find files next to their own code (templates, package.json) ask
   // import.meta.url: in the bundle that is the bundle's own URL.
-  define: { "import.meta.url": "__membankBundleUrl" },
+  define: { "import.meta.url": "__membankBundleUrl", ...(await derivingCodeDefine()) },
   banner: {
     js: [
       // esbuild's own "use strict" comes after the banner, where it is no directive.

@@ -2,8 +2,8 @@
  * A fingerprint of the code that derives reflect's memos (fact-memo.ts, prose-memo.ts), so a
  * changed rule anywhere it reaches (a regex inside a function of cues.ts, a name rule of
  * prose.ts, a word list) drops every memo entry instead of leaving stale ones in use. In the
- * bundle that is the bundle (one file, all the code); from a build or the sources, every
- * module of the folders the derivations live in (analysis, reflect, retain, markdown).
+ * build or the sources, every module of the folders the derivations live in (analysis, reflect,
+ * retain, markdown); the bundle carries its build's value, else hashes itself (all the code).
  */
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
@@ -12,7 +12,12 @@ import { fileURLToPath } from "node:url";
 
 const DERIVING_DIRS = ["../analysis", ".", "../retain", "../markdown"];
 
+// Set by scripts/bundle.mjs to the tsc build's fingerprint of the same code, so the bundle and
+// the build it was made with keep each other's memos (the bench's in-process set-up, then the CLI).
+declare const __membankDerivingCode: string | undefined;
+
 async function fingerprint(): Promise<string> {
+  if (typeof __membankDerivingCode === "string") return __membankDerivingCode;
   const hash = createHash("sha256");
   try {
     const here = fileURLToPath(import.meta.url);
