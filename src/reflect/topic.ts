@@ -177,16 +177,11 @@ export function topicOf(entities: readonly string[], content: string, known?: Kn
 }
 
 /** What a statement's topic is made of, whatever the day: topicOn gives its topic on a day (evolve.ts reads an opinion's on every day). */
-export interface StatementTopic {
-  holder?: string;
-  names?: Names;
-  cued?: boolean;
-  looksBack?: boolean;
-  hindsight?: boolean;
-  compares?: boolean;
-  judged?: string;
-  gaveUp?: Set<string>;
-  aspectOf?: Set<string>;
+export interface StatementTopic
+  extends Pick<
+    Topic,
+    "holder" | "names" | "cued" | "looksBack" | "hindsight" | "compares" | "judged" | "gaveUp" | "aspectOf"
+  > {
   keys: string[];
   mentions: { key: string; since: string }[];
   words: Set<string>;
