@@ -4,6 +4,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { closeIndexes, openIndex, syncIndex } from "../src/index/index.js";
+import { monthTitle } from "../src/reflect/format.js";
 import type { Workspace } from "../src/workspace/workspace.js";
 import { hashEmbedder, makeWorkspace } from "./index-support.js";
 
@@ -24,21 +25,6 @@ const THINGS = [
   "offsite planning: 12 people, maybe Sintra?",
 ];
 
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
-
 /**
  * A typed bank page the way reflect writes one after years of logs (bank/world.md): month
  * sections, newest first, hundreds of dated, cited facts. `extra` goes right after day `after`.
@@ -49,7 +35,7 @@ function page(days: number, extra?: { after: number; line: string }): string {
   for (let d = days - 1; d >= 0; d--) {
     const at = new Date(Date.UTC(2021, 0, 1) + d * 86_400_000);
     const date = at.toISOString().slice(0, 10);
-    const heading = `## ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
+    const heading = `## ${monthTitle(date.slice(0, 7))}`; // as reflect writes it
     if (heading !== month) out.push("", heading, "");
     month = heading;
     const who = PEOPLE[d % PEOPLE.length]!;
