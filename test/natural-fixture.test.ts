@@ -4,12 +4,13 @@
 // model, then the behaviour fixtures/natural-expectations.json states. The expectations name
 // behaviour (one belief per holder and topic, its direction and band, who someone is, dates),
 // not the page's wording, so that they hold for text the heuristics never saw.
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readRegions } from "../src/markdown/index.js";
 import { type Opinion, parseOpinion } from "../src/reflect/index.js";
-import { git, membank, repoRoot, workspaceFrom } from "./reflect-support.js";
+import { fixtureAfterNightly } from "./prose-fixture-support.js";
+import { git, membank, repoRoot } from "./reflect-support.js";
 
 interface Belief {
   holder: string | string[];
@@ -49,7 +50,6 @@ interface JsonFact {
   source: { path: string; line: number };
 }
 
-const FIXTURE = path.join(repoRoot, "fixtures/natural");
 const expected = JSON.parse(
   await readFile(path.join(repoRoot, "fixtures/natural-expectations.json"), "utf8"),
 ) as Expectations;
@@ -70,14 +70,7 @@ const stateOf = (text: string) => text.slice(0, Math.max(0, text.indexOf("## Fac
 const lower = (s: string) => s.toLowerCase();
 
 beforeAll(async () => {
-  ({ dir } = await workspaceFrom(FIXTURE, { repo: false }));
-  await writeFile(path.join(dir, "membank.config.json"), '{ "embedding": { "provider": "none" } }\n');
-  git(dir, "init", "-q", "-b", "main");
-  git(dir, "add", "-A");
-  git(dir, "commit", "-q", "-m", "user: my notes");
-  const run = await membank("run", "nightly", "--workspace", dir);
-  expect(run.code, run.stderr).toBe(0);
-  runOut = run.stdout + run.stderr;
+  ({ dir, output: runOut } = await fixtureAfterNightly("natural"));
   opinionsText = await readFile(path.join(dir, "bank/opinions.md"), "utf8");
   opinions = readRegions(opinionsText).map((r) => {
     const op = parseOpinion(r.name, r.body);

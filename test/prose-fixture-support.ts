@@ -27,6 +27,8 @@ export interface NightlyFixture {
   pages: string[];
   mb: Membank;
   page(name: string): Promise<string>;
+  /** What the nightly printed (stdout, then stderr). */
+  output: string;
 }
 
 /** The fixture as a fresh git workspace after one `membank run nightly` (no model). */
@@ -40,7 +42,13 @@ export async function fixtureAfterNightly(fixture: string): Promise<NightlyFixtu
   expect(run.code, run.stderr).toBe(0);
   const pages = (await readdir(path.join(dir, "bank/entities"))).map((f) => f.replace(/\.md$/u, "")).sort();
   const mb = await openMembank(dir);
-  return { dir, pages, mb, page: (name) => readFile(path.join(dir, "bank/entities", `${name}.md`), "utf8") };
+  return {
+    dir,
+    pages,
+    mb,
+    page: (name) => readFile(path.join(dir, "bank/entities", `${name}.md`), "utf8"),
+    output: run.stdout + run.stderr,
+  };
 }
 
 const covers = (source: string, want: string) => {
