@@ -1,11 +1,13 @@
 // Answer at once, embed later: the VectorFiller behind `membank mcp`, on a real workspace,
 // real SQLite and the real workspace lock, with a deterministic embedder whose calls the
 // test holds back (as a slow local model would).
+import { existsSync, statSync } from "node:fs";
 import { appendFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Embedder, EmbedderChoice } from "../src/embed/types.js";
 import { VectorFiller, yieldingEmbedder } from "../src/index/background.js";
+import { indexFile } from "../src/index/db.js";
 import { closeIndexes, search } from "../src/index/index.js";
 import { pendingVectors } from "../src/index/sync.js";
 import { recall } from "../src/recall/recall.js";
@@ -71,7 +73,7 @@ describe("VectorFiller", () => {
     // The query does not wait for the embedder: it is held, and the answer comes anyway.
     const answer = await recall(ws, "what does Ravi prefer for the cutover?", {
       embedder: plan.embedder,
-      sync: plan.sync,
+      sync: false,
     });
     expect(answer.results[0]?.content).toContain("advisory locks");
     expect(answer.provider).toBe("none");
@@ -82,8 +84,7 @@ describe("VectorFiller", () => {
 
     // A second query while the pass runs reads the index as it is, without syncing under it.
     const during = await filler.prepare();
-    expect(during.sync).toBe(false);
-    expect((await search(ws, "BIL-107", { embedder: during.embedder, sync: during.sync })).results[0]?.path).toBe(
+    expect((await search(ws, "BIL-107", { embedder: during.embedder, sync: false })).results[0]?.path).toBe(
       "memory/2026-02-07.md",
     );
 
@@ -94,8 +95,8 @@ describe("VectorFiller", () => {
     expect(await isWorkspaceLocked(ws)).toBe(false);
 
     const after = await filler.prepare();
-    expect(after).toEqual({ embedder: choice, sync: true });
-    const hybrid = await recall(ws, "coffee chats with Ravi", { embedder: after.embedder, sync: after.sync });
+    expect(after).toEqual({ embedder: choice });
+    const hybrid = await recall(ws, "coffee chats with Ravi", { embedder: after.embedder, sync: false });
     expect(hybrid.provider).toBe("hash");
     expect(hybrid.fallback).toBeUndefined();
   });
@@ -113,7 +114,7 @@ describe("VectorFiller", () => {
     await appendFile(path.join(ws.root, "memory/2026-02-28.md"), "\nRavi's new desk phone: ext. 4471.\n");
     const plan = await filler.prepare();
     expect(plan.embedder.embedder).toBeNull();
-    expect((await search(ws, "4471", { embedder: plan.embedder, sync: plan.sync })).results[0]?.path).toBe(
+    expect((await search(ws, "4471", { embedder: plan.embedder, sync: false })).results[0]?.path).toBe(
       "memory/2026-02-28.md",
     );
     await filler.idle();
@@ -138,7 +139,7 @@ describe("VectorFiller", () => {
       // Within the retry wait: BM25, with the reason.
       const again = await filler.prepare();
       expect(again.embedder.fallback).toMatch(/have no hash vectors yet.*busy/);
-      const r = await recall(ws, "BIL-120", { embedder: again.embedder, sync: again.sync });
+      const r = await recall(ws, "BIL-120", { embedder: again.embedder, sync: false });
       expect(r.results[0]?.source).toMatch(/^memory\/2026-02-20\.md#/);
     } finally {
       await nightly.release();
@@ -168,7 +169,7 @@ describe("VectorFiller", () => {
     // Once the model computes, a timer (as a client's next request) still gets its turn.
     await vi.waitFor(() => expect(calls).toBeGreaterThan(0), { timeout: 10_000, interval: 5 });
     const during = await filler.prepare();
-    const r = await recall(ws, "BIL-115", { embedder: during.embedder, sync: during.sync });
+    const r = await recall(ws, "BIL-115", { embedder: during.embedder, sync: false });
     expect(r.results[0]?.source).toMatch(/^memory\/2026-02-15\.md#/);
     // The answer came while the pass was still embedding, not after it.
     const now = filler.current();
@@ -182,8 +183,31 @@ describe("VectorFiller", () => {
     const ws = await workspace();
     const none: EmbedderChoice = { embedder: null, provider: "none" };
     const filler = new VectorFiller(ws, async () => none);
-    expect(await filler.prepare()).toEqual({ embedder: none, sync: true });
+    expect(await filler.prepare()).toEqual({ embedder: none });
     expect(filler.current().state).toBe("idle");
+  });
+
+  it("a query on an index that holds every file as it is writes nothing to it; a changed log is read first", async () => {
+    const ws = await workspace();
+    const none: EmbedderChoice = { embedder: null, provider: "none" };
+    const filler = new VectorFiller(ws, async () => none);
+    await filler.prepare();
+    const file = indexFile(ws);
+    // The index and its write-ahead log, as a warm server's every question would otherwise touch them.
+    const stamp = () =>
+      [file, `${file}-wal`].map((f) => (existsSync(f) ? `${statSync(f).size}:${statSync(f).mtimeMs}` : "-"));
+    const before = stamp();
+    for (let i = 0; i < 3; i++) {
+      const plan = await filler.prepare();
+      await recall(ws, "what does Ravi prefer for the cutover?", { embedder: plan.embedder, sync: false });
+    }
+    expect(stamp()).toEqual(before);
+
+    await appendFile(path.join(ws.root, "memory/2026-02-27.md"), "\nRavi moved the cutover window to Sunday 02:00.\n");
+    const plan = await filler.prepare();
+    expect((await search(ws, "cutover window Sunday", { embedder: plan.embedder, sync: false })).results[0]?.path).toBe(
+      "memory/2026-02-27.md",
+    );
   });
 });
 

@@ -2,13 +2,16 @@ import type { Embedder, EmbedderChoice } from "../embed/types.js";
 import { MembankError } from "../workspace/errors.js";
 import { acquireWorkspaceLock } from "../workspace/lock.js";
 import type { Workspace } from "../workspace/workspace.js";
+import { syncForQuery } from "./freshness.js";
 import { pendingVectors, type SyncPhase, syncIndex } from "./sync.js";
 
 /** How a query should run right now: with the embedder (vectors complete) or BM25 only. */
+/**
+ * How a query answers. The query itself does not sync (`sync: false`): prepare() has brought the
+ * index up to date, or a background pass is writing it and the query reads what is there.
+ */
 export interface QueryPlan {
   embedder: EmbedderChoice;
-  /** False while a background pass writes the index: read what is there, do not sync under it. */
-  sync: boolean;
 }
 
 export interface VectorFillStatus {
@@ -110,25 +113,26 @@ export class VectorFiller {
    * file phase of that sync, for a client's progress notifications.
    */
   async prepare(onProgress?: (done: number, total: number, phase: SyncPhase) => void): Promise<QueryPlan> {
-    if (this.running) return { embedder: this.busyChoice(), sync: false };
-    // A query's sync: never waits long on another writer (a nightly run), answers from the last state.
-    const report = await syncIndex(this.ws, { reader: true, ...(onProgress ? { onProgress } : {}) });
+    if (this.running) return { embedder: this.busyChoice() };
+    // A query's sync: none when the index is current (the warm server's usual case: a stat per file, no write
+    // transaction); else it never waits long on another writer (a nightly run) and answers from the last state.
+    const report = await syncForQuery(this.ws, onProgress ? { onProgress } : {});
     const choice = await this.resolveChoice();
     // Another process is writing the index: answer from its last state, say so, sync no more.
     if (report.busy) {
       const fallback = [choice.fallback, report.busy].filter(Boolean).join("; ");
-      return { embedder: { ...choice, fallback }, sync: false };
+      return { embedder: { ...choice, fallback } };
     }
-    if (!choice.embedder) return { embedder: choice, sync: true };
-    if (this.running) return { embedder: this.busyChoice(), sync: false };
+    if (!choice.embedder) return { embedder: choice };
+    if (this.running) return { embedder: this.busyChoice() };
     const pending = pendingVectors(this.ws, choice.embedder);
-    if (pending === 0) return { embedder: choice, sync: true };
+    if (pending === 0) return { embedder: choice };
     const retryMs = this.opts.retryMs ?? 5 * 60_000;
     if (this.status.state === "failed" && Date.now() - this.failedAt < retryMs) {
-      return { embedder: { ...NONE, fallback: `${this.note(choice, pending)} (${this.status.error})` }, sync: true };
+      return { embedder: { ...NONE, fallback: `${this.note(choice, pending)} (${this.status.error})` } };
     }
     this.start(choice, pending);
-    return { embedder: this.busyChoice(), sync: true };
+    return { embedder: this.busyChoice() };
   }
 
   private note(choice: EmbedderChoice, pending: number): string {

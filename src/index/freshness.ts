@@ -6,7 +6,7 @@ import { needsReading } from "./apply.js";
 import { indexFile, inStateDir } from "./db.js";
 import { acquireIndex } from "./handles.js";
 import { readMeta } from "./schema.js";
-import { contentFingerprint, syncIndex } from "./sync.js";
+import { contentFingerprint, type SyncOptions, syncIndex } from "./sync.js";
 import { crashedBefore } from "./sync-marker.js";
 
 /** What a query's sync tells its answer (a provider or busy note), as syncIndex reports it. */
@@ -52,11 +52,15 @@ export function staleFiles(db: Database.Database, files: readonly MemoryFile[]):
  * file and one read of the files table, instead of syncIndex's write transaction), else
  * syncIndex as a reader, which re-reads what changed. Never embeds.
  */
-export async function syncForQuery(ws: Workspace, opts: { fts?: boolean; vec?: boolean } = {}): Promise<ReaderSync> {
+export async function syncForQuery(
+  ws: Workspace,
+  opts: Pick<SyncOptions, "fts" | "vec" | "onProgress"> = {},
+): Promise<ReaderSync> {
   if (indexIsCurrent(ws, opts)) return {};
   const report = await syncIndex(ws, {
     ...(opts.fts !== undefined ? { fts: opts.fts } : {}),
     ...(opts.vec !== undefined ? { vec: opts.vec } : {}),
+    ...(opts.onProgress !== undefined ? { onProgress: opts.onProgress } : {}),
     reader: true,
   });
   return {

@@ -7,12 +7,13 @@ import { resolveEmbedder } from "../embed/resolve.js";
 import type { EmbedderChoice } from "../embed/types.js";
 import { type QueryPlan, VectorFiller, type VectorFillerOptions } from "../index/background.js";
 import { indexFile } from "../index/db.js";
+import { syncForQuery } from "../index/freshness.js";
 import { getMemoryLines } from "../index/get.js";
 import { acquireIndex, closeIndexes } from "../index/handles.js";
 import { nativeError } from "../index/native.js";
 import { factsByEntity, listEntities } from "../index/queries.js";
 import { search } from "../index/search.js";
-import { type SyncPhase, syncIndex } from "../index/sync.js";
+import type { SyncPhase } from "../index/sync.js";
 import { pageContent } from "../markdown/page-content.js";
 import { recall } from "../recall/recall.js";
 import { findEntityByName } from "../recall/text.js";
@@ -94,7 +95,7 @@ const EMPTY_REGIONS = [entityTimeline("", "", [], NO_CONTEXT), entityOpinions([]
 
 /** An entity's page text and its facts, newest first (memory_entity). */
 export async function entityReport(ws: Workspace, name: string, limit = 50, opts: { sync?: boolean } = {}) {
-  if (opts.sync !== false) await syncIndex(ws, { reader: true });
+  if (opts.sync !== false) await syncForQuery(ws);
   const idx = acquireIndex(indexFile(ws));
   const rows = listEntities(idx);
   const row = findEntityByName(rows, name);
@@ -212,7 +213,7 @@ export function createMcpServer(ws: Workspace, opts: McpOptions & VectorFillerOp
         const p = await plan(extra);
         return recall(ws, args.query, {
           embedder: p.embedder,
-          sync: p.sync,
+          sync: false, // plan() synced already (or a background pass is writing the index)
           ...(args.k !== undefined ? { k: args.k } : {}),
           ...(args.since !== undefined ? { since: args.since } : {}),
           ...(args.until !== undefined ? { until: args.until } : {}),
@@ -245,7 +246,7 @@ export function createMcpServer(ws: Workspace, opts: McpOptions & VectorFillerOp
         const p = await plan(extra);
         return search(ws, args.query, {
           embedder: p.embedder,
-          sync: p.sync,
+          sync: false, // plan() synced already (or a background pass is writing the index)
           ...(args.maxResults !== undefined ? { maxResults: args.maxResults } : {}),
           ...(args.minScore !== undefined ? { minScore: args.minScore } : {}),
         });
