@@ -71,6 +71,30 @@ describe("managed regions with ownership hashes", () => {
     expect(applyRegions(out.text, bodies, ["2026-03", "2026-02", "2026-01", "2025-12"]).text).toBe(out.text);
   });
 
+  it("drops a region with its blank line: the page is as if it had never been added (property)", () => {
+    const months = ["2026-04", "2026-03", "2026-02", "2026-01"];
+    const base = "# Observations\n\nintro by hand\n";
+    fc.assert(
+      fc.property(fc.subarray(months, { minLength: 1 }), fc.nat(), fc.boolean(), (kept, pick, footer) => {
+        const start = footer ? `${base}\n## Notes\n\nmine\n` : base;
+        const build = (names: readonly string[]) =>
+          applyRegions(start, new Map(names.map((m) => [m, `## ${m}\n\n- fact\n`])), months).text;
+        const gone = kept[pick % kept.length]!;
+        const rest = kept.filter((m) => m !== gone);
+        const out = applyRegions(build(kept), new Map(), months, new Set(), "p.md", new Set([gone]));
+        expect(out.text).toBe(build(rest));
+        expect(out.written).toEqual([gone]);
+      }),
+    );
+  });
+
+  it("keeps a region to drop that a person edited, as a conflict", () => {
+    const edited = page("- one\n").replace("- one\n", "- one, and my note\n");
+    const out = applyRegions(edited, new Map(), [], new Set(), "p.md", new Set(["facts"]));
+    expect(out.text).toBe(edited);
+    expect(out.conflicts).toEqual(["facts"]);
+  });
+
   it("appends regions to a page that has none", () => {
     const out = applyRegions("# Opinions\n\nHello.\n", new Map([["op-a", "A\n"]]));
     expect(out.text).toBe(`# Opinions\n\nHello.\n\n${renderRegion("op-a", "A\n")}\n`);

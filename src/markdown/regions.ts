@@ -213,7 +213,9 @@ export interface RegionUpdate {
  * the page are inserted following `order` (before the next existing region that comes
  * later in `order`, else after the last region, else at the end of the page). Regions in
  * `force` are written even when edited (used for opinions whose hand edit was read back
- * as state). `path` names the page in marker errors.
+ * as state). `path` names the page in marker errors. Regions in `drop` (and not in
+ * `bodies`) are removed with the blank line before them, unless a person edited them (a
+ * conflict: kept).
  */
 export function applyRegions(
   text: string,
@@ -221,6 +223,7 @@ export function applyRegions(
   order: readonly string[] = [...bodies.keys()],
   force: ReadonlySet<string> = new Set(),
   path?: string,
+  drop: ReadonlySet<string> = new Set(),
 ): RegionUpdate {
   const regions = locate(text, path);
   // New regions and their blank-line separators take the page's own line ending.
@@ -248,7 +251,19 @@ export function applyRegions(
     out += text.slice(pos, region.start);
     if (before) for (const name of before) out += `${renderRegion(name, bodies.get(name)!, eol)}${eol}${eol}`;
     const body = bodies.get(region.name);
-    if (body === undefined) {
+    if (body === undefined && drop.has(region.name) && !isEdited(region)) {
+      // The separator goes with it: the blank line before, else the one after (a first region).
+      const blankBefore = /(?:\r\n|\r|\n){2}$/.exec(out);
+      const blankAfter = /^(?:\r\n|\r|\n){2}/.exec(text.slice(region.end));
+      if (blankBefore) out = out.slice(0, blankBefore.index);
+      else if (blankAfter) {
+        pos = region.end + blankAfter[0].length;
+        written.push(region.name);
+        continue;
+      }
+      written.push(region.name);
+    } else if (body === undefined) {
+      if (drop.has(region.name)) conflicts.push(region.name);
       out += text.slice(region.start, region.end);
     } else {
       const normalized = withFinalBreak(toLf(body));

@@ -25,6 +25,9 @@ import { entityOpinions, entityPagePath, entitySummary, proposalsBody, TYPED_PAG
 import { spliceMentions } from "./splice.js";
 import { loadTemplate, type TemplateName } from "./templates.js";
 
+/** A typed page's region of one month (`2026-03`, pages.ts typedRegions). */
+const MONTH_REGION = /^\d{4}-\d{2}$/;
+
 export interface PageChange {
   path: string;
   before?: string;
@@ -105,10 +108,11 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
     order?: string[],
     force?: Set<string>,
     name?: string,
+    drop?: ReadonlySet<string>,
   ) => {
     if (input.skip?.has(rel)) return;
     const base = before ?? (await loadTemplate(ws, template, templates, name === undefined ? {} : { name }));
-    const res = applyRegions(base, bodies, order, force, rel);
+    const res = applyRegions(base, bodies, order, force, rel, drop);
     for (const region of res.conflicts) {
       conflicts.push({ path: rel, region, reason: "edited by hand since membank wrote it; kept" });
     }
@@ -187,7 +191,16 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
     );
     const template = path.posix.basename(rel, ".md") as TemplateName;
     if (before === undefined && bodies.size === 0) continue;
-    await put(rel, template, before, bodies, order);
+    // A month whose last fact is gone (its log deleted or edited) leaves the page, not a list citing dead lines.
+    const months = new Set(order);
+    const stale = new Set(
+      before === undefined
+        ? []
+        : readRegions(before, rel)
+            .map((r) => r.name)
+            .filter((m) => MONTH_REGION.test(m) && !months.has(m)),
+    );
+    await put(rel, template, before, bodies, order, undefined, undefined, stale);
   }
 
   // Proposals for MEMORY.md.
