@@ -164,6 +164,7 @@ export const nightly: PipelineDefinition<NightlyState> = {
           commitLater: true,
           extract: false, // the retain step already extracted
           llm,
+          ...(ctx.options.acceptDeletedLogs ? { acceptDeletedLogs: true } : {}),
           now: ctx.now,
           ...(since === undefined ? { all: true } : { since }),
           ...(ctx.state.retained

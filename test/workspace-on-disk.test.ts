@@ -164,3 +164,92 @@ describe("the workspace's Markdown out of sight", () => {
     expect(second.code, second.stderr).toBe(3); // nothing to do
   });
 });
+
+describe("many logs gone at once", () => {
+  /** Every log path bank/ cites, across all pages (opinion evidence whose line is gone stays, marked so: not a citation). */
+  const citedLogs = (dir: string) =>
+    new Set(
+      [...bankFiles(dir).values()]
+        .flatMap((t) => t.split("\n"))
+        .filter((line) => !line.includes("(no longer in the log)"))
+        .flatMap((line) => [...line.matchAll(/memory\/[\w/-]*\d{4}-\d\d-\d\d\.md/g)].map((m) => m[0])),
+    );
+  const logs = (dir: string) =>
+    readdirSync(path.join(dir, "memory"))
+      .filter((f) => f.endsWith(".md"))
+      .sort();
+  /** Move `count` logs (every other one, so dates spread) out of the workspace, as a sync half done would. */
+  const hide = (dir: string, count: number) => {
+    const away = path.join(tmp, `away-${n++}`);
+    mkdirSync(away);
+    const moved = logs(dir)
+      .filter((_, i) => i % 2 === 1)
+      .slice(0, count);
+    for (const f of moved) renameSync(path.join(dir, "memory", f), path.join(away, f));
+    return { away, moved };
+  };
+
+  it("a third of the logs gone: the nightly refuses, commits nothing, and runs on once they are back", async () => {
+    const dir = await workspace();
+    const head = git(dir, "rev-parse", "HEAD");
+    const before = bankFiles(dir);
+    const { away, moved } = hide(dir, 6);
+
+    const run = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/6 of the \d+ daily logs the last run read are gone from the disk \(memory\/2026-/);
+    expect(run.stderr).toContain("--accept-deleted-logs");
+    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+    expect(bankFiles(dir)).toEqual(before);
+    // Only the user's own change shows: the logs that are gone.
+    const status = git(dir, "status", "--porcelain").split("\n").filter(Boolean);
+    expect(status.map((l) => l.trim()).sort()).toEqual(moved.map((f) => `D memory/${f}`));
+    // `membank reflect` (a full run) refuses as well.
+    const reflect = await runBin(["reflect", "--workspace", dir], env);
+    expect(reflect.code).not.toBe(0);
+    expect(reflect.stderr).toMatch(/6 of the \d+ daily logs the last run read are gone/);
+    expect(bankFiles(dir)).toEqual(before);
+
+    for (const f of moved) renameSync(path.join(away, f), path.join(dir, "memory", f));
+    const back = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect([0, 3], back.stderr).toContain(back.code);
+    expect(bankFiles(dir)).toEqual(before);
+    expect(git(dir, "status", "--porcelain")).toBe("");
+  });
+
+  it("deleted on purpose: --accept-deleted-logs takes their facts out of the bank in one commit", async () => {
+    const dir = await workspace();
+    const { moved } = hide(dir, 6);
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "drop old logs");
+    const run = await runBin(["run", "nightly", "--accept-deleted-logs", "--workspace", dir], env);
+    expect(run.code, run.stderr).toBe(0);
+    const cited = citedLogs(dir);
+    for (const f of moved) expect(cited.has(`memory/${f}`)).toBe(false);
+    expect(git(dir, "status", "--porcelain")).toBe("");
+    // The next run has nothing to refuse: the last run read the logs as they are now.
+    const next = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(next.code, next.stderr).toBe(3);
+  });
+
+  it("two logs deleted by hand: taken as deleted, no flag needed", async () => {
+    const dir = await workspace();
+    const { moved } = hide(dir, 2);
+    const run = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(run.code, run.stderr).toBe(0);
+    const cited = citedLogs(dir);
+    for (const f of moved) expect(cited.has(`memory/${f}`)).toBe(false);
+  });
+
+  it("logs sorted into a year folder are moved, not gone: the bank cites them at their new place", async () => {
+    const dir = await workspace();
+    const before = citedLogs(dir).size;
+    mkdirSync(path.join(dir, "memory", "2026"));
+    for (const f of logs(dir)) renameSync(path.join(dir, "memory", f), path.join(dir, "memory", "2026", f));
+    const run = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(run.code, run.stderr).toBe(0);
+    const cited = citedLogs(dir);
+    expect(cited.size).toBe(before);
+    for (const p of cited) expect(p.startsWith("memory/2026/")).toBe(true);
+  });
+});

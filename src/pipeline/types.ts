@@ -29,6 +29,8 @@ export interface RunOptions {
   lockWaitMs?: number;
   /** Read every log instead of only those changed since the last completed run. */
   full?: boolean;
+  /** Many daily logs gone since the last run were deleted on purpose (reflect refuses it otherwise). */
+  acceptDeletedLogs?: boolean;
   /** What the lock owner file says this process is doing. */
   purpose?: string;
 }

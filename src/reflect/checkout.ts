@@ -5,11 +5,16 @@
  * bank/ out, or a memory/ folder that is missing or empty (an unmounted drive, a sync not
  * done yet). The nightly would then commit a bank emptied of ten years of facts, or pages
  * without the user's own text. These checks refuse before anything is written.
+ *
+ * The same holds for a part of the logs: many logs the last run read, gone at once (a sync
+ * half done, a folder restored from an old backup), is refused too, unless the run is told
+ * the deletion is meant (`--accept-deleted-logs`). A few gone logs are taken as deleted.
  */
 import { existsSync } from "node:fs";
 import { opendir, stat } from "node:fs/promises";
 import path from "node:path";
 import { citedSource } from "../markdown/citation.js";
+import { logDate } from "../markdown/log-path.js";
 import { MembankError } from "../workspace/errors.js";
 import { isHiddenName, listMemoryFiles } from "../workspace/files.js";
 import { nulSplit, repoInfo, runGit } from "../workspace/git.js";
@@ -82,4 +87,46 @@ async function hasEntries(dir: string): Promise<boolean> {
 
 async function isDir(p: string): Promise<boolean> {
   return (await stat(p).catch(() => undefined))?.isDirectory() === true;
+}
+
+/** At least this many gone logs, and at least GONE_SHARE of the logs (or GONE_MANY), is refused. */
+const GONE_MIN = 5;
+const GONE_SHARE = 0.2;
+const GONE_MANY = 50;
+
+/**
+ * Daily logs the last run read (`before`) that are gone from the disk now: not on disk, and
+ * not moved either (no log of the same file name is among `present`, e.g. logs sorted into
+ * year folders). A log emptied by hand is on disk: an edit, not a loss.
+ */
+export function goneLogs(
+  before: Iterable<string>,
+  present: Iterable<string>,
+  onDisk: (rel: string) => boolean,
+): string[] {
+  const names = new Set<string>();
+  for (const p of present) names.add(p.slice(p.lastIndexOf("/") + 1));
+  const gone = new Set<string>();
+  for (const p of before) {
+    if (logDate(p) === undefined || gone.has(p) || names.has(p.slice(p.lastIndexOf("/") + 1))) continue;
+    if (!onDisk(p)) gone.add(p);
+  }
+  return [...gone].sort();
+}
+
+/** Is this many gone logs, of `known` logs in all, more than someone deletes by hand in a day? */
+export function tooManyGone(gone: number, known: number): boolean {
+  return gone >= GONE_MIN && (gone >= GONE_MANY || gone >= GONE_SHARE * known);
+}
+
+/** Refuse a run that would take the facts of many vanished logs out of the bank (module comment). */
+export function assertLogsNotVanished(gone: readonly string[], known: number): void {
+  if (!tooManyGone(gone.length, known)) return;
+  const shown = gone.slice(0, 3).join(", ");
+  throw new MembankError(
+    `${gone.length} of the ${known} daily logs the last run read are gone from the disk (${shown}${gone.length > 3 ? ", ..." : ""}): ` +
+      "membank changed nothing (their facts would leave the bank). Bring them back (a sync not finished? " +
+      "a backup restored?) and run again; if you deleted them on purpose, run once with --accept-deleted-logs",
+    { code: NOT_ON_DISK },
+  );
 }

@@ -21,6 +21,8 @@
  * listed stale by the merge driver, make the run read every log and render every page;
  * opinions the machines moved differently restart from their merge-base version.
  */
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { extractFromPastLogs } from "../llm/past-logs.js";
 import { citedLabels, citeLine } from "../markdown/citation.js";
 import { logDate } from "../markdown/log-path.js";
@@ -34,7 +36,7 @@ import { MembankError } from "../workspace/errors.js";
 import { outsideWorkspace } from "../workspace/files.js";
 import { writeOwnedFiles } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { assertWorkspaceOnDisk } from "./checkout.js";
+import { assertLogsNotVanished, assertWorkspaceOnDisk, goneLogs } from "./checkout.js";
 import { entityWorld } from "./entity-context.js";
 import { evolveOpinions } from "./evolve.js";
 import { saveFactMemo } from "./fact-memo.js";
@@ -42,11 +44,14 @@ import { assertGitCanCommit, commitPending, gitInit, isGitRepo, leftNote, unifie
 import {
   aliasKey,
   applyAliases,
+  type LoadedFacts,
   loadEntityPages,
   loadFacts,
   loadOpinions,
+  logPaths,
   readWorkspaceFile,
   saveSnapshot,
+  snapshotLogs,
 } from "./load.js";
 import { commitMessage } from "./message.js";
 import { TYPED_PAGES } from "./pages.js";
@@ -139,6 +144,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   const entityPages = await loadEntityPages(ws);
   const aliases = aliasKey(entityPages.aliases);
   const loaded = await loadFacts(ws, since, aliases, opts.retained);
+  const vanishWarnings = await checkGoneLogs(ws, loaded, since, opts);
   // Case variants (@Peter, @peter, @PETER) are one entity with one page, under one spelling.
   const aliased = applyAliases(loaded.facts, entityPages.aliases);
   const spellings = entitySpellings(aliased, entityPages.texts.keys());
@@ -292,7 +298,13 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     conflicts,
     adoptedEdits: state.adopted,
     diagnostics: [...entityPages.diagnostics, ...loaded.diagnostics],
-    warnings: [...merges.notes, ...evolved.warnings, ...rendered.warnings, ...(opts.llm?.warnings ?? [])],
+    warnings: [
+      ...vanishWarnings,
+      ...merges.notes,
+      ...evolved.warnings,
+      ...rendered.warnings,
+      ...(opts.llm?.warnings ?? []),
+    ],
     aliasSuggestions: world.suggestions,
     judge: opts.llm?.judge?.id ?? "heuristic-v1",
     message: "",
@@ -358,4 +370,27 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   for (const l of result.left) report.warnings.push(leftNote(l));
   if (result.commit) report.commit = result.commit;
   return report;
+}
+
+/**
+ * Many logs of the last run gone at once: refused unless meant (checkout.ts). Before = the
+ * snapshot's logs in the window (an incremental run's window reaches back to the oldest gone
+ * log), or all of them in a full run. A dry run only says it.
+ */
+async function checkGoneLogs(
+  ws: Workspace,
+  loaded: LoadedFacts,
+  since: string | undefined,
+  opts: ReflectOptions,
+): Promise<string[]> {
+  if (opts.acceptDeletedLogs) return [];
+  const present = logPaths(loaded.facts, loaded.prose);
+  const before =
+    since !== undefined && !loaded.fellBackToFull
+      ? logPaths(loaded.windowBefore, loaded.proseBefore)
+      : await snapshotLogs(ws);
+  const gone = goneLogs(before, present, (rel) => existsSync(path.join(ws.root, rel)));
+  if (!opts.dryRun) assertLogsNotVanished(gone, present.size + gone.length);
+  else if (gone.length > 0) return [`${gone.length} log(s) of the last run are gone: ${gone.slice(0, 3).join(", ")}`];
+  return [];
 }

@@ -128,6 +128,20 @@ export async function loadFacts(
   };
 }
 
+/** The daily logs the last run read (those with facts or names in their prose), from its snapshot; empty without one. */
+export async function snapshotLogs(ws: Workspace): Promise<Set<string>> {
+  const snapshot = await readSnapshot(ws);
+  return logPaths(snapshot?.facts ?? [], snapshot?.prose ?? []);
+}
+
+/** The log paths of facts and prose scans. */
+export function logPaths(facts: readonly Fact[], prose: readonly ProseLog[]): Set<string> {
+  const out = new Set<string>();
+  for (const f of facts) out.add(f.source.path);
+  for (const log of prose) out.add(log.path);
+  return out;
+}
+
 export async function saveSnapshot(
   ws: Workspace,
   loaded: Pick<LoadedFacts, "facts" | "diagnostics" | "kept">,

@@ -22,6 +22,8 @@ export interface ReflectOptions {
   /** With an LLM: first extract facts from past logs that have no Retain section (default true; the nightly pipeline does it in its retain step). */
   extract?: boolean;
   now?: Date;
+  /** Many daily logs gone at once is a deletion the user means (else refused: checkout.ts). */
+  acceptDeletedLogs?: boolean;
   /** The logs the caller already read for this window (the nightly's retain step): not read or parsed again. */
   retained?: RetainedLogs;
 }

@@ -11,6 +11,7 @@ interface ReflectFlags {
   dryRun?: boolean;
   commit?: boolean;
   gitInit?: boolean;
+  acceptDeletedLogs?: boolean;
   json?: boolean;
 }
 
@@ -60,6 +61,10 @@ export function registerReflect(program: Command): void {
     .option("--dry-run", "print the diff it would make and write nothing")
     .option("--no-commit", "write the pages but do not commit")
     .option("--git-init", "run git init when the workspace is not a repository")
+    .option(
+      "--accept-deleted-logs",
+      "many daily logs gone since the last run were deleted on purpose: take their facts out of the bank",
+    )
     .option("--json", "print the run summary as JSON")
     .action(async (flags: ReflectFlags) => {
       if (flags.since !== undefined && flags.all) {
@@ -81,6 +86,7 @@ export function registerReflect(program: Command): void {
           ...(flags.dryRun ? { dryRun: true } : {}),
           ...(flags.commit === false ? { commit: false } : {}),
           ...(flags.gitInit ? { gitInit: true } : {}),
+          ...(flags.acceptDeletedLogs ? { acceptDeletedLogs: true } : {}),
           ...(llm.provider === "none" ? {} : { llm }),
         });
         if (flags.json) printJson(report);

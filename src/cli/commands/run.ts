@@ -21,6 +21,7 @@ export interface RunFlags {
   json?: boolean;
   wait?: string;
   full?: boolean;
+  acceptDeletedLogs?: boolean;
 }
 
 /**
@@ -47,6 +48,7 @@ export async function runOnce(name: string, flags: RunFlags): Promise<number> {
       ...(flags.sessions !== undefined ? { sessionsDir: flags.sessions } : {}),
       signal: abort.signal,
       ...(flags.full ? { full: true } : {}),
+      ...(flags.acceptDeletedLogs ? { acceptDeletedLogs: true } : {}),
       lockWaitMs: Number.isFinite(waitSeconds) && waitSeconds > 0 ? waitSeconds * 1000 : 0,
       log: (line) => out.write(`${line}\n`),
       purpose: `run ${name}`,
@@ -81,6 +83,11 @@ export function registerRun(program: Command): void {
       "session transcripts folder (*.jsonl or <agent>/sessions/*.jsonl); default config sessions.dir",
     )
     .option("--full", "read every log, not only those changed since the last completed run")
+    .option(
+      "--accept-deleted-logs",
+      "many daily logs gone since the last run were deleted on purpose: take their facts out of the bank " +
+        "(without it the run refuses, as a sync half done looks the same)",
+    )
     .option("--wait <seconds>", "wait this long for another run's lock before giving up (default 0)")
     .option("--json", "print the run record as JSON (progress goes to stderr)")
     .addHelpText("after", RUN_EXIT_HELP);
