@@ -92,6 +92,47 @@ describe("human edits", () => {
     );
   });
 
+  it("a typo fixed in a log line that was evidence: the same evidence, re-linked, the confidence not moved again", async () => {
+    const typo = (text: string) =>
+      text.replace(
+        "Prefers tea over coffee in the morning, every day",
+        "Prefers tea ovr cofee in the morning, evry day",
+      );
+    const { dir, ws } = await reflected();
+    const fresh = await read(dir, "bank/opinions.md");
+    const log = "memory/2026-01-10.md";
+    const original = await read(dir, log);
+    await write(dir, log, typo(original));
+    await reflect(ws, { since: "2026-01-10" });
+    const withTypo = (await opinionsByEntity(dir)).get("Ana")!;
+    expect(withTypo.evidence.some((e) => e.content?.includes("ovr cofee"))).toBe(true);
+
+    // Fixed the next day: one entry for the line, its move as recorded, nothing marked gone.
+    await write(dir, log, original);
+    const report = await reflect(ws, { since: "2026-01-10" });
+    expect(report.opinionsChanged).toEqual([]);
+    const fixed = (await opinionsByEntity(dir)).get("Ana")!;
+    expect(fixed.confidence).toBe(withTypo.confidence);
+    expect(fixed.evidence).toHaveLength(withTypo.evidence.length);
+    expect(fixed.evidence.some((e) => e.gone)).toBe(false);
+    // What a bank built from the logs as they are now says.
+    expect(await read(dir, "bank/opinions.md")).toBe(fresh);
+  });
+
+  it("an edit that turns an evidence line around is new evidence, and the old entry is kept, marked", async () => {
+    const { dir, ws } = await reflected();
+    const log = "memory/2026-01-10.md";
+    const before = (await opinionsByEntity(dir)).get("Ana")!;
+    const text = await read(dir, log);
+    await write(dir, log, text.replace("Prefers tea over coffee", "No longer prefers tea over coffee"));
+    await reflect(ws, { since: "2026-01-10" });
+    const after = (await opinionsByEntity(dir)).get("Ana")!;
+    expect(after.evidence).toHaveLength(before.evidence.length + 1);
+    expect(after.evidence.filter((e) => e.gone).map((e) => e.source.path)).toEqual([log]);
+    expect(after.evidence.at(-1)?.stance).toBe("contradict");
+    expect(after.confidence).toBeLessThan(before.confidence);
+  });
+
   it("keeps an opinion region it cannot read, reports it, and never re-creates the opinion", async () => {
     const { dir, ws } = await reflected({ logs: (n) => n < "2026-01-08" });
     const text = await read(dir, "bank/opinions.md");

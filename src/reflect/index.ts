@@ -57,6 +57,7 @@ import { commitMessage } from "./message.js";
 import { TYPED_PAGES } from "./pages.js";
 import { loadProseMemo, saveProseMemo } from "./prose-memo.js";
 import { clearStale, recoverMerges } from "./recover.js";
+import { relinkEdited } from "./relink.js";
 import { type Conflict, type RenderScope, renderBank } from "./render.js";
 import { incrementalScope } from "./scope.js";
 import { KnownNames } from "./topic.js";
@@ -174,6 +175,8 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
       return { ...rest, source: { ...f.source }, content: f.content.replace(/\s+/g, " ").trim() };
     });
   }
+  // A gone entry whose line was only edited is the same evidence: not applied a second time (relink.ts).
+  relinkEdited(state.opinions, facts);
 
   lap("load");
   const evolved = await evolveOpinions({

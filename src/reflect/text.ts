@@ -64,6 +64,29 @@ export function similarity(opinion: ReadonlySet<string>, fact: ReadonlySet<strin
   return (inter / union + inter / opinion.size) / 2;
 }
 
+/**
+ * How much of its text a line kept through an edit, 0..1: the Dice coefficient of the
+ * character trigrams of both (case and spacing ignored). A fixed typo or a changed word keeps
+ * most trigrams, where word tokens would count every misspelt word as a different word.
+ */
+export function editSimilarity(a: string, b: string): number {
+  const grams = (text: string) => {
+    const t = ` ${text.normalize("NFC").toLowerCase().replace(/\s+/g, " ").trim()} `;
+    const out = new Map<string, number>();
+    for (let i = 0; i + 3 <= t.length; i++) out.set(t.slice(i, i + 3), (out.get(t.slice(i, i + 3)) ?? 0) + 1);
+    return out;
+  };
+  const [x, y] = [grams(a), grams(b)];
+  let shared = 0;
+  let total = 0;
+  for (const [g, n] of x) {
+    shared += Math.min(n, y.get(g) ?? 0);
+    total += n;
+  }
+  for (const n of y.values()) total += n;
+  return total === 0 ? 0 : (2 * shared) / total;
+}
+
 /** Token Jaccard similarity, 0..1. */
 export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 && b.size === 0) return 0;
