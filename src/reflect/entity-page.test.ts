@@ -60,6 +60,18 @@ describe("current state of an entity", () => {
     expect(facetState([a, b]).supersededBy.size).toBe(0);
   });
 
+  it("a fact that names a launch or a cutover but no date is no schedule, and supersedes nothing", () => {
+    const checklist = fact("2026-03-02", ["Mara"], "Wrote up the cutover checklist and shared it with the team");
+    const risk = fact("2026-03-06", ["Mara"], "Flagged the rounding bug as the main risk for the cutover");
+    const state = facetState([checklist, risk]);
+    expect(state.supersededBy.size).toBe(0);
+    expect(state.facet.has(checklist.id)).toBe(false);
+    // With a date, or a word that moves one, it is the cutover's schedule.
+    const dated = fact("2026-03-09", ["Mara"], "The cutover is set for March 31");
+    const pushed = fact("2026-03-16", ["Mara"], "cutover pushed back again, finance wants another dry run");
+    expect(facetState([checklist, dated, pushed]).supersededBy.get(dated.id)?.id).toBe(pushed.id);
+  });
+
   it("shows the other subject of a shared fact, and upcoming vs past on the run's date", () => {
     const shared = fact("2026-03-02", ["Tomasz", "Mara"], "Moved his Friday 1:1 with @Mara to Thursday.", "experience");
     const trip = fact("2026-03-02", ["Mara"], "Off to Lisbon Mar 27–Apr 3 for the offsite.");

@@ -24,6 +24,11 @@ export interface FacetRule {
   generic?: readonly string[];
   /** Why this facet exists (documentation for reviewers). */
   why: string;
+  /**
+   * A fact is on this facet only when it carries a date (its validity) or one of the
+   * `generic` cues: "wrote up the cutover checklist" names the cutover but says nothing of its date.
+   */
+  dated?: boolean;
 }
 
 /** Words of a bug or blocker report, and of its fix or new status. */
@@ -127,6 +132,7 @@ export const FACETS: readonly FacetRule[] = [
       "due",
     ],
     why: "a date of a thing (a launch, a cutover, a deadline): a moved date replaces the old one",
+    dated: true,
   },
   {
     name: "problem",
@@ -214,6 +220,8 @@ export function facetState(
     if (!on) continue;
     const { tokens } = on;
     const { rule, generic } = COMPILED[on.rule]!;
+    if (rule.dated && f.validFrom === undefined && f.validTo === undefined && ![...generic].some((g) => tokens.has(g)))
+      continue;
     facet.set(f.id, rule.name);
     const things = new Set([...tokens].filter((t) => !generic.has(t) && !nameTokens.has(t) && !VAGUE.has(t)));
     const list = current.get(rule.name) ?? [];
