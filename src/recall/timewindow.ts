@@ -1,6 +1,5 @@
 import type { ParsedResult } from "chrono-node";
-import { STOP_WORDS } from "../analysis/stopwords.js";
-import { MONTH_NAME, WEEKDAY_NAME } from "../analysis/time-words.js";
+import { MONTH_NAME, maskWeekdayLabels, WEEKDAY_NAME } from "../analysis/time-words.js";
 import { chronoEn } from "../retain/chrono.js";
 import { toCount } from "../retain/date-phrases.js";
 import { mayHoldTimeWord } from "./time-gate.js";
@@ -19,11 +18,6 @@ export interface TimeWindow {
 }
 
 const DAY_MS = 86_400_000;
-
-const STOP_ALTERNATION = [...STOP_WORDS]
-  .map((w) => w.replace(/[^a-z]/g, ""))
-  .filter(Boolean)
-  .join("|");
 
 /** Days are handled as UTC calendar dates so a window never shifts with the machine's zone. */
 function utc(y: number, m: number, d: number): Date {
@@ -142,16 +136,6 @@ function relativeTo(query: string, asOf: Date): Span | undefined {
   const to = unit === "week" ? addDays(from, 6) : unit === "weekend" ? addDays(from, 1) : from;
   return { from, to, index: m.index, text: query.slice(m.index, m.index + m[0].length + r.text.length) };
 }
-
-/**
- * A weekday naming a kind of thing, not a day: "the Saturday job", "my Monday class", "a
- * Friday meeting" (an article or possessive before it, a word that is no time or function
- * word after it). "On the Saturday we went", "the Sunday before" and "the Friday night" stay times.
- */
-const WEEKDAY_MODIFIER = new RegExp(
-  String.raw`\b(?:the|a|an|my|our|his|her|their|your)\s+(${WEEKDAY_NAME}s?)\s+(?!(?:before|after|of|morning|afternoon|evening|night|just|last|next|and|or|${STOP_ALTERNATION})\b)[a-z]`,
-  "giu",
-);
 
 /** How far back "recently" reaches. */
 const VAGUE_DAYS = 14;
@@ -288,7 +272,7 @@ export function parseTimeWindow(query: string, asOf: Date): TimeWindow | undefin
     let masked = query.replace(/\b(?:the\s+)?(?:morning|afternoon|evening|night)\s+of\b/gi, (m) =>
       " ".repeat(m.length),
     );
-    masked = masked.replace(WEEKDAY_MODIFIER, (m, day: string) => m.replace(day, " ".repeat(day.length)));
+    masked = maskWeekdayLabels(masked);
     for (const rule of [weekOfMonth, relativeTo, vague]) {
       const s = rule(masked, asOf);
       if (!s) continue;

@@ -48,6 +48,22 @@ describe("extractValidity (relative to the log date)", () => {
     }
   });
 
+  it("a weekday that names a kind of thing is no date; one that names a day still is", () => {
+    for (const text of [
+      "Moved his Friday 1:1 with Dana to Thursdays.",
+      "the Saturday shift pays double now",
+      "Her Tuesday pottery class got cancelled.",
+      "Skipped my Wednesday swim, knee again.",
+    ]) {
+      expect(extractValidity(text, "2026-03-03")).toEqual({});
+    }
+    expect(extractValidity("On Friday we finally shipped it.", "2026-03-03")).toEqual({
+      validFrom: "2026-02-27",
+      validTo: "2026-02-27",
+    });
+    expect(extractValidity("Dentist on the Friday after next", "2026-03-03")).not.toEqual({});
+  });
+
   it("does not depend on the process time zone (log date read at noon UTC)", () => {
     expect(extractValidity("today", "2025-01-01")).toEqual({ validFrom: "2025-01-01", validTo: "2025-01-01" });
   });

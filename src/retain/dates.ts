@@ -1,5 +1,5 @@
 import type { ParsedComponents, ParsedResult } from "chrono-node";
-import { MONTH_NAME, WEEKDAY_NAME } from "../analysis/time-words.js";
+import { MONTH_NAME, maskWeekdayLabels, WEEKDAY_NAME } from "../analysis/time-words.js";
 import { isIsoDate } from "../markdown/log-path.js";
 import { MembankError } from "../workspace/errors.js";
 import { chronoEn } from "./chrono.js";
@@ -143,6 +143,8 @@ export function extractValidity(text: string, logDate: string): Validity {
     masked = masked.slice(0, a) + filler(b - a) + masked.slice(b);
   };
   for (const [a, b] of mentionSpans(text)) blank(a, b);
+  // "his Friday 1:1", "the Saturday shift": a kind of thing, not a day.
+  masked = maskWeekdayLabels(masked);
   // Code spans, paths and URLs (`memory/2025-11-27.md`) cite things; they do not date the fact.
   for (const m of text.matchAll(/`[^`]*`|\S*[\p{L}][^\s/]*\/\S*|\S*\/\S*\p{L}\S*/gu))
     blank(m.index, m.index + m[0].length);
