@@ -9,6 +9,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { openClawContext, planSetup } from "../src/openclaw/index.js";
+import { lastLine } from "../src/openclaw/run.js";
 import { MEMBANK_BIN } from "./cli-bin.js";
 
 const run = promisify(execFile);
@@ -69,6 +70,21 @@ describe("membank openclaw setup on a real person's OpenClaw home", () => {
     expect((await openClawContext({ env, agent: "home" })).workspace).toBe(path.join(env.HOME!, "agents", "home"));
   });
 
+  it("a config OpenClaw 2026.9 has migrated (keyed entries, explicit ownership, systemAgent): setup wires the system agent", async () => {
+    // What `openclaw config set` leaves behind after it migrates agents.list and default: true.
+    const { dir, env } = await home({
+      ".openclaw/openclaw.json": JSON.stringify({
+        agents: {
+          defaults: { workspace: "~/shared", systemAgent: { agentId: "main" }, heartbeat: { agentId: "main" } },
+          ownership: "explicit",
+          entries: { main: { workspace: "~/clawd" }, ops: {} },
+        },
+      }),
+    });
+    expect((await openClawContext({ env })).workspace).toBe(path.join(dir, "clawd"));
+    expect((await openClawContext({ env, agent: "ops" })).workspace).toBe(path.join(dir, "shared", "ops"));
+  });
+
   it("--profile work: OpenClaw's state in ~/.openclaw-work, and every OpenClaw command setup runs uses it", async () => {
     const { dir, env } = await home({
       ".openclaw/openclaw.json": "{}\n",
@@ -111,5 +127,24 @@ describe("membank openclaw setup on a real person's OpenClaw home", () => {
     expect(res.stderr).toContain(`${path.join(dir, ".openclaw", "openclaw.json")}:5:3: not valid JSON5`);
     expect(await readFile(path.join(dir, ".openclaw", "openclaw.json"), "utf8")).toBe(broken);
     expect(await readdir(dir, { recursive: true })).toEqual(before);
+  });
+});
+
+describe("a failed OpenClaw command", () => {
+  it("is reported by OpenClaw's reason on stderr, not by a notice on stdout", () => {
+    // Captured from `openclaw plugins install --link` (2026.9.6) on a config whose agents.json5
+    // include still has the pre-2026.9 agents.list shape.
+    const res = {
+      code: 1,
+      stderr:
+        "\u001b[35m[config]\u001b[39m \u001b[33mwarnings: agents.entries: Moved agents.list to keyed agents.entries.\u001b[39m\n" +
+        "WARNING - Installing plugin from local path: /opt/membank/openclaw-plugin\n" +
+        "Config write would flatten $include-owned config at agents; edit that include file directly or remove the $include first.\n",
+      stdout:
+        'Plugin manifest id "membank" differs from npm package name "membank-openclaw"; using manifest id as the config key.\n',
+    };
+    expect(lastLine(res)).toBe(
+      "Config write would flatten $include-owned config at agents; edit that include file directly or remove the $include first.",
+    );
   });
 });

@@ -62,7 +62,10 @@ export function profileEnv(profile: string, env: NodeJS.ProcessEnv): NodeJS.Proc
   };
 }
 
-/** The workspace of `agent`, else of the agent that owns OpenClaw's default workspace. */
+/**
+ * The workspace of `agent`, else of the agent that owns OpenClaw's default workspace, else of
+ * its system agent (what OpenClaw 2026.9 migrates a `default: true` marker to).
+ */
 function agentWorkspace(
   config: Record<string, unknown>,
   env: NodeJS.ProcessEnv,
@@ -70,7 +73,7 @@ function agentWorkspace(
   agent: string | undefined,
 ): string {
   const agents = openClawAgents(config, { env });
-  const id = agent?.trim().toLowerCase() ?? agents.owner;
+  const id = agent?.trim().toLowerCase() ?? agents.owner ?? agents.system;
   if (id && agents.ids.includes(id)) return agents.workspaceOf(id);
   const list = agents.ids.join(", ");
   throw new MembankError(

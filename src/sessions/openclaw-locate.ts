@@ -103,6 +103,8 @@ export interface OpenClawAgents {
   ids: string[];
   /** The agent that owns the default workspace: one marked `default: true`, the sole agent, or none. */
   owner?: string;
+  /** `agents.defaults.systemAgent.agentId` (OpenClaw 2026.9's "default agent" after its migration), when configured. */
+  system?: string;
   /** `agents.defaults.workspace`, expanded. */
   defaults?: string;
   workspaceOf: (id: string) => string;
@@ -118,7 +120,7 @@ export function openClawAgents(config: Record<string, unknown> | undefined, opts
   const home = openClawHome(opts);
   const text = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
   const a = (config?.agents ?? {}) as {
-    defaults?: { workspace?: unknown };
+    defaults?: { workspace?: unknown; systemAgent?: { agentId?: unknown } };
     entries?: unknown;
     list?: unknown;
     ownership?: unknown;
@@ -143,6 +145,7 @@ export function openClawAgents(config: Record<string, unknown> | undefined, opts
   const ids = entries.size === 0 && !hasRoster ? ["main"] : [...entries.keys()];
   const marked = a.ownership === "explicit" ? [] : [...entries].filter(([, e]) => e.default).map(([id]) => id);
   const owner = marked.length === 1 ? marked[0] : ids.length === 1 ? ids[0] : undefined;
+  const system = text(a.defaults?.systemAgent?.agentId)?.toLowerCase();
   const d = text(a.defaults?.workspace);
   const defaults = d ? expandHome(d, home) : undefined;
   const state = openClawStateDir(opts);
@@ -152,7 +155,13 @@ export function openClawAgents(config: Record<string, unknown> | undefined, opts
     if (id === owner) return defaults ?? defaultWorkspace(opts);
     return defaults ? path.join(defaults, id) : path.join(state, `workspace-${id}`);
   };
-  return { ids, ...(owner ? { owner } : {}), ...(defaults ? { defaults } : {}), workspaceOf };
+  return {
+    ids,
+    ...(owner ? { owner } : {}),
+    ...(system && ids.includes(system) ? { system } : {}),
+    ...(defaults ? { defaults } : {}),
+    workspaceOf,
+  };
 }
 
 /** Where a workspace's chats are: OpenClaw's agents dir, and which agents' (undefined: all). */
