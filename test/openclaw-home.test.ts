@@ -3,7 +3,7 @@
 // and a config with a typo. Setup must pick the workspace OpenClaw gives the agent, and must
 // stop before changing anything when the config cannot be read.
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -146,5 +146,45 @@ describe("a failed OpenClaw command", () => {
     expect(lastLine(res)).toBe(
       "Config write would flatten $include-owned config at agents; edit that include file directly or remove the $include first.",
     );
+  });
+});
+
+describe("a config OpenClaw itself refuses", () => {
+  it("setup asks `openclaw config validate` first and stops with OpenClaw's reason before changing anything", async () => {
+    // Two agents and no ownership: OpenClaw 2026.9 refuses every config write on this file.
+    const { dir, env } = await home({
+      ".openclaw/openclaw.json": `{ agents: { $include: "./agents.json5" } }\n`,
+      ".openclaw/agents.json5": `{ entries: { main: { workspace: "~/clawd" }, ops: {} } }\n`,
+    });
+    // Stands in for OpenClaw 2026.9.6 with what it answered on that file (captured).
+    const fake = path.join(dir, "openclaw");
+    const report = JSON.stringify({
+      ok: false,
+      error: { type: "cli_error", message: "OpenClaw config is invalid: ~/.openclaw/openclaw.json" },
+      valid: false,
+      path: path.join(dir, ".openclaw", "openclaw.json"),
+      issues: [
+        {
+          path: "agents.ownership",
+          message:
+            'multi-agent rosters require agents.ownership="explicit" or one legacy default=true marker; add agents.ownership="explicit" or run openclaw doctor',
+        },
+      ],
+    });
+    await writeFile(
+      fake,
+      `#!/bin/sh\ncase "$*" in\n  --version) echo "OpenClaw 2026.9.6 (eb377ac)" ;;\n  "config validate --json") echo '${report}'; exit 1 ;;\n  *) echo "called: $*" >> "${dir}/calls"; exit 0 ;;\nesac\n`,
+    );
+    await chmod(fake, 0o755);
+    const before = await readdir(dir, { recursive: true });
+    const res = await run(process.execPath, [MEMBANK_BIN, "openclaw", "setup", "--no-cron", "--agent", "main"], {
+      env: { ...env, OPENCLAW_BIN: fake },
+    }).catch((e) => e);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(
+      `${path.join(dir, ".openclaw", "openclaw.json")}: OpenClaw finds its config invalid: agents.ownership: multi-agent rosters require`,
+    );
+    expect(res.stderr).toMatch(/nothing was changed/);
+    expect(await readdir(dir, { recursive: true })).toEqual(before);
   });
 });
