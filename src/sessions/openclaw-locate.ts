@@ -108,6 +108,8 @@ export interface OpenClawAgents {
   /** `agents.defaults.workspace`, expanded. */
   defaults?: string;
   workspaceOf: (id: string) => string;
+  /** An agent's own `agentDir` (its session store is `<agentDir>/openclaw-agent.sqlite`), when configured. */
+  agentDirOf: (id: string) => string | undefined;
 }
 
 /**
@@ -132,13 +134,15 @@ export function openClawAgents(config: Record<string, unknown> | undefined, opts
         ? a.list.map((e) => [(e as { id?: unknown } | null)?.id, e])
         : [];
   const hasRoster = a.entries !== undefined || a.list !== undefined;
-  const entries = new Map<string, { workspace?: string; default: boolean }>();
+  const entries = new Map<string, { workspace?: string; agentDir?: string; default: boolean }>();
   for (const [id, e] of raw) {
     const name = text(id)?.toLowerCase();
     if (!name || !e || typeof e !== "object" || entries.has(name)) continue;
     const w = text((e as { workspace?: unknown }).workspace);
+    const dir = text((e as { agentDir?: unknown }).agentDir);
     entries.set(name, {
       ...(w ? { workspace: expandHome(w, home) } : {}),
+      ...(dir ? { agentDir: expandHome(dir, home) } : {}),
       default: (e as { default?: unknown }).default === true,
     });
   }
@@ -161,6 +165,7 @@ export function openClawAgents(config: Record<string, unknown> | undefined, opts
     ...(system && ids.includes(system) ? { system } : {}),
     ...(defaults ? { defaults } : {}),
     workspaceOf,
+    agentDirOf: (id: string) => entries.get(id)?.agentDir,
   };
 }
 
@@ -168,6 +173,8 @@ export function openClawAgents(config: Record<string, unknown> | undefined, opts
 export interface OpenClawSessions {
   dir: string;
   agents?: string[];
+  /** Agents whose `agentDir` the config moves out of `<dir>/<id>/agent` (OpenClaw's agents.entries.*.agentDir). */
+  agentDirs?: Record<string, string>;
 }
 
 /**
@@ -188,9 +195,12 @@ export async function findOpenClawSessions(
   const state = openClawStateDir(opts);
   const base = path.basename(root);
   const dir = path.join(state, "agents");
-  if (await isDir(dir)) {
-    const env = opts.env ?? process.env;
-    const agents = openClawAgents(await readOpenClawConfigFile(openClawConfigPath(opts), env), opts);
+  const agents = openClawAgents(await readOpenClawConfigFile(openClawConfigPath(opts), opts.env ?? process.env), opts);
+  const moved = agents.ids.flatMap((id) => {
+    const d = agents.agentDirOf(id);
+    return d ? [[id, d] as const] : [];
+  });
+  if (moved.length > 0 || (await isDir(dir))) {
     const ids = [...new Set([...(await agentFolders(dir)), ...agents.ids])].sort();
     const homes = new Map(ids.map((id) => [id, agents.workspaceOf(id)]));
     const named = [agents.defaults, defaultWorkspace(opts), ...homes.values()].includes(root);
@@ -198,7 +208,12 @@ export async function findOpenClawSessions(
       const elsewhere = async (id: string) => homes.get(id) !== root && (await isDir(homes.get(id)!));
       const mine: string[] = [];
       for (const id of ids) if (!(await elsewhere(id))) mine.push(id);
-      return mine.length === ids.length ? { dir } : { dir, agents: mine };
+      const agentDirs = Object.fromEntries(moved.filter(([id]) => mine.includes(id)));
+      return {
+        dir,
+        ...(mine.length === ids.length ? {} : { agents: mine }),
+        ...(Object.keys(agentDirs).length > 0 ? { agentDirs } : {}),
+      };
     }
   }
   if (await hasAgents(parent)) return { dir: path.join(parent, "agents") };
