@@ -3,13 +3,14 @@
 // and a config with a typo. Setup must pick the workspace OpenClaw gives the agent, and must
 // stop before changing anything when the config cannot be read.
 import { execFile } from "node:child_process";
-import { chmod, mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { openClawContext, planSetup } from "../src/openclaw/index.js";
+import { includeBlocksWrites, openClawContext, planSetup } from "../src/openclaw/index.js";
 import { lastLine } from "../src/openclaw/run.js";
+import { loadOpenClawConfig } from "../src/sessions/openclaw-config.js";
 import { MEMBANK_BIN } from "./cli-bin.js";
 
 const run = promisify(execFile);
@@ -186,5 +187,44 @@ describe("a config OpenClaw itself refuses", () => {
     );
     expect(res.stderr).toMatch(/nothing was changed/);
     expect(await readdir(dir, { recursive: true })).toEqual(before);
+  });
+});
+
+describe("an $include OpenClaw 2026.9 will not write through", () => {
+  // Both verified with openclaw@2026.9.6: every `openclaw config set` / `plugins install` on these
+  // files exits 1 with "Config write would flatten $include-owned config at agents" (or "<root>").
+  it("agents still in the pre-2026.9 shape inside an include: setup stops first, naming that file, and changes nothing", async () => {
+    const { dir, env } = await home({ ...TWO_AGENTS, "clawd/AGENTS.md": "# house rules\n" });
+    const fake = path.join(dir, "openclaw");
+    await writeFile(
+      fake,
+      `#!/bin/sh\necho "$*" >> "${dir}/calls"\n[ "$1" = --version ] && echo "OpenClaw 2026.9.6"\nexit 0\n`,
+    );
+    await chmod(fake, 0o755);
+    const before = await readdir(dir, { recursive: true });
+    const res = await run(process.execPath, [MEMBANK_BIN, "openclaw", "setup", "--no-cron"], {
+      env: { ...env, AGENT_ROOT: path.join(dir, "srv"), OPENCLAW_BIN: fake },
+    }).catch((e) => e);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`${path.join(dir, ".openclaw", "agents.json5")}: OpenClaw's agents`);
+    expect(res.stderr).toMatch(/entries: \{ <id>: \{ \.\.\. \} \} with ownership: "explicit".*nothing was changed/);
+    expect(await readFile(path.join(dir, "calls"), "utf8")).toBe("--version\n");
+    await rm(path.join(dir, "calls"));
+    expect(await readdir(dir, { recursive: true })).toEqual(before);
+  });
+
+  it("a top-level $include blocks every write; the 2026.9 shape in an include is fine", async () => {
+    const { dir } = await home({
+      "a/openclaw.json": `{ $include: "./base.json5", gateway: { port: 18789 } }`,
+      "a/base.json5": `{ memory: { search: { provider: "none" } } }`,
+      "b/openclaw.json": `{ agents: { $include: "./agents.json5" } }`,
+      "b/agents.json5": `{ ownership: "explicit", entries: { main: { workspace: "~/clawd" }, ops: {} } }`,
+    });
+    const blocked = (name: string) => {
+      const file = path.join(dir, name, "openclaw.json");
+      return includeBlocksWrites(file, loadOpenClawConfig(file, {})!);
+    };
+    expect(blocked("a")).toMatch(/openclaw\.json: its top level is an \$include/);
+    expect(blocked("b")).toBeUndefined();
   });
 });

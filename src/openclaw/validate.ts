@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parseConfigText } from "../sessions/openclaw-config.js";
 import { MembankError } from "../workspace/errors.js";
 import type { OpenClawContext } from "./context.js";
 import { type RunResult, runOpenClaw } from "./run.js";
@@ -38,4 +41,46 @@ export async function assertOpenClawConfigValid(ctx: OpenClawContext): Promise<v
   const res = await runOpenClaw(ctx.runner, ["config", "validate", "--json"], 120_000);
   const message = invalidConfigMessage(res, ctx.configFile);
   if (message) throw new MembankError(message, { code: "EOPENCLAWCONFIG" });
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * Why OpenClaw 2026.9 would refuse every config write setup makes, seen in the file alone, or
+ * undefined. It never flattens an `$include`: a config whose root authors `$include` is
+ * read-only to it, and so is an agents include still in the pre-2026.9 shape (`list`,
+ * `default: true`), which it must migrate on each write ("Config write would flatten
+ * $include-owned config at agents"). `config` is the resolved config (includes merged).
+ */
+export function includeBlocksWrites(configFile: string, config: Record<string, unknown>): string | undefined {
+  let raw: unknown;
+  try {
+    raw = parseConfigText(readFileSync(configFile, "utf8"), configFile);
+  } catch {
+    return undefined; // missing: OpenClaw creates it; unreadable was reported when it was loaded
+  }
+  if (!isObject(raw)) return undefined;
+  const nothing = "; nothing was changed";
+  if ("$include" in raw) {
+    return (
+      `${configFile}: its top level is an $include, and OpenClaw 2026.9 never writes through one (every change setup ` +
+      `makes would fail with "Config write would flatten $include-owned config at <root>"). Move the $include into ` +
+      `the sections it holds (e.g. agents: { $include: ... }), then run setup again${nothing}`
+    );
+  }
+  const agents = raw.agents;
+  const resolved = config.agents;
+  if (!isObject(agents) || !("$include" in agents) || !isObject(resolved)) return undefined;
+  const entries = isObject(resolved.entries) ? Object.values(resolved.entries) : [];
+  const legacy = Array.isArray(resolved.list) || entries.some((e) => isObject(e) && "default" in e);
+  if (!legacy) return undefined;
+  const spec = agents.$include;
+  const names = (Array.isArray(spec) ? spec : [spec]).filter((s): s is string => typeof s === "string");
+  const files = names.map((n) => path.resolve(path.dirname(configFile), n)).join(", ");
+  return (
+    `${files}: OpenClaw's agents (included from ${configFile}) are in the shape before 2026.9 (agents.list, default: true); ` +
+    `OpenClaw migrates that shape on every config write and refuses to write through an $include, so each change ` +
+    `setup makes would fail. Rewrite it as entries: { <id>: { ... } } with ownership: "explicit" and ` +
+    `defaults: { systemAgent: { agentId: "<default id>" } }, then run setup again${nothing}`
+  );
 }

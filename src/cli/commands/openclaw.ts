@@ -55,8 +55,15 @@ export function registerOpenClaw(program: Command): void {
       .option("--cron-expr <expr>", "when the nightly job runs", "0 3 * * *")
       .option("--tz <zone>", "IANA time zone of the cron expression (default: the Gateway's)"),
   ).action(async (flags: SetupFlags) => {
-    const { assertOpenClawConfigValid, describeStep, openClawContext, openClawVersion, planSetup, unsupportedVersion } =
-      await import("../../openclaw/index.js");
+    const {
+      assertOpenClawConfigValid,
+      describeStep,
+      includeBlocksWrites,
+      openClawContext,
+      openClawVersion,
+      planSetup,
+      unsupportedVersion,
+    } = await import("../../openclaw/index.js");
     const ctx = await openClawContext(contextOptions(flags));
     const version = await openClawVersion(ctx.runner);
     const unsupported = await unsupportedVersion(ctx.pluginDir, version);
@@ -68,7 +75,11 @@ export function registerOpenClaw(program: Command): void {
       ...(flags.tz ? { tz: flags.tz } : {}),
     });
     // Before anything changes: a config OpenClaw refuses would fail each of its steps midway.
-    if (steps.some((s) => !s.done && s.command)) await assertOpenClawConfigValid(ctx);
+    if (steps.some((s) => !s.done && s.command)) {
+      const blocked = includeBlocksWrites(ctx.configFile, ctx.config);
+      if (blocked) throw new MembankError(blocked, { code: "EOPENCLAWCONFIG" });
+      await assertOpenClawConfigValid(ctx);
+    }
     const log = (line: string) => {
       if (!flags.json) process.stdout.write(`${line}\n`);
     };
