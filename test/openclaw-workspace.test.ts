@@ -137,6 +137,31 @@ describe("an OpenClaw workspace named in OpenClaw's config", () => {
     expect(work).not.toContain("christmas flights");
   });
 
+  it("agents kept in an $include file with bare keys and a $HOME-brace path: the nightly still finds that agent's chats", async () => {
+    const { home: h, ws } = await home(
+      `{
+  // split up after the 2026.9 upgrade
+  gateway: { port: 18789 },
+  agents: { $include: './agents.json5' },
+}
+`,
+    );
+    await writeFile(
+      path.join(h, ".openclaw", "agents.json5"),
+      `{
+  list: [
+    { id: 'main', default: true, workspace: '\${HOME}/clawd' },
+    { id: 'scratch' },
+  ],
+}
+`,
+    );
+    const { stdout } = await exec(process.execPath, [CLI, "run", "nightly", "--workspace", ws], { env: shell(h) });
+    expect(stdout).not.toMatch(/no sessions folder/);
+    const digest = await readFile(path.join(ws, "memory", "2026-10-05-sessions.md"), "utf8");
+    expect(digest).toContain("boiler service guy comes back on the 14th");
+  });
+
   it("reads OpenClaw's JSON5 config: comments and trailing commas go, strings with // and /* stay", async () => {
     const file = path.join(tmp, "oc.json5");
     await writeFile(

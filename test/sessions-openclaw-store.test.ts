@@ -309,6 +309,24 @@ describe("OpenClaw session store", () => {
     expect(r2.skipped).toMatch(/no sessions folder/);
   });
 
+  it("an agent whose agentDir the config moves elsewhere: its store is read from there", async () => {
+    writer.close();
+    // agents.entries.main.agentDir (OpenClaw 2026.9's multi-agent docs): the store moves with it.
+    const moved = path.join(tmp, "fast-disk", "claw-main");
+    await mkdir(path.dirname(moved), { recursive: true });
+    await cp(path.join(agentDir, "agent"), moved, { recursive: true });
+    await rm(path.join(agentDir, "agent"), { recursive: true, force: true });
+    await writeFile(
+      path.join(state, "openclaw.json"),
+      `{\n  // the SQLite files live on the SSD\n  agents: { entries: { main: { agentDir: "${moved}" } } },\n}\n`,
+    );
+    const ws = await openclawWorkspace();
+    const r = await ingestSessions(ws, { now: NOW, ...env() });
+    // The store's one malformed event, cited at the store's new place.
+    expect(r.diagnostics.map((d) => d.path)).toEqual([`${path.join(moved, "openclaw-agent.sqlite")}#${LIVE}`]);
+    expect(await digest("2026-09-02")).toContain("booked the dentist for sep 9");
+  });
+
   it("the nightly run commits the digests of a store in a git workspace", async () => {
     const ws = await openclawWorkspace();
     await exec("git", ["init", "-q"], { cwd: ws.root });

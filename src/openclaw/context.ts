@@ -1,12 +1,17 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
-import { expandHome } from "../sessions/discover.js";
-import { openClawConfigPath, openClawStateDir, parseOpenClawConfig } from "../sessions/openclaw-locate.js";
+import { loadOpenClawConfig } from "../sessions/openclaw-config.js";
+import {
+  openClawAgents,
+  openClawConfigPath,
+  openClawHome,
+  openClawStateDir,
+  profileName,
+} from "../sessions/openclaw-locate.js";
 import { MembankError } from "../workspace/errors.js";
 import { cliScript, packageRoot } from "../workspace/init.js";
-import { findOpenClawBin, type OpenClawRunner, runOpenClaw } from "./run.js";
+import { findOpenClawBin, type OpenClawRunner } from "./run.js";
 
 /** Everything setup and status need to know, found once. */
 export interface OpenClawContext {
@@ -28,7 +33,55 @@ export interface OpenClawContext {
 export interface ContextOptions {
   openclaw?: string;
   workspace?: string;
+  /** Which of OpenClaw's agents to wire in (default: the one that owns the default workspace). */
+  agent?: string;
+  /** OpenClaw's `--profile`: its state in `~/.openclaw-<profile>` (see profileEnv). */
+  profile?: string;
   env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The environment `openclaw --profile <name>` runs with (OpenClaw's applyCliProfileEnv):
+ * OPENCLAW_PROFILE, and OPENCLAW_STATE_DIR / OPENCLAW_CONFIG_PATH in `~/.openclaw-<name>` unless
+ * already set. Every OpenClaw command setup runs, and membank's own reading, then see that profile.
+ */
+export function profileEnv(profile: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const name = profileName(profile);
+  if (!name) {
+    if (profile.trim().toLowerCase() === "default") return env;
+    throw new MembankError(
+      `--profile ${JSON.stringify(profile)}: use letters, numbers, "_" and "-" only (as OpenClaw)`,
+    );
+  }
+  const state = env.OPENCLAW_STATE_DIR?.trim() || path.join(openClawHome({ env }), `.openclaw-${name}`);
+  return {
+    ...env,
+    OPENCLAW_PROFILE: name,
+    OPENCLAW_STATE_DIR: state,
+    OPENCLAW_CONFIG_PATH: env.OPENCLAW_CONFIG_PATH?.trim() || path.join(state, "openclaw.json"),
+  };
+}
+
+/**
+ * The workspace of `agent`, else of the agent that owns OpenClaw's default workspace, else of
+ * its system agent (what OpenClaw 2026.9 migrates a `default: true` marker to).
+ */
+function agentWorkspace(
+  config: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+  configFile: string,
+  agent: string | undefined,
+): string {
+  const agents = openClawAgents(config, { env });
+  const id = agent?.trim().toLowerCase() ?? agents.owner ?? agents.system;
+  if (id && agents.ids.includes(id)) return agents.workspaceOf(id);
+  const list = agents.ids.join(", ");
+  throw new MembankError(
+    id
+      ? `${configFile}: OpenClaw has no agent "${id}" (agents: ${list}); pass one of them to --agent`
+      : `${configFile}: ${agents.ids.length} agents (${list}) and none is the default: pass --agent <id> or --workspace <dir>`,
+    { code: "EOPENCLAWAGENT" },
+  );
 }
 
 /** A value at a dot path of a parsed config. */
@@ -41,35 +94,8 @@ export function getPath(obj: unknown, dotted: string): unknown {
   return cur;
 }
 
-/**
- * OpenClaw's config. The file is JSON5; plain JSON (what OpenClaw itself writes) is parsed
- * directly, anything else is asked of `openclaw config get` key by key (slower, always right).
- */
-async function readOpenClawConfig(runner: OpenClawRunner, file: string): Promise<Record<string, unknown>> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch {
-    return {};
-  }
-  const parsed = parseOpenClawConfig(text);
-  if (parsed) return parsed;
-  // JSON5 beyond comments and trailing commas (unquoted keys, single quotes): ask OpenClaw.
-  const out: Record<string, unknown> = {};
-  for (const key of ["plugins", "mcp", "memory", "agents"]) {
-    const res = await runOpenClaw(runner, ["config", "get", key, "--json"]);
-    if (res.code !== 0) continue;
-    try {
-      out[key] = JSON.parse(res.stdout);
-    } catch {
-      // unset or not JSON: leave it out
-    }
-  }
-  return out;
-}
-
 export async function openClawContext(opts: ContextOptions = {}): Promise<OpenClawContext> {
-  const env = opts.env ?? process.env;
+  const env = opts.profile ? profileEnv(opts.profile, opts.env ?? process.env) : (opts.env ?? process.env);
   const bin = opts.openclaw ? path.resolve(opts.openclaw) : findOpenClawBin(env);
   if (!bin) {
     throw new MembankError(
@@ -80,15 +106,9 @@ export async function openClawContext(opts: ContextOptions = {}): Promise<OpenCl
   const runner: OpenClawRunner = { bin, env };
   const stateDir = openClawStateDir({ env });
   const configFile = openClawConfigPath({ env });
-  const config = await readOpenClawConfig(runner, configFile);
-  const configured = getPath(config, "agents.defaults.workspace");
-  const fromEnv = env.OPENCLAW_WORKSPACE_DIR?.trim();
-  const home = env.HOME ?? os.homedir();
-  const workspace = path.resolve(
-    opts.workspace ??
-      (typeof configured === "string" ? expandHome(configured, home) : undefined) ??
-      (fromEnv ? expandHome(fromEnv, home) : path.join(stateDir, "workspace")),
-  );
+  // Read before anything changes: a config OpenClaw cannot read stops setup here, untouched.
+  const config = loadOpenClawConfig(configFile, env) ?? {};
+  const workspace = opts.workspace ? path.resolve(opts.workspace) : agentWorkspace(config, env, configFile, opts.agent);
   const root = packageRoot();
   if (!root) throw new MembankError("membank's package folder not found (is membank installed whole?)");
   const pluginDir = path.join(root, "openclaw-plugin");

@@ -11,4 +11,5 @@ export {
   type SetupStep,
 } from "./setup.js";
 export { formatStatus, type OpenClawStatus, openClawStatus, type StatusItem } from "./status.js";
+export { assertOpenClawConfigValid, includeBlocksWrites, invalidConfigMessage } from "./validate.js";
 export { openClawVersion, parseOpenClawVersion, unsupportedVersion } from "./version.js";

@@ -56,14 +56,27 @@ export function runOpenClaw(runner: OpenClawRunner, args: readonly string[], tim
   });
 }
 
-/** The last meaningful line of a failed command's output, for a one-line message. */
+/**
+ * The last meaningful line of a failed command's output, for a one-line message: OpenClaw's
+ * reason is on stderr (its stdout carries notices), so stderr's lines come first.
+ */
 export function lastLine(res: RunResult): string {
-  const lines = `${res.stderr}\n${res.stdout}`
-    .split("\n")
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: strip ANSI colours from OpenClaw's log lines
-    .map((l) => l.replace(/\u001b\[[0-9;]*m/g, "").trim())
-    .filter(Boolean);
-  return lines.find((l) => /error|fail|requires|cannot|not /i.test(l)) ?? lines.at(-1) ?? `exit ${res.code}`;
+  const clean = (text: string) =>
+    text
+      .split("\n")
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: strip ANSI colours from OpenClaw's log lines
+      .map((l) => l.replace(/\u001b\[[0-9;]*m/g, "").trim())
+      .filter(Boolean);
+  const reason = /error|fail|requires|cannot|refus|invalid|would|not /i;
+  const err = clean(res.stderr);
+  const out = clean(res.stdout);
+  return (
+    err.findLast((l) => reason.test(l)) ??
+    err.at(-1) ??
+    out.findLast((l) => reason.test(l)) ??
+    out.at(-1) ??
+    `exit ${res.code}`
+  );
 }
 
 /** Run and require exit 0, else a MembankError naming the command and OpenClaw's reason. */

@@ -77,7 +77,7 @@ export async function ingestSessions(ws: Workspace, opts: IngestOptions = {}): P
   const state = await loadSessionsState(ws);
   // Several OpenClaw agents: only those whose workspace this is (the others' chats are theirs).
   const agents = located.agents === undefined ? undefined : new Set(located.agents);
-  const stores = await openStores(located.dir, report, agents);
+  const stores = await openStores(located.dir, report, agents, located.agentDirs);
   try {
     return await ingestOpened(ws, opts, located.dir, agents, stores, state, report, clock, today);
   } finally {

@@ -23,19 +23,21 @@ export interface OpenStore {
 }
 
 /**
- * Open every agent's store under `agentsDir` read-only. A store that cannot be opened is a
- * diagnostic (the run goes on with the others and with the transcript files).
+ * Open every agent's store under `agentsDir` read-only (`<agentsDir>/<id>/agent/`, or the
+ * agent's own `agentDirs[id]` when OpenClaw's config moves it). A store that cannot be opened
+ * is a diagnostic (the run goes on with the others and with the transcript files).
  */
 export async function openStores(
   agentsDir: string,
   report: IngestReport,
   only?: ReadonlySet<string>,
+  agentDirs: Readonly<Record<string, string>> = {},
 ): Promise<OpenStore[]> {
-  const agents = await agentFolders(agentsDir);
+  const agents = [...new Set([...(await agentFolders(agentsDir)), ...Object.keys(agentDirs)])].sort();
   const out: OpenStore[] = [];
   for (const agent of agents) {
     if (only && !only.has(agent)) continue;
-    const file = path.join(agentsDir, agent, "agent", STORE_FILE);
+    const file = path.join(agentDirs[agent] ?? path.join(agentsDir, agent, "agent"), STORE_FILE);
     try {
       if (!(await stat(file)).isFile()) continue;
     } catch {

@@ -1,7 +1,8 @@
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { agentFolders, expandHome } from "./discover.js";
+import { loadOpenClawConfig, OpenClawConfigError } from "./openclaw-config.js";
 
 /** Where to look for OpenClaw: the environment and home directory (options, so tests never see the real HOME). */
 export interface LocateOptions {
@@ -32,10 +33,22 @@ async function hasAgents(state: string): Promise<boolean> {
   return false;
 }
 
-/** OpenClaw's state dir: `$OPENCLAW_STATE_DIR`, else `~/.openclaw`. */
+/**
+ * The home OpenClaw's paths start from: `$OPENCLAW_HOME` (a leading `~` is the OS home), else
+ * the caller's `home`, `$HOME`, the OS home. Blank, "undefined" and "null" count as unset, as in OpenClaw.
+ */
+export function openClawHome(opts: LocateOptions = {}): string {
+  const env = opts.env ?? process.env;
+  const osHome = opts.home ?? env.HOME ?? os.homedir();
+  const configured = env.OPENCLAW_HOME?.trim();
+  if (!configured || configured === "undefined" || configured === "null") return osHome;
+  return expandHome(configured, osHome);
+}
+
+/** OpenClaw's state dir: `$OPENCLAW_STATE_DIR`, else `~/.openclaw` (`--profile p` sets the former to `~/.openclaw-p`). */
 export function openClawStateDir(opts: LocateOptions = {}): string {
   const env = opts.env ?? process.env;
-  const home = opts.home ?? env.HOME ?? os.homedir();
+  const home = openClawHome(opts);
   const configured = env.OPENCLAW_STATE_DIR?.trim();
   return configured ? expandHome(configured, home) : path.join(home, ".openclaw");
 }
@@ -44,103 +57,124 @@ export function openClawStateDir(opts: LocateOptions = {}): string {
 export function openClawConfigPath(opts: LocateOptions = {}): string {
   const env = opts.env ?? process.env;
   const configured = env.OPENCLAW_CONFIG_PATH?.trim();
-  return configured
-    ? expandHome(configured, opts.home ?? env.HOME ?? os.homedir())
-    : path.join(openClawStateDir(opts), "openclaw.json");
+  return configured ? expandHome(configured, openClawHome(opts)) : path.join(openClawStateDir(opts), "openclaw.json");
 }
 
 /**
- * OpenClaw's config file as data, or undefined when it is missing or unreadable. OpenClaw
- * writes plain JSON; a hand-edited file is JSON5, so `//` and block comments and trailing
- * commas are dropped before a second try.
+ * OpenClaw's config file as data (JSON5, `$include` merged, `${VAR}` substituted), or undefined
+ * when it is missing or OpenClaw could not read it either.
  */
-export async function readOpenClawConfigFile(file: string): Promise<Record<string, unknown> | undefined> {
-  let text: string;
+export async function readOpenClawConfigFile(
+  file: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Record<string, unknown> | undefined> {
   try {
-    text = await readFile(file, "utf8");
-  } catch {
-    return undefined;
+    return loadOpenClawConfig(file, env);
+  } catch (error) {
+    if (error instanceof OpenClawConfigError) return undefined;
+    throw error;
   }
-  return parseOpenClawConfig(text);
 }
 
-/** OpenClaw's config text as data: JSON, else JSON5's comments and trailing commas dropped; undefined when neither parses. */
-export function parseOpenClawConfig(text: string): Record<string, unknown> | undefined {
-  for (const candidate of [text, json5Lite(text)]) {
-    try {
-      const parsed = JSON.parse(candidate) as unknown;
-      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-    } catch {
-      // next candidate
-    }
-  }
-  return undefined;
+/** A profile name OpenClaw accepts (`--profile`); "default" is no profile. */
+export function profileName(raw: string | undefined): string | undefined {
+  const p = raw?.trim();
+  return p && /^[a-z0-9][a-z0-9_-]{0,63}$/i.test(p) && p.toLowerCase() !== "default" ? p : undefined;
 }
 
-/** JSON5's comments and trailing commas removed (strings kept as they are). */
-function json5Lite(text: string): string {
-  return text
-    .replace(/("(?:[^"\\\n]|\\.)*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (_m, str: string | undefined) => str ?? "")
-    .replace(
-      /("(?:[^"\\\n]|\\.)*")|,(\s*[}\]])/g,
-      (_m, str: string | undefined, close: string | undefined) => str ?? close ?? "",
-    );
-}
-
-interface AgentsConfig {
-  /** `agents.defaults.workspace`. */
-  defaults?: string;
-  /** `$OPENCLAW_WORKSPACE_DIR`: the default agent's workspace when the config names none. */
-  fromEnv?: string;
-  entries: { id: string; workspace?: string; default: boolean }[];
-}
-
-/** The agents part of OpenClaw's config (`agents.list[]` or `agents.entries`), paths expanded. */
-async function agentsConfig(opts: LocateOptions, env: NodeJS.ProcessEnv, home: string): Promise<AgentsConfig> {
+/**
+ * The default agent's workspace when the config names none, as OpenClaw's
+ * resolveDefaultAgentWorkspaceDir: `$OPENCLAW_WORKSPACE_DIR` (taken as written, no `~`), else
+ * `<state>/workspace` when `$OPENCLAW_STATE_DIR` is set, else `~/.openclaw-<profile>/workspace`
+ * for `$OPENCLAW_PROFILE`, else `~/.openclaw/workspace`.
+ */
+export function defaultWorkspace(opts: LocateOptions = {}): string {
+  const env = opts.env ?? process.env;
   const fromEnv = env.OPENCLAW_WORKSPACE_DIR?.trim();
-  const out: AgentsConfig = { entries: [], ...(fromEnv ? { fromEnv: expandHome(fromEnv, home) } : {}) };
-  const agents = (await readOpenClawConfigFile(openClawConfigPath(opts)))?.agents;
-  if (!agents || typeof agents !== "object") return out;
-  const a = agents as { defaults?: { workspace?: unknown }; list?: unknown; entries?: unknown };
+  if (fromEnv) return path.resolve(fromEnv);
+  if (env.OPENCLAW_STATE_DIR?.trim()) return path.join(openClawStateDir(opts), "workspace");
+  const profile = profileName(env.OPENCLAW_PROFILE);
+  return path.join(openClawHome(opts), profile ? `.openclaw-${profile}` : ".openclaw", "workspace");
+}
+
+/** The agents of OpenClaw's config and where each one's workspace is. */
+export interface OpenClawAgents {
+  /** Configured agent ids, lower case, in config order (`["main"]` when the config has no roster). */
+  ids: string[];
+  /** The agent that owns the default workspace: one marked `default: true`, the sole agent, or none. */
+  owner?: string;
+  /** `agents.defaults.systemAgent.agentId` (OpenClaw 2026.9's "default agent" after its migration), when configured. */
+  system?: string;
+  /** `agents.defaults.workspace`, expanded. */
+  defaults?: string;
+  workspaceOf: (id: string) => string;
+  /** An agent's own `agentDir` (its session store is `<agentDir>/openclaw-agent.sqlite`), when configured. */
+  agentDirOf: (id: string) => string | undefined;
+}
+
+/**
+ * OpenClaw's agents as its agent-scope code resolves them (2026.9): the roster is
+ * `agents.entries` (keyed by id) or else `agents.list[]`; an agent's own `workspace` wins; the
+ * owner agent gets `agents.defaults.workspace` or the default workspace; any other agent
+ * `<agents.defaults.workspace>/<id>`, else `<state>/workspace-<id>`.
+ */
+export function openClawAgents(config: Record<string, unknown> | undefined, opts: LocateOptions = {}): OpenClawAgents {
+  const home = openClawHome(opts);
   const text = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
-  const defaults = text(a.defaults?.workspace);
-  if (defaults) out.defaults = expandHome(defaults, home);
-  const raw: [unknown, unknown][] = Array.isArray(a.list)
-    ? a.list.map((e) => [(e as { id?: unknown } | null)?.id, e])
-    : a.entries && typeof a.entries === "object"
+  const a = (config?.agents ?? {}) as {
+    defaults?: { workspace?: unknown; systemAgent?: { agentId?: unknown } };
+    entries?: unknown;
+    list?: unknown;
+    ownership?: unknown;
+  };
+  const raw: [unknown, unknown][] =
+    a.entries !== undefined && a.entries !== null && typeof a.entries === "object"
       ? Object.entries(a.entries)
-      : [];
+      : Array.isArray(a.list)
+        ? a.list.map((e) => [(e as { id?: unknown } | null)?.id, e])
+        : [];
+  const hasRoster = a.entries !== undefined || a.list !== undefined;
+  const entries = new Map<string, { workspace?: string; agentDir?: string; default: boolean }>();
   for (const [id, e] of raw) {
-    const name = text(id);
-    if (!name || !e || typeof e !== "object") continue;
+    const name = text(id)?.toLowerCase();
+    if (!name || !e || typeof e !== "object" || entries.has(name)) continue;
     const w = text((e as { workspace?: unknown }).workspace);
-    out.entries.push({
-      id: name.toLowerCase(),
+    const dir = text((e as { agentDir?: unknown }).agentDir);
+    entries.set(name, {
       ...(w ? { workspace: expandHome(w, home) } : {}),
+      ...(dir ? { agentDir: expandHome(dir, home) } : {}),
       default: (e as { default?: unknown }).default === true,
     });
   }
-  return out;
-}
-
-/**
- * The workspace OpenClaw gives agent `id`, as its resolveAgentWorkspaceDir does (less legacy
- * migrations): the agent's own `workspace`; for the default agent `agents.defaults.workspace`,
- * `$OPENCLAW_WORKSPACE_DIR` or `<state>/workspace`; for another `<defaults.workspace>/<id>` or
- * `<state>/workspace-<id>`.
- */
-function agentWorkspace(id: string, cfg: AgentsConfig, state: string): string {
-  const entry = cfg.entries.find((e) => e.id === id);
-  if (entry?.workspace) return entry.workspace;
-  const defaultId = (cfg.entries.find((e) => e.default) ?? cfg.entries[0])?.id ?? "main";
-  if (id === defaultId) return cfg.defaults ?? cfg.fromEnv ?? path.join(state, "workspace");
-  return cfg.defaults ? path.join(cfg.defaults, id) : path.join(state, `workspace-${id}`);
+  const ids = entries.size === 0 && !hasRoster ? ["main"] : [...entries.keys()];
+  const marked = a.ownership === "explicit" ? [] : [...entries].filter(([, e]) => e.default).map(([id]) => id);
+  const owner = marked.length === 1 ? marked[0] : ids.length === 1 ? ids[0] : undefined;
+  const system = text(a.defaults?.systemAgent?.agentId)?.toLowerCase();
+  const d = text(a.defaults?.workspace);
+  const defaults = d ? expandHome(d, home) : undefined;
+  const state = openClawStateDir(opts);
+  const workspaceOf = (id: string) => {
+    const own = entries.get(id)?.workspace;
+    if (own) return own;
+    if (id === owner) return defaults ?? defaultWorkspace(opts);
+    return defaults ? path.join(defaults, id) : path.join(state, `workspace-${id}`);
+  };
+  return {
+    ids,
+    ...(owner ? { owner } : {}),
+    ...(system && ids.includes(system) ? { system } : {}),
+    ...(defaults ? { defaults } : {}),
+    workspaceOf,
+    agentDirOf: (id: string) => entries.get(id)?.agentDir,
+  };
 }
 
 /** Where a workspace's chats are: OpenClaw's agents dir, and which agents' (undefined: all). */
 export interface OpenClawSessions {
   dir: string;
   agents?: string[];
+  /** Agents whose `agentDir` the config moves out of `<dir>/<id>/agent` (OpenClaw's agents.entries.*.agentDir). */
+  agentDirs?: Record<string, string>;
 }
 
 /**
@@ -160,18 +194,26 @@ export async function findOpenClawSessions(
   const parent = path.dirname(root);
   const state = openClawStateDir(opts);
   const base = path.basename(root);
-  const env = opts.env ?? process.env;
   const dir = path.join(state, "agents");
-  if (await isDir(dir)) {
-    const cfg = await agentsConfig(opts, env, opts.home ?? env.HOME ?? os.homedir());
-    const ids = [...new Set([...(await agentFolders(dir)), ...cfg.entries.map((e) => e.id)])].sort();
-    const homes = new Map(ids.map((id) => [id, agentWorkspace(id, cfg, state)]));
-    const named = [cfg.defaults, cfg.fromEnv, ...homes.values()].includes(root);
+  const agents = openClawAgents(await readOpenClawConfigFile(openClawConfigPath(opts), opts.env ?? process.env), opts);
+  const moved = agents.ids.flatMap((id) => {
+    const d = agents.agentDirOf(id);
+    return d ? [[id, d] as const] : [];
+  });
+  if (moved.length > 0 || (await isDir(dir))) {
+    const ids = [...new Set([...(await agentFolders(dir)), ...agents.ids])].sort();
+    const homes = new Map(ids.map((id) => [id, agents.workspaceOf(id)]));
+    const named = [agents.defaults, defaultWorkspace(opts), ...homes.values()].includes(root);
     if (named || (parent === state && (base === "workspace" || base.startsWith("workspace-")))) {
       const elsewhere = async (id: string) => homes.get(id) !== root && (await isDir(homes.get(id)!));
-      const agents: string[] = [];
-      for (const id of ids) if (!(await elsewhere(id))) agents.push(id);
-      return agents.length === ids.length ? { dir } : { dir, agents };
+      const mine: string[] = [];
+      for (const id of ids) if (!(await elsewhere(id))) mine.push(id);
+      const agentDirs = Object.fromEntries(moved.filter(([id]) => mine.includes(id)));
+      return {
+        dir,
+        ...(mine.length === ids.length ? {} : { agents: mine }),
+        ...(Object.keys(agentDirs).length > 0 ? { agentDirs } : {}),
+      };
     }
   }
   if (await hasAgents(parent)) return { dir: path.join(parent, "agents") };

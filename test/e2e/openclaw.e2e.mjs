@@ -1,6 +1,8 @@
 // End to end against the real OpenClaw 2026.9.6 (issue 11): install it (cached), wire membank in
-// with `membank openclaw setup` into a temp OpenClaw home, and check with OpenClaw's own CLI that the
-// plugin loads with its tools and that `openclaw memory search` finds a bank page. Offline apart from
+// with `membank openclaw setup` into a temp OpenClaw home as people keep one (a `--profile`, a
+// hand-written JSON5 config with comments and an `$include` of two agents, the default agent's
+// workspace outside the state dir), and check with OpenClaw's own CLI that the plugin loads with its
+// tools and that `openclaw memory search` finds a bank page. A config with a typo is left untouched. Offline apart from
 // the npm registry (install only): OpenClaw's memory search runs FTS-only (provider none), no model.
 // Run: pnpm build && node test/e2e/openclaw.e2e.mjs   (.ci/run calls it)
 import assert from "node:assert/strict";
@@ -31,12 +33,15 @@ console.log(
 );
 
 const home = mkdtempSync(path.join(os.tmpdir(), "membank-openclaw-e2e-"));
-const state = path.join(home, ".openclaw");
-const ws = path.join(state, "workspace");
+// OpenClaw's `--profile work`: state in ~/.openclaw-work; membank's commands take the same flag.
+const PROFILE = ["--profile", "work"];
+const state = path.join(home, ".openclaw-work");
+// The system agent's own workspace, named in the agents include (not <state>/workspace).
+const ws = path.join(home, "clawd");
+const { OPENCLAW_STATE_DIR: _s, OPENCLAW_CONFIG_PATH: _c, OPENCLAW_PROFILE: _p, ...inherited } = process.env;
 const env = {
-  ...process.env,
+  ...inherited,
   HOME: home,
-  OPENCLAW_STATE_DIR: state,
   OPENCLAW_BIN: oc.openclaw,
   // No git identity on the machine; membank's commits must not need one.
   GIT_CONFIG_GLOBAL: "/dev/null",
@@ -58,7 +63,7 @@ function run(cmd, args, { ok = [0] } = {}) {
   }
   return res;
 }
-const openclaw = (...args) => run(oc.openclaw, args);
+const openclaw = (...args) => run(oc.openclaw, [...PROFILE, ...args]);
 const membank = (args, opts) => run(process.execPath, [cli, ...args], opts);
 /** OpenClaw prints log lines before its JSON on some commands: parse from the first "{" or "[". */
 function json(text) {
@@ -86,18 +91,51 @@ try {
     ].join("\n"),
   );
   writeFileSync(path.join(ws, "AGENTS.md"), "# AGENTS\n\nBe brief. Ask before sending e-mail.\n");
-  // Offline: OpenClaw's memory search without an embedding provider (FTS only), membank BM25 only.
-  step("openclaw config set memory.search.provider none", () =>
-    openclaw("config", "set", "memory.search.provider", "none"),
+  const configFile = path.join(state, "openclaw.json");
+  const agentsFile = path.join(state, "agents.json5");
+  mkdirSync(state, { recursive: true });
+  mkdirSync(path.join(home, "ops"), { recursive: true });
+  step("a config with a typo: setup names file:line, exits 1 and changes nothing", () => {
+    const typo = '{\n  // moved to the NAS\n  agents: { defaults: { workspace: "~/nas" } }\n  memory: {},\n}\n';
+    writeFileSync(configFile, typo);
+    const res = membank(["openclaw", "setup", ...PROFILE, "--no-cron"], { ok: [1] });
+    assert.ok(res.stderr.includes(`${configFile}:4:3: not valid JSON5`), res.stderr);
+    assert.equal(readFileSync(configFile, "utf8"), typo);
+    assert.ok(!existsSync(path.join(ws, "membank.config.json")) && !existsSync(path.join(home, "nas")));
+  });
+  // The config as a person writes it (comments, bare keys, trailing commas, agents in their own
+  // file in OpenClaw 2026.9's shape). Offline: OpenClaw's memory search without an embedding
+  // provider (FTS only), membank BM25 only.
+  const agentsText = `{
+  // the family assistant, and the homelab one
+  ownership: "explicit",
+  defaults: { systemAgent: { agentId: "main" } },
+  entries: {
+    main: { workspace: "~/clawd" },
+    ops: { workspace: "~/ops" },
+  },
+}
+`;
+  writeFileSync(agentsFile, agentsText);
+  writeFileSync(
+    configFile,
+    `// work profile, edited by hand
+{
+  agents: { $include: "./agents.json5" },
+  memory: {
+    search: { provider: "none", extraPaths: ["notes", ], }, // no model, no network
+  },
+}
+`,
   );
   writeFileSync(path.join(ws, "membank.config.json"), `${JSON.stringify({ embedding: { provider: "none" } })}\n`);
 
-  const configFile = path.join(state, "openclaw.json");
   const before = readFileSync(configFile, "utf8");
   step("setup --dry-run prints every change and changes nothing", () => {
-    const out = membank(["openclaw", "setup", "--dry-run"]).stdout;
+    const out = membank(["openclaw", "setup", ...PROFILE, "--dry-run"]).stdout;
+    assert.match(out, new RegExp(`state ${state}; workspace ${ws}\n`));
     assert.match(out, /\$ openclaw plugins install --link --force --accept-capabilities /);
-    assert.match(out, /\$ openclaw config set memory\.search\.extraPaths '\["bank"\]' --strict-json/);
+    assert.match(out, /\$ openclaw config set memory\.search\.extraPaths '\["notes","bank"\]' --strict-json/);
     assert.match(out, /\$ openclaw cron add .*--declaration-key membank-nightly/);
     assert.match(out, /exit 3|"\$c" -eq 3/);
     assert.match(out, /AGENTS\.md/);
@@ -109,14 +147,25 @@ try {
   });
 
   // No Gateway runs here, so the cron job (a Gateway call) is left out; the dry run above shows it.
-  step("membank openclaw setup", () => membank(["openclaw", "setup", "--no-cron"]));
+  step("membank openclaw setup --profile work", () => membank(["openclaw", "setup", ...PROFILE, "--no-cron"]));
   step("setup again changes nothing", () => {
     const agents = readFileSync(path.join(ws, "AGENTS.md"), "utf8");
     assert.match(agents, /^# AGENTS\n\nBe brief\. Ask before sending e-mail\.\n\n<!-- membank:begin retain -->/);
-    const out = membank(["openclaw", "setup", "--no-cron"]).stdout;
+    const out = membank(["openclaw", "setup", ...PROFILE, "--no-cron"]).stdout;
     assert.match(out, /Nothing to do/);
     assert.equal(readFileSync(path.join(ws, "AGENTS.md"), "utf8"), agents);
   });
+
+  step(
+    "openclaw config get: the plugin points at the agent's workspace; the $include and the user's entries stay",
+    () => {
+      const cfg = json(openclaw("config", "get", "plugins.entries.membank.config", "--json").stdout);
+      assert.equal(cfg.workspace, ws);
+      assert.equal(readFileSync(agentsFile, "utf8"), agentsText);
+      assert.match(readFileSync(configFile, "utf8"), /"\$include": "\.\/agents\.json5"/);
+      assert.deepEqual(json(openclaw("config", "get", "memory.search.extraPaths", "--json").stdout), ["notes", "bank"]);
+    },
+  );
 
   step("openclaw plugins inspect: the plugin loads and lists its tools", () => {
     const info = json(openclaw("plugins", "inspect", "membank", "--runtime", "--json").stdout);
@@ -139,8 +188,8 @@ try {
   });
 
   step("openclaw memory search finds the bank page", () => {
-    openclaw("memory", "index");
-    const res = json(openclaw("memory", "search", "--json", "written status Fridays").stdout);
+    openclaw("memory", "index", "--agent", "main");
+    const res = json(openclaw("memory", "search", "--agent", "main", "--json", "written status Fridays").stdout);
     const paths = res.results.map((r) => r.path);
     assert.ok(
       paths.some((p) => p.startsWith("bank/")),
@@ -149,7 +198,7 @@ try {
   });
 
   step("membank openclaw status: everything wired but the cron job", () => {
-    const s = json(membank(["openclaw", "status", "--json", "--no-cron"]).stdout);
+    const s = json(membank(["openclaw", "status", ...PROFILE, "--json", "--no-cron"]).stdout);
     const by = Object.fromEntries(s.items.map((i) => [i.id, i.ok]));
     assert.deepEqual(by, {
       version: true,
@@ -163,7 +212,7 @@ try {
   });
 
   step("setup --mcp: OpenClaw accepts the MCP server entry", () => {
-    membank(["openclaw", "setup", "--mcp", "--no-cron"]);
+    membank(["openclaw", "setup", ...PROFILE, "--mcp", "--no-cron"]);
     const show = json(openclaw("mcp", "show", "membank", "--json").stdout);
     const entry = show.server ?? show.membank ?? show;
     assert.equal(entry.command, process.execPath);

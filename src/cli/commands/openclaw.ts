@@ -5,6 +5,8 @@ import { printJson } from "../shared.js";
 interface CommonFlags {
   openclaw?: string;
   workspace?: string;
+  agent?: string;
+  profile?: string;
   json?: boolean;
 }
 
@@ -21,9 +23,20 @@ function common(cmd: Command): Command {
     .option("--openclaw <path>", "OpenClaw's CLI (default: $OPENCLAW_BIN, else openclaw on PATH)")
     .option(
       "-w, --workspace <dir>",
-      "the agent's workspace (default: OpenClaw's agents.defaults.workspace, else <state>/workspace)",
+      "the agent's workspace (default: the workspace OpenClaw gives the agent, see --agent)",
     )
+    .option("--agent <id>", "which OpenClaw agent (default: the one marked default, or the only one)")
+    .option("--profile <name>", "OpenClaw's --profile: its state in ~/.openclaw-<name>")
     .option("--json", "print JSON");
+}
+
+function contextOptions(flags: CommonFlags) {
+  return {
+    ...(flags.openclaw ? { openclaw: flags.openclaw } : {}),
+    ...(flags.workspace ? { workspace: flags.workspace } : {}),
+    ...(flags.agent ? { agent: flags.agent } : {}),
+    ...(flags.profile ? { profile: flags.profile } : {}),
+  };
 }
 
 export function registerOpenClaw(program: Command): void {
@@ -42,13 +55,16 @@ export function registerOpenClaw(program: Command): void {
       .option("--cron-expr <expr>", "when the nightly job runs", "0 3 * * *")
       .option("--tz <zone>", "IANA time zone of the cron expression (default: the Gateway's)"),
   ).action(async (flags: SetupFlags) => {
-    const { describeStep, openClawContext, openClawVersion, planSetup, unsupportedVersion } = await import(
-      "../../openclaw/index.js"
-    );
-    const ctx = await openClawContext({
-      ...(flags.openclaw ? { openclaw: flags.openclaw } : {}),
-      ...(flags.workspace ? { workspace: flags.workspace } : {}),
-    });
+    const {
+      assertOpenClawConfigValid,
+      describeStep,
+      includeBlocksWrites,
+      openClawContext,
+      openClawVersion,
+      planSetup,
+      unsupportedVersion,
+    } = await import("../../openclaw/index.js");
+    const ctx = await openClawContext(contextOptions(flags));
     const version = await openClawVersion(ctx.runner);
     const unsupported = await unsupportedVersion(ctx.pluginDir, version);
     if (unsupported) throw new MembankError(`${ctx.runner.bin}: ${unsupported}`, { code: "EOPENCLAWVERSION" });
@@ -58,6 +74,12 @@ export function registerOpenClaw(program: Command): void {
       ...(flags.cronExpr ? { cronExpr: flags.cronExpr } : {}),
       ...(flags.tz ? { tz: flags.tz } : {}),
     });
+    // Before anything changes: a config OpenClaw refuses would fail each of its steps midway.
+    if (steps.some((s) => !s.done && s.command)) {
+      const blocked = includeBlocksWrites(ctx.configFile, ctx.config);
+      if (blocked) throw new MembankError(blocked, { code: "EOPENCLAWCONFIG" });
+      await assertOpenClawConfigValid(ctx);
+    }
     const log = (line: string) => {
       if (!flags.json) process.stdout.write(`${line}\n`);
     };
@@ -102,10 +124,7 @@ export function registerOpenClaw(program: Command): void {
       .option("--no-cron", "do not ask the Gateway for the nightly job"),
   ).action(async (flags: CommonFlags & { cron?: boolean }) => {
     const { formatStatus, openClawContext, openClawStatus } = await import("../../openclaw/index.js");
-    const ctx = await openClawContext({
-      ...(flags.openclaw ? { openclaw: flags.openclaw } : {}),
-      ...(flags.workspace ? { workspace: flags.workspace } : {}),
-    });
+    const ctx = await openClawContext(contextOptions(flags));
     const status = await openClawStatus(ctx, { cron: flags.cron !== false });
     if (flags.json) printJson(status);
     else process.stdout.write(`${formatStatus(status)}\n`);
