@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import JSON5 from "json5";
 import { MembankError } from "../workspace/errors.js";
-import { Json5Error, parseJson5 } from "./json5.js";
 
 /**
  * OpenClaw's config as OpenClaw itself reads it (src/config/includes.ts and its env
@@ -34,14 +34,26 @@ function merge(a: unknown, b: unknown): unknown {
   return out;
 }
 
-/** One file's text as data; a syntax error becomes `file:line:column: reason`. */
+/** json5's syntax error: `JSON5: invalid character 'p' at 5:3`, with the position as numbers. */
+interface Json5SyntaxError extends SyntaxError {
+  lineNumber: number;
+  columnNumber: number;
+}
+const isJson5Error = (e: unknown): e is Json5SyntaxError =>
+  e instanceof SyntaxError && typeof (e as Partial<Json5SyntaxError>).lineNumber === "number";
+
+/**
+ * One file's text as data, read with the json5 package OpenClaw itself reads its config with
+ * (so what one accepts the other does); a syntax error becomes `file:line:column: reason`.
+ */
 export function parseConfigText(text: string, file: string): unknown {
   try {
-    return parseJson5(text);
+    return JSON5.parse(text);
   } catch (error) {
-    if (!(error instanceof Json5Error)) throw error;
+    if (!isJson5Error(error)) throw error;
+    const reason = error.message.replace(/^JSON5: /, "").replace(/ at \d+:\d+$/, "");
     throw new OpenClawConfigError(
-      `${file}:${error.line}:${error.column}: not valid JSON5 (${error.reason}); OpenClaw cannot read it either: ` +
+      `${file}:${error.lineNumber}:${error.columnNumber}: not valid JSON5 (${reason}); OpenClaw cannot read it either: ` +
         "fix that line (`openclaw config validate` shows the same), then run membank again",
       file,
     );
