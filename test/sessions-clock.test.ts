@@ -80,6 +80,20 @@ describe("session clock", () => {
     expect(got.slice(half).some((g) => g.startsWith("2025-10-26 02:30"))).toBe(true);
   });
 
+  it("UTC under any of its names gives Intl's day and time, far years included", () => {
+    for (const zone of ["UTC", "Etc/UTC", "gmt", "Zulu", "etc/uct"]) {
+      const clock = createClock(zone);
+      expect(clock.zone).toBe(zone);
+      const instants = [
+        ...TRANSITIONS,
+        ...Array.from({ length: 200 }, (_, i) => Date.UTC(1969, 11, 31) + i * 9_876_543_210.25),
+        Date.UTC(-50, 0, 1),
+        Date.UTC(12_000, 5, 1),
+      ];
+      for (const ts of instants) expect({ day: clock.day(ts), time: clock.time(ts) }).toEqual(reference(zone, ts));
+    }
+  });
+
   it("in the machine's zone (no zone configured) gives Intl's day and time too, whatever TZ is", () => {
     const saved = process.env.TZ;
     try {
