@@ -186,6 +186,23 @@ describe("search with vectors", () => {
     }
   });
 
+  it("a log edited or deleted takes its old vectors out of sqlite-vec's table too, in a new connection", async () => {
+    const w = await ws();
+    const c = choice(64);
+    await syncIndex(w, { embedder: c });
+    // A new connection, as the next nightly opens: sqlite-vec is loaded only when needed.
+    closeIndexes();
+    await writeFile(path.join(w.root, "memory/2026-03-12.md"), "# 2026-03-12\n\n- Lunch was ramen this time.\n");
+    rmSync(path.join(w.root, "memory/2026-03-10.md"));
+    await syncIndex(w, { embedder: c });
+    const idx = acquireIndex(indexFile(w));
+    expect(idx.vec.loaded).toBe(true);
+    const ids = (sql: string) => (idx.db.prepare(sql).pluck().all() as (number | bigint)[]).map(Number).sort();
+    const chunks = ids("SELECT id FROM chunks WHERE path NOT LIKE 'bank/%'");
+    expect(ids("SELECT rowid FROM chunk_vec")).toEqual(chunks);
+    expect(ids("SELECT id FROM chunk_vectors")).toEqual(chunks);
+  });
+
   it("mixes vector and text scores with the configured weights", async () => {
     const w = await ws();
     const c = choice(64);

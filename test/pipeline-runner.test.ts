@@ -149,6 +149,33 @@ describe("pipeline runner", () => {
   });
 });
 
+describe("run records of several pipelines", () => {
+  it("pruning keeps each pipeline's newest finished run, even when only another pipeline's are recent", async () => {
+    const first = await executePipeline(ws, pipeline());
+    await rm(path.join(runsDir(ws), `${first.id}.json`));
+    const put = (id: string, pipelineName: string, status: string) =>
+      writeFile(path.join(runsDir(ws), `${id}.json`), JSON.stringify({ ...first, id, pipeline: pipelineName, status }));
+    // Long ago: a finished "reindex" and a finished "test"; then 110 records, "reindex" ones
+    // failed, "test" ones done, a damaged file among them; tonight "test" runs again.
+    await put("2001-01-01T00-00-000", "reindex", "done");
+    await put("2001-01-01T00-00-001", "reindex", "nothing");
+    await put("2001-01-01T00-00-002", "test", "done");
+    for (let i = 3; i < 113; i++)
+      await put(
+        `2001-01-01T00-00-${String(i).padStart(3, "0")}`,
+        i % 2 ? "reindex" : "test",
+        i % 2 ? "failed" : "done",
+      );
+    await writeFile(path.join(runsDir(ws), "2001-01-01T00-00-050.json"), "{ not json");
+    await executePipeline(ws, pipeline());
+    const names = (await readdir(runsDir(ws))).sort();
+    // The newest 100 stay, and the newest finished "reindex" run, which none of them is.
+    expect(names).toHaveLength(101);
+    expect(names[0]).toBe("2001-01-01T00-00-001.json");
+    expect(names[1]).toBe("2001-01-01T00-00-014.json");
+  });
+});
+
 describe("memory between steps", () => {
   it("a step's garbage is collected before the next step starts, so the run's peak is one step's", async () => {
     const heapAtStart: number[] = [];

@@ -79,4 +79,41 @@ describe("session clock", () => {
     expect(got.slice(0, half).some((g) => g.startsWith("2025-10-26 02:30"))).toBe(true);
     expect(got.slice(half).some((g) => g.startsWith("2025-10-26 02:30"))).toBe(true);
   });
+
+  it("UTC under any of its names gives Intl's day and time, far years included", () => {
+    for (const zone of ["UTC", "Etc/UTC", "gmt", "Zulu", "etc/uct"]) {
+      const clock = createClock(zone);
+      expect(clock.zone).toBe(zone);
+      const instants = [
+        ...TRANSITIONS,
+        ...Array.from({ length: 200 }, (_, i) => Date.UTC(1969, 11, 31) + i * 9_876_543_210.25),
+        Date.UTC(-50, 0, 1),
+        Date.UTC(12_000, 5, 1),
+      ];
+      for (const ts of instants) expect({ day: clock.day(ts), time: clock.time(ts) }).toEqual(reference(zone, ts));
+    }
+  });
+
+  it("in the machine's zone (no zone configured) gives Intl's day and time too, whatever TZ is", () => {
+    const saved = process.env.TZ;
+    try {
+      for (const zone of ZONES) {
+        // Node re-reads TZ when it is set: Date's local fields and Intl's default zone follow it.
+        process.env.TZ = zone;
+        const clock = createClock();
+        expect(clock.zone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+        const near = TRANSITIONS.flatMap((t) => [-3_601_000, -1000, 0, 999, 1800_000, 3_599_000].map((d) => t + d));
+        const any = Array.from({ length: 300 }, (_, i) => Date.UTC(1990, 0, 1) + i * 7_654_321_987.5);
+        // Years a four-digit formatting does not cover go by Intl.
+        const far = [Date.UTC(-50, 0, 1), Date.UTC(12_000, 5, 1), -62_198_755_200_001];
+        for (const ts of [...near, ...any, ...far]) {
+          const want = reference(Intl.DateTimeFormat().resolvedOptions().timeZone, ts);
+          expect({ zone, day: clock.day(ts), time: clock.time(ts) }).toEqual({ zone, ...want });
+        }
+      }
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  });
 });

@@ -109,7 +109,9 @@ async function runLocked<S>(ws: Workspace, def: PipelineDefinition<S>, options: 
       if (i > 0) releaseGarbage();
       rec.status = "running";
       rec.startedAt = new Date().toISOString();
-      await writeRunRecord(ws, record);
+      // Not fsynced: a kill still leaves this note (how far the run got); only a power loss
+      // can take it, and then the run's first record says it started (two fsyncs a step).
+      await writeRunRecord(ws, record, { durable: false });
       log(`[${i + 1}/${def.steps.length}] ${step.name}: ${step.description}`);
       const s0 = performance.now();
       try {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -35,6 +35,17 @@ describe("writeFilesAtomic (a nightly's pages in one batch)", () => {
     await writeFilesAtomic(files);
     for (const f of files) expect(readFileSync(f.file, "utf8")).toBe(f.content);
     expect(tree(root).filter((p) => p.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("without fsyncs (durable: false) still replaces each file whole and keeps the file's mode", async () => {
+    const root = tmp();
+    const file = path.join(root, "runs", "2026-01-02T06-00-00-000Z.json");
+    await writeFilesAtomic([{ file, content: '{"status":"running"}\n' }], { durable: false });
+    chmodSync(file, 0o640);
+    await writeFilesAtomic([{ file, content: '{"status":"done"}\n' }], { durable: false });
+    expect(readFileSync(file, "utf8")).toBe('{"status":"done"}\n');
+    expect(statSync(file).mode & 0o777).toBe(0o640);
+    expect(tree(root)).toEqual(["runs", "runs/2026-01-02T06-00-00-000Z.json"]);
   });
 
   it("changes no file when one of them cannot be written, and names that one", async () => {
