@@ -30,8 +30,14 @@ const AND_OTHER = "\\s+(?:and|&)\\s+@?[\\p{L}][\\p{L}\\p{N}_-]*(?:\\s+both)?\\s+
 /** Being sure, in the ways people write it: "is convinced", "was adamant that", "'s pretty sure". */
 const SURE =
   "(?:\\s+(?:is|was)|['’]s)(?:\\s+(?:pretty|quite|very|totally|fully|dead|absolutely|100%))?\\s+(?:convinced|adamant|sure|certain|positive|confident)";
+/**
+ * Holding to a belief or letting it go, as people say a person did: "Omar doubled down",
+ * "Hal changed his mind", "Rosa came around", "Li stands by it". Only a person does these.
+ */
+const STANDS =
+  "(?:doubled|doubles|doubling) down|(?:came|comes|has come|finally came) (?:a)?round|changed (?:his|her|their) mind|(?:backtracked|backpedalled|backpedaled|u-turned)|(?:still )?stands by";
 /** Verbs only a person does with a belief: these report one for any name, tagged or not. */
-const PERSON_VERBS = `(?:\\s+(?:thinks|believes|reckons|insists|argues|suspects|maintains|swears|(?:keeps|kept|was|is) (?:saying|arguing|insisting)|admits|admitted|concedes|conceded|(?:doesn't|does not|didn't|did not|no longer) (?:think|believe))|${SURE})`;
+const PERSON_VERBS = `(?:\\s+(?:thinks|believes|reckons|insists|argues|suspects|maintains|swears|(?:keeps|kept|was|is) (?:saying|arguing|insisting)|admits|admitted|concedes|conceded|${STANDS}|(?:doesn't|does not|didn't|did not|no longer) (?:think|believe))|${SURE})`;
 /** Verbs that report a belief of a tagged name (things "say" and "feel" too, so only when tagged). */
 const BELIEF_VERBS = `(?:${PERSON_VERBS}|\\s+(?:feels|says|said|claims|expects|predicts|figures))`;
 /** A report written after the belief: "..., says Rosa", "— Rosa thinks", "(per Rosa)". */
@@ -67,7 +73,7 @@ const UNTAGGED_ATTRIBUTIONS = [
 
 /** A word without which no pattern above reports a belief. */
 const REPORT_WORD =
-  /\b(?:thinks?|thought|believes?|reckon(?:s|ed)?|insist(?:s|ing)?|argu(?:es|ing)|suspects|maintains|swears|admit(?:s|ted)?|conceded?|concedes|says|said|saying|mentioned|told|pointed|feels|felt|claims|expects|predicts|figures|according|per|words|view|take|opinion|position|belief|feeling|read|convinced|adamant|sure|certain|positive|confident|heard|hear|learned|agree|puts?|sees)\b/iu;
+  /\b(?:thinks?|thought|believes?|reckon(?:s|ed)?|insist(?:s|ing)?|argu(?:es|ing)|suspects|maintains|swears|admit(?:s|ted)?|conceded?|concedes|says|said|saying|mentioned|told|pointed|feels|felt|claims|expects|predicts|figures|according|per|words|view|take|opinion|position|belief|feeling|read|convinced|adamant|sure|certain|positive|confident|heard|hear|learned|agree|puts?|sees|down|around|round|mind|backtracked|backpedall?ed|u-turned|stands)\b/iu;
 
 /** Capitalised words that start a report but name no one person ("Everyone thinks", "Finance says"). */
 const NOBODY_IN_PARTICULAR = new Set(

@@ -39,6 +39,20 @@ describe("holderOf: a belief reported for someone else", () => {
     }
   });
 
+  it("gives a person's holding to a belief or letting it go to that person, tagged or not", () => {
+    for (const said of [
+      "Ingrid doubled down: the pricing page needs a rewrite first",
+      "Ingrid changed her mind about the pricing page, it can wait",
+      "Ingrid finally came around on the pricing page rewrite",
+      "Ingrid still stands by the pricing page rewrite",
+      "my cofounder Ingrid backtracked on the pricing page",
+    ]) {
+      expect(holderOf(["Sam"], said), said).toBe("ingrid");
+    }
+    // A thing does not double down or come around: "Kafka came around" is no one's report.
+    expect(holderOf(["Sam"], "the pricing page came around again in review")).toBe("sam");
+  });
+
   it("keeps the writer as holder when an untagged capitalised word reports nothing a person believes", () => {
     // Things "say" and "feel" too: a tool's reading or a product's feel is the writer's belief.
     expect(holderOf(["Kit"], "Grafana says p99 is 300ms, too slow for checkout")).toBe("kit");
