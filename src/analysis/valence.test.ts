@@ -28,6 +28,30 @@ describe("evaluation: praise or complaint, a 'not' counted in its own clause", (
     expect(evaluation(text).sign).toBe(sign);
   });
 
+  it.each([
+    // Excess is a complaint, whatever the adjective; "too" meaning "also" is not.
+    ["the onboarding survey is way too long-winded", -1],
+    ["honestly the seminar reading list is too dense to finish", -1],
+    ["the new intern is sharp, and fast too", 1],
+    ["me too, the venue is great", 1],
+    ["too early to tell with the redesign", 0],
+    // "doesn't pull its weight": the idiom praises, its "not" turns it.
+    ["the staging cluster doesn't pull its weight", -1],
+    ["the night bus earns its keep", 1],
+    // Done for show.
+    ["quarterly OKR reviews are theatre", -1],
+    ["the sign-off step is pure box-ticking", -1],
+    // Praise said sarcastically is the complaint it means.
+    ["oh great, another all-hands about synergy", -1],
+    ["third reorg this year. love that for us", -1],
+    ["four launches in one sprint, sure, totally realistic", -1],
+    ["we skipped the staging deploy, what could possibly go wrong", -1],
+    // ... and plain praise stays praise.
+    ["great, the new build is much faster", 1],
+  ])("%s -> %i", (text, sign) => {
+    expect(evaluation(text).sign).toBe(sign);
+  });
+
   it("never reads a sign from a text with no evaluative word, whatever else it says", () => {
     const neutral = fc.constantFrom("the", "rota", "Austin", "covers", "weekends", "since", "Feb", "not", "no", "we");
     fc.assert(

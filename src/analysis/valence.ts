@@ -91,6 +91,17 @@ const POSITIVE = [
   "the right tool",
   // "the right backbone", "the right person for it": a fit, whatever the noun.
   "the right",
+  // Earning its place, said of a part or a person ("chapter 3 doesn't pull its weight").
+  "pulls its weight",
+  "pull its weight",
+  "pulling its weight",
+  "pulls their weight",
+  "pull their weight",
+  "pulls his weight",
+  "pulls her weight",
+  "earns its keep",
+  "earn its keep",
+  "earns its place",
 ];
 
 /** Complaint: the subject is bad, unfair, hard, slow, too costly, a step back. */
@@ -185,6 +196,28 @@ const NEGATIVE = [
   "hurts",
   "hurt",
   "hurting",
+  // Done for appearance, not use: "standups are theater", "pure ceremony", "box-ticking".
+  "is theater",
+  "are theater",
+  "is theatre",
+  "are theatre",
+  "pure theater",
+  "pure theatre",
+  "just theater",
+  "just theatre",
+  "all theater",
+  "all theatre",
+  "pure ceremony",
+  "empty ceremony",
+  "just ceremony",
+  "for show",
+  "box-ticking",
+  "box ticking",
+  "tick-box",
+  "a formality",
+  "going through the motions",
+  // Sarcastic praise (see IRONIC_PRAISE) reads as the complaint it is.
+  "ironic-praise",
 ];
 
 /** Every valence phrase with its sign, longest first so "a step back" is read before "back". */
@@ -214,7 +247,21 @@ const CLAUSE = /[,;:()]|\s[—–-]\s|\s(?:but|though|although|while|whereas)\s/
 
 /** Set phrases with an evaluative word that judge nothing ("to be fair", "hard to say", "best case"). */
 const NOT_EVALUATIVE =
-  / (?:to be fair|hard to say|hard deadline|best case|at best|for good|fast forward|(?:could|might|may) be wrong) /g;
+  / (?:to be fair|hard to say|hard deadline|best case|at best|for good|fast forward|(?:could|might|may) be wrong|too (?:early|soon|close) to (?:tell|say|call)) /g;
+
+/**
+ * "too" before a word that is no pronoun, article or preposition is excess, a complaint
+ * ("too thin to keep", "way too ambitious"); "me too", "it was fine too" are "also".
+ */
+const EXCESS =
+  / too (?!(?:i|me|we|us|you|it|he|she|they|them|him|her|the|a|an|and|but|or|so|is|was|are|were|to|for|of|in|on|at|as|if|that|this|then|by|with)\b)([\p{L}][\p{L}-]*) /gu;
+
+/**
+ * Praise said sarcastically: "great, another meeting", "love that for me", "sure, totally
+ * fine", "what could go wrong". Replaced by a complaint word before the clauses are read.
+ */
+const IRONIC_PRAISE =
+  /\b(?:(?:great|wonderful|fantastic|perfect|awesome|brilliant|lovely|super|cool|nice|oh good)\s*[,.!…]+\s*(?:just\s+)?(?:another|more|yet another|one more)\b|love (?:that|this) for (?:me|us|him|her|them)\b|(?:sure|yeah|oh yes)\s*[,.!…]+\s*(?:totally|very|super|completely|perfectly|absolutely)\s+(?:fine|reasonable|realistic|doable|normal|great|sane|sustainable)\b|what could (?:possibly )?go wrong\b)/giu;
 
 /** The valence phrases of a normalised text and their signed sum. */
 function phrasesOf(normalised: string): { sum: number; words: string[] } {
@@ -228,6 +275,10 @@ function phrasesOf(normalised: string): { sum: number; words: string[] } {
     sum += sign * (parts.length - 1);
     words.push(phrase);
     rest = parts.join(" ");
+  }
+  for (const m of rest.matchAll(EXCESS)) {
+    sum -= 1;
+    words.push(`too ${m[1]}`);
   }
   return { sum, words };
 }
@@ -281,7 +332,7 @@ function evaluationOf(text: string): Evaluation {
 /** Each clause of a text that judges something, with its sign and words (see evaluation). */
 export function evaluatedClauses(text: string): { text: string; sign: -1 | 1; words: string[] }[] {
   const out: { text: string; sign: -1 | 1; words: string[] }[] = [];
-  for (const clause of text.split(CLAUSE)) {
+  for (const clause of text.replace(IRONIC_PRAISE, " ironic-praise ").split(CLAUSE)) {
     if (clause.trim() === "") continue;
     const read = phrasesOf(cueResidue(clause));
     if (read.sum === 0) continue;
