@@ -357,6 +357,29 @@ export const CUE_LISTS: readonly CueList[] = [
 ];
 
 /**
+ * "against" cues that only move a date ("moved to", "pushed back"): news about a forecast or a
+ * plan, and nothing about a belief that names no time or outcome ("standups are theater" is
+ * not weakened by "standup moved to 9:30").
+ */
+export const SCHEDULE_SHIFTS: ReadonlySet<string> = new Set([
+  "slipped",
+  "slips",
+  "slipping",
+  "moved to",
+  "moves to",
+  "pushed to",
+  "pushed back",
+  "pushed out",
+  "postponed",
+  "delayed",
+  "rescheduled",
+  "new date",
+  "new target",
+  "running late",
+  "behind schedule",
+]);
+
+/**
  * Words that undo a negative cue that follows "no longer", "not" or "never": "no longer
  * blocked", "not worried", "never late", "no longer doubts" are good news, not a reversal.
  */

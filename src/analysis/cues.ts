@@ -20,6 +20,7 @@
  */
 
 import { AFFIRMING_NEGATIONS, CUE_LISTS, type CueKind, NEGATIVE_OUTCOME_WORDS } from "./cue-lists.js";
+import { MONTH_NAME, WEEKDAY_NAME } from "./time-words.js";
 import { fold } from "./tokens.js";
 import { CHOICE_VERDICTS, DOUBTED_VERDICTS } from "./verdicts.js";
 
@@ -195,6 +196,21 @@ const HYPOTHETICAL =
 /** The text talks about a switch or a change that has not been made. */
 export function isHypothetical(text: string): boolean {
   return HYPOTHETICAL.test(text.replace(/[’‘]/g, "'"));
+}
+
+/**
+ * A statement about when or whether something happens (a forecast, a deadline, a plan's
+ * fate): it names a time ("in May", "by Q2", "the 14th") or says something will, can or
+ * should be done in time ("ships", "realistic", "on track"). What only a date change bears on.
+ */
+const FORECAST = new RegExp(
+  `\\b(?:${MONTH_NAME}|${WEEKDAY_NAME}|q[1-4]|h[12]|\\d{1,2}(?:st|nd|rd|th)|(?:19|20)\\d\\d|eo[dwmqy]|deadline|due(?! to)|date|schedule[ds]?|on time|in time|on track|by the end|next (?:week|month|quarter|year|sprint)|this (?:week|month|quarter|year|sprint)|tomorrow|soon|launch(?:es|ed|ing)?|ship(?:s|ped|ping)?|releas(?:e|es|ed|ing)|deliver(?:s|ed|ing|y)?|land(?:s|ed|ing)?|happen(?:s|ed|ing)?|finish(?:es|ed|ing)?|cut(?:s|ting)? ?over|go(?:es)? live|ma(?:ke|kes|de) it|will|won't|going to|gonna|realistic|unrealistic|doable|achievable|feasible|likely|unlikely)\\b`,
+  "iu",
+);
+
+/** The text forecasts or plans something in time (see FORECAST). */
+export function isForecast(text: string): boolean {
+  return FORECAST.test(text.replace(/[’‘]/g, "'"));
 }
 
 /** The text asks rather than states ("is Postgres really the bottleneck?"): no belief of its own. */

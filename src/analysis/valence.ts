@@ -367,10 +367,21 @@ const SUBJECT_WORDS = 6;
  * evaluative ("is unfair", "feels pretty smooth now"). Undefined for any other statement.
  */
 export function evaluatedSubject(text: string): string | undefined {
+  const split = subjectSplit(text);
+  if (split === undefined) return undefined;
+  const predicate = text.slice(split.at).split(CLAUSE)[0]!;
+  return evaluation(predicate).sign === 0 ? undefined : split.subject;
+}
+
+/** The subject of a "<subject> <copula> ..." statement ("standups" in "standups are theater"), whatever follows. */
+export function statedSubject(text: string): string | undefined {
+  return subjectSplit(text)?.subject;
+}
+
+function subjectSplit(text: string): { subject: string; at: number } | undefined {
   const m = COPULA.exec(text) ?? SHORT_COPULA.exec(text);
   if (!m) return undefined;
   const subject = text.slice(0, m.index).trim();
   if (subject === "" || subject.split(/\s+/).length > SUBJECT_WORDS || CLAUSE.test(subject)) return undefined;
-  const predicate = text.slice(m.index).split(CLAUSE)[0]!;
-  return evaluation(predicate).sign === 0 ? undefined : subject;
+  return { subject, at: m.index };
 }

@@ -93,6 +93,34 @@ describe("stance rules: outcomes about the topic, tagged with the project", () =
     expect(judge(text).stance).toBe(stance);
   });
 
+  it("reads a date moved as news only about a belief that names a time or a forecast", () => {
+    const sync = { statement: "the weekly sync is a waste of everyone's morning", entities: ["Mara"], confidence: 0.7 };
+    for (const text of [
+      "- W @Mara: the weekly sync moved to 11:00 so the Lisbon office can join",
+      "- W @Mara: weekly sync pushed back half an hour, everyone's morning is freer",
+    ]) {
+      expect(judgeSync(sync, line(text), known).stance, text).not.toBe("contradict");
+    }
+    const forecast = {
+      statement: "the storefront beta will be out before the summer",
+      entities: ["Mara"],
+      confidence: 0.7,
+    };
+    expect(judgeSync(forecast, line("- W @Mara: storefront beta pushed back to September"), known).stance).toBe(
+      "contradict",
+    );
+  });
+
+  it("does not read a fact that only names a belief's subject as repeating the belief", () => {
+    const car = { statement: "the shared car is a money pit", entities: ["Mara"], confidence: 0.7 };
+    expect(judgeSync(car, line("- W @Mara: took the shared car to the coast on Saturday"), known).stance).toBe(
+      "unrelated",
+    );
+    expect(
+      judgeSync(car, line("- W @Mara: the shared car needed another 400 EUR of repairs, a money pit"), known).stance,
+    ).toBe("support");
+  });
+
   it("weighs an outcome below the holder's own word", () => {
     const outcome = judge("- W @ledger-sync: the March cutover slipped two weeks");
     const own = judge("- O @Mara: no longer expects the ledger-sync cutover in March");

@@ -1,7 +1,8 @@
-import type { CueKind } from "../analysis/cue-lists.js";
+import { type CueKind, SCHEDULE_SHIFTS } from "../analysis/cue-lists.js";
 import {
   type CueHit,
   findCues,
+  isForecast,
   isHypothetical,
   isPlan,
   isQuestion,
@@ -9,7 +10,14 @@ import {
   praisedInHindsight,
   switchSides,
 } from "../analysis/cues.js";
-import { evaluatedClauses, evaluation, grammaticalPolarity, ranks, recanting } from "../analysis/valence.js";
+import {
+  evaluatedClauses,
+  evaluation,
+  grammaticalPolarity,
+  ranks,
+  recanting,
+  statedSubject,
+} from "../analysis/valence.js";
 import type { Judge, Judgement, OpinionRef } from "../llm/types.js";
 import type { Fact } from "../retain/types.js";
 import { contentTokens, similarity } from "./text.js";
@@ -297,7 +305,10 @@ export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | 
   }
   // Evidence about the topic: outcomes first. A report with both kinds ("release confirmed
   // for April, the March window is gone") is news of a change: the "against" cue wins.
-  const cue = has(factCues, "against") ?? has(factCues, "for");
+  // A date moved says nothing of a belief that names no time ("standups are theater").
+  const timed = isForecast(opinion.statement);
+  const outcomes = factCues.filter((c) => timed || !SCHEDULE_SHIFTS.has(c.cue));
+  const cue = has(outcomes, "against") ?? has(outcomes, "for");
   if (cue) {
     const bornOut = cue.kind === "against" ? opPol < 0 : opPol > 0;
     return {
@@ -316,6 +327,16 @@ export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | 
   }
   if (sim < HEURISTIC_MIN_SIMILARITY) {
     return { stance: "unrelated", strength: 0, reason: `similarity ${sim.toFixed(2)} too low, no outcome cue` };
+  }
+  // Naming the same thing is not saying the same of it: "standup moved to 9:30" does not repeat
+  // "standups are theater". A repetition shares a word of what the belief says of its subject.
+  const subject = statedSubject(opinion.statement);
+  if (subject !== undefined) {
+    const said = statementTokens(opinion.statement);
+    const named = contentTokens(subject);
+    if (![...contentTokens(fact.content)].some((w) => said.has(w) && !named.has(w))) {
+      return { stance: "unrelated", strength: 0, reason: `names "${subject.trim()}", says nothing of it` };
+    }
   }
   // Similarity 0.3 -> 60 % of the plain weight, >= 0.6 -> all of it.
   const strength = r2(W.plain * Math.min(1, 0.6 + (sim - HEURISTIC_MIN_SIMILARITY) * (4 / 3)));
