@@ -80,6 +80,9 @@ describe("evaluatedSubject: what a '<subject> is <judgement>' statement judges",
     ["the rota's fine now", "the rota"],
     ["the rota is owned by Austin", undefined],
     ["we should look at the rota again, it is unfair", undefined],
+    // Terse notes write the copula as "=".
+    ["weekly syncs = mostly box-ticking", "weekly syncs"],
+    ["weekly syncs = 30 min", undefined],
   ])("%s -> %s", (text, subject) => {
     expect(evaluatedSubject(text)).toBe(subject);
   });

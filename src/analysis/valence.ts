@@ -352,9 +352,9 @@ export function ranks(text: string): boolean {
   );
 }
 
-/** The verb that joins a judged subject to its judgement: "the rota IS fine", "it FEELS clunky". */
+/** The verb that joins a judged subject to its judgement: "the rota IS fine", "it FEELS clunky", terse "standups = theater". */
 const COPULA =
-  /\s(?:is|are|was|were|feels|felt|seems|seemed|looks|looked|sounds|sounded|has been|have been|had been|would be|will be|remains|remained|stays|stayed|became|becomes|got|gets|went|goes)\s/iu;
+  /\s(?:=|is|are|was|were|feels|felt|seems|seemed|looks|looked|sounds|sounded|has been|have been|had been|would be|will be|remains|remained|stays|stayed|became|becomes|got|gets|went|goes)\s/iu;
 /** "the rota's fine": only when no other copula follows ("Linear's pricing is annoying" judges the pricing). */
 const SHORT_COPULA = /['’]s\s/u;
 
