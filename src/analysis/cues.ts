@@ -19,7 +19,7 @@
  *  - for: an outcome that bears a plan or forecast out (confirmed, shipped, on track).
  */
 
-import { AFFIRMING_NEGATIONS, CUE_LISTS, type CueKind, NEGATIVE_OUTCOME_WORDS } from "./cue-lists.js";
+import { AFFIRMING_NEGATIONS, CUE_LISTS, type CueKind, NEGATIVE_OUTCOME_WORDS, TENTATIVE_CUES } from "./cue-lists.js";
 import { MONTH_NAME, WEEKDAY_NAME } from "./time-words.js";
 import { fold } from "./tokens.js";
 import { CHOICE_VERDICTS, DOUBTED_VERDICTS } from "./verdicts.js";
@@ -211,6 +211,12 @@ const FORECAST = new RegExp(
 /** The text forecasts or plans something in time (see FORECAST). */
 export function isForecast(text: string): boolean {
   return FORECAST.test(text.replace(/[’‘]/g, "'"));
+}
+
+/** The tentative cue a text holds its view with ("starting to think", "kinda"), if any: see TENTATIVE_CUES. */
+export function tentativeCue(text: string): string | undefined {
+  const t = normalise(text);
+  return TENTATIVE_CUES.find((c) => t.includes(` ${c} `));
 }
 
 /** The text asks rather than states ("is Postgres really the bottleneck?"): no belief of its own. */

@@ -78,6 +78,43 @@ describe("stance rules: a restatement by the same holder", () => {
   });
 });
 
+describe("stance rules: a restatement said tentatively, or a turn said with a hedge", () => {
+  const tram = { statement: "the night tram is the safest way home", entities: ["Ola"], confidence: 0.7 };
+  const judged = (text: string) => judgeSync(tram, line(text), known);
+
+  it("moves less for a view held tentatively than for one held again", () => {
+    const held = judged("- O @Ola: the night tram is still the safest way home");
+    const tentative = judged("- O @Ola: starting to think the night tram is the safest way home, honestly");
+    expect(held.stance).toBe("support");
+    expect(tentative.stance).toBe("support");
+    expect(tentative.strength).toBeLessThan(held.strength);
+  });
+
+  it("moves less for a turn said with a hedge than for a flat one", () => {
+    const flat = judged("- O @Ola: the night tram is not safe at all after midnight");
+    const hedged = judged("- O @Ola: not 100% sure, but the night tram might not be that safe after midnight");
+    expect(flat.stance).toBe("contradict");
+    expect(hedged.stance).toBe("contradict");
+    expect(hedged.strength).toBeLessThan(flat.strength);
+  });
+
+  it("reads a comparison that favours the other side as a turn, and a take-back of that turn as the belief held", () => {
+    const pref = { statement: "Kotlin is nicer than Java for the Android app", entities: ["Ola"], confidence: 0.7 };
+    expect(
+      judgeSync(pref, line("- O @Ola: Java might be less painful than Kotlin for the Android app"), known),
+    ).toMatchObject({
+      stance: "contradict",
+    });
+    expect(
+      judgeSync(pref, line("- O @Ola: I was wrong about Java for the Android app, Kotlin wins again"), known),
+    ).toMatchObject({ stance: "support" });
+    // A take-back of the belief itself still takes it back.
+    expect(
+      judgeSync(pref, line("- O @Ola: I was wrong about Kotlin for the Android app, Java is fine"), known),
+    ).toMatchObject({ stance: "contradict" });
+  });
+});
+
 describe("stance rules: outcomes about the topic, tagged with the project", () => {
   it.each([
     ["- W @ledger-sync: Cutover moved to April 14 after the bank's freeze.", "contradict"],
