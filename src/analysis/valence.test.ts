@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { findCues, isHypothetical, isPlan } from "./cues.js";
-import { evaluatedSubject, evaluation, recanting } from "./valence.js";
+import { evaluatedSubject, evaluation, judgedOnScale, recanting } from "./valence.js";
 
 describe("evaluation: praise or complaint, a 'not' counted in its own clause", () => {
   it.each([
@@ -112,5 +112,18 @@ describe("isHypothetical: a change talked about, not made", () => {
     ["switched the queue from Kafka to Postgres", false],
   ])("%s -> %s", (text, hypothetical) => {
     expect(isHypothetical(text)).toBe(hypothetical);
+  });
+});
+
+describe("judgedOnScale: what a statement judges, and on which scale", () => {
+  it.each([
+    ["the campus pool is overpriced", { subject: "the campus pool", scale: "price" }],
+    ["a pool membership is not exactly cheap", { subject: "a pool membership", scale: "price" }],
+    ["the night bus feels sluggish", { subject: "the night bus", scale: "speed" }],
+    ["the night bus is great", undefined],
+    ["the night bus is cheap but slow", { subject: "the night bus", scale: "price" }],
+    ["took the night bus home", undefined],
+  ])("%s -> %j", (text, read) => {
+    expect(judgedOnScale(text)).toEqual(read);
   });
 });

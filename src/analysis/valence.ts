@@ -373,6 +373,41 @@ export function evaluatedSubject(text: string): string | undefined {
   return evaluation(predicate).sign === 0 ? undefined : split.subject;
 }
 
+/**
+ * Evaluative words by the scale they judge on: two statements judging one thing on the same
+ * scale ("the gym is overpriced" / "the gym membership is not cheap") speak of one belief,
+ * though their words differ; on different scales ("too loud" / "too expensive") they need not.
+ */
+const SCALES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    price: "cheap cheaper affordable expensive overpriced pricey costly|too expensive",
+    speed: "fast faster quick snappy slow slower sluggish laggy|too slow",
+    effort:
+      "easy easier simple simpler painless intuitive hard harder painful tedious complicated convoluted confusing|a pain|too complex|too complicated",
+    reliability: "reliable stable robust flaky broken unreliable unstable fragile brittle buggy|rock solid",
+  }).flatMap(([scale, list]) =>
+    list
+      .split("|")
+      .flatMap((part, i) => (i === 0 ? part.split(" ") : [part]))
+      .map((w) => [w, scale] as const),
+  ),
+);
+
+/**
+ * What a "<subject> <copula> <judgement>" statement judges and on which scale: "the gym
+ * membership is not cheap" -> subject "the gym membership", scale "price". Undefined when
+ * the judgement's words are on no one scale.
+ */
+export function judgedOnScale(text: string): { subject: string; scale: string } | undefined {
+  const split = subjectSplit(text);
+  if (split === undefined) return undefined;
+  const words = phrasesOf(cueResidue(text.slice(split.at).split(CLAUSE)[0]!)).words;
+  const scales = new Set(words.map((w) => SCALES.get(w)));
+  if (scales.size !== 1) return undefined;
+  const [scale] = scales;
+  return scale === undefined ? undefined : { subject: split.subject, scale };
+}
+
 /** The subject of a "<subject> <copula> ..." statement ("standups" in "standups are theater"), whatever follows. */
 export function statedSubject(text: string): string | undefined {
   return subjectSplit(text)?.subject;

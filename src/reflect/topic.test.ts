@@ -93,6 +93,15 @@ describe("topicScore: praise or complaint of one thing is one belief", () => {
     ).toBeGreaterThan(0);
   });
 
+  it("matches judgements on one scale of things that share a word, in other words", () => {
+    expect(
+      topicScore(kit("the campus pool is overpriced"), kit("a pool membership is not exactly cheap"), k),
+    ).toBeGreaterThan(0);
+    expect(topicScore(kit("our CI is sluggish"), kit("CI runs are not what you'd call fast"), k)).toBeGreaterThan(0);
+    // Another scale: another belief about a thing near it.
+    expect(topicScore(kit("the campus pool is overpriced"), kit("the pool lockers are broken again"), k)).toBe(0);
+  });
+
   it("keeps judgements of different things apart, though they share a word", () => {
     expect(topicScore(kit("the new office is great"), kit("the office coffee is terrible"), k)).toBe(0);
     expect(topicScore(kit("the rota is unfair"), kit("going to try a rota where Austin covers weekends"), k)).toBe(0);

@@ -14,7 +14,7 @@
  */
 import { compares, findCues, looksBack, praisesInHindsight, switchSides } from "../analysis/cues.js";
 import { fold, nameWords } from "../analysis/tokens.js";
-import { evaluatedSubject } from "../analysis/valence.js";
+import { evaluatedSubject, judgedOnScale } from "../analysis/valence.js";
 import { entityKey } from "../retain/entities.js";
 import { attributedTo, headEntities, holderOf, PERSON_LIKE } from "./holder.js";
 import { contentTokens, similarity } from "./text.js";
@@ -40,6 +40,8 @@ export interface Topic {
   compares?: boolean;
   /** The head word of what the text judges with praise or complaint ("the on-call rota is unfair": "rota"). */
   judged?: string;
+  /** What the text judges on one scale ("the gym membership is not cheap": price, of gym and membership). */
+  scaled?: { scale: string; words: Set<string> };
   /** entityKeys of what a switch in the text gives up ("moved off Linear": "linear"). */
   gaveUp?: Set<string>;
   /** entityKeys the text names only as the owner of a part ("Linear's pricing"): it is about the part. */
@@ -180,7 +182,7 @@ export function topicOf(entities: readonly string[], content: string, known?: Kn
 export interface StatementTopic
   extends Pick<
     Topic,
-    "holder" | "names" | "cued" | "looksBack" | "hindsight" | "compares" | "judged" | "gaveUp" | "aspectOf"
+    "holder" | "names" | "cued" | "looksBack" | "hindsight" | "compares" | "judged" | "scaled" | "gaveUp" | "aspectOf"
   > {
   keys: string[];
   mentions: { key: string; since: string }[];
@@ -211,6 +213,8 @@ export function statementTopic(entities: readonly string[], content: string, kno
   if (holder !== undefined) parts.holder = holder;
   const judged = judgedHead(content);
   if (judged !== undefined) parts.judged = judged;
+  const onScale = judgedOnScale(content);
+  if (onScale !== undefined) parts.scaled = { scale: onScale.scale, words: contentTokens(onScale.subject) };
   const parted = possessed(content, [...parts.keys, ...parts.mentions.map((m) => m.key)]);
   if (parted.length > 0) parts.aspectOf = new Set(parted);
   const lost = switchSides(content)?.lost;
@@ -263,6 +267,7 @@ export function topicOn(parts: StatementTopic, asOf?: string): Topic {
   if (parts.hindsight) topic.hindsight = true;
   if (parts.compares) topic.compares = true;
   if (parts.judged !== undefined) topic.judged = parts.judged;
+  if (parts.scaled !== undefined) topic.scaled = parts.scaled;
   if (parts.gaveUp !== undefined) topic.gaveUp = parts.gaveUp;
   if (parts.aspectOf !== undefined) topic.aspectOf = parts.aspectOf;
   if (parts.holder !== undefined) topic.holder = parts.holder;
@@ -335,6 +340,16 @@ export function topicScore(opinion: Topic, fact: Topic, k: TopicMatching): numbe
   // Praise or complaint of the same thing ("the on-call rota is unfair" ~ "the rota is fine
   // now"): one belief about it, in words that share nothing else.
   if (opinion.judged !== undefined && opinion.judged === fact.judged) return 0.5 + sim;
+  // Judged on the same scale, of things that share a word ("the campus gym is overpriced" ~
+  // "the gym membership is not cheap"): one belief in other words. Another scale ("the office
+  // is too noisy" / "the office coffee is awful") may be another belief.
+  if (
+    opinion.scaled !== undefined &&
+    opinion.scaled.scale === fact.scaled?.scale &&
+    [...fact.scaled.words].some((w) => opinion.scaled!.words.has(w))
+  ) {
+    return 0.5 + sim;
+  }
   // Same holder, no entity to anchor on: two shared content words and some overlap
   // ("Postgres is the right choice" ~ "Postgres was the right call").
   if (sharedWords >= 2 && sim >= k.restateSimilarity / 3) return sim;
