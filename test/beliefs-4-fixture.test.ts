@@ -63,6 +63,7 @@ describe("fixtures/beliefs-4 after one reflect", () => {
       "Great, another Notion spec",
       "Notion might be ok",
       "Notion specs = graveyard",
+      "q2 is 3 epics for 2 engineers",
       // Beliefs written only in prose make no opinion without an LLM (README).
       "bus",
       "PRDs",
@@ -100,6 +101,9 @@ describe("fixtures/beliefs-4 after one reflect", () => {
     const notion = opinion("@Notion is a mess for specs");
     expect(row(notion, "Great, another Notion spec nobody will open")).toMatch(/ supports /);
     expect(row(notion, "Notion specs = graveyard")).toMatch(/ supports /);
+    expect(
+      row(opinion("the Q2 roadmap is too ambitious"), "q2 is 3 epics for 2 engineers, sure, totally fine"),
+    ).toMatch(/ supports /);
   });
 
   it("reads reversals as contradictions, however they are worded", () => {

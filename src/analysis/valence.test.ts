@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { findCues, isHypothetical, isPlan } from "./cues.js";
-import { evaluatedSubject, evaluation, judgedOnScale, recanting } from "./valence.js";
+import { evaluatedSubject, evaluation, judgedOnScale, praisesIronically, recanting } from "./valence.js";
 
 describe("evaluation: praise or complaint, a 'not' counted in its own clause", () => {
   it.each([
@@ -125,5 +125,14 @@ describe("judgedOnScale: what a statement judges, and on which scale", () => {
     ["took the night bus home", undefined],
   ])("%s -> %j", (text, read) => {
     expect(judgedOnScale(text)).toEqual(read);
+  });
+});
+
+describe("praisesIronically", () => {
+  it("finds praise said sarcastically, and only that", () => {
+    expect(praisesIronically("fantastic... another vendor security questionnaire")).toBe(true);
+    expect(praisesIronically("two people covering five clients, yeah, very sustainable")).toBe(true);
+    expect(praisesIronically("fantastic turnout at the meetup")).toBe(false);
+    expect(praisesIronically("sure, I can cover Friday")).toBe(false);
   });
 });

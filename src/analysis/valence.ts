@@ -329,6 +329,14 @@ function evaluationOf(text: string): Evaluation {
   return { sign: sum > 0 ? 1 : sum < 0 ? -1 : 0, words };
 }
 
+/** The text praises sarcastically ("great, another meeting", "sure, totally fine"): a stance, the complaint it means. */
+export function praisesIronically(text: string): boolean {
+  IRONIC_PRAISE.lastIndex = 0;
+  const found = IRONIC_PRAISE.test(text);
+  IRONIC_PRAISE.lastIndex = 0;
+  return found;
+}
+
 /** Each clause of a text that judges something, with its sign and words (see evaluation). */
 export function evaluatedClauses(text: string): { text: string; sign: -1 | 1; words: string[] }[] {
   const out: { text: string; sign: -1 | 1; words: string[] }[] = [];

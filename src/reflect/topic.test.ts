@@ -102,6 +102,18 @@ describe("topicScore: praise or complaint of one thing is one belief", () => {
     expect(topicScore(kit("the campus pool is overpriced"), kit("the pool lockers are broken again"), k)).toBe(0);
   });
 
+  it("ties a terse, sarcastic restatement to the belief by an identifier written in lower case", () => {
+    expect(
+      topicScore(
+        kit("the H2 hiring plan is too aggressive"),
+        kit("h2 = 9 new people on the payroll, sure, totally realistic"),
+        k,
+      ),
+    ).toBeGreaterThan(0);
+    // The same identifier, said plainly with nothing else shared, is not enough.
+    expect(topicScore(kit("the H2 hiring plan is too aggressive"), kit("h2 offsite booked in Lisbon"), k)).toBe(0);
+  });
+
   it("keeps judgements of different things apart, though they share a word", () => {
     expect(topicScore(kit("the new office is great"), kit("the office coffee is terrible"), k)).toBe(0);
     expect(topicScore(kit("the rota is unfair"), kit("going to try a rota where Austin covers weekends"), k)).toBe(0);

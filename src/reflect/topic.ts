@@ -14,7 +14,7 @@
  */
 import { compares, findCues, looksBack, praisesInHindsight, switchSides } from "../analysis/cues.js";
 import { fold, nameWords } from "../analysis/tokens.js";
-import { evaluatedSubject, judgedOnScale } from "../analysis/valence.js";
+import { evaluatedSubject, judgedOnScale, praisesIronically } from "../analysis/valence.js";
 import { entityKey } from "../retain/entities.js";
 import { attributedTo, headEntities, holderOf, PERSON_LIKE } from "./holder.js";
 import { contentTokens, similarity } from "./text.js";
@@ -30,7 +30,7 @@ export interface Topic {
   words: Set<string>;
   /** Content words written capitalised (names of tools, places, products): see writtenNames. */
   names?: Names;
-  /** The text carries a stance cue (reversal, hedge, negation). */
+  /** The text carries a stance cue (reversal, hedge, negation, sarcastic praise). */
   cued?: boolean;
   /** The text looks back on a choice: a verdict, hindsight or a counterfactual (cues.ts looksBack). */
   looksBack?: boolean;
@@ -64,7 +64,9 @@ export function writtenNames(text: string): Names {
   const names: Names = { mid: new Set(), lead: new Set() };
   for (const m of text.matchAll(/[\p{L}][\p{L}\p{N}'’-]*/gu)) {
     const word = m[0];
-    if (!/^\p{Lu}/u.test(word) || word === "I" || /^I['’]/.test(word)) continue;
+    // An identifier with a digit ("Q2", "q2", "v2") is a name however it is cased: terse notes write it lower case.
+    const id = /^\p{L}+\d+$/u.test(word);
+    if ((!id && !/^\p{Lu}/u.test(word)) || word === "I" || /^I['’]/.test(word)) continue;
     // A name that is also a common word ("Go") is still a name when written capitalised.
     const token = [...contentTokens(word)][0] ?? fold(word).replace(/['’].*$/, "");
     const before = text.slice(0, m.index).trimEnd();
@@ -205,7 +207,9 @@ export function statementTopic(entities: readonly string[], content: string, kno
     mentions: known?.mentions(content) ?? [],
     words: contentTokens(content),
     names: writtenNames(content),
-    cued: findCues(content).some((c) => c.kind === "reversal" || c.kind === "hedge" || c.kind === "negation"),
+    cued:
+      findCues(content).some((c) => c.kind === "reversal" || c.kind === "hedge" || c.kind === "negation") ||
+      praisesIronically(content),
     looksBack: looksBack(content),
     hindsight: praisesInHindsight(content),
     compares: compares(content),
