@@ -46,6 +46,10 @@ describe("evaluation: praise or complaint, a 'not' counted in its own clause", (
     ["third reorg this year. love that for us", -1],
     ["four launches in one sprint, sure, totally realistic", -1],
     ["we skipped the staging deploy, what could possibly go wrong", -1],
+    ["the bakery on Elm Street is hopeless on Sundays", -1],
+    ["the new playlist at the climbing gym is meh", -1],
+    ["that taxi ride cost a fortune", -1],
+    ["credit where it's due, the plumber came the same day", 1],
     // ... and plain praise stays praise.
     ["great, the new build is much faster", 1],
   ])("%s -> %i", (text, sign) => {
@@ -80,6 +84,9 @@ describe("evaluatedSubject: what a '<subject> is <judgement>' statement judges",
     ["the rota's fine now", "the rota"],
     ["the rota is owned by Austin", undefined],
     ["we should look at the rota again, it is unfair", undefined],
+    // A lead-in before a comma is not the subject; a pronoun points elsewhere.
+    ["honestly, the night bus is hopeless", "the night bus"],
+    ["we argued for an hour, it was pointless", undefined],
     // Terse notes write the copula as "=".
     ["weekly syncs = mostly box-ticking", "weekly syncs"],
     ["weekly syncs = 30 min", undefined],

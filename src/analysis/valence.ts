@@ -102,6 +102,8 @@ const POSITIVE = [
   "earns its keep",
   "earn its keep",
   "earns its place",
+  "credit where it's due",
+  "credit where credit's due",
 ];
 
 /** Complaint: the subject is bad, unfair, hard, slow, too costly, a step back. */
@@ -196,6 +198,15 @@ const NEGATIVE = [
   "hurts",
   "hurt",
   "hurting",
+  "hopeless",
+  "meh",
+  "mediocre",
+  "underwhelming",
+  "so-so",
+  "a fortune",
+  "rip-off",
+  "a rip off",
+  "daylight robbery",
   // Done for appearance, not use: "standups are theater", "pure ceremony", "box-ticking".
   "is theater",
   "are theater",
@@ -366,6 +377,9 @@ const COPULA =
 /** "the rota's fine": only when no other copula follows ("Linear's pricing is annoying" judges the pricing). */
 const SHORT_COPULA = /['’]s\s/u;
 
+/** A subject that only points back ("..., it is unfair"): what it judges is named elsewhere. */
+const PRONOUN = /^(?:it|this|that|they|these|those|he|she|we|i|you|everything|all)$/iu;
+
 /** Longest subject read as one thing judged ("the new on-call rota for Berlin"). */
 const SUBJECT_WORDS = 6;
 
@@ -388,7 +402,8 @@ export function evaluatedSubject(text: string): string | undefined {
  */
 const SCALES: ReadonlyMap<string, string> = new Map(
   Object.entries({
-    price: "cheap cheaper affordable expensive overpriced pricey costly|too expensive",
+    price:
+      "cheap cheaper affordable expensive overpriced pricey costly rip-off|too expensive|a fortune|a rip off|daylight robbery",
     speed: "fast faster quick snappy slow slower sluggish laggy|too slow",
     effort:
       "easy easier simple simpler painless intuitive hard harder painful tedious complicated convoluted confusing|a pain|too complex|too complicated",
@@ -424,7 +439,8 @@ export function statedSubject(text: string): string | undefined {
 function subjectSplit(text: string): { subject: string; at: number } | undefined {
   const m = COPULA.exec(text) ?? SHORT_COPULA.exec(text);
   if (!m) return undefined;
-  const subject = text.slice(0, m.index).trim();
-  if (subject === "" || subject.split(/\s+/).length > SUBJECT_WORDS || CLAUSE.test(subject)) return undefined;
+  // "not gonna lie, the landlord is hopeless": a lead-in before a comma is not the subject.
+  const subject = text.slice(0, m.index).split(CLAUSE).at(-1)!.trim();
+  if (subject === "" || subject.split(/\s+/).length > SUBJECT_WORDS || PRONOUN.test(subject)) return undefined;
   return { subject, at: m.index };
 }

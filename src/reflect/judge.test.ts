@@ -115,6 +115,19 @@ describe("stance rules: a restatement said tentatively, or a turn said with a he
   });
 });
 
+describe("stance rules: a concession, and a complaint in other words", () => {
+  const vet = { statement: "the vet on Calle Mayor is too expensive", entities: ["Ola"], confidence: 0.7 };
+  const judged = (text: string) => judgeSync(vet, line(text), known);
+  it("reads 'not cheap but worth it' by its last word, and 'costs a fortune' as the same complaint", () => {
+    expect(judged("- O @Ola: the vet on Calle Mayor isn't cheap but honestly worth it").stance).toBe("contradict");
+    expect(judged("- O @Ola: the Calle Mayor vet charges a fortune for a check-up").stance).toBe("support");
+    // A "but" clause with a subject of its own is not the last word on this one.
+    expect(judged("- O @Ola: the vet on Calle Mayor isn't cheap, but the one in Gracia is fine").stance).toBe(
+      "support",
+    );
+  });
+});
+
 describe("stance rules: outcomes about the topic, tagged with the project", () => {
   it.each([
     ["- W @ledger-sync: Cutover moved to April 14 after the bank's freeze.", "contradict"],

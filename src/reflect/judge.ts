@@ -163,6 +163,13 @@ function flipOf(
 function evaluatedOn(claim: string, text: string): { sign: number; words: string[] } {
   const all = evaluation(text);
   if (all.sign !== 0 || all.words.length === 0) return all;
+  // "isn't cheap but honestly worth it": a "but" clause with no subject of its own says the last word on the same one.
+  const after = /\bbut\s+([^,;:()]*)$/iu.exec(text)?.[1];
+  if (after !== undefined) {
+    const last = evaluation(after);
+    const own = [...contentTokens(after)].filter((t) => !last.words.some((w) => contentTokens(w).has(t)));
+    if (last.sign !== 0 && own.length === 0) return last;
+  }
   const words = statementTokens(claim);
   let best: { sign: number; words: string[] } | undefined;
   let bestSim = 0;

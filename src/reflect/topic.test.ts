@@ -46,6 +46,7 @@ describe("holderOf: a belief reported for someone else", () => {
       "Ingrid finally came around on the pricing page rewrite",
       "Ingrid still stands by the pricing page rewrite",
       "my cofounder Ingrid backtracked on the pricing page",
+      "Ingrid's come around on the pricing page",
     ]) {
       expect(holderOf(["Sam"], said), said).toBe("ingrid");
     }
