@@ -242,7 +242,7 @@ const AFFIRMING = new RegExp(
   [
     ...AFFIRMING_NEGATIONS.map((p) => ` ${escapeRe(p)}(?= )`),
     " (?:couldn't|could not|can't|cannot|never|wouldn't|would not)(?: have)?(?: be| been)? (?:any )?(?:happier|prouder|more (?:sure|certain|convinced|confident|excited))(?= )",
-    " (?:can't|cannot|couldn't) imagine(?= (?:\\S+ ){0,6}?(?:anything but|anything other than|anything else|going back|life without) )",
+    " (?:can't|cannot|couldn't) imagine(?= (?:\\S+ ){0,6}?(?:any(?:thing|where|one) but|any(?:thing|where|one) other than|any(?:thing|where|one) else|going back|life without) )",
   ].join("|"),
   "g",
 );

@@ -24,7 +24,8 @@ export function headEntities(entities: readonly string[], content: string): stri
 const NAME = "@?([\\p{L}][\\p{L}\\p{N}_-]*)";
 /** "my manager Rosa", "our new CTO Rosa": who the name is, in lower-case words before it. */
 const DESCRIBED = "(?:(?:my|our|the|his|her|their)\\s+(?:[\\p{Ll}-]+,?\\s+){1,3})?";
-const ADVERB = "(?:\\s+(?:still|now|also|really|honestly|firmly|strongly|actually|apparently|clearly|both))?";
+const ADVERB =
+  "(?:\\s+(?:still|now|also|really|honestly|firmly|strongly|actually|apparently|clearly|both|always|has always|had always))?";
 /** "Rosa and Dev both think": the first name holds it (one holder per opinion). */
 const AND_OTHER = "\\s+(?:and|&)\\s+@?[\\p{L}][\\p{L}\\p{N}_-]*(?:\\s+both)?\\s+(?:think|believe|reckon|agree)";
 /** Being sure, in the ways people write it: "is convinced", "was adamant that", "'s pretty sure". */
@@ -42,13 +43,15 @@ const PERSON_VERBS = `(?:\\s+(?:thinks|believes|reckons|insists|argues|suspects|
 const BELIEF_VERBS = `(?:${PERSON_VERBS}|\\s+(?:feels|says|said|claims|expects|predicts|figures))`;
 /** A report written after the belief: "..., says Rosa", "— Rosa thinks", "(per Rosa)". */
 const AFTER = `[,;(—–-]\\s*(?:(?:says|said|per|according to)\\s+${NAME}|${NAME}\\s+(?:says|said|thinks|reckons|reckoned|thought))\\s*[.!)]*\\s*$`;
+/** A lead-in word before the report: "apparently Ash thinks ...", "btw, Rosa says ...". */
+const LEAD = "(?:(?:apparently|honestly|also|btw|fwiw|anyway|and|but|so|oh|well|plus)\\s*,?\\s+)?";
 const ATTRIBUTIONS = [
   ...[
     `(?:according to|per|in the words of)\\s+${NAME}`,
     `as\\s+${NAME}\\s+(?:puts it|put it|says|said|sees it|would say)`,
     `(?:in\\s+)?${NAME}['’]s\\s+(?:view|take|opinion|position|feeling|belief|words|read)`,
     `${DESCRIBED}${NAME},?(?:${AND_OTHER}|${ADVERB}${BELIEF_VERBS})`,
-  ].map((p) => new RegExp(`^[\\s"“]*${p}\\b`, "iu")),
+  ].map((p) => new RegExp(`^[\\s"“]*${LEAD}${p}\\b`, "iu")),
   new RegExp(AFTER, "iu"),
 ];
 
@@ -67,7 +70,7 @@ const UNTAGGED_ATTRIBUTIONS = [
     `${NAME}['’]s\\s+(?:view|take|opinion|position|belief)`,
     `${DESCRIBED}${NAME},?(?:${AND_OTHER}|${ADVERB}${PERSON_VERBS})\\b`,
     `${DESCRIBED}${NAME},?${ADVERB}\\s+(?:says|said|mentioned|told (?:me|us|the team)|pointed out|feels|felt)(?:(?:\\s+\\S+){0,5}?\\s+that\\b|\\s+(?:he|she|they|he's|she's|they're|it's|it|the)\\b|\\s*[:,])`,
-  ].map((p) => new RegExp(`^[\\s"“]*${p}`, "iu")),
+  ].map((p) => new RegExp(`^[\\s"“]*${LEAD}${p}`, "iu")),
   new RegExp(AFTER, "iu"),
 ];
 

@@ -115,6 +115,26 @@ describe("stance rules: a restatement said tentatively, or a turn said with a he
   });
 });
 
+describe("stance rules: a fact that says nothing against a complaint", () => {
+  it("leaves a complaint alone when a fact about its subject judges nothing, and not when it does", () => {
+    const mesh = { statement: "the service mesh is overkill for four services", entities: ["Ola"], confidence: 0.7 };
+    expect(judgeSync(mesh, line("- W @Ola: bumped the service mesh to 2.3 on four services"), known).stance).not.toBe(
+      "contradict",
+    );
+    expect(
+      judgeSync(mesh, line("- W @Ola: the service mesh saved us on four services during the outage, great call"), known)
+        .stance,
+    ).toBe("contradict");
+  });
+
+  it("reads 'can't imagine X anywhere but Y' as holding the belief", () => {
+    const school = { statement: "the Montessori school is right for Ben", entities: ["Ola"], confidence: 0.7 };
+    expect(
+      judgeSync(school, line("- O @Ola: can't imagine Ben anywhere but the Montessori school"), known).stance,
+    ).toBe("support");
+  });
+});
+
 describe("stance rules: a concession, and a complaint in other words", () => {
   const vet = { statement: "the vet on Calle Mayor is too expensive", entities: ["Ola"], confidence: 0.7 };
   const judged = (text: string) => judgeSync(vet, line(text), known);

@@ -301,7 +301,14 @@ export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | 
     };
   }
   const sim = similarity(statementTokens(opinion.statement), contentTokens(fact.content));
-  if (flip.flipped && sim >= HEURISTIC_MIN_SIMILARITY) {
+  // A belief that complains ("our Kubernetes setup is overkill") is turned round by another fact
+  // only when the fact says something itself: "upgraded Kubernetes to 1.31" does not. A "not" in
+  // the belief ("does not ship in March") is turned by the plain fact ("ships in March").
+  const saysSomething =
+    grammaticalPolarity(opCues) < 0 ||
+    has(factCues, "reversal", "negation") !== undefined ||
+    evaluation(about.text).sign !== 0;
+  if (flip.flipped && saysSomething && sim >= HEURISTIC_MIN_SIMILARITY) {
     return { stance: "contradict", strength: W.negation, reason: `cue "${flip.cue}"` };
   }
   const hedge = has(factCues, "hedge");

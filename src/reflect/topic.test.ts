@@ -47,6 +47,8 @@ describe("holderOf: a belief reported for someone else", () => {
       "Ingrid still stands by the pricing page rewrite",
       "my cofounder Ingrid backtracked on the pricing page",
       "Ingrid's come around on the pricing page",
+      "apparently Ingrid thinks the pricing page needs a rewrite",
+      "Ingrid has always said the pricing page needs a rewrite",
     ]) {
       expect(holderOf(["Sam"], said), said).toBe("ingrid");
     }
