@@ -111,7 +111,10 @@ describe("fixtures/opinions-2 after one reflect", () => {
     expect(row(opinion("the nightly dbt run"), "Snowflake spend fell")).toMatch(/ supports /);
   });
 
-  it.fails("reads sarcasm ('oh great, another Terraform provider upgrade') as against Terraform (needs an LLM)", () => {
+  it("reads sarcasm ('oh great, another Terraform provider upgrade') as against Terraform", () => {
     expect(titles().filter((t) => t.startsWith("oh great"))).toEqual([]);
+    expect(row(opinion("Pulumi beats Terraform"), "oh great, another Terraform provider upgrade")).toMatch(
+      / supports /,
+    );
   });
 });

@@ -357,6 +357,53 @@ export const CUE_LISTS: readonly CueList[] = [
 ];
 
 /**
+ * A view held tentatively, on its way in ("starting to think X", "X kinda works", "X might be
+ * better"): neither a hedge against a firmer belief nor a reversal, so it only weighs less.
+ */
+export const TENTATIVE_CUES: readonly string[] = [
+  "starting to think",
+  "beginning to think",
+  "starting to feel",
+  "beginning to feel",
+  "starting to believe",
+  "starting to suspect",
+  "coming round to",
+  "coming around to",
+  "warming to",
+  "warming up to",
+  "kinda",
+  "sorta",
+  "might",
+  "i think maybe",
+  "for now",
+  "at least for now",
+  "so far",
+];
+
+/**
+ * "against" cues that only move a date ("moved to", "pushed back"): news about a forecast or a
+ * plan, and nothing about a belief that names no time or outcome ("standups are theater" is
+ * not weakened by "standup moved to 9:30").
+ */
+export const SCHEDULE_SHIFTS: ReadonlySet<string> = new Set([
+  "slipped",
+  "slips",
+  "slipping",
+  "moved to",
+  "moves to",
+  "pushed to",
+  "pushed back",
+  "pushed out",
+  "postponed",
+  "delayed",
+  "rescheduled",
+  "new date",
+  "new target",
+  "running late",
+  "behind schedule",
+]);
+
+/**
  * Words that undo a negative cue that follows "no longer", "not" or "never": "no longer
  * blocked", "not worried", "never late", "no longer doubts" are good news, not a reversal.
  */

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CUE_LISTS, NEGATIVE_OUTCOME_WORDS } from "./cue-lists.js";
-import { type CueHit, findCues, switchSides, textPolarity } from "./cues.js";
+import { type CueHit, findCues, isForecast, switchSides, textPolarity } from "./cues.js";
 import { DOUBTED_VERDICTS } from "./verdicts.js";
 
 /** The plain reading: every cue, longest first, each taken out of the text once found. */
@@ -223,5 +223,19 @@ describe("switchSides", () => {
     expect(switchSides("Moving to Utrecht in June.")).toBeUndefined();
     expect(switchSides("Kafka is the right call for the event bus.")).toBeUndefined();
     expect(switchSides("Replaced")).toBeUndefined();
+  });
+});
+
+describe("isForecast: a belief a moved date can bear on", () => {
+  it.each([
+    ["the kitchen refit will be done before the in-laws visit", true],
+    ["we'll have the grant report in by the 30th", true],
+    ["a September launch is doable", true],
+    ["Dana can finish the audit in Q3", true],
+    ["the weekly sync is a waste of everyone's morning", false],
+    ["our landlord is hopeless with repairs", false],
+    ["Figma is worth the money", false],
+  ])("%s -> %s", (text, forecast) => {
+    expect(isForecast(text)).toBe(forecast);
   });
 });

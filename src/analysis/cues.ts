@@ -19,7 +19,8 @@
  *  - for: an outcome that bears a plan or forecast out (confirmed, shipped, on track).
  */
 
-import { AFFIRMING_NEGATIONS, CUE_LISTS, type CueKind, NEGATIVE_OUTCOME_WORDS } from "./cue-lists.js";
+import { AFFIRMING_NEGATIONS, CUE_LISTS, type CueKind, NEGATIVE_OUTCOME_WORDS, TENTATIVE_CUES } from "./cue-lists.js";
+import { MONTH_NAME, WEEKDAY_NAME } from "./time-words.js";
 import { fold } from "./tokens.js";
 import { CHOICE_VERDICTS, DOUBTED_VERDICTS } from "./verdicts.js";
 
@@ -197,6 +198,27 @@ export function isHypothetical(text: string): boolean {
   return HYPOTHETICAL.test(text.replace(/[’‘]/g, "'"));
 }
 
+/**
+ * A statement about when or whether something happens (a forecast, a deadline, a plan's
+ * fate): it names a time ("in May", "by Q2", "the 14th") or says something will, can or
+ * should be done in time ("ships", "realistic", "on track"). What only a date change bears on.
+ */
+const FORECAST = new RegExp(
+  `\\b(?:${MONTH_NAME}|${WEEKDAY_NAME}|q[1-4]|h[12]|\\d{1,2}(?:st|nd|rd|th)|(?:19|20)\\d\\d|eo[dwmqy]|deadline|due(?! to)|date|schedule[ds]?|on time|in time|on track|by the end|next (?:week|month|quarter|year|sprint)|this (?:week|month|quarter|year|sprint)|tomorrow|soon|launch(?:es|ed|ing)?|ship(?:s|ped|ping)?|releas(?:e|es|ed|ing)|deliver(?:s|ed|ing|y)?|land(?:s|ed|ing)?|happen(?:s|ed|ing)?|finish(?:es|ed|ing)?|cut(?:s|ting)? ?over|go(?:es)? live|ma(?:ke|kes|de) it|will|won't|going to|gonna|realistic|unrealistic|doable|achievable|feasible|likely|unlikely)\\b`,
+  "iu",
+);
+
+/** The text forecasts or plans something in time (see FORECAST). */
+export function isForecast(text: string): boolean {
+  return FORECAST.test(text.replace(/[’‘]/g, "'"));
+}
+
+/** The tentative cue a text holds its view with ("starting to think", "kinda"), if any: see TENTATIVE_CUES. */
+export function tentativeCue(text: string): string | undefined {
+  const t = normalise(text);
+  return TENTATIVE_CUES.find((c) => t.includes(` ${c} `));
+}
+
 /** The text asks rather than states ("is Postgres really the bottleneck?"): no belief of its own. */
 export function isQuestion(text: string): boolean {
   return /\?["'”’)\]]*\s*$/u.test(text);
@@ -220,7 +242,7 @@ const AFFIRMING = new RegExp(
   [
     ...AFFIRMING_NEGATIONS.map((p) => ` ${escapeRe(p)}(?= )`),
     " (?:couldn't|could not|can't|cannot|never|wouldn't|would not)(?: have)?(?: be| been)? (?:any )?(?:happier|prouder|more (?:sure|certain|convinced|confident|excited))(?= )",
-    " (?:can't|cannot|couldn't) imagine(?= (?:\\S+ ){0,6}?(?:anything but|anything other than|anything else|going back|life without) )",
+    " (?:can't|cannot|couldn't) imagine(?= (?:\\S+ ){0,6}?(?:any(?:thing|where|one) but|any(?:thing|where|one) other than|any(?:thing|where|one) else|going back|life without) )",
   ].join("|"),
   "g",
 );

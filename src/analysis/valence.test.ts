@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { findCues, isHypothetical, isPlan } from "./cues.js";
-import { evaluatedSubject, evaluation, recanting } from "./valence.js";
+import { evaluatedSubject, evaluation, judgedOnScale, praisesIronically, recanting } from "./valence.js";
 
 describe("evaluation: praise or complaint, a 'not' counted in its own clause", () => {
   it.each([
@@ -24,6 +24,34 @@ describe("evaluation: praise or complaint, a 'not' counted in its own clause", (
     ["the backlog is a chaotic mess", -1],
     ["sprint reviews are boring", -1],
     ["Grafana is great for dashboards, I could be wrong though", 1],
+  ])("%s -> %i", (text, sign) => {
+    expect(evaluation(text).sign).toBe(sign);
+  });
+
+  it.each([
+    // Excess is a complaint, whatever the adjective; "too" meaning "also" is not.
+    ["the onboarding survey is way too long-winded", -1],
+    ["honestly the seminar reading list is too dense to finish", -1],
+    ["the new intern is sharp, and fast too", 1],
+    ["me too, the venue is great", 1],
+    ["too early to tell with the redesign", 0],
+    // "doesn't pull its weight": the idiom praises, its "not" turns it.
+    ["the staging cluster doesn't pull its weight", -1],
+    ["the night bus earns its keep", 1],
+    // Done for show.
+    ["quarterly OKR reviews are theatre", -1],
+    ["the sign-off step is pure box-ticking", -1],
+    // Praise said sarcastically is the complaint it means.
+    ["oh great, another all-hands about synergy", -1],
+    ["third reorg this year. love that for us", -1],
+    ["four launches in one sprint, sure, totally realistic", -1],
+    ["we skipped the staging deploy, what could possibly go wrong", -1],
+    ["the bakery on Elm Street is hopeless on Sundays", -1],
+    ["the new playlist at the climbing gym is meh", -1],
+    ["that taxi ride cost a fortune", -1],
+    ["credit where it's due, the plumber came the same day", 1],
+    // ... and plain praise stays praise.
+    ["great, the new build is much faster", 1],
   ])("%s -> %i", (text, sign) => {
     expect(evaluation(text).sign).toBe(sign);
   });
@@ -56,6 +84,12 @@ describe("evaluatedSubject: what a '<subject> is <judgement>' statement judges",
     ["the rota's fine now", "the rota"],
     ["the rota is owned by Austin", undefined],
     ["we should look at the rota again, it is unfair", undefined],
+    // A lead-in before a comma is not the subject; a pronoun points elsewhere.
+    ["honestly, the night bus is hopeless", "the night bus"],
+    ["we argued for an hour, it was pointless", undefined],
+    // Terse notes write the copula as "=".
+    ["weekly syncs = mostly box-ticking", "weekly syncs"],
+    ["weekly syncs = 30 min", undefined],
   ])("%s -> %s", (text, subject) => {
     expect(evaluatedSubject(text)).toBe(subject);
   });
@@ -85,5 +119,27 @@ describe("isHypothetical: a change talked about, not made", () => {
     ["switched the queue from Kafka to Postgres", false],
   ])("%s -> %s", (text, hypothetical) => {
     expect(isHypothetical(text)).toBe(hypothetical);
+  });
+});
+
+describe("judgedOnScale: what a statement judges, and on which scale", () => {
+  it.each([
+    ["the campus pool is overpriced", { subject: "the campus pool", scale: "price" }],
+    ["a pool membership is not exactly cheap", { subject: "a pool membership", scale: "price" }],
+    ["the night bus feels sluggish", { subject: "the night bus", scale: "speed" }],
+    ["the night bus is great", undefined],
+    ["the night bus is cheap but slow", { subject: "the night bus", scale: "price" }],
+    ["took the night bus home", undefined],
+  ])("%s -> %j", (text, read) => {
+    expect(judgedOnScale(text)).toEqual(read);
+  });
+});
+
+describe("praisesIronically", () => {
+  it("finds praise said sarcastically, and only that", () => {
+    expect(praisesIronically("fantastic... another vendor security questionnaire")).toBe(true);
+    expect(praisesIronically("two people covering five clients, yeah, very sustainable")).toBe(true);
+    expect(praisesIronically("fantastic turnout at the meetup")).toBe(false);
+    expect(praisesIronically("sure, I can cover Friday")).toBe(false);
   });
 });

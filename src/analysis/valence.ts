@@ -2,190 +2,11 @@
  * Which way a statement judges its subject, from common evaluative words (pure). Two
  * statements that judge the same thing with words of opposite sign disagree though
  * neither says "not": "the rota is unfair" / "the rota is fine now", "the design system
- * feels clunky" / "it is pretty smooth". Data, not code: the lists hold the general class
- * (everyday praise and complaint words), never one pair.
+ * feels clunky" / "it is pretty smooth". The words themselves are data in valence-words.ts.
  */
 import { RECANTING_CUES } from "./cue-lists.js";
 import { type CueHit, cueResidue, findCues, polarity } from "./cues.js";
-
-/** Praise: the subject is good, fair, easy, cheap, worth it. */
-const POSITIVE = [
-  "good",
-  "great",
-  "fine",
-  "fair",
-  "ok",
-  "okay",
-  "solid",
-  "smooth",
-  "smoother",
-  "easy",
-  "easier",
-  "simple",
-  "simpler",
-  "fast",
-  "faster",
-  "quick",
-  "snappy",
-  "cheap",
-  "cheaper",
-  "affordable",
-  "reasonable",
-  "worth it",
-  "worth the",
-  "worth every",
-  "reliable",
-  "stable",
-  "useful",
-  "helpful",
-  "clear",
-  "clean",
-  "cleaner",
-  "nice",
-  "nicer",
-  "better",
-  "best",
-  "excellent",
-  "fantastic",
-  "brilliant",
-  "perfect",
-  "realistic",
-  "doable",
-  "achievable",
-  "manageable",
-  "sustainable",
-  "healthy",
-  "sensible",
-  "sane",
-  "painless",
-  "pleasant",
-  "intuitive",
-  "effective",
-  "efficient",
-  "happy with",
-  "glad",
-  "love",
-  "loves",
-  "a step forward",
-  "an upgrade",
-  "a win",
-  "a relief",
-  "fun",
-  "calm",
-  "relaxed",
-  "organised",
-  "organized",
-  "tidy",
-  "rock solid",
-  "robust",
-  "polished",
-  "thriving",
-  "doing well",
-  "on top of it",
-  "helps",
-  "the right call",
-  "the right choice",
-  "the right pick",
-  "the right move",
-  "the right decision",
-  "the right tool",
-  // "the right backbone", "the right person for it": a fit, whatever the noun.
-  "the right",
-];
-
-/** Complaint: the subject is bad, unfair, hard, slow, too costly, a step back. */
-const NEGATIVE = [
-  "bad",
-  "worse",
-  "worst",
-  "awful",
-  "terrible",
-  "horrible",
-  "unfair",
-  "unbalanced",
-  "lopsided",
-  "clunky",
-  "janky",
-  "slow",
-  "slower",
-  "sluggish",
-  "expensive",
-  "overpriced",
-  "pricey",
-  "costly",
-  "hard",
-  "harder",
-  "painful",
-  "a pain",
-  "messy",
-  "broken",
-  "flaky",
-  "unreliable",
-  "unstable",
-  "fragile",
-  "brittle",
-  "useless",
-  "pointless",
-  "confusing",
-  "complicated",
-  "convoluted",
-  "bloated",
-  "noisy",
-  "annoying",
-  "frustrating",
-  "tedious",
-  "exhausting",
-  "unsustainable",
-  "unrealistic",
-  "unhealthy",
-  "disappointing",
-  "a step back",
-  "a step backwards",
-  "a downgrade",
-  "a mistake",
-  "mistake",
-  "wrong",
-  "a waste",
-  "waste of",
-  "wasteful",
-  "overkill",
-  "a disaster",
-  "disaster",
-  "a nightmare",
-  "nightmare",
-  "a failure",
-  "hate",
-  "hates",
-  "too expensive",
-  "too complex",
-  "too complicated",
-  "too slow",
-  "too much",
-  "too long",
-  "boring",
-  "dull",
-  "stressful",
-  "chaotic",
-  "a mess",
-  "mess",
-  "disorganised",
-  "disorganized",
-  "struggling",
-  "overwhelming",
-  "overwhelmed",
-  "overloaded",
-  "burnt out",
-  "burned out",
-  "toxic",
-  "sloppy",
-  "buggy",
-  "laggy",
-  "outdated",
-  "rushed",
-  "hurts",
-  "hurt",
-  "hurting",
-];
+import { NEGATIVE, POSITIVE, SCALES } from "./valence-words.js";
 
 /** Every valence phrase with its sign, longest first so "a step back" is read before "back". */
 const PHRASES = [...POSITIVE.map((p) => [p, 1] as const), ...NEGATIVE.map((p) => [p, -1] as const)].sort(
@@ -214,7 +35,21 @@ const CLAUSE = /[,;:()]|\s[—–-]\s|\s(?:but|though|although|while|whereas)\s/
 
 /** Set phrases with an evaluative word that judge nothing ("to be fair", "hard to say", "best case"). */
 const NOT_EVALUATIVE =
-  / (?:to be fair|hard to say|hard deadline|best case|at best|for good|fast forward|(?:could|might|may) be wrong) /g;
+  / (?:to be fair|hard to say|hard deadline|best case|at best|for good|fast forward|(?:could|might|may) be wrong|too (?:early|soon|close) to (?:tell|say|call)) /g;
+
+/**
+ * "too" before a word that is no pronoun, article or preposition is excess, a complaint
+ * ("too thin to keep", "way too ambitious"); "me too", "it was fine too" are "also".
+ */
+const EXCESS =
+  / too (?!(?:i|me|we|us|you|it|he|she|they|them|him|her|the|a|an|and|but|or|so|is|was|are|were|to|for|of|in|on|at|as|if|that|this|then|by|with)\b)([\p{L}][\p{L}-]*) /gu;
+
+/**
+ * Praise said sarcastically: "great, another meeting", "love that for me", "sure, totally
+ * fine", "what could go wrong". Replaced by a complaint word before the clauses are read.
+ */
+const IRONIC_PRAISE =
+  /\b(?:(?:great|wonderful|fantastic|perfect|awesome|brilliant|lovely|super|cool|nice|oh good)\s*[,.!…]+\s*(?:just\s+)?(?:another|more|yet another|one more)\b|love (?:that|this) for (?:me|us|him|her|them)\b|(?:sure|yeah|oh yes)\s*[,.!…]+\s*(?:totally|very|super|completely|perfectly|absolutely)\s+(?:fine|reasonable|realistic|doable|normal|great|sane|sustainable)\b|what could (?:possibly )?go wrong\b)/giu;
 
 /** The valence phrases of a normalised text and their signed sum. */
 function phrasesOf(normalised: string): { sum: number; words: string[] } {
@@ -228,6 +63,10 @@ function phrasesOf(normalised: string): { sum: number; words: string[] } {
     sum += sign * (parts.length - 1);
     words.push(phrase);
     rest = parts.join(" ");
+  }
+  for (const m of rest.matchAll(EXCESS)) {
+    sum -= 1;
+    words.push(`too ${m[1]}`);
   }
   return { sum, words };
 }
@@ -278,10 +117,18 @@ function evaluationOf(text: string): Evaluation {
   return { sign: sum > 0 ? 1 : sum < 0 ? -1 : 0, words };
 }
 
+/** The text praises sarcastically ("great, another meeting", "sure, totally fine"): a stance, the complaint it means. */
+export function praisesIronically(text: string): boolean {
+  IRONIC_PRAISE.lastIndex = 0;
+  const found = IRONIC_PRAISE.test(text);
+  IRONIC_PRAISE.lastIndex = 0;
+  return found;
+}
+
 /** Each clause of a text that judges something, with its sign and words (see evaluation). */
 export function evaluatedClauses(text: string): { text: string; sign: -1 | 1; words: string[] }[] {
   const out: { text: string; sign: -1 | 1; words: string[] }[] = [];
-  for (const clause of text.split(CLAUSE)) {
+  for (const clause of text.replace(IRONIC_PRAISE, " ironic-praise ").split(CLAUSE)) {
     if (clause.trim() === "") continue;
     const read = phrasesOf(cueResidue(clause));
     if (read.sum === 0) continue;
@@ -301,11 +148,14 @@ export function ranks(text: string): boolean {
   );
 }
 
-/** The verb that joins a judged subject to its judgement: "the rota IS fine", "it FEELS clunky". */
+/** The verb that joins a judged subject to its judgement: "the rota IS fine", "it FEELS clunky", terse "standups = theater". */
 const COPULA =
-  /\s(?:is|are|was|were|feels|felt|seems|seemed|looks|looked|sounds|sounded|has been|have been|had been|would be|will be|remains|remained|stays|stayed|became|becomes|got|gets|went|goes)\s/iu;
+  /\s(?:=|is|are|was|were|feels|felt|seems|seemed|looks|looked|sounds|sounded|has been|have been|had been|would be|will be|remains|remained|stays|stayed|became|becomes|got|gets|went|goes)\s/iu;
 /** "the rota's fine": only when no other copula follows ("Linear's pricing is annoying" judges the pricing). */
 const SHORT_COPULA = /['’]s\s/u;
+
+/** A subject that only points back ("..., it is unfair"): what it judges is named elsewhere. */
+const PRONOUN = /^(?:it|this|that|they|these|those|he|she|we|i|you|everything|all)$/iu;
 
 /** Longest subject read as one thing judged ("the new on-call rota for Berlin"). */
 const SUBJECT_WORDS = 6;
@@ -316,10 +166,37 @@ const SUBJECT_WORDS = 6;
  * evaluative ("is unfair", "feels pretty smooth now"). Undefined for any other statement.
  */
 export function evaluatedSubject(text: string): string | undefined {
+  const split = subjectSplit(text);
+  if (split === undefined) return undefined;
+  const predicate = text.slice(split.at).split(CLAUSE)[0]!;
+  return evaluation(predicate).sign === 0 ? undefined : split.subject;
+}
+
+/**
+ * What a "<subject> <copula> <judgement>" statement judges and on which scale: "the gym
+ * membership is not cheap" -> subject "the gym membership", scale "price". Undefined when
+ * the judgement's words are on no one scale.
+ */
+export function judgedOnScale(text: string): { subject: string; scale: string } | undefined {
+  const split = subjectSplit(text);
+  if (split === undefined) return undefined;
+  const words = phrasesOf(cueResidue(text.slice(split.at).split(CLAUSE)[0]!)).words;
+  const scales = new Set(words.map((w) => SCALES.get(w)));
+  if (scales.size !== 1) return undefined;
+  const [scale] = scales;
+  return scale === undefined ? undefined : { subject: split.subject, scale };
+}
+
+/** The subject of a "<subject> <copula> ..." statement ("standups" in "standups are theater"), whatever follows. */
+export function statedSubject(text: string): string | undefined {
+  return subjectSplit(text)?.subject;
+}
+
+function subjectSplit(text: string): { subject: string; at: number } | undefined {
   const m = COPULA.exec(text) ?? SHORT_COPULA.exec(text);
   if (!m) return undefined;
-  const subject = text.slice(0, m.index).trim();
-  if (subject === "" || subject.split(/\s+/).length > SUBJECT_WORDS || CLAUSE.test(subject)) return undefined;
-  const predicate = text.slice(m.index).split(CLAUSE)[0]!;
-  return evaluation(predicate).sign === 0 ? undefined : subject;
+  // "not gonna lie, the landlord is hopeless": a lead-in before a comma is not the subject.
+  const subject = text.slice(0, m.index).split(CLAUSE).at(-1)!.trim();
+  if (subject === "" || subject.split(/\s+/).length > SUBJECT_WORDS || PRONOUN.test(subject)) return undefined;
+  return { subject, at: m.index };
 }

@@ -56,6 +56,23 @@ describe("opinion identity = holder + topic", () => {
     expect(standup!.confidence).toBeGreaterThanOrEqual(0.85);
   });
 
+  it("keeps the holder's own word on a belief as its evidence, not a new opinion, though the matcher could not tie the words", async () => {
+    const facts = logs({
+      "2026-05-04": "- O(c=0.75) @Ines: offsites are pointless",
+      "2026-06-10": "- O @Ines: ok fine, the Porto offsite turned out useful, credit to Dana",
+      "2026-06-11": "- O @Ines: Porto has the best custard tarts in Europe",
+    });
+    const { opinions } = await run(facts);
+    expect(opinions.map((o) => o.statement)).toEqual([
+      "offsites are pointless",
+      "Porto has the best custard tarts in Europe",
+    ]);
+    expect(opinions[0]!.evidence.map((e) => [e.date, e.stance])).toEqual([
+      ["2026-05-04", "support"],
+      ["2026-06-10", "contradict"],
+    ]);
+  });
+
   it("takes evidence tagged with the project, or naming it in plain text, to the person's opinion", async () => {
     const facts = logs({
       "2026-03-03": "- O(c=0.8) @Jonas: ledger-sync ships in March.",

@@ -228,7 +228,13 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
           j = judgePair(ref, fact, relation);
         }
         if (j.stance === "unrelated") continue;
-        if (relation === "restatement") restated.add(fact.id);
+        // The holder's own word that bears on their belief, though in words the matcher could not
+        // tie to it ("fine, standup caught the bug, it was useful today"), is evidence, not a new opinion.
+        if (
+          relation === "restatement" ||
+          (isOpinion && factTopic.holder !== undefined && factTopic.holder === topicAt(op, day).holder)
+        )
+          restated.add(fact.id);
         const list = perOpinion.get(op) ?? [];
         list.push({ fact, j, relation });
         perOpinion.set(op, list);

@@ -24,25 +24,34 @@ export function headEntities(entities: readonly string[], content: string): stri
 const NAME = "@?([\\p{L}][\\p{L}\\p{N}_-]*)";
 /** "my manager Rosa", "our new CTO Rosa": who the name is, in lower-case words before it. */
 const DESCRIBED = "(?:(?:my|our|the|his|her|their)\\s+(?:[\\p{Ll}-]+,?\\s+){1,3})?";
-const ADVERB = "(?:\\s+(?:still|now|also|really|honestly|firmly|strongly|actually|apparently|clearly|both))?";
+const ADVERB =
+  "(?:\\s+(?:still|now|also|really|honestly|firmly|strongly|actually|apparently|clearly|both|always|has always|had always))?";
 /** "Rosa and Dev both think": the first name holds it (one holder per opinion). */
 const AND_OTHER = "\\s+(?:and|&)\\s+@?[\\p{L}][\\p{L}\\p{N}_-]*(?:\\s+both)?\\s+(?:think|believe|reckon|agree)";
 /** Being sure, in the ways people write it: "is convinced", "was adamant that", "'s pretty sure". */
 const SURE =
   "(?:\\s+(?:is|was)|['’]s)(?:\\s+(?:pretty|quite|very|totally|fully|dead|absolutely|100%))?\\s+(?:convinced|adamant|sure|certain|positive|confident)";
+/**
+ * Holding to a belief or letting it go, as people say a person did: "Omar doubled down",
+ * "Hal changed his mind", "Rosa came around", "Li stands by it". Only a person does these.
+ */
+const STANDS =
+  "(?:doubled|doubles|doubling) down|(?:came|comes|has come|finally came) (?:a)?round|changed (?:his|her|their) mind|(?:backtracked|backpedalled|backpedaled|u-turned)|(?:still )?stands by";
 /** Verbs only a person does with a belief: these report one for any name, tagged or not. */
-const PERSON_VERBS = `(?:\\s+(?:thinks|believes|reckons|insists|argues|suspects|maintains|swears|(?:keeps|kept|was|is) (?:saying|arguing|insisting)|admits|admitted|concedes|conceded|(?:doesn't|does not|didn't|did not|no longer) (?:think|believe))|${SURE})`;
+const PERSON_VERBS = `(?:\\s+(?:thinks|believes|reckons|insists|argues|suspects|maintains|swears|(?:keeps|kept|was|is) (?:saying|arguing|insisting)|admits|admitted|concedes|conceded|${STANDS}|(?:doesn't|does not|didn't|did not|no longer) (?:think|believe))|['’]s (?:come (?:a)?round|changed (?:his|her|their) mind|doubled down)|${SURE})`;
 /** Verbs that report a belief of a tagged name (things "say" and "feel" too, so only when tagged). */
 const BELIEF_VERBS = `(?:${PERSON_VERBS}|\\s+(?:feels|says|said|claims|expects|predicts|figures))`;
 /** A report written after the belief: "..., says Rosa", "— Rosa thinks", "(per Rosa)". */
 const AFTER = `[,;(—–-]\\s*(?:(?:says|said|per|according to)\\s+${NAME}|${NAME}\\s+(?:says|said|thinks|reckons|reckoned|thought))\\s*[.!)]*\\s*$`;
+/** A lead-in word before the report: "apparently Ash thinks ...", "btw, Rosa says ...". */
+const LEAD = "(?:(?:apparently|honestly|also|btw|fwiw|anyway|and|but|so|oh|well|plus)\\s*,?\\s+)?";
 const ATTRIBUTIONS = [
   ...[
     `(?:according to|per|in the words of)\\s+${NAME}`,
     `as\\s+${NAME}\\s+(?:puts it|put it|says|said|sees it|would say)`,
     `(?:in\\s+)?${NAME}['’]s\\s+(?:view|take|opinion|position|feeling|belief|words|read)`,
     `${DESCRIBED}${NAME},?(?:${AND_OTHER}|${ADVERB}${BELIEF_VERBS})`,
-  ].map((p) => new RegExp(`^[\\s"“]*${p}\\b`, "iu")),
+  ].map((p) => new RegExp(`^[\\s"“]*${LEAD}${p}\\b`, "iu")),
   new RegExp(AFTER, "iu"),
 ];
 
@@ -61,13 +70,13 @@ const UNTAGGED_ATTRIBUTIONS = [
     `${NAME}['’]s\\s+(?:view|take|opinion|position|belief)`,
     `${DESCRIBED}${NAME},?(?:${AND_OTHER}|${ADVERB}${PERSON_VERBS})\\b`,
     `${DESCRIBED}${NAME},?${ADVERB}\\s+(?:says|said|mentioned|told (?:me|us|the team)|pointed out|feels|felt)(?:(?:\\s+\\S+){0,5}?\\s+that\\b|\\s+(?:he|she|they|he's|she's|they're|it's|it|the)\\b|\\s*[:,])`,
-  ].map((p) => new RegExp(`^[\\s"“]*${p}`, "iu")),
+  ].map((p) => new RegExp(`^[\\s"“]*${LEAD}${p}`, "iu")),
   new RegExp(AFTER, "iu"),
 ];
 
 /** A word without which no pattern above reports a belief. */
 const REPORT_WORD =
-  /\b(?:thinks?|thought|believes?|reckon(?:s|ed)?|insist(?:s|ing)?|argu(?:es|ing)|suspects|maintains|swears|admit(?:s|ted)?|conceded?|concedes|says|said|saying|mentioned|told|pointed|feels|felt|claims|expects|predicts|figures|according|per|words|view|take|opinion|position|belief|feeling|read|convinced|adamant|sure|certain|positive|confident|heard|hear|learned|agree|puts?|sees)\b/iu;
+  /\b(?:thinks?|thought|believes?|reckon(?:s|ed)?|insist(?:s|ing)?|argu(?:es|ing)|suspects|maintains|swears|admit(?:s|ted)?|conceded?|concedes|says|said|saying|mentioned|told|pointed|feels|felt|claims|expects|predicts|figures|according|per|words|view|take|opinion|position|belief|feeling|read|convinced|adamant|sure|certain|positive|confident|heard|hear|learned|agree|puts?|sees|down|around|round|mind|backtracked|backpedall?ed|u-turned|stands)\b/iu;
 
 /** Capitalised words that start a report but name no one person ("Everyone thinks", "Finance says"). */
 const NOBODY_IN_PARTICULAR = new Set(

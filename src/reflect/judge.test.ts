@@ -78,6 +78,76 @@ describe("stance rules: a restatement by the same holder", () => {
   });
 });
 
+describe("stance rules: a restatement said tentatively, or a turn said with a hedge", () => {
+  const tram = { statement: "the night tram is the safest way home", entities: ["Ola"], confidence: 0.7 };
+  const judged = (text: string) => judgeSync(tram, line(text), known);
+
+  it("moves less for a view held tentatively than for one held again", () => {
+    const held = judged("- O @Ola: the night tram is still the safest way home");
+    const tentative = judged("- O @Ola: starting to think the night tram is the safest way home, honestly");
+    expect(held.stance).toBe("support");
+    expect(tentative.stance).toBe("support");
+    expect(tentative.strength).toBeLessThan(held.strength);
+  });
+
+  it("moves less for a turn said with a hedge than for a flat one", () => {
+    const flat = judged("- O @Ola: the night tram is not safe at all after midnight");
+    const hedged = judged("- O @Ola: not 100% sure, but the night tram might not be that safe after midnight");
+    expect(flat.stance).toBe("contradict");
+    expect(hedged.stance).toBe("contradict");
+    expect(hedged.strength).toBeLessThan(flat.strength);
+  });
+
+  it("reads a comparison that favours the other side as a turn, and a take-back of that turn as the belief held", () => {
+    const pref = { statement: "Kotlin is nicer than Java for the Android app", entities: ["Ola"], confidence: 0.7 };
+    expect(
+      judgeSync(pref, line("- O @Ola: Java might be less painful than Kotlin for the Android app"), known),
+    ).toMatchObject({
+      stance: "contradict",
+    });
+    expect(
+      judgeSync(pref, line("- O @Ola: I was wrong about Java for the Android app, Kotlin wins again"), known),
+    ).toMatchObject({ stance: "support" });
+    // A take-back of the belief itself still takes it back.
+    expect(
+      judgeSync(pref, line("- O @Ola: I was wrong about Kotlin for the Android app, Java is fine"), known),
+    ).toMatchObject({ stance: "contradict" });
+  });
+});
+
+describe("stance rules: a fact that says nothing against a complaint", () => {
+  it("leaves a complaint alone when a fact about its subject judges nothing, and not when it does", () => {
+    const mesh = { statement: "the service mesh is overkill for four services", entities: ["Ola"], confidence: 0.7 };
+    expect(judgeSync(mesh, line("- W @Ola: bumped the service mesh to 2.3 on four services"), known).stance).not.toBe(
+      "contradict",
+    );
+    expect(
+      judgeSync(mesh, line("- W @Ola: the service mesh saved us on four services during the outage, great call"), known)
+        .stance,
+    ).toBe("contradict");
+  });
+
+  it("reads 'can't imagine X anywhere but Y' as holding the belief", () => {
+    const school = { statement: "the Montessori school is right for Ben", entities: ["Ola"], confidence: 0.7 };
+    expect(
+      judgeSync(school, line("- O @Ola: can't imagine Ben anywhere but the Montessori school"), known).stance,
+    ).toBe("support");
+  });
+});
+
+describe("stance rules: a concession, and a complaint in other words", () => {
+  const vet = { statement: "the vet on Calle Mayor is too expensive", entities: ["Ola"], confidence: 0.7 };
+  const judged = (text: string) => judgeSync(vet, line(text), known);
+  it("reads 'not cheap but worth it' by its last word, and 'costs a fortune' as the same complaint", () => {
+    expect(judged("- O @Ola: the vet on Calle Mayor isn't cheap but honestly worth it").stance).toBe("contradict");
+    expect(judged("- O @Ola: the Calle Mayor vet charges a fortune for a check-up").stance).toBe("support");
+    // A "but" clause with a subject of its own is not the last word on this one.
+    expect(judged("- O @Ola: the vet on Calle Mayor isn't cheap, but the one in Gracia is fine").stance).toBe(
+      "support",
+    );
+  });
+});
+
 describe("stance rules: outcomes about the topic, tagged with the project", () => {
   it.each([
     ["- W @ledger-sync: Cutover moved to April 14 after the bank's freeze.", "contradict"],
@@ -91,6 +161,34 @@ describe("stance rules: outcomes about the topic, tagged with the project", () =
     ["- W @ledger-sync: added a dark-mode toggle to the admin UI", "unrelated"],
   ])("%s -> %s", (text, stance) => {
     expect(judge(text).stance).toBe(stance);
+  });
+
+  it("reads a date moved as news only about a belief that names a time or a forecast", () => {
+    const sync = { statement: "the weekly sync is a waste of everyone's morning", entities: ["Mara"], confidence: 0.7 };
+    for (const text of [
+      "- W @Mara: the weekly sync moved to 11:00 so the Lisbon office can join",
+      "- W @Mara: weekly sync pushed back half an hour, everyone's morning is freer",
+    ]) {
+      expect(judgeSync(sync, line(text), known).stance, text).not.toBe("contradict");
+    }
+    const forecast = {
+      statement: "the storefront beta will be out before the summer",
+      entities: ["Mara"],
+      confidence: 0.7,
+    };
+    expect(judgeSync(forecast, line("- W @Mara: storefront beta pushed back to September"), known).stance).toBe(
+      "contradict",
+    );
+  });
+
+  it("does not read a fact that only names a belief's subject as repeating the belief", () => {
+    const car = { statement: "the shared car is a money pit", entities: ["Mara"], confidence: 0.7 };
+    expect(judgeSync(car, line("- W @Mara: took the shared car to the coast on Saturday"), known).stance).toBe(
+      "unrelated",
+    );
+    expect(
+      judgeSync(car, line("- W @Mara: the shared car needed another 400 EUR of repairs, a money pit"), known).stance,
+    ).toBe("support");
   });
 
   it("weighs an outcome below the holder's own word", () => {

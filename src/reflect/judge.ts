@@ -1,17 +1,25 @@
-import type { CueKind } from "../analysis/cue-lists.js";
+import { type CueKind, SCHEDULE_SHIFTS } from "../analysis/cue-lists.js";
 import {
   type CueHit,
   findCues,
+  isForecast,
   isHypothetical,
   isPlan,
   isQuestion,
   polarity,
-  praisedInHindsight,
-  switchSides,
+  tentativeCue,
 } from "../analysis/cues.js";
-import { evaluatedClauses, evaluation, grammaticalPolarity, ranks, recanting } from "../analysis/valence.js";
+import {
+  evaluatedClauses,
+  evaluation,
+  grammaticalPolarity,
+  ranks,
+  recanting,
+  statedSubject,
+} from "../analysis/valence.js";
 import type { Judge, Judgement, OpinionRef } from "../llm/types.js";
 import type { Fact } from "../retain/types.js";
+import { backToClaim, gaveUp, hindsightRival, turnsRound } from "./sides.js";
 import { contentTokens, similarity } from "./text.js";
 import { type KnownNames, type Topic, topicOf, topicScore, writtenNames } from "./topic.js";
 
@@ -27,6 +35,8 @@ export const STANCE_WEIGHTS = {
   reversal: 0.9,
   /** The holder still says it, but hedged ("fifty-fifty", "tight", "hopes"). */
   hedge: 0.6,
+  /** A restatement held tentatively ("starting to think", "kinda"): held again, but less. */
+  tentative: 0.3,
   /** A restatement with the same polarity and no c=: the belief is held again. */
   restated: 0.5,
   /** A restatement at about the same c (within `sameReading`): held again. */
@@ -124,6 +134,9 @@ function flipOf(
 ): { flipped: boolean; cue?: string } {
   const recant = recanting(fact.cues);
   if (recant && !recanting(claim.cues)) return { flipped: true, cue: recant.cue };
+  // Two comparisons of the same things: which side each favours ("Python might be less painful than R").
+  const turned = turnsRound(claim.text, fact.text);
+  if (turned !== undefined) return turned ? { flipped: true, cue: "favours the other side" } : { flipped: false };
   const op = evaluation(claim.text);
   const said = ranks(claim.text) || ranks(fact.text) ? { sign: 0, words: [] } : evaluatedOn(claim.text, fact.text);
   const negated = polarity(fact.cues) !== polarity(claim.cues);
@@ -150,6 +163,13 @@ function flipOf(
 function evaluatedOn(claim: string, text: string): { sign: number; words: string[] } {
   const all = evaluation(text);
   if (all.sign !== 0 || all.words.length === 0) return all;
+  // "isn't cheap but honestly worth it": a "but" clause with no subject of its own says the last word on the same one.
+  const after = /\bbut\s+([^,;:()]*)$/iu.exec(text)?.[1];
+  if (after !== undefined) {
+    const last = evaluation(after);
+    const own = [...contentTokens(after)].filter((t) => !last.words.some((w) => contentTokens(w).has(t)));
+    if (last.sign !== 0 && own.length === 0) return last;
+  }
   const words = statementTokens(claim);
   let best: { sign: number; words: string[] } | undefined;
   let bestSim = 0;
@@ -160,48 +180,6 @@ function evaluatedOn(claim: string, text: string): { sign: number; words: string
     else if (sim === bestSim && best?.sign !== c.sign) tie = true;
   }
   return best === undefined || tie ? all : best;
-}
-
-/** The side of a switch the fact gives up, when it is what the opinion is about (and the side taken is not). */
-function gaveUp(statement: string, content: string): string | undefined {
-  const sides = switchSides(content);
-  if (!sides) return undefined;
-  // An opinion that is itself a preference ("Datadog over Grafana") is about the side it takes.
-  const taken = switchSides(statement)?.kept;
-  const words = taken === undefined ? statementTokens(statement) : contentTokens(taken);
-  const about = (text: string) => [...contentTokens(text)].some((t) => words.has(t));
-  return about(sides.lost) && !(sides.kept !== undefined && about(sides.kept)) ? sides.lost : undefined;
-}
-
-/** Where a preference turns to what it does not take: "Svelte is a better fit | than React", "Vite | beats Webpack". */
-const TAKEN_SIDE = /\s(?:than|over|instead of|rather than|beats?|trumps?|outperforms?)\s.*$/iu;
-
-/**
- * The thing a fact praises in hindsight when it is not what the opinion takes ("rewriting the
- * parser in Go would have been faster" against "Rust is the right choice for the parser";
- * "React would have been the safer pick" against "Svelte is a better fit than React"):
- * the holder now prefers the other option. Undefined when the fact praises the opinion's own choice.
- */
-function hindsightRival(statement: string, content: string): string | undefined {
-  const praisedText = praisedInHindsight(content);
-  if (praisedText === undefined) return undefined;
-  const takenText = statement.replace(TAKEN_SIDE, "");
-  const taken = writtenNames(takenText);
-  const praised = writtenNames(praisedText);
-  const names = [...praised.mid, ...praised.lead];
-  if (names.some((n) => taken.mid.has(n) || taken.lead.has(n))) return undefined;
-  const said = praisedText
-    .trim()
-    .replace(/^[\p{P}\s]+|[\p{P}\s]+$/gu, "")
-    .slice(-60);
-  if (names.length > 0) return said;
-  // Unnamed options: the praised words are those of the side the opinion ranked lower
-  // ("one senior would have been the better hire" against "two juniors beat one senior").
-  const words = contentTokens(praisedText);
-  const takenWords = contentTokens(takenText);
-  if ([...words].some((w) => takenWords.has(w))) return undefined;
-  const lostWords = contentTokens(statement.slice(takenText.length));
-  return [...words].some((w) => lostWords.has(w)) ? said : undefined;
 }
 
 /**
@@ -268,14 +246,24 @@ export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | 
     // "is the dbt run really what burns the credits?": asking again is doubt, whatever its c=.
     if (isQuestion(fact.content)) return { stance: "contradict", strength: W.hedge, reason: "asked as a question" };
     const c = statedConfidence(fact);
+    // "scratch that about Python, R wins for my models": the take-back is of a turn to the rival.
+    const back = recanting(factCues)
+      ? backToClaim(claim.text, fact.content.split(CLAUSE_BREAK), (part) => recanting(findCues(part)) !== undefined)
+      : undefined;
+    if (back !== undefined) {
+      return { stance: "support", strength: W.restated, reason: `takes back a turn away: "${back}"` };
+    }
+    const tentative = tentativeCue(fact.content);
     if (flip.flipped) {
       // A c= with a reversal is read as confidence in the reversal: it cannot weaken the cue.
       const reading = c === undefined ? 0 : Math.min(1, Math.abs(c - opinion.confidence) / W.fullGap);
       const also = c === undefined ? "" : `, restated at ${c.toFixed(2)}`;
+      // A turn said with a hedge or tentatively ("not 100% sure but X might be ok") weighs as a hedge.
+      const soft = recanting(factCues) ? undefined : (has(factCues, "hedge")?.cue ?? tentative);
       return {
         stance: "contradict",
-        strength: r2(Math.max(W.reversal, reading)),
-        reason: `cue "${flip.cue}"${also}`,
+        strength: r2(Math.max(soft === undefined ? W.reversal : W.hedge, reading)),
+        reason: `cue "${flip.cue}"${soft === undefined ? "" : `, said tentatively ("${soft}")`}${also}`,
       };
     }
     if (c !== undefined) {
@@ -293,11 +281,17 @@ export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | 
     if (hedge && !has(opCues, "hedge")) {
       return { stance: "contradict", strength: W.hedge, reason: `cue "${hedge.cue}"` };
     }
+    if (tentative !== undefined) {
+      return { stance: "support", strength: W.tentative, reason: `restated tentatively ("${tentative}")` };
+    }
     return { stance: "support", strength: W.restated, reason: "restated" };
   }
   // Evidence about the topic: outcomes first. A report with both kinds ("release confirmed
   // for April, the March window is gone") is news of a change: the "against" cue wins.
-  const cue = has(factCues, "against") ?? has(factCues, "for");
+  // A date moved says nothing of a belief that names no time ("standups are theater").
+  const timed = isForecast(opinion.statement);
+  const outcomes = factCues.filter((c) => timed || !SCHEDULE_SHIFTS.has(c.cue));
+  const cue = has(outcomes, "against") ?? has(outcomes, "for");
   if (cue) {
     const bornOut = cue.kind === "against" ? opPol < 0 : opPol > 0;
     return {
@@ -307,7 +301,14 @@ export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | 
     };
   }
   const sim = similarity(statementTokens(opinion.statement), contentTokens(fact.content));
-  if (flip.flipped && sim >= HEURISTIC_MIN_SIMILARITY) {
+  // A belief that complains ("our Kubernetes setup is overkill") is turned round by another fact
+  // only when the fact says something itself: "upgraded Kubernetes to 1.31" does not. A "not" in
+  // the belief ("does not ship in March") is turned by the plain fact ("ships in March").
+  const saysSomething =
+    grammaticalPolarity(opCues) < 0 ||
+    has(factCues, "reversal", "negation") !== undefined ||
+    evaluation(about.text).sign !== 0;
+  if (flip.flipped && saysSomething && sim >= HEURISTIC_MIN_SIMILARITY) {
     return { stance: "contradict", strength: W.negation, reason: `cue "${flip.cue}"` };
   }
   const hedge = has(factCues, "hedge");
@@ -316,6 +317,16 @@ export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | 
   }
   if (sim < HEURISTIC_MIN_SIMILARITY) {
     return { stance: "unrelated", strength: 0, reason: `similarity ${sim.toFixed(2)} too low, no outcome cue` };
+  }
+  // Naming the same thing is not saying the same of it: "standup moved to 9:30" does not repeat
+  // "standups are theater". A repetition shares a word of what the belief says of its subject.
+  const subject = statedSubject(opinion.statement);
+  if (subject !== undefined) {
+    const said = statementTokens(opinion.statement);
+    const named = contentTokens(subject);
+    if (![...contentTokens(fact.content)].some((w) => said.has(w) && !named.has(w))) {
+      return { stance: "unrelated", strength: 0, reason: `names "${subject.trim()}", says nothing of it` };
+    }
   }
   // Similarity 0.3 -> 60 % of the plain weight, >= 0.6 -> all of it.
   const strength = r2(W.plain * Math.min(1, 0.6 + (sim - HEURISTIC_MIN_SIMILARITY) * (4 / 3)));

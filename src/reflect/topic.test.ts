@@ -39,6 +39,23 @@ describe("holderOf: a belief reported for someone else", () => {
     }
   });
 
+  it("gives a person's holding to a belief or letting it go to that person, tagged or not", () => {
+    for (const said of [
+      "Ingrid doubled down: the pricing page needs a rewrite first",
+      "Ingrid changed her mind about the pricing page, it can wait",
+      "Ingrid finally came around on the pricing page rewrite",
+      "Ingrid still stands by the pricing page rewrite",
+      "my cofounder Ingrid backtracked on the pricing page",
+      "Ingrid's come around on the pricing page",
+      "apparently Ingrid thinks the pricing page needs a rewrite",
+      "Ingrid has always said the pricing page needs a rewrite",
+    ]) {
+      expect(holderOf(["Sam"], said), said).toBe("ingrid");
+    }
+    // A thing does not double down or come around: "Kafka came around" is no one's report.
+    expect(holderOf(["Sam"], "the pricing page came around again in review")).toBe("sam");
+  });
+
   it("keeps the writer as holder when an untagged capitalised word reports nothing a person believes", () => {
     // Things "say" and "feel" too: a tool's reading or a product's feel is the writer's belief.
     expect(holderOf(["Kit"], "Grafana says p99 is 300ms, too slow for checkout")).toBe("kit");
@@ -77,6 +94,27 @@ describe("topicScore: praise or complaint of one thing is one belief", () => {
     expect(
       topicScore(kit("design system v2 feels clunky"), kit("the design system is pretty smooth since the cleanup"), k),
     ).toBeGreaterThan(0);
+  });
+
+  it("matches judgements on one scale of things that share a word, in other words", () => {
+    expect(
+      topicScore(kit("the campus pool is overpriced"), kit("a pool membership is not exactly cheap"), k),
+    ).toBeGreaterThan(0);
+    expect(topicScore(kit("our CI is sluggish"), kit("CI runs are not what you'd call fast"), k)).toBeGreaterThan(0);
+    // Another scale: another belief about a thing near it.
+    expect(topicScore(kit("the campus pool is overpriced"), kit("the pool lockers are broken again"), k)).toBe(0);
+  });
+
+  it("ties a terse, sarcastic restatement to the belief by an identifier written in lower case", () => {
+    expect(
+      topicScore(
+        kit("the H2 hiring plan is too aggressive"),
+        kit("h2 = 9 new people on the payroll, sure, totally realistic"),
+        k,
+      ),
+    ).toBeGreaterThan(0);
+    // The same identifier, said plainly with nothing else shared, is not enough.
+    expect(topicScore(kit("the H2 hiring plan is too aggressive"), kit("h2 offsite booked in Lisbon"), k)).toBe(0);
   });
 
   it("keeps judgements of different things apart, though they share a word", () => {

@@ -14,7 +14,7 @@
  */
 import { compares, findCues, looksBack, praisesInHindsight, switchSides } from "../analysis/cues.js";
 import { fold, nameWords } from "../analysis/tokens.js";
-import { evaluatedSubject } from "../analysis/valence.js";
+import { evaluatedSubject, judgedOnScale, praisesIronically } from "../analysis/valence.js";
 import { entityKey } from "../retain/entities.js";
 import { attributedTo, headEntities, holderOf, PERSON_LIKE } from "./holder.js";
 import { contentTokens, similarity } from "./text.js";
@@ -30,7 +30,7 @@ export interface Topic {
   words: Set<string>;
   /** Content words written capitalised (names of tools, places, products): see writtenNames. */
   names?: Names;
-  /** The text carries a stance cue (reversal, hedge, negation). */
+  /** The text carries a stance cue (reversal, hedge, negation, sarcastic praise). */
   cued?: boolean;
   /** The text looks back on a choice: a verdict, hindsight or a counterfactual (cues.ts looksBack). */
   looksBack?: boolean;
@@ -40,6 +40,8 @@ export interface Topic {
   compares?: boolean;
   /** The head word of what the text judges with praise or complaint ("the on-call rota is unfair": "rota"). */
   judged?: string;
+  /** What the text judges on one scale ("the gym membership is not cheap": price, of gym and membership). */
+  scaled?: { scale: string; words: Set<string> };
   /** entityKeys of what a switch in the text gives up ("moved off Linear": "linear"). */
   gaveUp?: Set<string>;
   /** entityKeys the text names only as the owner of a part ("Linear's pricing"): it is about the part. */
@@ -62,7 +64,9 @@ export function writtenNames(text: string): Names {
   const names: Names = { mid: new Set(), lead: new Set() };
   for (const m of text.matchAll(/[\p{L}][\p{L}\p{N}'’-]*/gu)) {
     const word = m[0];
-    if (!/^\p{Lu}/u.test(word) || word === "I" || /^I['’]/.test(word)) continue;
+    // An identifier with a digit ("Q2", "q2", "v2") is a name however it is cased: terse notes write it lower case.
+    const id = /^\p{L}+\d+$/u.test(word);
+    if ((!id && !/^\p{Lu}/u.test(word)) || word === "I" || /^I['’]/.test(word)) continue;
     // A name that is also a common word ("Go") is still a name when written capitalised.
     const token = [...contentTokens(word)][0] ?? fold(word).replace(/['’].*$/, "");
     const before = text.slice(0, m.index).trimEnd();
@@ -180,7 +184,7 @@ export function topicOf(entities: readonly string[], content: string, known?: Kn
 export interface StatementTopic
   extends Pick<
     Topic,
-    "holder" | "names" | "cued" | "looksBack" | "hindsight" | "compares" | "judged" | "gaveUp" | "aspectOf"
+    "holder" | "names" | "cued" | "looksBack" | "hindsight" | "compares" | "judged" | "scaled" | "gaveUp" | "aspectOf"
   > {
   keys: string[];
   mentions: { key: string; since: string }[];
@@ -203,7 +207,9 @@ export function statementTopic(entities: readonly string[], content: string, kno
     mentions: known?.mentions(content) ?? [],
     words: contentTokens(content),
     names: writtenNames(content),
-    cued: findCues(content).some((c) => c.kind === "reversal" || c.kind === "hedge" || c.kind === "negation"),
+    cued:
+      findCues(content).some((c) => c.kind === "reversal" || c.kind === "hedge" || c.kind === "negation") ||
+      praisesIronically(content),
     looksBack: looksBack(content),
     hindsight: praisesInHindsight(content),
     compares: compares(content),
@@ -211,6 +217,8 @@ export function statementTopic(entities: readonly string[], content: string, kno
   if (holder !== undefined) parts.holder = holder;
   const judged = judgedHead(content);
   if (judged !== undefined) parts.judged = judged;
+  const onScale = judgedOnScale(content);
+  if (onScale !== undefined) parts.scaled = { scale: onScale.scale, words: contentTokens(onScale.subject) };
   const parted = possessed(content, [...parts.keys, ...parts.mentions.map((m) => m.key)]);
   if (parted.length > 0) parts.aspectOf = new Set(parted);
   const lost = switchSides(content)?.lost;
@@ -263,6 +271,7 @@ export function topicOn(parts: StatementTopic, asOf?: string): Topic {
   if (parts.hindsight) topic.hindsight = true;
   if (parts.compares) topic.compares = true;
   if (parts.judged !== undefined) topic.judged = parts.judged;
+  if (parts.scaled !== undefined) topic.scaled = parts.scaled;
   if (parts.gaveUp !== undefined) topic.gaveUp = parts.gaveUp;
   if (parts.aspectOf !== undefined) topic.aspectOf = parts.aspectOf;
   if (parts.holder !== undefined) topic.holder = parts.holder;
@@ -335,6 +344,16 @@ export function topicScore(opinion: Topic, fact: Topic, k: TopicMatching): numbe
   // Praise or complaint of the same thing ("the on-call rota is unfair" ~ "the rota is fine
   // now"): one belief about it, in words that share nothing else.
   if (opinion.judged !== undefined && opinion.judged === fact.judged) return 0.5 + sim;
+  // Judged on the same scale, of things that share a word ("the campus gym is overpriced" ~
+  // "the gym membership is not cheap"): one belief in other words. Another scale ("the office
+  // is too noisy" / "the office coffee is awful") may be another belief.
+  if (
+    opinion.scaled !== undefined &&
+    opinion.scaled.scale === fact.scaled?.scale &&
+    [...fact.scaled.words].some((w) => opinion.scaled!.words.has(w))
+  ) {
+    return 0.5 + sim;
+  }
   // Same holder, no entity to anchor on: two shared content words and some overlap
   // ("Postgres is the right choice" ~ "Postgres was the right call").
   if (sharedWords >= 2 && sim >= k.restateSimilarity / 3) return sim;
