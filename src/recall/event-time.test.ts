@@ -62,6 +62,17 @@ describe("time anchored to an event", () => {
     expect(
       eventDay([{ date: "2026-07-11", text: "Charity ride for the hospice tomorrow." }], ["hospice", "ride"]),
     ).toBe("2026-07-12");
+    // a line giving the event a calendar day, in its own sentence after another, votes for that day
+    expect(
+      eventDay(
+        [
+          { date: "2027-05-03", text: "Rang the venue. The recital is Saturday 15 May, doors at 6." },
+          { date: "2027-05-03", text: "Amara said her recital last spring was packed." },
+          { date: "2027-05-15", text: "## Recital" },
+        ],
+        ["recital"],
+      ),
+    ).toBe("2027-05-15");
     // a tie, or a habit named on many days, dates nothing
     expect(
       eventDay(

@@ -1,10 +1,11 @@
 import { porterStem } from "../analysis/stem.js";
 import { STOP_WORDS } from "../analysis/stopwords.js";
+import { MONTH_NAME } from "../analysis/time-words.js";
 import { ftsWords, nameWords } from "../analysis/tokens.js";
 import type { IndexDb } from "../index/db.js";
 import { logLinesMatching } from "../index/lines.js";
 import { findMonthDays, monthDayDate } from "../retain/date-phrases.js";
-import { shiftDate } from "../retain/dates.js";
+import { extractValidity, shiftDate } from "../retain/dates.js";
 import { mayNameTime, type TimeWindow } from "./timewindow.js";
 
 /**
@@ -96,7 +97,7 @@ export function eventDay(mentions: readonly EventMention[], words: readonly stri
   for (const m of mentions) {
     const lower = m.text.toLowerCase();
     if (head && aside.test(lower)) continue;
-    const day = mentionDay(m.date, lower);
+    const day = mentionDay(m.date, lower, head);
     if (!day) continue;
     votes.set(day, (votes.get(day) ?? 0) + (/^\s{0,3}#{1,6}\s/u.test(m.text) ? 2 : 1));
   }
@@ -106,10 +107,23 @@ export function eventDay(mentions: readonly EventMention[], words: readonly stri
   return ranked[0]![0];
 }
 
+// A day and a month's name, either way round ("10 March", "Mar 10th").
+const DAY_MONTH = new RegExp(
+  String.raw`\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH_NAME}\b|\b${MONTH_NAME}\.?\s+\d{1,2}(?:st|nd|rd|th)?\b`,
+  "u",
+);
+
 /** The day a mention gives the event: its log's day, or the day it names relative to it. */
-function mentionDay(logDate: string, lower: string): string | undefined {
+function mentionDay(logDate: string, lower: string, head: string): string | undefined {
   if (/\btomorrow\b/u.test(lower)) return shiftDate(logDate, 1);
   if (/\b(?:yesterday|last night)\b/u.test(lower)) return shiftDate(logDate, -1);
+  // "The inspection is Tuesday 10 March": a line giving the event one day of the calendar.
+  if (DAY_MONTH.test(lower)) {
+    // Only the sentence naming the event: "Spoke to the council. The inspection is 10 March."
+    const sentence = lower.split(/(?<=[.!?])\s+/u).find((x) => head !== "" && x.includes(head)) ?? lower;
+    const v = extractValidity(sentence, logDate);
+    if (v.validFrom && v.validTo === v.validFrom) return v.validFrom;
+  }
   // "on the 11th" in a line about the event plans it ahead.
   const d = findMonthDays(lower)[0];
   if (d) return monthDayDate(logDate, d.day, "forward");

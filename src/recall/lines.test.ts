@@ -61,6 +61,30 @@ describe("line store", () => {
     expect(searchLines(both, lexicalTerms("pay"))[0]!.date).toBe("2026-07-22");
   });
 
+  it("a question about the doer finds the log's deed: the teacher, what was taught; the driver, who drove", async () => {
+    const store = await setup({
+      "memory/2026-05-02.md":
+        "Parents' evening. Mrs Obi says Kit's reading is ahead, teaches him phonics on Fridays.\n",
+      "memory/2026-05-03.md": "Taxi home from the airport, Arjun drove, 40 minutes.\nThe corn on the cob was great.\n",
+    });
+    const lines = (q: string) => searchLines(store, lexicalTerms(q)).map((h) => `${h.date}#${h.line}`);
+    expect(lines("what did Kit's teacher say")).toContain("2026-05-02#1");
+    expect(lines("who was the driver from the airport")[0]).toBe("2026-05-03#1");
+    // Only a verb the noun is spelt from: a corner is no one who corns.
+    expect(lines("which corner")).toEqual([]);
+  });
+
+  it("a question in full words finds a note's short forms, and the other way round", async () => {
+    const store = await setup({
+      "memory/2026-04-07.md": "dentist appt moved to Thu 3pm\nSaw Dr. Mensah re the rash, cream 2x a day\n",
+      "memory/2026-04-08.md": "The doctor's surgery called back.\n",
+    });
+    const lines = (q: string) => searchLines(store, lexicalTerms(q)).map((h) => `${h.date}#${h.line}`);
+    expect(lines("when is my dentist appointment")[0]).toBe("2026-04-07#1");
+    expect(lines("what did the doctor say about the rash")[0]).toBe("2026-04-07#2");
+    expect(lines("dr")).toEqual(expect.arrayContaining(["2026-04-07#2", "2026-04-08#1"]));
+  });
+
   it("matches exact tokens as phrases of their parts", async () => {
     const store = await setup({
       "memory/a.md": "- FJD-482 is open\n- FJD 999 and 482 apart\n- LEDGER_SYNC_BATCH=500 set\n",

@@ -1,4 +1,6 @@
+import { otherSpellings } from "../analysis/abbreviations.js";
 import { verbForms } from "../analysis/irregular.js";
+import { agentVerbs } from "../analysis/synonyms.js";
 import { cjkWords, ftsWords, phraseOccurrences, stemmedTokens } from "../analysis/tokens.js";
 import type { IndexDb } from "../index/db.js";
 import {
@@ -68,8 +70,18 @@ export function hasLineStore(idx: IndexDb): boolean {
  * terms it matched, for the coverage bonus of linerank.ts.
  */
 export function searchLines(idx: IndexDb, terms: readonly LexicalTerm[], opts: LineSearchOptions = {}): LineHit[] {
-  const phrases = ftsPhrases(terms);
-  if (phrases.length === 0 || !idx.fts) return [];
+  if (!idx.fts) return [];
+  const seen = new Map<string, boolean>();
+  const inMemory = (word: string) => {
+    let found = seen.get(word);
+    if (found === undefined) {
+      found = countMatchingLines(idx, `"${word.replace(/"/gu, "")}"`) > 0;
+      seen.set(word, found);
+    }
+    return found;
+  };
+  const phrases = ftsPhrases(terms, inMemory);
+  if (phrases.length === 0) return [];
   const filter = {
     ...(opts.since ? { since: opts.since } : {}),
     ...(opts.until ? { until: opts.until } : {}),
@@ -93,7 +105,7 @@ export function searchLines(idx: IndexDb, terms: readonly LexicalTerm[], opts: L
   // unless FTS5's score shows a repeat; then the line's own tokens, stemmed as the index stems them.
   const ids = ranked.map((r) => r.id);
   const holders = phrases.map((p, i) => linesWithPhrase(idx, p, ids, matching[i]!));
-  const words = ftsAlternatives(terms);
+  const words = ftsAlternatives(terms, inMemory);
   const hits: LineHit[] = [];
   for (const r of ranked) {
     const row = rows.get(r.id);
@@ -127,7 +139,7 @@ export function searchLines(idx: IndexDb, terms: readonly LexicalTerm[], opts: L
  * finds a past-tense log line as the same term. Terms with no words are left out; a
  * repeated phrase once.
  */
-function termForms(terms: readonly LexicalTerm[]): string[][][] {
+function termForms(terms: readonly LexicalTerm[], inMemory?: (word: string) => boolean): string[][][] {
   const out: string[][][] = [];
   const seen = new Set<string>();
   for (const t of terms) {
@@ -137,23 +149,40 @@ function termForms(terms: readonly LexicalTerm[]): string[][][] {
     if (seen.has(key)) continue;
     seen.add(key);
     const forms = [words];
-    if (!t.exact && words.length === 1) for (const f of verbForms(words[0]!)) forms.push([f]);
+    if (!t.exact && words.length === 1) {
+      const word = words[0]!;
+      // "the inspector" also asks for "inspect" (the log's "inspection", "inspected"): analysis/synonyms.ts.
+      // "doctor" also asks for "dr", "appt" for "appointment": analysis/abbreviations.ts.
+      const alternatives = [
+        ...verbForms(word),
+        // Only for a doer the memory never names: "the dancers" of a log that has them are those dancers.
+        ...agentVerbsIfAbsent(word, inMemory).flatMap((v) => [v, ...verbForms(v)]),
+        ...otherSpellings(word),
+      ];
+      for (const f of alternatives) if (!forms.some((w) => w.length === 1 && w[0] === f)) forms.push([f]);
+    }
     out.push(forms);
   }
   return out;
 }
 
+function agentVerbsIfAbsent(word: string, inMemory?: (word: string) => boolean): string[] {
+  if (!inMemory) return [];
+  const verbs = agentVerbs(word);
+  return verbs.length > 0 && !inMemory(word) ? verbs : [];
+}
+
 /** The FTS5 expression of each term: a phrase, or its forms' phrases OR-ed in parentheses. */
-function ftsPhrases(terms: readonly LexicalTerm[]): string[] {
-  return termForms(terms).map((forms) => {
+function ftsPhrases(terms: readonly LexicalTerm[], inMemory?: (word: string) => boolean): string[] {
+  return termForms(terms, inMemory).map((forms) => {
     const phrases = forms.map((w) => `"${w.join(" ")}"`);
     return phrases.length === 1 ? phrases[0]! : `(${phrases.join(" OR ")})`;
   });
 }
 
 /** Each term's forms as stemmed token lists, as the line store indexes them (for counting repeats). */
-function ftsAlternatives(terms: readonly LexicalTerm[]): string[][][] {
-  return termForms(terms).map((forms) => forms.map((w) => stemmedTokens(w.join(" "))));
+function ftsAlternatives(terms: readonly LexicalTerm[], inMemory?: (word: string) => boolean): string[][][] {
+  return termForms(terms, inMemory).map((forms) => forms.map((w) => stemmedTokens(w.join(" "))));
 }
 
 /**

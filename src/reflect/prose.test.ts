@@ -31,6 +31,21 @@ describe("names in a log's prose", () => {
     expect(names("Dr Okafor discharged me! No more Tuesdays.")).toEqual(["Okafor"]);
     expect(names("Called Ben, then met Mara's Team about it")).toEqual(["Ben", "Mara", "Called"]);
   });
+  it("gives no name to a numbered label, a make after an article, or a table cell's label", () => {
+    const names = (text: string) => {
+      const l = scanLine(text, 1);
+      return { n: l?.n ?? [], s: l?.s ?? [] };
+    };
+    // A word before a number labels a numbered thing; a count or a time after a name does not.
+    expect(names("Left the parcel in Unit 7B, then Gate 12's barrier stuck again").n).toEqual([]);
+    expect(names("Swapped shifts with Carmen 3 times this month").n).toEqual(["Carmen"]);
+    expect(names("drinks with Ines 7:30 at the Anchor").n).toEqual(["Ines", "Anchor"]);
+    // "a"/"an" before a capitalised word: a make or a kind, not someone.
+    expect(names("bought an Aga off Marketplace and a 1998 Land Rover from Theo").n).toEqual(["Marketplace", "Theo"]);
+    // A table cell starts like a heading: its first word is weak, as at a sentence start.
+    expect(names("| Electric | 2210 | read by Yusuf |")).toEqual({ n: ["Yusuf"], s: ["Electric"] });
+  });
+
   it("gives no name to a language or nationality, capitalised or not", () => {
     const l = scanLine("Mara wrote the notes in German; I added an English summary for Priya.", 1)!;
     expect(l.n).toEqual(["Priya"]);

@@ -45,7 +45,16 @@ const WORD = new RegExp(`${NAME}`, "gu");
 // Starts at a word's start only: a match inside a word is skipped below anyway, and trying every letter of every word was quadratic.
 const COMPOUND = /(?<![\p{L}\p{N}])\p{Ll}[\p{L}\p{N}]*(?:[-.][\p{L}\p{N}]+)+/gu;
 // Characters after which the next word starts a sentence (or a list item, a quote, a label).
-const STARTER = /[.!?:;"“”([{>*_–—-]/u;
+// A table cell's first word is a label as often as a heading's ("| Gas | 04417 |", "| Paid |").
+const STARTER = /[.!?:;"“”([{>*_–—|-]/u;
+/**
+ * A number right after a word, as in "Flat 4", "Room 101's", "Unit 3B,": the word labels a
+ * numbered thing. Not a count or a time after a name ("saw Mara 3 times", "Tom 10:30").
+ */
+const NUMBERED =
+  /^ \d{1,4}[A-Za-z]?(?![\d:.,]\d)(?=$|['’]s\b|[\s,.;:!?)|])(?!\s+(?:x|times?|days?|nights?|weeks?|wks?|months?|years?|yrs?|hours?|hrs?|mins?|minutes?|secs?|am|pm|o['’]?clock)\b)/u;
+/** "a", "an", with a number between ("a 2009 Baxi"), right before a word. */
+const ARTICLE = /(?:^|[^\p{L}\p{N}'’])an?\s+(?:\d{1,4}\s+)?$/iu;
 /** Verbs of speech right after a word: its speaker ("Gloria says", "Kwame texted"). */
 const REPORTS =
   /^ (?:says|said|told|tells|asked|asks|texted|emailed|e-mailed|messaged|replied|mentioned|thinks|reckons)\b/u;
@@ -118,9 +127,17 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
     }
     lastNameEnd = -1;
     run = undefined;
-    // A word after a small number labels it ("on 4 West", "Bed 12 A"): a ward or a room, no one.
-    if (/(?:^|[^\p{L}\p{N}.,:])\d{1,3} $/u.test(prose.slice(Math.max(0, m.index - 5), m.index))) {
+    // A word after a small number labels it ("on 4 West", "Bed 12 A"): a ward or a room, no one;
+    // so does one before a number ("in Flat 4", "Room 101's key"), and one after "a"/"an" is a
+    // kind or a make ("it's a 2009 Baxi", "an Aga"): people are not counted with an article.
+    if (
+      /(?:^|[^\p{L}\p{N}.,:])\d{1,3} $/u.test(prose.slice(Math.max(0, m.index - 5), m.index)) ||
+      NUMBERED.test(prose.slice(m.index + m[0].length, m.index + m[0].length + 24)) ||
+      ARTICLE.test(prose.slice(Math.max(0, m.index - 12), m.index))
+    ) {
       opener = undefined;
+      // Its next capitalised words are the same label or make ("a Land Rover").
+      lastNameEnd = endOf(m.index, m[0]);
       continue;
     }
     const after = opener && m.index === opener.end + 1 && prose[opener.end] === " " ? opener.name : undefined;

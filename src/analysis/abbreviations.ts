@@ -1,0 +1,59 @@
+/**
+ * Short forms people write in notes for common words ("Dr", "appt", "mins", "cert"): a
+ * question says "doctor" or "appointment" where the log has "saw Dr. Okafor" or "dentist
+ * appt Tue", and the other way round. Each group is one word's spellings; a query word asks
+ * for the others of its group (recall/lines.ts). Left out: short forms that are more often
+ * another word ("no" for number, "doc" for a document, "app", "mo", "sec", "st", "co"), and
+ * "photo": a word of its own that "pic" only adds noise to (LoCoMo).
+ */
+const GROUPS = [
+  "doctor dr",
+  "appointment appt",
+  "minute min mins",
+  "hour hr hrs",
+  "week wk wks",
+  "year yr yrs",
+  "month mth mths",
+  "certificate cert certs",
+  "information info",
+  "approximately approx",
+  "department dept",
+  "manager mgr",
+  "government govt",
+  "message msg msgs",
+  "people ppl",
+  "birthday bday",
+  "temperature temp",
+  "reference ref refs",
+  "prescription rx",
+  "medication medicine meds",
+  "laboratory lab",
+  "telephone phone",
+  "refrigerator fridge",
+  "professor prof",
+  "apartment apt",
+  "kilometre kilometer km",
+  "kilogram kg",
+  "veterinarian vet",
+  "physiotherapist physiotherapy physio",
+  "university uni",
+  "mathematics maths math",
+  "television tv",
+  "thanks thx",
+];
+
+/** Each spelling -> its group, built once. */
+const GROUP = new Map<string, readonly string[]>();
+for (const g of GROUPS) {
+  const words = g.split(" ");
+  for (const w of words) GROUP.set(w, words);
+}
+
+/** The other spellings of a word's group ("doctor" -> ["dr"], "appts" -> ["appointment"]), else []. */
+export function otherSpellings(word: string): string[] {
+  const w = word.toLowerCase();
+  const group = GROUP.get(w) ?? (w.endsWith("s") ? GROUP.get(w.slice(0, -1)) : undefined);
+  if (!group) return [];
+  const own = GROUP.has(w) ? w : w.slice(0, -1);
+  return group.filter((s) => s !== own);
+}
