@@ -246,12 +246,19 @@ async function lookUpRepo(dir: string): Promise<RepoInfo | undefined> {
     okCodes: [128],
   });
   if (r.code === 128) {
-    if (/not a git repository/i.test(r.stderr)) return undefined;
+    // "(or any of the parent directories)" / "(or any parent up to mount point ...)": no repository.
+    if (/not a git repository \(or any/i.test(r.stderr)) return undefined;
     // git names the fix on a later line that firstLine drops: say it.
     const dubious = /dubious ownership in repository at '([^']+)'/.exec(r.stderr);
+    // "not a git repository: <dir>": a .git file names a git dir that is gone. Read as "no
+    // repository", every night would write pages and commit none of them, without a word.
+    const gone = /not a git repository: (.+)/i.exec(r.stderr);
     const hint = dubious
       ? `: run membank as the repository's owner, or trust it: git config --global --add safe.directory '${dubious[1]}'`
-      : "";
+      : gone
+        ? ": the .git file of this work tree points to that folder, which was moved or deleted; " +
+          "repair the link (`git worktree repair` from the main checkout, or fix the gitdir: line of the .git file) and run again"
+        : "";
     throw new MembankError(`git rev-parse failed in ${dir}: ${firstLine(r.stderr)}${hint}`, { code: GIT_FAILED });
   }
   const [top, gitDir, prefix] = r.stdout.split("\n");
