@@ -63,4 +63,36 @@ describe("repository shapes", () => {
     expect(await subject(ws)).toMatch(/^membank nightly/);
     expect(await git(ws, "status", "--porcelain", "--", "bank")).toBe("");
   });
+
+  it("bank pages under a clean/smudge filter (git-crypt's kind): each night commits membank's changes, and a page the user edited is still left", async () => {
+    const ws = await committed();
+    // rot13 both ways: the blobs differ from the files, as with an encrypting filter.
+    const rot13 = "tr A-Za-z N-ZA-Mn-za-m";
+    await git(ws, "config", "filter.scramble.clean", rot13);
+    await git(ws, "config", "filter.scramble.smudge", rot13);
+    await git(ws, "config", "filter.scramble.required", "true");
+    await writeFile(path.join(ws, ".gitattributes"), "bank/** filter=scramble\n");
+    await git(ws, "add", ".gitattributes");
+    await git(ws, "commit", "-qm", "keep the bank scrambled in git");
+    const first = await nightly(ws);
+    expect(first.code, first.stderr).toBe(0);
+    expect(await subject(ws)).toMatch(/^membank nightly/);
+    expect(await git(ws, "show", "HEAD:bank/world.md")).not.toContain("Priya");
+    // A new day, and a note of the user's own at the end of one page (outside membank's regions).
+    await writeFile(
+      path.join(ws, "memory", "2026-03-27.md"),
+      "# Fri 27 March\n\nLunch w/ Priya, she is off to Porto.\n\n## Retain\n- W @Priya: Relocates to Porto over the summer.\n- W @Mara: Runs the Thursday review from now on.\n",
+    );
+    const mara = path.join(ws, "bank", "entities", "Mara.md");
+    await writeFile(mara, `${await readFile(mara, "utf8")}\nmy own note: ask Mara about the offsite\n`);
+    const second = await nightly(ws);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).not.toMatch(/Priya\.md: written, not committed/);
+    expect(second.stdout).toMatch(/Mara\.md: written, not committed: it holds changes of yours/);
+    const files = (await git(ws, "show", "--name-only", "--format=", "HEAD")).trim().split("\n");
+    expect(files).toContain("bank/entities/Priya.md");
+    expect(files).not.toContain("bank/entities/Mara.md");
+    expect(await git(ws, "status", "--porcelain", "--", "bank")).toBe(" M bank/entities/Mara.md\n");
+    expect(await readFile(mara, "utf8")).toContain("my own note: ask Mara about the offsite");
+  });
 });

@@ -48,17 +48,57 @@ export async function catBatch(repo: RepoInfo, specs: string[]): Promise<(BatchO
   return out;
 }
 
-/** sha-per-path of HEAD's versions of `topPaths` (absent: not in HEAD). */
+/** sha-per-path of HEAD's versions of `topPaths` as a checkout writes them (absent: not in HEAD). */
 export async function headHashes(repo: RepoInfo, topPaths: string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const objects = await catBatch(
     repo,
     topPaths.map((p) => `HEAD:${p}`),
   );
+  const blobs = new Map<string, string>();
   topPaths.forEach((p, i) => {
     const o = objects[i];
-    if (o?.type === "blob") out.set(p, contentHash(o.content));
+    if (o?.type === "blob") {
+      out.set(p, contentHash(o.content));
+      blobs.set(p, o.oid);
+    }
   });
+  for (const [p, hash] of await checkoutHashes(repo, blobs)) out.set(p, hash);
+  return out;
+}
+
+/** Attributes by which a file's bytes differ from its blob's (beyond CRLF, which contentHash reads as LF). */
+const CONVERTING = ["filter", "ident", "working-tree-encoding"];
+
+/**
+ * For the blobs (top path -> blob id) whose path has a converting attribute (a clean/smudge
+ * filter such as git-crypt's or LFS's, ident, working-tree-encoding), the hash of the bytes a
+ * checkout writes; the others are left out (their blob's bytes are the file's). Without this
+ * every page of a filtered bank reads as "changed by the user" after its first commit.
+ */
+export async function checkoutHashes(repo: RepoInfo, blobs: Map<string, string>): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (blobs.size === 0) return out;
+  const attrs = nulSplit(
+    (
+      await runGit(["check-attr", "-z", "--stdin", ...CONVERTING], {
+        cwd: repo.top,
+        input: nulList([...blobs.keys()]),
+      })
+    ).stdout,
+  );
+  const converted = new Set<string>();
+  // `-z` output: path, attribute, value, ...
+  for (let i = 0; i + 2 < attrs.length; i += 3) {
+    if (attrs[i + 2] !== "unspecified" && attrs[i + 2] !== "unset") converted.add(attrs[i]!);
+  }
+  // One git call per converted page: `cat-file --batch --filters` misstates the converted size.
+  await Promise.all(
+    [...converted].map(async (p) => {
+      const r = await runGit(["cat-file", "--filters", `--path=${p}`, blobs.get(p)!], { cwd: repo.top });
+      out.set(p, contentHash(r.raw));
+    }),
+  );
   return out;
 }
 

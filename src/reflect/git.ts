@@ -36,6 +36,7 @@ import { stateDir, type Workspace } from "../workspace/workspace.js";
 import {
   type BatchObject,
   catBatch,
+  checkoutHashes,
   indexEntries,
   refusedPaths,
   stagedByUser,
@@ -114,10 +115,16 @@ export async function commitPending(
   const { state, headObjects, refused, staged } = await commitInputs(repo, paths.map(top), syncs);
   const headTree = /^tree ([0-9a-f]+)/.exec(headObjects[0]?.content.toString("latin1") ?? "")?.[1];
   const head = new Map<string, string>();
+  // HEAD's blobs of paths whose first write did not start from the blob's bytes: a filter may
+  // convert them (git-crypt, ident), or the user changed the file; git-index sorts that out.
+  const unlike = new Map<string, string>();
   paths.forEach((p, i) => {
     const o = headObjects[i + 1];
-    if (o?.type === "blob") head.set(p, contentHash(o.content));
+    if (o?.type !== "blob") return;
+    head.set(p, contentHash(o.content));
+    if (chains.get(p)![0]!.base !== head.get(p)) unlike.set(top(p), o.oid);
   });
+  for (const [t, hash] of await checkoutHashes(repo, unlike)) head.set(t.slice(repo.prefix.length), hash);
   const eligible: string[] = [];
   for (const p of paths) {
     const chain = chains.get(p)!;
