@@ -95,4 +95,26 @@ describe("repository shapes", () => {
     expect(await git(ws, "status", "--porcelain", "--", "bank")).toBe(" M bank/entities/Mara.md\n");
     expect(await readFile(mara, "utf8")).toContain("my own note: ask Mara about the offsite");
   });
+
+  it("pages marked skip-worktree or assume-unchanged are written, left out of the commit, and keep their marks", async () => {
+    const ws = await committed();
+    expect((await nightly(ws)).code).toBe(0);
+    await git(ws, "update-index", "--skip-worktree", "bank/opinions.md");
+    await git(ws, "update-index", "--assume-unchanged", "bank/entities/Priya.md");
+    await writeFile(
+      path.join(ws, "memory", "2026-03-28.md"),
+      "# Sat\n\nquiet day\n\n## Retain\n- W @Priya: Took the Lisbon job after all.\n- O(c=0.8) @Priya: Thinks the batch size of 2000 is fine now.\n- W @Jonas: Ships ledger-sync on the 30th.\n",
+    );
+    const run = await nightly(ws);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/bank\/opinions\.md: written, not committed: .*skip-worktree/);
+    expect(run.stdout).toMatch(/bank\/entities\/Priya\.md: written, not committed: .*assume-unchanged/);
+    const files = (await git(ws, "show", "--name-only", "--format=", "HEAD")).trim().split("\n");
+    expect(files).toContain("bank/entities/Jonas.md");
+    expect(files).not.toContain("bank/opinions.md");
+    expect(files).not.toContain("bank/entities/Priya.md");
+    expect(await readFile(path.join(ws, "bank", "entities", "Priya.md"), "utf8")).toContain("Took the Lisbon job");
+    const marks = (await git(ws, "ls-files", "-v", "--", "bank/opinions.md", "bank/entities/Priya.md")).trim();
+    expect(marks.split("\n").sort()).toEqual(["S bank/opinions.md", "h bank/entities/Priya.md"]);
+  });
 });

@@ -158,19 +158,47 @@ async function nestedRepos(repo: RepoInfo, topPaths: string[]): Promise<Map<stri
 }
 
 /**
- * Paths this repository cannot commit: those git ignores, and those inside another
- * repository (value: its folder): a nested one, or a submodule (e.g. `bank/` kept as one).
- * For a submodule that is not checked out git says "is in submodule", and only then are
- * the submodules looked up.
+ * Index entries the user marked with `git update-index --skip-worktree` or `--assume-unchanged`
+ * (value: the mark): git is told not to look at those files, so membank does not commit them,
+ * and leaves the marks alone (writing the entry would clear them). One call: a long path list
+ * is asked as its top folders (bank, memory), not on the command line.
+ */
+async function markedPaths(repo: RepoInfo, topPaths: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (topPaths.length === 0) return out;
+  const wanted = new Set(topPaths);
+  const depth = repo.prefix.split("/").length; // "a/b/" -> 3: the workspace's folders are one deeper
+  const specs =
+    topPaths.length <= 100 ? topPaths : [...new Set(topPaths.map((p) => p.split("/").slice(0, depth).join("/")))];
+  const r = await runGit(["--literal-pathspecs", "ls-files", "-v", "-z", "--", ...specs], { cwd: repo.top });
+  for (const entry of nulSplit(r.stdout)) {
+    const tag = entry.slice(0, 1);
+    const p = entry.slice(2);
+    if (!wanted.has(p) || tag === "H") continue;
+    // ls-files -v: "S" skip-worktree; a lower-case tag is assume-unchanged.
+    if (tag === "S" || tag === "s") out.set(p, "skip-worktree");
+    else if (tag !== tag.toUpperCase()) out.set(p, "assume-unchanged");
+  }
+  return out;
+}
+
+/**
+ * Paths this repository cannot commit: those git ignores, those inside another repository
+ * (value: its folder): a nested one, or a submodule (e.g. `bank/` kept as one), and those the
+ * user marked skip-worktree or assume-unchanged (value: the mark). For a submodule that is not
+ * checked out git says "is in submodule", and only then are the submodules looked up.
  */
 export async function refusedPaths(
   repo: RepoInfo,
   topPaths: string[],
-): Promise<{ ignored: Set<string>; submodule: Map<string, string> }> {
+): Promise<{ ignored: Set<string>; submodule: Map<string, string>; marked: Map<string, string> }> {
+  const markedRead = markedPaths(repo, topPaths);
+  // Not left unhandled while check-ignore runs: awaited below on every path.
+  markedRead.catch(() => {});
   const submodule = await nestedRepos(repo, topPaths);
   const rest = () => topPaths.filter((p) => !submodule.has(p));
   try {
-    return { ignored: await ignoredPaths(repo, rest()), submodule };
+    return { ignored: await ignoredPaths(repo, rest()), submodule, marked: await markedRead };
   } catch (error) {
     if (!/is in submodule/.test((error as Error).message)) throw error;
   }
@@ -181,7 +209,7 @@ export async function refusedPaths(
     const link = links.find((l) => p.startsWith(`${l}/`));
     if (link !== undefined && !submodule.has(p)) submodule.set(p, link);
   }
-  return { ignored: await ignoredPaths(repo, rest()), submodule };
+  return { ignored: await ignoredPaths(repo, rest()), submodule, marked: await markedRead };
 }
 
 /**

@@ -168,6 +168,14 @@ export async function commitPending(
       result.left.push({ path: p, reason: "git ignores it (.gitignore or .git/info/exclude)" });
       continue;
     }
+    const mark = refused.marked.get(top(p));
+    if (mark !== undefined) {
+      result.left.push({
+        path: p,
+        reason: `you marked it ${mark} in git's index, so git does not look at it; commit it yourself, or clear the mark (git update-index --no-${mark} ${p})`,
+      });
+      continue;
+    }
     if (staged.user.has(top(p))) {
       result.left.push({ path: p, reason: "you have staged another version of it" });
       continue;
