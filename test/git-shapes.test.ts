@@ -117,4 +117,21 @@ describe("repository shapes", () => {
     const marks = (await git(ws, "ls-files", "-v", "--", "bank/opinions.md", "bank/entities/Priya.md")).trim();
     expect(marks.split("\n").sort()).toEqual(["S bank/opinions.md", "h bank/entities/Priya.md"]);
   });
+
+  it("a branch's lock file left by a crashed git: the run names the file to remove, commits nothing; once removed the next run commits", async () => {
+    const ws = await committed();
+    const lock = path.join(ws, ".git", "refs", "heads", "main.lock");
+    await writeFile(lock, "");
+    const before = (await git(ws, "rev-parse", "HEAD")).trim();
+    const run = await nightly(ws);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain(`remove ${lock} and run again`);
+    expect((await git(ws, "rev-parse", "HEAD")).trim()).toBe(before);
+    expect(await git(ws, "diff", "--cached", "--name-only")).toBe("");
+    await rm(lock);
+    const next = await nightly(ws);
+    expect(next.code, next.stderr).toBe(0);
+    expect(await subject(ws)).toMatch(/^membank nightly/);
+    expect(await git(ws, "status", "--porcelain", "--", "bank")).toBe("");
+  });
 });

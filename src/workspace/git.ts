@@ -93,6 +93,17 @@ function firstLine(text: string): string {
   return lines.find((l) => /^(fatal|error):/.test(l)) ?? lines[0] ?? "";
 }
 
+/**
+ * What to do, where git says it on a later line that firstLine drops. A lock file of a git that
+ * crashed (a ref's, packed-refs') stops every run until someone removes it: say which.
+ */
+function hintFor(stderr: string): string {
+  const lock = /Unable to create '([^']+\.lock)': File exists/.exec(stderr);
+  return lock
+    ? `; another git command is running in this repository, or one crashed: if none is running, remove ${lock[1]} and run again`
+    : "";
+}
+
 /** git's answer as runGit reports it: resolved, or a MembankError naming what went wrong. */
 function settle(
   args: string[],
@@ -114,9 +125,12 @@ function settle(
   }
   const c = code ?? 1;
   if (c !== 0 && !(opts.okCodes ?? []).includes(c)) {
-    throw new MembankError(`git ${sub} failed in ${opts.cwd}: ${firstLine(stderr) || `exit code ${c}`}`, {
-      code: GIT_FAILED,
-    });
+    throw new MembankError(
+      `git ${sub} failed in ${opts.cwd}: ${firstLine(stderr) || `exit code ${c}`}${hintFor(stderr)}`,
+      {
+        code: GIT_FAILED,
+      },
+    );
   }
   return { code: c, stdout, raw, stderr };
 }
