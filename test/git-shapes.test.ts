@@ -2,7 +2,7 @@
 // a .git file whose folder has gone, filters on bank pages (git-crypt's kind), index flags.
 // Driven through the CLI in an ordinary shell with no git identity.
 import { execFile } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -133,5 +133,31 @@ describe("repository shapes", () => {
     expect(next.code, next.stderr).toBe(0);
     expect(await subject(ws)).toMatch(/^membank nightly/);
     expect(await git(ws, "status", "--porcelain", "--", "bank")).toBe("");
+  });
+
+  it("an entity page that is a symbolic link to the user's own file: that file gets membank's update, the run says the link is left and why", async () => {
+    const ws = await committed();
+    expect((await nightly(ws)).code).toBe(0);
+    // The user keeps Priya's page with their people notes and links it into the bank.
+    await mkdir(path.join(ws, "people"));
+    await git(ws, "mv", "bank/entities/Priya.md", "people/priya.md");
+    await symlink("../../people/priya.md", path.join(ws, "bank", "entities", "Priya.md"));
+    await git(ws, "add", "-A");
+    await git(ws, "commit", "-qm", "priya's page lives with my people notes");
+    await writeFile(
+      path.join(ws, "memory", "2026-03-29.md"),
+      "# Sun 29th\n\n## Retain\n- W @Priya: Starts in Lisbon on 4 May.\n- W @Noor: Adopted a second cat.\n",
+    );
+    const run = await nightly(ws);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(
+      "bank/entities/Priya.md: written, not committed: it is a symbolic link to ../../people/priya.md",
+    );
+    expect(run.stdout).not.toMatch(/Priya\.md: written, not committed: it holds changes of yours/);
+    expect(await readFile(path.join(ws, "people", "priya.md"), "utf8")).toContain("Starts in Lisbon on 4 May.");
+    expect((await lstat(path.join(ws, "bank", "entities", "Priya.md"))).isSymbolicLink()).toBe(true);
+    expect((await git(ws, "show", "--name-only", "--format=", "HEAD")).trim().split("\n")).toContain(
+      "bank/entities/Noor.md",
+    );
   });
 });

@@ -8,7 +8,7 @@
  * never run, and a signal at any moment leaves either no commit (the pages stay pending)
  * or the whole commit (the index catch-up is finished by the next run).
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readlink, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { MembankError } from "../workspace/errors.js";
@@ -144,15 +144,19 @@ export async function commitPending(
       return ok;
     });
     if (!unbroken) {
+      // A page that is a symbolic link: membank wrote the file it points to, git holds the link.
+      const link = await readlink(path.join(ws.root, p)).catch(() => undefined);
       result.left.push({
         path: p,
         reason:
-          atHead === null
-            ? "it is not in git yet and holds text that membank did not write; commit it yourself"
-            : chain[0]!.base === null
-              ? // Written anew: committing it would drop whatever of the user's the last commit holds.
-                `it was missing when membank wrote it anew, and the last commit's version may hold text of yours: restore that with \`git checkout HEAD -- ${p}\` and run again (or commit this one to drop it)`
-              : "it holds changes of yours since the last commit; commit them yourself (membank's are in the file)",
+          link !== undefined
+            ? `it is a symbolic link to ${link}: membank wrote that file, git keeps only the link; commit that file yourself`
+            : atHead === null
+              ? "it is not in git yet and holds text that membank did not write; commit it yourself"
+              : chain[0]!.base === null
+                ? // Written anew: committing it would drop whatever of the user's the last commit holds.
+                  `it was missing when membank wrote it anew, and the last commit's version may hold text of yours: restore that with \`git checkout HEAD -- ${p}\` and run again (or commit this one to drop it)`
+                : "it holds changes of yours since the last commit; commit them yourself (membank's are in the file)",
       });
       continue;
     }
