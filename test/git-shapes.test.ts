@@ -160,4 +160,26 @@ describe("repository shapes", () => {
       "bank/entities/Noor.md",
     );
   });
+
+  it("bank/ under a filter whose program is not installed (git-lfs gone, its config left): one line naming the missing program, nothing committed; the next run after the fix commits", async () => {
+    const ws = await committed();
+    await writeFile(path.join(ws, ".gitattributes"), "bank/** filter=lfs diff=lfs merge=lfs -text\n");
+    await git(ws, "add", ".gitattributes");
+    await git(ws, "commit", "-qm", "track the bank with lfs");
+    // What `git lfs install` leaves in the config, with a program that is not there.
+    await git(ws, "config", "filter.lfs.process", "membank-test-no-such-lfs filter-process");
+    await git(ws, "config", "filter.lfs.clean", "membank-test-no-such-lfs clean -- %f");
+    await git(ws, "config", "filter.lfs.required", "true");
+    const run = await nightly(ws);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/membank-test-no-such-lfs is not installed.*install it/);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(await subject(ws)).toBe("track the bank with lfs");
+    expect(await git(ws, "diff", "--cached", "--name-only")).toBe("");
+    await git(ws, "config", "--remove-section", "filter.lfs");
+    const next = await nightly(ws);
+    expect(next.code, next.stderr).toBe(0);
+    expect(await subject(ws)).toMatch(/^membank nightly/);
+    expect(await git(ws, "status", "--porcelain", "--", "bank")).toBe("");
+  });
 });

@@ -99,8 +99,23 @@ function firstLine(text: string): string {
  */
 function hintFor(stderr: string): string {
   const lock = /Unable to create '([^']+\.lock)': File exists/.exec(stderr);
-  return lock
-    ? `; another git command is running in this repository, or one crashed: if none is running, remove ${lock[1]} and run again`
+  if (lock) {
+    return `; another git command is running in this repository, or one crashed: if none is running, remove ${lock[1]} and run again`;
+  }
+  // A filter of .gitattributes (LFS, git-crypt) whose program is gone: git's own line may only
+  // say "the remote end hung up unexpectedly"; sh's "<command>: 1: <program>: not found" names it.
+  const filter = /(?:clean|smudge) filter '([^']+)' failed|(?:subprocess|external filter) '([^']+)' failed/.exec(
+    stderr,
+  );
+  const missing = /^(.*?): (?:line )?\d+: ([^:\s]+): (?:command )?not found$/m.exec(stderr);
+  if (filter) {
+    return (
+      `; the filter ${filter[1] ?? filter[2]} of .gitattributes could not run${missing ? ` (${missing[2]} is not installed)` : ""}: ` +
+      "install its program, or take the filter off membank's pages (bank/), and run again"
+    );
+  }
+  return missing
+    ? `; git could not run \`${missing[1]}\` (${missing[2]} is not installed; a filter of .gitattributes?): install it, or remove it from git's config, and run again`
     : "";
 }
 
