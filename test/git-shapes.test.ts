@@ -2,7 +2,7 @@
 // a .git file whose folder has gone, filters on bank pages (git-crypt's kind), index flags.
 // Driven through the CLI in an ordinary shell with no git identity.
 import { execFile } from "node:child_process";
-import { cp, lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -180,6 +180,26 @@ describe("repository shapes", () => {
     const next = await nightly(ws);
     expect(next.code, next.stderr).toBe(0);
     expect(await subject(ws)).toMatch(/^membank nightly/);
+    expect(await git(ws, "status", "--porcelain", "--", "bank")).toBe("");
+  });
+
+  it("a split index (core.splitIndex): membank's private index leaves no shared index file behind in .git, night after night", async () => {
+    const ws = await committed();
+    await git(ws, "config", "core.splitIndex", "true");
+    await git(ws, "update-index", "--split-index");
+    const shared = async () =>
+      (await readdir(path.join(ws, ".git"))).filter((f) => f.startsWith("sharedindex.")).length;
+    const counts: number[] = [];
+    for (const day of ["2026-04-01", "2026-04-02", "2026-04-03"]) {
+      await writeFile(
+        path.join(ws, "memory", `${day}.md`),
+        `# ${day}\n\n## Retain\n- W @Wei: Reviewed the ${day} release notes.\n`,
+      );
+      const run = await nightly(ws);
+      expect(run.code, run.stderr).toBe(0);
+      counts.push(await shared());
+    }
+    expect(counts[2]).toBe(counts[0]);
     expect(await git(ws, "status", "--porcelain", "--", "bank")).toBe("");
   });
 });

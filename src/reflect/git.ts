@@ -282,8 +282,15 @@ async function writeCommit(
   await mkdir(path.dirname(indexFile), { recursive: true });
   await rm(indexFile, { force: true });
   const env = { GIT_INDEX_FILE: indexFile };
+  // A split index (core.splitIndex, feature.manyFiles) would leave a shared index file of the
+  // whole repository's size in .git for every run's private index, kept there for two weeks.
   const run = (args: string[], input?: string) =>
-    runGit(args, { cwd: repo.top, env, detached: true, ...(input === undefined ? {} : { input }) });
+    runGit(["-c", "core.splitIndex=false", ...args], {
+      cwd: repo.top,
+      env,
+      detached: true,
+      ...(input === undefined ? {} : { input }),
+    });
   try {
     await run(state.kind === "normal" ? ["read-tree", state.head] : ["read-tree", "--empty"]);
     // core.safecrlf refuses an LF page in a repository whose checkouts are CRLF (core.autocrlf,
