@@ -202,4 +202,22 @@ describe("repository shapes", () => {
     expect(counts[2]).toBe(counts[0]);
     expect(await git(ws, "status", "--porcelain", "--", "bank")).toBe("");
   });
+
+  it("a page whose removal the user staged (git rm --cached): membank's update is written but not committed, the removal stays staged", async () => {
+    const ws = await committed();
+    expect((await nightly(ws)).code).toBe(0);
+    await git(ws, "rm", "-q", "--cached", "bank/entities/Priya.md");
+    await writeFile(
+      path.join(ws, "memory", "2026-04-04.md"),
+      "# 4/4\n\n## Retain\n- W @Priya: Handed the ledger team over to Jonas.\n",
+    );
+    const run = await nightly(ws);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("bank/entities/Priya.md: written, not committed: you have staged its removal");
+    expect(await git(ws, "show", "--name-only", "--format=", "HEAD")).not.toContain("bank/entities/Priya.md");
+    expect(await git(ws, "status", "--porcelain", "--", "bank/entities/Priya.md")).toBe(
+      "D  bank/entities/Priya.md\n?? bank/entities/Priya.md\n",
+    );
+    expect(await readFile(path.join(ws, "bank", "entities", "Priya.md"), "utf8")).toContain("Handed the ledger team");
+  });
 });

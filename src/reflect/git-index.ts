@@ -104,19 +104,29 @@ export async function checkoutHashes(repo: RepoInfo, blobs: Map<string, string>)
 
 /**
  * `staged`: paths whose index entry differs from HEAD (every entry when HEAD is unborn);
- * `user`: those of them whose staged version is the user's (not what the work tree holds).
+ * `user`: those of them whose staged version is the user's (not what the work tree holds);
+ * `removed`: those whose removal the user staged (`git rm --cached`), counted in `user` too.
  */
 export async function stagedByUser(
   repo: RepoInfo,
   state: GitState,
-): Promise<{ staged: Set<string>; user: Set<string> }> {
-  const staged =
-    state.kind === "normal"
-      ? nulSplit((await runGit(["diff-index", "--cached", "--name-only", "-z", "HEAD"], { cwd: repo.top })).stdout)
-      : nulSplit((await runGit(["ls-files", "-z"], { cwd: repo.top })).stdout);
-  if (staged.length === 0) return { staged: new Set(), user: new Set() };
+): Promise<{ staged: Set<string>; user: Set<string>; removed: Set<string> }> {
+  const removed = new Set<string>();
+  let staged: string[];
+  if (state.kind === "normal") {
+    // `-z --name-status`: status, path, status, path, ...
+    const fields = nulSplit(
+      (await runGit(["diff-index", "--cached", "--name-status", "-z", "HEAD"], { cwd: repo.top })).stdout,
+    );
+    staged = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      staged.push(fields[i + 1]!);
+      if (fields[i] === "D") removed.add(fields[i + 1]!);
+    }
+  } else staged = nulSplit((await runGit(["ls-files", "-z"], { cwd: repo.top })).stdout);
+  if (staged.length === 0) return { staged: new Set(), user: new Set(), removed };
   const unlike = new Set(nulSplit((await runGit(["diff-files", "--name-only", "-z"], { cwd: repo.top })).stdout));
-  return { staged: new Set(staged), user: new Set(staged.filter((p) => unlike.has(p))) };
+  return { staged: new Set(staged), user: new Set(staged.filter((p) => unlike.has(p) || removed.has(p))), removed };
 }
 
 /** Untracked paths git ignores (.gitignore, .git/info/exclude): the user keeps them out of git. */

@@ -181,7 +181,12 @@ export async function commitPending(
       continue;
     }
     if (staged.user.has(top(p))) {
-      result.left.push({ path: p, reason: "you have staged another version of it" });
+      result.left.push({
+        path: p,
+        reason: staged.removed.has(top(p))
+          ? "you have staged its removal (git rm); membank's text is in the file"
+          : "you have staged another version of it",
+      });
       continue;
     }
     eligible.push(p);
