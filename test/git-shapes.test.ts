@@ -220,4 +220,13 @@ describe("repository shapes", () => {
     );
     expect(await readFile(path.join(ws, "bank", "entities", "Priya.md"), "utf8")).toContain("Handed the ledger team");
   });
+
+  it("core.bare = true in a checkout's config: one line saying how to fix it, nothing written", async () => {
+    const ws = await committed();
+    await git(ws, "config", "core.bare", "true");
+    const run = await nightly(ws);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain("set `git config core.bare false` and run again");
+    await expect(readFile(path.join(ws, "bank", "opinions.md"))).rejects.toThrow();
+  });
 });

@@ -287,7 +287,11 @@ async function lookUpRepo(dir: string): Promise<RepoInfo | undefined> {
       : gone
         ? ": the .git file of this work tree points to that folder, which was moved or deleted; " +
           "repair the link (`git worktree repair` from the main checkout, or fix the gitdir: line of the .git file) and run again"
-        : "";
+        : /must be run in a work tree/.test(r.stderr)
+          ? // core.bare = true in a checkout's .git/config (a script's `git init --bare` over it, a copied config).
+            ": the repository's config says it has no work tree (core.bare = true); if this folder is its work tree, " +
+            "set `git config core.bare false` and run again"
+          : "";
     throw new MembankError(`git rev-parse failed in ${dir}: ${firstLine(r.stderr)}${hint}`, { code: GIT_FAILED });
   }
   const [top, gitDir, prefix] = r.stdout.split("\n");
