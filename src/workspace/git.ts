@@ -322,6 +322,13 @@ export async function gitState(repo: RepoInfo): Promise<GitState> {
     ["MERGE_HEAD", "a merge is in progress", "finish it (git commit) or abort it (git merge --abort)"],
     ["CHERRY_PICK_HEAD", "a cherry-pick is in progress", "finish or abort it (git cherry-pick --continue/--abort)"],
     ["REVERT_HEAD", "a revert is in progress", "finish or abort it (git revert --continue/--abort)"],
+    // A series stopped at a conflict that the user committed by hand: CHERRY_PICK_HEAD is gone,
+    // git status still says a cherry-pick (or revert) is in progress, and --continue goes on.
+    [
+      "sequencer/todo",
+      "a cherry-pick or revert of several commits is in progress",
+      "finish it (git cherry-pick/revert --continue) or end it (--abort, or --quit to keep what is done)",
+    ],
     ["BISECT_LOG", "a bisect is in progress", "end it (git bisect reset)"],
   ];
   for (const [file, what, advice] of busy) if (await exists(g(file))) return { kind: "busy", what, advice };
