@@ -229,4 +229,22 @@ describe("repository shapes", () => {
     expect(run.stderr).toContain("set `git config core.bare false` and run again");
     await expect(readFile(path.join(ws, "bank", "opinions.md"))).rejects.toThrow();
   });
+
+  it("reflect --dry-run in a shell whose git config has diff.noprefix and diff.mnemonicPrefix: the diff still names a/ and b/ paths of the workspace", async () => {
+    const ws = await committed();
+    expect((await nightly(ws)).code).toBe(0);
+    await writeFile(
+      path.join(ws, "memory", "2026-04-05.md"),
+      "# Easter Sunday\n\n## Retain\n- W @Priya: Back in Berlin for a week.\n- W @Tomasz: New on the ledger team.\n",
+    );
+    const config = path.join(tmp, `prefix${n++}.gitconfig`);
+    await writeFile(config, "[diff]\n\tnoprefix = true\n\tmnemonicPrefix = true\n");
+    const dry = await runBin(["reflect", "--dry-run", "--workspace", ws], { ...env, GIT_CONFIG_GLOBAL: config });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain("diff --git a/bank/entities/Priya.md b/bank/entities/Priya.md");
+    expect(dry.stdout).toContain("--- a/bank/entities/Priya.md\n+++ b/bank/entities/Priya.md");
+    expect(dry.stdout).toContain("diff --git a/bank/entities/Tomasz.md b/bank/entities/Tomasz.md");
+    expect(dry.stdout).toContain("+++ b/bank/entities/Tomasz.md");
+    expect(dry.stdout).not.toMatch(/^(diff --git|---|\+\+\+) .*\b(old|new)\//m);
+  });
 });

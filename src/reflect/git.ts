@@ -389,15 +389,21 @@ export async function unifiedDiff(changes: { path: string; before?: string; afte
       }
     }
     await mkdir(path.join(dir, "old"), { recursive: true });
-    // Exit code 1 means "differences found": the normal case here.
-    const res = await runGit(["diff", "--no-index", "--no-color", "--no-ext-diff", "old", "new"], {
-      cwd: dir,
-      okCodes: [1],
-    });
+    // Exit code 1 means "differences found": the normal case here. The prefixes are said, so a
+    // user's diff.noprefix or diff.mnemonicPrefix does not change the paths read below.
+    const res = await runGit(
+      ["diff", "--no-index", "--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/", "old", "new"],
+      { cwd: dir, okCodes: [1] },
+    );
+    // A new file is `a/new/x b/new/x`, a changed one `a/old/x b/new/x`: both read `a/x b/x`.
     return res.stdout
       .split("\n")
       .map((line) =>
-        /^(diff --git |--- |\+\+\+ )/.test(line) ? line.replaceAll("a/old/", "a/").replaceAll("b/new/", "b/") : line,
+        /^(diff --git |--- |\+\+\+ )/.test(line)
+          ? line
+              .replace(/^(diff --git a\/|--- a\/|\+\+\+ b\/)(?:old|new)\//, "$1")
+              .replace(/^(diff --git .*? b\/)(?:old|new)\//, "$1")
+          : line,
       )
       .join("\n");
   } finally {
