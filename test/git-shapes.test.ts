@@ -57,6 +57,9 @@ describe("repository shapes", () => {
     expect(run.stderr).toContain(path.join(tmp, "old-place", ".git"));
     expect(run.stderr).toMatch(/\.git file .*(moved|gone)/);
     await expect(readFile(path.join(ws, "bank", "opinions.md"))).rejects.toThrow();
+    // doctor says the same, not "git not found".
+    const doctor = await runBin(["doctor", "--workspace", ws], env);
+    expect(doctor.stdout).toMatch(/^-- git .*moved or deleted/m);
     await writeFile(path.join(ws, ".git"), `gitdir: ${away}\n`);
     const next = await nightly(ws);
     expect(next.code, next.stderr).toBe(0);
