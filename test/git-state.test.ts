@@ -50,4 +50,28 @@ describe("gitState", () => {
     await git("checkout", "-q", "--detach");
     expect(await stateOf(dir)).toMatchObject({ kind: "busy", what: "HEAD is detached (no branch is checked out)" });
   });
+
+  it("a cherry-pick of several commits stopped at a conflict that was committed by hand: busy, as git status says", async () => {
+    const { dir, git } = await repo("series");
+    await writeFile(path.join(dir, "notes.md"), "one\n");
+    await git("add", "notes.md");
+    await git("commit", "-qm", "one");
+    await git("switch", "-q", "-c", "side");
+    for (const line of ["two", "three"]) {
+      await writeFile(path.join(dir, "notes.md"), `one\n${line}\n`);
+      await git("commit", "-qam", line);
+    }
+    await git("switch", "-q", "trunk");
+    await writeFile(path.join(dir, "notes.md"), "one\nuno\n");
+    await git("commit", "-qam", "uno");
+    await git("cherry-pick", "side~1", "side").catch(() => undefined); // stops at the conflict
+    await writeFile(path.join(dir, "notes.md"), "one\nuno\ntwo\n");
+    await git("add", "notes.md");
+    await git("commit", "-qm", "two, by hand");
+    expect(await git("status")).toMatch(/cherry-pick/i);
+    expect(await stateOf(dir)).toMatchObject({
+      kind: "busy",
+      what: "a cherry-pick or revert of several commits is in progress",
+    });
+  });
 });

@@ -48,35 +48,85 @@ export async function catBatch(repo: RepoInfo, specs: string[]): Promise<(BatchO
   return out;
 }
 
-/** sha-per-path of HEAD's versions of `topPaths` (absent: not in HEAD). */
+/** sha-per-path of HEAD's versions of `topPaths` as a checkout writes them (absent: not in HEAD). */
 export async function headHashes(repo: RepoInfo, topPaths: string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const objects = await catBatch(
     repo,
     topPaths.map((p) => `HEAD:${p}`),
   );
+  const blobs = new Map<string, string>();
   topPaths.forEach((p, i) => {
     const o = objects[i];
-    if (o?.type === "blob") out.set(p, contentHash(o.content));
+    if (o?.type === "blob") {
+      out.set(p, contentHash(o.content));
+      blobs.set(p, o.oid);
+    }
   });
+  for (const [p, hash] of await checkoutHashes(repo, blobs)) out.set(p, hash);
+  return out;
+}
+
+/** Attributes by which a file's bytes differ from its blob's (beyond CRLF, which contentHash reads as LF). */
+const CONVERTING = ["filter", "ident", "working-tree-encoding"];
+
+/**
+ * For the blobs (top path -> blob id) whose path has a converting attribute (a clean/smudge
+ * filter such as git-crypt's or LFS's, ident, working-tree-encoding), the hash of the bytes a
+ * checkout writes; the others are left out (their blob's bytes are the file's). Without this
+ * every page of a filtered bank reads as "changed by the user" after its first commit.
+ */
+export async function checkoutHashes(repo: RepoInfo, blobs: Map<string, string>): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (blobs.size === 0) return out;
+  const attrs = nulSplit(
+    (
+      await runGit(["check-attr", "-z", "--stdin", ...CONVERTING], {
+        cwd: repo.top,
+        input: nulList([...blobs.keys()]),
+      })
+    ).stdout,
+  );
+  const converted = new Set<string>();
+  // `-z` output: path, attribute, value, ...
+  for (let i = 0; i + 2 < attrs.length; i += 3) {
+    if (attrs[i + 2] !== "unspecified" && attrs[i + 2] !== "unset") converted.add(attrs[i]!);
+  }
+  // One git call per converted page: `cat-file --batch --filters` misstates the converted size.
+  await Promise.all(
+    [...converted].map(async (p) => {
+      const r = await runGit(["cat-file", "--filters", `--path=${p}`, blobs.get(p)!], { cwd: repo.top });
+      out.set(p, contentHash(r.raw));
+    }),
+  );
   return out;
 }
 
 /**
  * `staged`: paths whose index entry differs from HEAD (every entry when HEAD is unborn);
- * `user`: those of them whose staged version is the user's (not what the work tree holds).
+ * `user`: those of them whose staged version is the user's (not what the work tree holds);
+ * `removed`: those whose removal the user staged (`git rm --cached`), counted in `user` too.
  */
 export async function stagedByUser(
   repo: RepoInfo,
   state: GitState,
-): Promise<{ staged: Set<string>; user: Set<string> }> {
-  const staged =
-    state.kind === "normal"
-      ? nulSplit((await runGit(["diff-index", "--cached", "--name-only", "-z", "HEAD"], { cwd: repo.top })).stdout)
-      : nulSplit((await runGit(["ls-files", "-z"], { cwd: repo.top })).stdout);
-  if (staged.length === 0) return { staged: new Set(), user: new Set() };
+): Promise<{ staged: Set<string>; user: Set<string>; removed: Set<string> }> {
+  const removed = new Set<string>();
+  let staged: string[];
+  if (state.kind === "normal") {
+    // `-z --name-status`: status, path, status, path, ...
+    const fields = nulSplit(
+      (await runGit(["diff-index", "--cached", "--name-status", "-z", "HEAD"], { cwd: repo.top })).stdout,
+    );
+    staged = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      staged.push(fields[i + 1]!);
+      if (fields[i] === "D") removed.add(fields[i + 1]!);
+    }
+  } else staged = nulSplit((await runGit(["ls-files", "-z"], { cwd: repo.top })).stdout);
+  if (staged.length === 0) return { staged: new Set(), user: new Set(), removed };
   const unlike = new Set(nulSplit((await runGit(["diff-files", "--name-only", "-z"], { cwd: repo.top })).stdout));
-  return { staged: new Set(staged), user: new Set(staged.filter((p) => unlike.has(p))) };
+  return { staged: new Set(staged), user: new Set(staged.filter((p) => unlike.has(p) || removed.has(p))), removed };
 }
 
 /** Untracked paths git ignores (.gitignore, .git/info/exclude): the user keeps them out of git. */
@@ -118,19 +168,47 @@ async function nestedRepos(repo: RepoInfo, topPaths: string[]): Promise<Map<stri
 }
 
 /**
- * Paths this repository cannot commit: those git ignores, and those inside another
- * repository (value: its folder): a nested one, or a submodule (e.g. `bank/` kept as one).
- * For a submodule that is not checked out git says "is in submodule", and only then are
- * the submodules looked up.
+ * Index entries the user marked with `git update-index --skip-worktree` or `--assume-unchanged`
+ * (value: the mark): git is told not to look at those files, so membank does not commit them,
+ * and leaves the marks alone (writing the entry would clear them). One call: a long path list
+ * is asked as its top folders (bank, memory), not on the command line.
+ */
+async function markedPaths(repo: RepoInfo, topPaths: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (topPaths.length === 0) return out;
+  const wanted = new Set(topPaths);
+  const depth = repo.prefix.split("/").length; // "a/b/" -> 3: the workspace's folders are one deeper
+  const specs =
+    topPaths.length <= 100 ? topPaths : [...new Set(topPaths.map((p) => p.split("/").slice(0, depth).join("/")))];
+  const r = await runGit(["--literal-pathspecs", "ls-files", "-v", "-z", "--", ...specs], { cwd: repo.top });
+  for (const entry of nulSplit(r.stdout)) {
+    const tag = entry.slice(0, 1);
+    const p = entry.slice(2);
+    if (!wanted.has(p) || tag === "H") continue;
+    // ls-files -v: "S" skip-worktree; a lower-case tag is assume-unchanged.
+    if (tag === "S" || tag === "s") out.set(p, "skip-worktree");
+    else if (tag !== tag.toUpperCase()) out.set(p, "assume-unchanged");
+  }
+  return out;
+}
+
+/**
+ * Paths this repository cannot commit: those git ignores, those inside another repository
+ * (value: its folder): a nested one, or a submodule (e.g. `bank/` kept as one), and those the
+ * user marked skip-worktree or assume-unchanged (value: the mark). For a submodule that is not
+ * checked out git says "is in submodule", and only then are the submodules looked up.
  */
 export async function refusedPaths(
   repo: RepoInfo,
   topPaths: string[],
-): Promise<{ ignored: Set<string>; submodule: Map<string, string> }> {
+): Promise<{ ignored: Set<string>; submodule: Map<string, string>; marked: Map<string, string> }> {
+  const markedRead = markedPaths(repo, topPaths);
+  // Not left unhandled while check-ignore runs: awaited below on every path.
+  markedRead.catch(() => {});
   const submodule = await nestedRepos(repo, topPaths);
   const rest = () => topPaths.filter((p) => !submodule.has(p));
   try {
-    return { ignored: await ignoredPaths(repo, rest()), submodule };
+    return { ignored: await ignoredPaths(repo, rest()), submodule, marked: await markedRead };
   } catch (error) {
     if (!/is in submodule/.test((error as Error).message)) throw error;
   }
@@ -141,7 +219,7 @@ export async function refusedPaths(
     const link = links.find((l) => p.startsWith(`${l}/`));
     if (link !== undefined && !submodule.has(p)) submodule.set(p, link);
   }
-  return { ignored: await ignoredPaths(repo, rest()), submodule };
+  return { ignored: await ignoredPaths(repo, rest()), submodule, marked: await markedRead };
 }
 
 /**

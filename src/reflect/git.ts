@@ -8,8 +8,7 @@
  * never run, and a signal at any moment leaves either no commit (the pages stay pending)
  * or the whole commit (the index catch-up is finished by the next run).
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readlink, rm } from "node:fs/promises";
 import path from "node:path";
 import { MembankError } from "../workspace/errors.js";
 import {
@@ -36,12 +35,16 @@ import { stateDir, type Workspace } from "../workspace/workspace.js";
 import {
   type BatchObject,
   catBatch,
+  checkoutHashes,
   indexEntries,
   refusedPaths,
   stagedByUser,
   syncCommitted,
   syncUserIndex,
 } from "./git-index.js";
+
+// The dry run's diff has its own module; reflect/index.ts imports it from here.
+export { unifiedDiff } from "./diff.js";
 
 export interface CommitOptions {
   authorName?: string;
@@ -114,10 +117,16 @@ export async function commitPending(
   const { state, headObjects, refused, staged } = await commitInputs(repo, paths.map(top), syncs);
   const headTree = /^tree ([0-9a-f]+)/.exec(headObjects[0]?.content.toString("latin1") ?? "")?.[1];
   const head = new Map<string, string>();
+  // HEAD's blobs of paths whose first write did not start from the blob's bytes: a filter may
+  // convert them (git-crypt, ident), or the user changed the file; git-index sorts that out.
+  const unlike = new Map<string, string>();
   paths.forEach((p, i) => {
     const o = headObjects[i + 1];
-    if (o?.type === "blob") head.set(p, contentHash(o.content));
+    if (o?.type !== "blob") return;
+    head.set(p, contentHash(o.content));
+    if (chains.get(p)![0]!.base !== head.get(p)) unlike.set(top(p), o.oid);
   });
+  for (const [t, hash] of await checkoutHashes(repo, unlike)) head.set(t.slice(repo.prefix.length), hash);
   const eligible: string[] = [];
   for (const p of paths) {
     const chain = chains.get(p)!;
@@ -137,15 +146,19 @@ export async function commitPending(
       return ok;
     });
     if (!unbroken) {
+      // A page that is a symbolic link: membank wrote the file it points to, git holds the link.
+      const link = await readlink(path.join(ws.root, p)).catch(() => undefined);
       result.left.push({
         path: p,
         reason:
-          atHead === null
-            ? "it is not in git yet and holds text that membank did not write; commit it yourself"
-            : chain[0]!.base === null
-              ? // Written anew: committing it would drop whatever of the user's the last commit holds.
-                `it was missing when membank wrote it anew, and the last commit's version may hold text of yours: restore that with \`git checkout HEAD -- ${p}\` and run again (or commit this one to drop it)`
-              : "it holds changes of yours since the last commit; commit them yourself (membank's are in the file)",
+          link !== undefined
+            ? `it is a symbolic link to ${link}: membank wrote that file, git keeps only the link; commit that file yourself`
+            : atHead === null
+              ? "it is not in git yet and holds text that membank did not write; commit it yourself"
+              : chain[0]!.base === null
+                ? // Written anew: committing it would drop whatever of the user's the last commit holds.
+                  `it was missing when membank wrote it anew, and the last commit's version may hold text of yours: restore that with \`git checkout HEAD -- ${p}\` and run again (or commit this one to drop it)`
+                : "it holds changes of yours since the last commit; commit them yourself (membank's are in the file)",
       });
       continue;
     }
@@ -161,8 +174,21 @@ export async function commitPending(
       result.left.push({ path: p, reason: "git ignores it (.gitignore or .git/info/exclude)" });
       continue;
     }
+    const mark = refused.marked.get(top(p));
+    if (mark !== undefined) {
+      result.left.push({
+        path: p,
+        reason: `you marked it ${mark} in git's index, so git does not look at it; commit it yourself, or clear the mark (git update-index --no-${mark} ${p})`,
+      });
+      continue;
+    }
     if (staged.user.has(top(p))) {
-      result.left.push({ path: p, reason: "you have staged another version of it" });
+      result.left.push({
+        path: p,
+        reason: staged.removed.has(top(p))
+          ? "you have staged its removal (git rm); membank's text is in the file"
+          : "you have staged another version of it",
+      });
       continue;
     }
     eligible.push(p);
@@ -263,8 +289,15 @@ async function writeCommit(
   await mkdir(path.dirname(indexFile), { recursive: true });
   await rm(indexFile, { force: true });
   const env = { GIT_INDEX_FILE: indexFile };
+  // A split index (core.splitIndex, feature.manyFiles) would leave a shared index file of the
+  // whole repository's size in .git for every run's private index, kept there for two weeks.
   const run = (args: string[], input?: string) =>
-    runGit(args, { cwd: repo.top, env, detached: true, ...(input === undefined ? {} : { input }) });
+    runGit(["-c", "core.splitIndex=false", ...args], {
+      cwd: repo.top,
+      env,
+      detached: true,
+      ...(input === undefined ? {} : { input }),
+    });
   try {
     await run(state.kind === "normal" ? ["read-tree", state.head] : ["read-tree", "--empty"]);
     // core.safecrlf refuses an LF page in a repository whose checkouts are CRLF (core.autocrlf,
@@ -335,42 +368,6 @@ async function writeCommit(
     }
   } finally {
     await rm(indexFile, { force: true });
-  }
-}
-
-/**
- * The unified diff between old and new texts of workspace files (`undefined` old = a new
- * file), computed by `git diff --no-index` over two temporary trees. Writes nothing in
- * the workspace.
- */
-export async function unifiedDiff(changes: { path: string; before?: string; after: string }[]): Promise<string> {
-  if (changes.length === 0) return "";
-  const dir = await mkdtemp(path.join(tmpdir(), "membank-diff-"));
-  try {
-    for (const change of changes) {
-      const after = path.join(dir, "new", change.path);
-      await mkdir(path.dirname(after), { recursive: true });
-      await writeFile(after, change.after);
-      if (change.before !== undefined) {
-        const before = path.join(dir, "old", change.path);
-        await mkdir(path.dirname(before), { recursive: true });
-        await writeFile(before, change.before);
-      }
-    }
-    await mkdir(path.join(dir, "old"), { recursive: true });
-    // Exit code 1 means "differences found": the normal case here.
-    const res = await runGit(["diff", "--no-index", "--no-color", "--no-ext-diff", "old", "new"], {
-      cwd: dir,
-      okCodes: [1],
-    });
-    return res.stdout
-      .split("\n")
-      .map((line) =>
-        /^(diff --git |--- |\+\+\+ )/.test(line) ? line.replaceAll("a/old/", "a/").replaceAll("b/new/", "b/") : line,
-      )
-      .join("\n");
-  } finally {
-    await rm(dir, { recursive: true, force: true });
   }
 }
 

@@ -93,6 +93,32 @@ function firstLine(text: string): string {
   return lines.find((l) => /^(fatal|error):/.test(l)) ?? lines[0] ?? "";
 }
 
+/**
+ * What to do, where git says it on a later line that firstLine drops. A lock file of a git that
+ * crashed (a ref's, packed-refs') stops every run until someone removes it: say which.
+ */
+function hintFor(stderr: string): string {
+  const lock = /Unable to create '([^']+\.lock)': File exists/.exec(stderr);
+  if (lock) {
+    return `; another git command is running in this repository, or one crashed: if none is running, remove ${lock[1]} and run again`;
+  }
+  // A filter of .gitattributes (LFS, git-crypt) whose program is gone: git's own line may only
+  // say "the remote end hung up unexpectedly"; sh's "<command>: 1: <program>: not found" names it.
+  const filter = /(?:clean|smudge) filter '([^']+)' failed|(?:subprocess|external filter) '([^']+)' failed/.exec(
+    stderr,
+  );
+  const missing = /^(.*?): (?:line )?\d+: ([^:\s]+): (?:command )?not found$/m.exec(stderr);
+  if (filter) {
+    return (
+      `; the filter ${filter[1] ?? filter[2]} of .gitattributes could not run${missing ? ` (${missing[2]} is not installed)` : ""}: ` +
+      "install its program, or take the filter off membank's pages (bank/), and run again"
+    );
+  }
+  return missing
+    ? `; git could not run \`${missing[1]}\` (${missing[2]} is not installed; a filter of .gitattributes?): install it, or remove it from git's config, and run again`
+    : "";
+}
+
 /** git's answer as runGit reports it: resolved, or a MembankError naming what went wrong. */
 function settle(
   args: string[],
@@ -114,9 +140,12 @@ function settle(
   }
   const c = code ?? 1;
   if (c !== 0 && !(opts.okCodes ?? []).includes(c)) {
-    throw new MembankError(`git ${sub} failed in ${opts.cwd}: ${firstLine(stderr) || `exit code ${c}`}`, {
-      code: GIT_FAILED,
-    });
+    throw new MembankError(
+      `git ${sub} failed in ${opts.cwd}: ${firstLine(stderr) || `exit code ${c}`}${hintFor(stderr)}`,
+      {
+        code: GIT_FAILED,
+      },
+    );
   }
   return { code: c, stdout, raw, stderr };
 }
@@ -246,12 +275,23 @@ async function lookUpRepo(dir: string): Promise<RepoInfo | undefined> {
     okCodes: [128],
   });
   if (r.code === 128) {
-    if (/not a git repository/i.test(r.stderr)) return undefined;
+    // "(or any of the parent directories)" / "(or any parent up to mount point ...)": no repository.
+    if (/not a git repository \(or any/i.test(r.stderr)) return undefined;
     // git names the fix on a later line that firstLine drops: say it.
     const dubious = /dubious ownership in repository at '([^']+)'/.exec(r.stderr);
+    // "not a git repository: <dir>": a .git file names a git dir that is gone. Read as "no
+    // repository", every night would write pages and commit none of them, without a word.
+    const gone = /not a git repository: (.+)/i.exec(r.stderr);
     const hint = dubious
       ? `: run membank as the repository's owner, or trust it: git config --global --add safe.directory '${dubious[1]}'`
-      : "";
+      : gone
+        ? ": the .git file of this work tree points to that folder, which was moved or deleted; " +
+          "repair the link (`git worktree repair` from the main checkout, or fix the gitdir: line of the .git file) and run again"
+        : /must be run in a work tree/.test(r.stderr)
+          ? // core.bare = true in a checkout's .git/config (a script's `git init --bare` over it, a copied config).
+            ": the repository's config says it has no work tree (core.bare = true); if this folder is its work tree, " +
+            "set `git config core.bare false` and run again"
+          : "";
     throw new MembankError(`git rev-parse failed in ${dir}: ${firstLine(r.stderr)}${hint}`, { code: GIT_FAILED });
   }
   const [top, gitDir, prefix] = r.stdout.split("\n");
@@ -282,6 +322,13 @@ export async function gitState(repo: RepoInfo): Promise<GitState> {
     ["MERGE_HEAD", "a merge is in progress", "finish it (git commit) or abort it (git merge --abort)"],
     ["CHERRY_PICK_HEAD", "a cherry-pick is in progress", "finish or abort it (git cherry-pick --continue/--abort)"],
     ["REVERT_HEAD", "a revert is in progress", "finish or abort it (git revert --continue/--abort)"],
+    // A series stopped at a conflict that the user committed by hand: CHERRY_PICK_HEAD is gone,
+    // git status still says a cherry-pick (or revert) is in progress, and --continue goes on.
+    [
+      "sequencer/todo",
+      "a cherry-pick or revert of several commits is in progress",
+      "finish it (git cherry-pick/revert --continue) or end it (--abort, or --quit to keep what is done)",
+    ],
     ["BISECT_LOG", "a bisect is in progress", "end it (git bisect reset)"],
   ];
   for (const [file, what, advice] of busy) if (await exists(g(file))) return { kind: "busy", what, advice };

@@ -24,9 +24,13 @@ export interface DoctorReport {
 /** git's version, the workspace's repository, and whether a nightly run could commit now. */
 async function gitReport(root: string): Promise<DoctorReport["git"]> {
   const { gitState, repoInfo, runGit } = await import("../../workspace/git.js");
+  let version: string;
   try {
-    const { stdout } = await runGit(["--version"], { cwd: root });
-    const version = stdout.trim().replace(/^git version /, "");
+    version = (await runGit(["--version"], { cwd: root })).stdout.trim().replace(/^git version /, "");
+  } catch {
+    return { present: false };
+  }
+  try {
     const repo = await repoInfo(root);
     if (!repo) return { present: true, version, state: "not a git repository: pages are written, never committed" };
     const state = await gitState(repo);
@@ -42,8 +46,10 @@ async function gitReport(root: string): Promise<DoctorReport["git"]> {
             ? `branch ${state.branch.replace(/^refs\/heads\//, "")} has no commit yet: the first run makes it`
             : `on ${state.branch.replace(/^refs\/heads\//, "")}: ready to commit`,
     };
-  } catch {
-    return { present: false };
+  } catch (error) {
+    // git is there but cannot use the repository (a .git file pointing nowhere, another owner,
+    // core.bare): what a nightly run would stop with.
+    return { present: true, version, busy: true, state: (error as Error).message };
   }
 }
 
