@@ -28,7 +28,7 @@ import { OPINIONS_PAGE } from "../markdown/pages.js";
 import { parseSinceDate } from "../retain/dates.js";
 import { entitySpellings, respell, respellAll } from "../retain/entities.js";
 import { noRetainNote } from "../retain/index.js";
-import type { Fact } from "../retain/types.js";
+import type { Fact, SourceRef } from "../retain/types.js";
 import { workspaceDay } from "../workspace/clock.js";
 import { MembankError } from "../workspace/errors.js";
 import { outsideWorkspace } from "../workspace/files.js";
@@ -68,6 +68,10 @@ export { commitMessage } from "./message.js";
 export type { Conflict } from "./render.js";
 
 export type { ReflectOptions, ReflectReport } from "./types.js";
+
+/** The same line of the same file, and nothing else in either (a copy of `b` would equal `a`). */
+const sameLine = (a: SourceRef, b: SourceRef): boolean =>
+  a.path === b.path && a.line === b.line && Object.keys(a).length === 2 && Object.keys(b).length === 2;
 
 const optional = <K extends string, V>(key: K, value: V | undefined) =>
   (value === undefined ? {} : { [key]: value }) as Partial<Record<K, V>>;
@@ -164,8 +168,11 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     op.evidence = op.evidence.map((ev) => {
       const f = byId.get(ev.factId);
       if (!f) return { ...ev, gone: true };
+      const content = f.content.replace(/\s+/g, " ").trim();
+      // Most rows already say exactly this (ten years: thousands of them): kept, not copied.
+      if (ev.gone === undefined && ev.content === content && sameLine(ev.source, f.source)) return ev;
       const { gone: _, ...rest } = ev;
-      return { ...rest, source: { ...f.source }, content: f.content.replace(/\s+/g, " ").trim() };
+      return { ...rest, source: { ...f.source }, content };
     });
   }
 
