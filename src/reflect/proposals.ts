@@ -94,13 +94,21 @@ function daySpan(facts: readonly Fact[]): { count: number; first: string; last: 
 /** "@The-Castle" is named by "the Castle" too: both sides lower-cased, dashes as spaces. */
 const folded = (s: string) => s.toLowerCase().replace(/[-_]+/g, " ");
 
+/** A name as a whole word, by folded name: a Unicode-class regex costs far more to compile than to run. */
+const WORD_RE = new Map<string, RegExp>();
+
 function names(line: CoreLine, entity: string): boolean {
   const e = folded(entity);
   const text = line.folded;
   if (!text.includes(e)) return false; // most pairs: no regex needed
-  return (
-    text.includes(`@${e}`) || new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(e)}(?![\\p{L}\\p{N}])`, "u").test(text)
-  );
+  if (text.includes(`@${e}`)) return true;
+  let re = WORD_RE.get(e);
+  if (re === undefined) {
+    if (WORD_RE.size >= 10_000) WORD_RE.clear();
+    re = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(e)}(?![\\p{L}\\p{N}])`, "u");
+    WORD_RE.set(e, re);
+  }
+  return re.test(text);
 }
 
 function escapeRegExp(s: string): string {
