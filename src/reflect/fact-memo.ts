@@ -112,6 +112,12 @@ export function factMemo(facts: readonly Fact[], code: string, stored?: Readonly
   const facetSets = new Map<string, { rule: number; tokens: Set<string> } | undefined>();
   return {
     changeTokens(fact) {
+      // Most facts carry no change cue, and proposals ask for every fact of each entity MEMORY.md names: a kept
+      // "none" answers at once (serialise writes a kept entry as it is, so nothing needs recording).
+      if (!entries.has(fact.id)) {
+        const old = kept.get(fact.id);
+        if (old !== undefined && validEntry(old) && old[0] === stamp(fact) && old[1] === 1) return undefined;
+      }
       if (changeSets.has(fact.id)) return changeSets.get(fact.id);
       const e = entryOf(fact);
       if (e[1] === 0) {
