@@ -230,3 +230,49 @@ describe("old years' prose, read only when the prose memo cannot stand for it", 
     expect(await proseFiles(bad)).toEqual(await proseFiles(good));
   });
 });
+
+describe("prose names over years a nightly does not read, with a nickname in MEMORY.md", () => {
+  const LOGS2: Record<string, string> = {
+    "memory/2023-05-02.md": "Rach came by with the kids. Rachel's car is in the shop again.\n",
+    "memory/2023-09-14.md": "Lunch with Rach, she is thinking about leaving the clinic.\n",
+    "memory/2024-01-20.md": "Rachel called — the clinic job is hers if she wants it.\n",
+    "memory/2024-06-11.md": "Rach and Ben at the lake. Rach swam across, show-off.\n",
+    "memory/2025-02-01.md": "Birthday dinner for Rachel. Ben cooked.\n",
+  };
+  const CORE = "# Core\n\n- Rachel (Rach) is my sister, lives in Leipzig.\n- Ben is her partner.\n";
+  async function ws(): Promise<string> {
+    const dir = await mkdtemp(path.join(tmpdir(), "membank-ties-"));
+    await mkdir(path.join(dir, "memory"), { recursive: true });
+    for (const [rel, text] of Object.entries(LOGS2)) await writeFile(path.join(dir, rel), text);
+    await writeFile(path.join(dir, "MEMORY.md"), CORE);
+    return dir;
+  }
+  const days = ["2025-02-10", "2025-02-11"];
+  const text = (d: string) => `${d.slice(5)}: Rach again, long call about the move. Rachel sounds tired.\n`;
+
+  it("a nightly that does not read the old years' prose writes the pages of one that does", async () => {
+    const [lazy, eager] = [await ws(), await ws()];
+    for (const dir of [lazy, eager]) {
+      await reflect(await openWorkspace(dir), { all: true, commit: false, now: new Date("2025-02-02T06:00:00Z") });
+      for (const d of days) {
+        await writeFile(path.join(dir, `memory/${d}.md`), text(d));
+        await reflect(await openWorkspace(dir), { since: d, commit: false, now: new Date(`${d}T23:00:00Z`) });
+      }
+    }
+    // Garbage in the old years' prose files: the lazy one must not need them. The eager one has no
+    // prose memo, so it reads those files and counts every line again.
+    for (const n of (await readdir(snapDir(lazy))).filter((x) => /^facts-202[34]-prose-/.test(x)))
+      await writeFile(path.join(snapDir(lazy), n), "[");
+    await rm(path.join(snapDir(eager), "prose-memo.json"));
+    for (const dir of [lazy, eager]) {
+      await writeFile(path.join(dir, "memory/2025-02-12.md"), text("2025-02-12"));
+      const run = await reflect(await openWorkspace(dir), {
+        since: "2025-02-12",
+        commit: false,
+        now: new Date("2025-02-12T23:00:00Z"),
+      });
+      expect(run.mode).toBe("incremental");
+    }
+    expect(await bankFiles(lazy)).toEqual(await bankFiles(eager));
+  });
+});
