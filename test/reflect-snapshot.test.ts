@@ -37,7 +37,8 @@ const snapDir = (dir: string) => path.join(dir, ".memory/reflect");
 async function parts(dir: string): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   for (const name of await readdir(snapDir(dir)))
-    if (name.startsWith("facts-")) out.set(name, (await stat(path.join(snapDir(dir), name))).mtimeMs);
+    if (name.startsWith("facts-") && !name.includes("-prose-"))
+      out.set(name, (await stat(path.join(snapDir(dir), name))).mtimeMs);
   return out;
 }
 
@@ -103,11 +104,16 @@ describe("a stale or corrupt snapshot", () => {
       const head = JSON.parse(await readFile(path.join(snapDir(dir), "facts.json"), "utf8"));
       await writeFile(path.join(snapDir(dir), "facts.json"), JSON.stringify({ ...head, version: 4 }));
     },
-    "a part in the older layout (prose by path)": async (dir, names) => {
-      const name = names.find((n) => n.includes("-2023-"))!;
-      const part = JSON.parse(await readFile(path.join(snapDir(dir), name), "utf8"));
-      const prose = Object.fromEntries(part.prose.map((p: { path: string; lines: unknown }) => [p.path, p.lines]));
-      await writeFile(path.join(snapDir(dir), name), JSON.stringify({ ...part, prose }));
+    "a year's prose in the older layout (by path), and no prose memo to stand for it": async (dir) => {
+      const name = (await readdir(snapDir(dir))).find((n) => n.startsWith("facts-2023-prose-"))!;
+      const logs = JSON.parse(await readFile(path.join(snapDir(dir), name), "utf8"));
+      const prose = Object.fromEntries(logs.map((p: { path: string; lines: unknown }) => [p.path, p.lines]));
+      await writeFile(path.join(snapDir(dir), name), JSON.stringify(prose));
+      await rm(path.join(snapDir(dir), "prose-memo.json"));
+    },
+    "a year's prose file missing": async (dir) => {
+      const name = (await readdir(snapDir(dir))).find((n) => n.startsWith("facts-2024-prose-"))!;
+      await rm(path.join(snapDir(dir), name));
     },
     "a head that is not JSON": async (dir) => {
       await writeFile(path.join(snapDir(dir), "facts.json"), '{"version":5,"parts":[');
@@ -149,4 +155,124 @@ describe("a stale or corrupt snapshot", () => {
       expect(after.mode).toBe("incremental");
     });
   }
+});
+
+describe("old years' prose, read only when the prose memo cannot stand for it", () => {
+  const evening = new Date("2025-03-04T06:00:00Z");
+  const day =
+    "Ole dropped by, Hanne on the phone about the allotment again.\n\n## Retain\n- W @Ole: Painted the dinghy red.\n";
+  const proseFiles = async (dir: string) =>
+    (await readdir(snapDir(dir))).filter((n) => /^facts-\d{4}-prose-/.test(n) && !n.startsWith("facts-2025-"));
+  async function nightly(dir: string, date: string) {
+    await writeFile(path.join(dir, `memory/${date}.md`), day);
+    const next = new Date(`${date}T06:00:00Z`);
+    next.setUTCDate(next.getUTCDate() + 1);
+    return reflect(await openWorkspace(dir), { since: date, commit: false, now: next });
+  }
+  /** Two workspaces after a full run and a first nightly (which gives the memo's years their snapshot files). */
+  async function twins(): Promise<[string, string]> {
+    const pair: [string, string] = [await workspace(), await workspace()];
+    for (const dir of pair) {
+      await reflect(await openWorkspace(dir), { all: true, commit: false, now: evening });
+      await nightly(dir, "2025-03-04");
+    }
+    return pair;
+  }
+
+  it("a nightly does not read the old years' prose files; without the memo it does, to the same pages", async () => {
+    const [good, bad] = await twins();
+    const old = await proseFiles(bad);
+    expect(old.map((n) => n.slice(6, 10)).sort()).toEqual(["2023", "2024"]);
+    // Garbage in the old years' prose files: never read while the memo has those years.
+    for (const name of old) await writeFile(path.join(snapDir(bad), name), "not json");
+    const fromGood = await nightly(good, "2025-03-06");
+    const fromBad = await nightly(bad, "2025-03-06");
+    expect(fromBad.mode).toBe("incremental");
+    expect(fromBad.pagesWritten).toEqual(fromGood.pagesWritten);
+    expect(await bankFiles(bad)).toEqual(await bankFiles(good));
+    // A second run with nothing new writes nothing.
+    const again = await reflect(await openWorkspace(bad), {
+      since: "2025-03-06",
+      commit: false,
+      now: new Date("2025-03-07T07:00:00Z"),
+    });
+    expect(again.pagesWritten).toEqual([]);
+    // Without the memo the prose is needed: the bad files are not trusted, the logs are read again.
+    await rm(path.join(snapDir(bad), "prose-memo.json"));
+    await nightly(good, "2025-03-08");
+    expect((await nightly(bad, "2025-03-08")).mode).toBe("full");
+    expect(await bankFiles(bad)).toEqual(await bankFiles(good));
+    expect(await proseFiles(bad)).toEqual(await proseFiles(good));
+  });
+
+  it("a kept digest of an unread year that does not read back: that prose is read after all, same pages", async () => {
+    const [good, bad] = await twins();
+    const memoFile = path.join(snapDir(bad), "prose-memo.json");
+    // Its shape passes the load's check; its content breaks the names step.
+    const breakDigest = async () => {
+      const memo = JSON.parse(await readFile(memoFile, "utf8"));
+      const year = memo.years.find((y: { part?: string }) => y.part?.startsWith("facts-2023-prose-"));
+      year.digest.runs = { Hanne: null };
+      await writeFile(memoFile, JSON.stringify(memo));
+    };
+    await breakDigest();
+    await nightly(good, "2025-03-06");
+    const fromBad = await nightly(bad, "2025-03-06");
+    expect(fromBad.mode).toBe("incremental");
+    expect(await bankFiles(bad)).toEqual(await bankFiles(good));
+    // And with the other unread year's prose file cut short as well: the prose comes from the logs.
+    await breakDigest();
+    const file = path.join(snapDir(bad), (await proseFiles(bad)).find((n) => n.startsWith("facts-2024-"))!);
+    await writeFile(file, (await readFile(file, "utf8")).slice(0, 40));
+    await nightly(good, "2025-03-08");
+    expect((await nightly(bad, "2025-03-08")).mode).toBe("incremental");
+    expect(await bankFiles(bad)).toEqual(await bankFiles(good));
+    expect(await proseFiles(bad)).toEqual(await proseFiles(good));
+  });
+});
+
+describe("prose names over years a nightly does not read, with a nickname in MEMORY.md", () => {
+  const LOGS2: Record<string, string> = {
+    "memory/2023-05-02.md": "Rach came by with the kids. Rachel's car is in the shop again.\n",
+    "memory/2023-09-14.md": "Lunch with Rach, she is thinking about leaving the clinic.\n",
+    "memory/2024-01-20.md": "Rachel called — the clinic job is hers if she wants it.\n",
+    "memory/2024-06-11.md": "Rach and Ben at the lake. Rach swam across, show-off.\n",
+    "memory/2025-02-01.md": "Birthday dinner for Rachel. Ben cooked.\n",
+  };
+  const CORE = "# Core\n\n- Rachel (Rach) is my sister, lives in Leipzig.\n- Ben is her partner.\n";
+  async function ws(): Promise<string> {
+    const dir = await mkdtemp(path.join(tmpdir(), "membank-ties-"));
+    await mkdir(path.join(dir, "memory"), { recursive: true });
+    for (const [rel, text] of Object.entries(LOGS2)) await writeFile(path.join(dir, rel), text);
+    await writeFile(path.join(dir, "MEMORY.md"), CORE);
+    return dir;
+  }
+  const days = ["2025-02-10", "2025-02-11"];
+  const text = (d: string) => `${d.slice(5)}: Rach again, long call about the move. Rachel sounds tired.\n`;
+
+  it("a nightly that does not read the old years' prose writes the pages of one that does", async () => {
+    const [lazy, eager] = [await ws(), await ws()];
+    for (const dir of [lazy, eager]) {
+      await reflect(await openWorkspace(dir), { all: true, commit: false, now: new Date("2025-02-02T06:00:00Z") });
+      for (const d of days) {
+        await writeFile(path.join(dir, `memory/${d}.md`), text(d));
+        await reflect(await openWorkspace(dir), { since: d, commit: false, now: new Date(`${d}T23:00:00Z`) });
+      }
+    }
+    // Garbage in the old years' prose files: the lazy one must not need them. The eager one has no
+    // prose memo, so it reads those files and counts every line again.
+    for (const n of (await readdir(snapDir(lazy))).filter((x) => /^facts-202[34]-prose-/.test(x)))
+      await writeFile(path.join(snapDir(lazy), n), "[");
+    await rm(path.join(snapDir(eager), "prose-memo.json"));
+    for (const dir of [lazy, eager]) {
+      await writeFile(path.join(dir, "memory/2025-02-12.md"), text("2025-02-12"));
+      const run = await reflect(await openWorkspace(dir), {
+        since: "2025-02-12",
+        commit: false,
+        now: new Date("2025-02-12T23:00:00Z"),
+      });
+      expect(run.mode).toBe("incremental");
+    }
+    expect(await bankFiles(lazy)).toEqual(await bankFiles(eager));
+  });
 });

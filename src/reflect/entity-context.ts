@@ -6,7 +6,8 @@ import { cmp } from "./format.js";
 import { nicknameTies } from "./nicknames.js";
 import { coreNames, type ProseLog, scanProse } from "./prose.js";
 import type { ProseMemo } from "./prose-memo.js";
-import { namesOf, type ProseNames, proseNames } from "./prose-names.js";
+import { namesOf, type ProseDigest, type ProseNames, proseNames } from "./prose-names.js";
+import type { SnapshotPart } from "./snapshot.js";
 
 /**
  * What entity pages know beyond their facts (issue 10 items 4 and 6): the MEMORY.md lines
@@ -39,7 +40,15 @@ export interface EntityWorldInput {
   today: string;
   /** Kept digests of the prose (prose-memo.ts): without it every log's names are counted again. */
   proseMemo?: ProseMemo;
+  /** Old years whose prose `prose` lacks (not read: the memo has their digests). */
+  unread?: readonly SnapshotPart[];
 }
+
+/**
+ * Thrown when `prose` lacks unread years and the memo cannot stand for them (a kept digest that
+ * does not read back): the caller reads their prose (loadOldProse) and asks again.
+ */
+export class IncompleteProse extends Error {}
 
 /** Alias statements in MEMORY.md: "Jonas (Jo)", "Jo, short for Jonas", "aka", "goes by". */
 const ALIAS_CUE = /\b(?:aka|a\.k\.a\.?|also known as|short for|goes by|nicknamed|nickname|alias|calls|called)\b/iu;
@@ -55,7 +64,11 @@ function fold(name: string): string {
  * key of the spelling the logs use less -> the one they use more (ties: the earlier), so
  * Rach and Rachel are one page. Entities with facts are never merged: they get a suggestion.
  */
-function proseTies(input: EntityWorldInput, known: ReadonlyMap<string, string>): Map<string, string> {
+function proseTies(
+  input: EntityWorldInput,
+  known: ReadonlyMap<string, string>,
+  unread: readonly ProseDigest[],
+): Map<string, string> {
   const pairs = input.core.text.split(/\r?\n/).flatMap((l) => nicknameTies(l));
   const out = new Map<string, string>();
   if (pairs.length === 0) return out;
@@ -64,6 +77,12 @@ function proseTies(input: EntityWorldInput, known: ReadonlyMap<string, string>):
     for (const l of log.lines)
       for (const n of [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []), ...(l.s ?? [])])
         uses.set(entityKey(n), (uses.get(entityKey(n)) ?? 0) + 1);
+  // Years not read: their digests count every use of each spelling (the same names as the lines above).
+  for (const d of unread)
+    for (const [n, count] of Object.entries(d.spell)) {
+      if (typeof count !== "number") throw new IncompleteProse(`a kept digest's count of ${n} is not a number`);
+      uses.set(entityKey(n), (uses.get(entityKey(n)) ?? 0) + count);
+    }
   for (const [name, nick] of pairs) {
     const [a, b] = [entityKey(name), entityKey(nick)];
     if (a === b || known.has(a) || known.has(b) || input.aliases.has(name.toLowerCase())) continue;
@@ -82,7 +101,17 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
     seen.add(e);
     if (!known.has(entityKey(e))) known.set(entityKey(e), e);
   }
-  const ties = proseTies(input, known);
+  const unread = input.unread ?? [];
+  let digests: ProseDigest[] | undefined;
+  if (input.proseMemo) {
+    try {
+      digests = input.proseMemo.digests(input.prose, unread);
+    } catch {
+      digests = undefined; // a kept digest that does not read back: count every log again
+    }
+  }
+  if (digests === undefined && unread.length > 0) throw new IncompleteProse("no digest of the unread prose");
+  const ties = proseTies(input, known, unread.length > 0 ? input.proseMemo!.unreadDigests() : []);
   // An alias is its page's name in the prose too. (Memoised: years of logs repeat a few names.)
   const resolved = new Map<string, string>();
   const resolve = (name: string) => {
@@ -100,13 +129,14 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
   // Prose names keyed through the aliases, so `Jo` in a chat counts for Jonas.md when it says so.
   const canon = (x: string) => known.get(resolve(x)) ?? ties.get(entityKey(x)) ?? x;
   let found: ProseNames | undefined;
-  if (input.proseMemo) {
+  if (digests !== undefined) {
     try {
-      found = namesOf(input.proseMemo.digests(input.prose), known, coreKeys, canon);
+      found = namesOf(digests, known, coreKeys, canon);
     } catch {
       found = undefined; // a kept digest that does not read back: count every log again
     }
   }
+  if (found === undefined && unread.length > 0) throw new IncompleteProse("a kept digest does not read back");
   found ??= proseNames(input.prose, known, coreKeys, canon);
   const all = new Map(known);
   const proseOnly: string[] = [];

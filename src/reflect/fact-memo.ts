@@ -14,18 +14,16 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { AFFIRMING_NEGATIONS, CUE_LISTS, NEGATIVE_OUTCOME_WORDS } from "../analysis/cue-lists.js";
-import { CUE_WORDS, findCues } from "../analysis/cues.js";
-import { porterStem } from "../analysis/stem.js";
+import { CUE_WORDS } from "../analysis/cues.js";
 import { STOP_WORDS } from "../analysis/stopwords.js";
-import { fold } from "../analysis/tokens.js";
 import { CHOICE_VERDICTS, DOUBTED_VERDICTS } from "../analysis/verdicts.js";
 import type { Fact } from "../retain/types.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
 import { derivingCode } from "./code-fingerprint.js";
-import { FACETS, facetTokens, factFacet } from "./facets.js";
+import { FACETS, factFacet } from "./facets.js";
 import { CHANGE_CUES, carriesChange } from "./proposals.js";
-import { contentTokens, negationCount } from "./text.js";
+import { contentTokens } from "./text.js";
 
 /**
  * Bump when what an entry holds, or how it is derived, changes in a way the fingerprint
@@ -61,10 +59,14 @@ const validEntry = (e: unknown): e is Entry =>
   (e[1] === 0 || e[1] === 1 || typeof e[1] === "string") &&
   (e[2] === 0 || e[2] === 1 || (Array.isArray(e[2]) && typeof e[2][0] === "number" && typeof e[2][1] === "string"));
 
-/** The code and word lists the entries are derived with, as the functions and data show them. */
+/**
+ * The word lists the entries are derived with. The functions' code is in the fingerprint
+ * (code-fingerprint.ts hashes their modules' source), not here as `String(fn)`: esbuild and
+ * tsc print a function differently, so its text would give the bundled CLI another code than
+ * the library build of the same source, and each would throw away the other's memo.
+ */
 const SEEN_CODE = [
   MEMO_VERSION,
-  ...[carriesChange, factFacet, findCues, negationCount, contentTokens, facetTokens, porterStem, fold].map(String),
   CHANGE_CUES.source,
   JSON.stringify([CUE_LISTS, NEGATIVE_OUTCOME_WORDS, AFFIRMING_NEGATIONS, DOUBTED_VERDICTS, CHOICE_VERDICTS, FACETS]),
   [...STOP_WORDS, "|", ...CUE_WORDS].join(" "),
@@ -110,6 +112,12 @@ export function factMemo(facts: readonly Fact[], code: string, stored?: Readonly
   const facetSets = new Map<string, { rule: number; tokens: Set<string> } | undefined>();
   return {
     changeTokens(fact) {
+      // Most facts carry no change cue, and proposals ask for every fact of each entity MEMORY.md names: a kept
+      // "none" answers at once (serialise writes a kept entry as it is, so nothing needs recording).
+      if (!entries.has(fact.id)) {
+        const old = kept.get(fact.id);
+        if (old !== undefined && validEntry(old) && old[0] === stamp(fact) && old[1] === 1) return undefined;
+      }
       if (changeSets.has(fact.id)) return changeSets.get(fact.id);
       const e = entryOf(fact);
       if (e[1] === 0) {

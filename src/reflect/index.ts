@@ -30,14 +30,14 @@ import { OPINIONS_PAGE } from "../markdown/pages.js";
 import { parseSinceDate } from "../retain/dates.js";
 import { entitySpellings, respell, respellAll } from "../retain/entities.js";
 import { noRetainNote } from "../retain/index.js";
-import type { Fact } from "../retain/types.js";
+import type { Fact, SourceRef } from "../retain/types.js";
 import { workspaceDay } from "../workspace/clock.js";
 import { MembankError } from "../workspace/errors.js";
 import { outsideWorkspace } from "../workspace/files.js";
 import { writeOwnedFiles } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { assertLogsNotVanished, assertWorkspaceOnDisk, goneLogs } from "./checkout.js";
-import { entityWorld } from "./entity-context.js";
+import { type EntityWorld, entityWorld, IncompleteProse } from "./entity-context.js";
 import { evolveOpinions } from "./evolve.js";
 import { saveFactMemo } from "./fact-memo.js";
 import { assertGitCanCommit, commitPending, gitInit, isGitRepo, leftNote, unifiedDiff } from "./git.js";
@@ -47,6 +47,7 @@ import {
   type LoadedFacts,
   loadEntityPages,
   loadFacts,
+  loadOldProse,
   loadOpinions,
   logPaths,
   readWorkspaceFile,
@@ -55,6 +56,7 @@ import {
 } from "./load.js";
 import { commitMessage } from "./message.js";
 import { TYPED_PAGES } from "./pages.js";
+import type { ProseLog } from "./prose.js";
 import { loadProseMemo, saveProseMemo } from "./prose-memo.js";
 import { clearStale, recoverMerges } from "./recover.js";
 import { relinkEdited } from "./relink.js";
@@ -74,6 +76,10 @@ export { commitMessage } from "./message.js";
 export type { Conflict } from "./render.js";
 
 export type { ReflectOptions, ReflectReport } from "./types.js";
+
+/** The same line of the same file, and nothing else in either (a copy of `b` would equal `a`). */
+const sameLine = (a: SourceRef, b: SourceRef): boolean =>
+  a.path === b.path && a.line === b.line && Object.keys(a).length === 2 && Object.keys(b).length === 2;
 
 const optional = <K extends string, V>(key: K, value: V | undefined) =>
   (value === undefined ? {} : { [key]: value }) as Partial<Record<K, V>>;
@@ -144,7 +150,9 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
 
   const entityPages = await loadEntityPages(ws);
   const aliases = aliasKey(entityPages.aliases);
-  const loaded = await loadFacts(ws, since, aliases, opts.retained);
+  // The prose memo first: an old year it has a digest of is not read from the snapshot (load.ts).
+  const memo = await loadProseMemo(ws);
+  const loaded = await loadFacts(ws, since, aliases, opts.retained, (part) => memo.has(part));
   const vanishWarnings = await checkGoneLogs(ws, loaded, since, opts);
   // Case variants (@Peter, @peter, @PETER) are one entity with one page, under one spelling.
   const aliased = applyAliases(loaded.facts, entityPages.aliases);
@@ -171,8 +179,11 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     op.evidence = op.evidence.map((ev) => {
       const f = byId.get(ev.factId);
       if (!f) return { ...ev, gone: true };
+      const content = f.content.replace(/\s+/g, " ").trim();
+      // Most rows already say exactly this (ten years: thousands of them): kept, not copied.
+      if (ev.gone === undefined && ev.content === content && sameLine(ev.source, f.source)) return ev;
       const { gone: _, ...rest } = ev;
-      return { ...rest, source: { ...f.source }, content: f.content.replace(/\s+/g, " ").trim() };
+      return { ...rest, source: { ...f.source }, content };
     });
   }
   // A gone entry whose line was only edited is the same evidence: not applied a second time (relink.ts).
@@ -199,16 +210,31 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     coreText === undefined
       ? { path: "memory.md", text: (await readWorkspaceFile(ws, "memory.md")) ?? "" }
       : { path: "MEMORY.md", text: coreText };
-  const proseMemo = await loadProseMemo(ws, loaded.kept);
-  const world = entityWorld({
-    facts,
-    otherNames: [...evolved.opinions.flatMap((op) => op.entities), ...entityPages.managed],
-    prose: loaded.prose,
-    core,
-    aliases: entityPages.aliases,
-    today,
-    proseMemo,
-  });
+  const proseMemo = memo.at(loaded.kept);
+  const worldOf = (prose: ProseLog[], unread: LoadedFacts["unread"]) =>
+    entityWorld({
+      facts,
+      otherNames: [...evolved.opinions.flatMap((op) => op.entities), ...entityPages.managed],
+      prose,
+      unread,
+      core,
+      aliases: entityPages.aliases,
+      today,
+      proseMemo,
+    });
+  let world: EntityWorld;
+  try {
+    world = worldOf(loaded.prose, loaded.unread);
+  } catch (error) {
+    if (!(error instanceof IncompleteProse)) throw error;
+    // The memo cannot stand for the years not read: read them, and count every log again.
+    // In the snapshot's year order, as if read with the rest (so its save keeps one part per year).
+    const rank = new Map((loaded.kept?.parts ?? []).map((p, i) => [p.key, i]));
+    const at = (log: ProseLog) => rank.get(log.date.slice(0, 4)) ?? Number.POSITIVE_INFINITY;
+    loaded.prose = [...(await loadOldProse(ws, loaded.unread)), ...loaded.prose].sort((a, b) => at(a) - at(b));
+    loaded.unread = [];
+    world = worldOf(loaded.prose, []);
+  }
   // An incremental run re-renders only what the window can have changed (scope.ts).
   let scope: RenderScope | undefined;
   // MEMORY.md changed, or no record of the last run's date: every page may show something new.
@@ -342,12 +368,13 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     rendered.pages.map((p) => ({ path: p.path, content: p.after })),
     { record: repo === true },
   );
-  await saveSnapshot(ws, loaded, aliases, {
+  const parts = await saveSnapshot(ws, loaded, aliases, {
     prose: loaded.prose,
     asOf: today,
     core: core.text,
   });
   await saveFactMemo(ws, rendered.memo);
+  proseMemo.settle(parts);
   await saveProseMemo(ws, proseMemo);
   if (merges.full) await clearStale(ws);
   lap("write");

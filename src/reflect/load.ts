@@ -11,7 +11,14 @@ import type { Workspace } from "../workspace/workspace.js";
 import { aliasTable } from "./aliases.js";
 import { cmp } from "./format.js";
 import { type ProseLog, scanProse } from "./prose.js";
-import { readSnapshot, type SnapshotRead, writeSnapshot } from "./snapshot.js";
+import {
+  readProseFile,
+  readSnapshot,
+  type SnapshotPart,
+  type SnapshotRead,
+  snapshotPath,
+  writeSnapshot,
+} from "./snapshot.js";
 
 export { snapshotPath } from "./snapshot.js";
 
@@ -60,6 +67,8 @@ export interface LoadedFacts {
   core?: string;
   /** Incremental only: the snapshot's files and the window, so its save rewrites only the window's years. */
   kept?: { since: string; parts: SnapshotRead["parts"] };
+  /** Old years whose prose was not read (the prose memo has their digests): `prose` lacks them, loadOldProse reads them. */
+  unread: SnapshotPart[];
 }
 
 function scanLogs(logs: readonly { path: string; text: string }[]): ProseLog[] {
@@ -89,10 +98,19 @@ export async function loadFacts(
   since: string | undefined,
   aliasKey: string,
   retained?: RetainedLogs,
+  /** Old years' prose the caller has digests of (prose-memo.ts): not read unless asked for (loadOldProse). */
+  proseKnown?: (part: SnapshotPart) => boolean,
 ): Promise<LoadedFacts> {
   // Only a read of exactly this window stands in for reading the logs again.
   const given = retained !== undefined && retained.since === since ? retained.read : undefined;
-  const snapshot = since === undefined ? undefined : await readSnapshot(ws);
+  const sinceYear = since?.slice(0, 4);
+  const snapshot =
+    since === undefined
+      ? undefined
+      : await readSnapshot(
+          ws,
+          proseKnown && ((part) => /^\d{4}$/.test(part.key) && part.key < sinceYear! && proseKnown(part)),
+        );
   if (since === undefined || snapshot === undefined) {
     const res = since === undefined && given ? given : await readFacts(ws);
     return {
@@ -106,6 +124,7 @@ export async function loadFacts(
       renderAll: true,
       prose: scanLogs(res.logs),
       proseBefore: [],
+      unread: [],
     };
   }
   const fresh = given ?? (await readWindowFacts(ws, since)) ?? (await readFacts(ws, { since }));
@@ -125,6 +144,7 @@ export async function loadFacts(
     ...(snapshot.asOf === undefined ? {} : { asOf: snapshot.asOf }),
     ...(snapshot.core === undefined ? {} : { core: snapshot.core }),
     kept: { since, parts: snapshot.parts },
+    unread: snapshot.unread,
   };
 }
 
@@ -142,17 +162,41 @@ export function logPaths(facts: readonly Fact[], prose: readonly ProseLog[]): Se
   return out;
 }
 
+/**
+ * The prose of the old years loadFacts did not read (`unread`), as the snapshot holds it: from
+ * their files, or, when one is gone or corrupt, scanned again from those years' logs (which an
+ * incremental run takes to be unchanged, as it does their facts).
+ */
+export async function loadOldProse(ws: Workspace, unread: readonly SnapshotPart[]): Promise<ProseLog[]> {
+  const dir = path.dirname(snapshotPath(ws));
+  const out: ProseLog[] = [];
+  for (const part of unread) {
+    const prose = part.prose && (await readProseFile(dir, part.prose));
+    if (prose === undefined) return scanYears(ws, new Set(unread.map((p) => p.key)));
+    for (const p of prose) out.push(p);
+  }
+  return out;
+}
+
+async function scanYears(ws: Workspace, years: ReadonlySet<string>): Promise<ProseLog[]> {
+  const logs = (await readFacts(ws)).logs.filter((l) => years.has((logDate(l.path) ?? "").slice(0, 4)));
+  // As saveSnapshot keeps them: one entry per log, logs with no names left out.
+  const byPath = new Map<string, ProseLog>();
+  for (const log of scanLogs(logs)) if (log.lines.length) byPath.set(log.path, log);
+  return [...byPath.values()];
+}
+
 export async function saveSnapshot(
   ws: Workspace,
-  loaded: Pick<LoadedFacts, "facts" | "diagnostics" | "kept">,
+  loaded: Pick<LoadedFacts, "facts" | "diagnostics" | "kept" | "unread">,
   aliasKey: string,
   extra: { prose: readonly ProseLog[]; asOf: string; core: string },
-): Promise<void> {
+): Promise<SnapshotPart[]> {
   // One entry per log, the last scan of it in the first one's place (as a record of paths keeps them).
   const byPath = new Map<string, ProseLog>();
   for (const log of extra.prose) if (log.lines.length) byPath.set(log.path, log);
   const prose = [...byPath.values()];
-  await writeSnapshot(
+  return writeSnapshot(
     ws,
     {
       aliases: aliasKey,
@@ -163,6 +207,7 @@ export async function saveSnapshot(
       core: extra.core,
     },
     loaded.kept,
+    () => loadOldProse(ws, loaded.unread),
   );
 }
 

@@ -51,6 +51,8 @@ export interface ProposalRules {
 interface CoreLine {
   line: number;
   text: string;
+  /** The text as names() compares it (folded once, not once per entity). */
+  folded: string;
   tokens: Set<string>;
   /** A line often holds several facts ("leads ledger-sync; likes async updates"): each is checked on its own. */
   clauses: { text: string; tokens: Set<string> }[];
@@ -71,19 +73,42 @@ function coreLines(coreText: string): CoreLine[] {
       .map((c) => c.trim())
       .filter(Boolean)
       .map((c) => ({ text: c, tokens: contentTokens(c) }));
-    out.push({ line: i + 1, text, tokens: contentTokens(text), clauses });
+    out.push({ line: i + 1, text, folded: folded(text), tokens: contentTokens(text), clauses });
   });
   return out;
 }
 
+/** How many distinct days, the first and the last (ten years of an entity's facts: no sort of thousands of dates). */
+function daySpan(facts: readonly Fact[]): { count: number; first: string; last: string } {
+  const days = new Set<string>();
+  let first = "";
+  let last = "";
+  for (const f of facts) {
+    if (days.size === 0 || f.date < first) first = f.date;
+    if (days.size === 0 || f.date > last) last = f.date;
+    days.add(f.date);
+  }
+  return { count: days.size, first, last };
+}
+
+/** "@The-Castle" is named by "the Castle" too: both sides lower-cased, dashes as spaces. */
+const folded = (s: string) => s.toLowerCase().replace(/[-_]+/g, " ");
+
+/** A name as a whole word, by folded name: a Unicode-class regex costs far more to compile than to run. */
+const WORD_RE = new Map<string, RegExp>();
+
 function names(line: CoreLine, entity: string): boolean {
-  // "@The-Castle" is named by "the Castle" too.
-  const e = entity.toLowerCase().replace(/[-_]+/g, " ");
-  const text = line.text.toLowerCase().replace(/[-_]+/g, " ");
+  const e = folded(entity);
+  const text = line.folded;
   if (!text.includes(e)) return false; // most pairs: no regex needed
-  return (
-    text.includes(`@${e}`) || new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(e)}(?![\\p{L}\\p{N}])`, "u").test(text)
-  );
+  if (text.includes(`@${e}`)) return true;
+  let re = WORD_RE.get(e);
+  if (re === undefined) {
+    if (WORD_RE.size >= 10_000) WORD_RE.clear();
+    re = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(e)}(?![\\p{L}\\p{N}])`, "u");
+    WORD_RE.set(e, re);
+  }
+  return re.test(text);
 }
 
 function escapeRegExp(s: string): string {
@@ -183,9 +208,9 @@ export function proposalsBody(
     .filter(({ op, days }) => days.length >= rules.minDays && !alreadySaid(lines, op.statement, op.entities))
     .sort((a, b) => b.op.confidence - a.op.confidence || cmp(a.op.id, b.op.id));
   const ents = [...factsByEntity]
-    .map(([slug, facts]) => ({ slug, days: [...new Set(facts.map((f) => f.date))].sort() }))
-    .filter(({ slug, days }) => days.length >= rules.entityMinDays && !lines.some((l) => names(l, slug)))
-    .sort((a, b) => b.days.length - a.days.length || cmp(a.slug, b.slug));
+    .map(([slug, facts]) => ({ slug, days: daySpan(facts) }))
+    .filter(({ slug, days }) => days.count >= rules.entityMinDays && !lines.some((l) => names(l, slug)))
+    .sort((a, b) => b.days.count - a.days.count || cmp(a.slug, b.slug));
   const out = ["### Opinions", ""];
   if (ops.length === 0) out.push("None yet.");
   for (const { op, days } of ops.slice(0, MAX_PROPOSALS)) {
@@ -200,7 +225,7 @@ export function proposalsBody(
   if (ents.length === 0) out.push("None yet.");
   for (const { slug, days } of ents.slice(0, MAX_PROPOSALS)) {
     out.push(
-      `- @${slug} — mentioned on ${plural(days.length, "day")} (${days[0]} … ${days[days.length - 1]}): [${slug}](entities/${encodeURIComponent(entityFileStem(slug))}.md)`,
+      `- @${slug} — mentioned on ${plural(days.count, "day")} (${days.first} … ${days.last}): [${slug}](entities/${encodeURIComponent(entityFileStem(slug))}.md)`,
     );
   }
   if (ents.length > MAX_PROPOSALS) out.push(`- ... and ${ents.length - MAX_PROPOSALS} more`);

@@ -17,17 +17,16 @@ import { derivingCode } from "./code-fingerprint.js";
 import { cmp } from "./format.js";
 import type { ProseLog } from "./prose.js";
 import { digestProse, type ProseDigest } from "./prose-names.js";
+import type { ProseFile, SnapshotPart } from "./snapshot.js";
 
 /** Bump when a digest's content or meaning changes in a way its function's text does not show. */
 const MEMO_VERSION = 1;
-// The digest's own text and the fingerprint of all the code it reaches (name rules live in several modules).
+// The fingerprint of all the code the digest reaches (name rules live in several modules); not the
+// digest's `String()`, which esbuild prints otherwise than tsc (the CLI would drop the library's memo).
 let codeOnce: Promise<string> | undefined;
 const proseCode = (): Promise<string> => {
   codeOnce ??= derivingCode().then((code) =>
-    createHash("sha256")
-      .update(`${MEMO_VERSION}\n${String(digestProse)}\n${code}`)
-      .digest("hex")
-      .slice(0, 16),
+    createHash("sha256").update(`${MEMO_VERSION}\n${code}`).digest("hex").slice(0, 16),
   );
   return codeOnce;
 };
@@ -41,8 +40,19 @@ interface MemoFile {
 }
 
 export interface ProseMemo {
-  /** Digests of the logs, one per year, in path order (namesOf's input). */
-  digests(logs: readonly ProseLog[]): ProseDigest[];
+  /** The same kept digests, for a run that read these snapshot parts (before: loadFacts' `proseKnown`). */
+  at(parts: SnapshotParts | undefined): ProseMemo;
+  /** A kept digest of exactly this part's prose (so loadFacts need not read it). */
+  has(part: SnapshotPart): boolean;
+  /**
+   * Digests of the logs and of the unread parts (their kept digests), one per year, in path
+   * order (namesOf's input). Throws when an unread part has no kept digest or is not one run.
+   */
+  digests(logs: readonly ProseLog[], unread?: readonly SnapshotPart[]): ProseDigest[];
+  /** The digests the last digests() call took for its unread parts. */
+  unreadDigests(): ProseDigest[];
+  /** After the snapshot is saved: years digested from their logs are known by their part from now on. */
+  settle(parts: readonly SnapshotPart[]): void;
   /** A digest was made in this run, or a kept one is no longer used. */
   readonly dirty: boolean;
   serialise(): string;
@@ -102,13 +112,14 @@ function hashOf(logs: readonly ProseLog[]): string {
 }
 
 /**
- * The facts snapshot's files an incremental run read (load.ts): a year wholly before the
- * run's window has exactly the prose of its file, and the file is named by a hash of its
- * bytes, so that name stands for the year's prose without hashing it again.
+ * The facts snapshot's parts an incremental run read (load.ts): a year wholly before the
+ * run's window has exactly the prose of its prose file, and the file is named by a hash of
+ * its bytes, so that name (with the extent the head gives) stands for the year's prose
+ * without hashing it again, or even reading it (loadFacts' `proseKnown`).
  */
 export interface SnapshotParts {
   since: string;
-  parts: readonly { key: string; file: string }[];
+  parts: readonly SnapshotPart[];
 }
 
 /** A kept year: its digest under the hash of its prose, and the snapshot file it was read from when known. */
@@ -118,6 +129,11 @@ interface KeptYear {
   digest: ProseDigest;
 }
 
+/** What stands for a part's prose: its file (named by a hash of its bytes) and extent. */
+const partName = (p: ProseFile, logs = p.logs, first = p.first, last = p.last) => `${p.file}:${logs}:${first}:${last}`;
+
+const isYear = (key: string) => /^\d{4}$/.test(key);
+
 /** A memo starting from kept digests (none: every year is digested). */
 export function proseMemo(
   kept: readonly KeptYear[] = [],
@@ -125,32 +141,60 @@ export function proseMemo(
   snapshot?: SnapshotParts,
   code = "",
 ): ProseMemo {
-  const files = new Map((snapshot?.parts ?? []).map((p) => [p.key, p.file]));
+  const files = new Map((snapshot?.parts ?? []).map((p) => [p.key, p.prose]));
   // The snapshot file a run of logs was read from (with its extent, as a check), when it is one whole old year.
   const partOf = (run: readonly ProseLog[]): string | undefined => {
     const year = run[0]!.date.slice(0, 4);
     const file = files.get(year);
-    if (snapshot === undefined || file === undefined || !/^\d{4}$/.test(year) || year >= snapshot.since.slice(0, 4))
+    if (snapshot === undefined || file === undefined || !isYear(year) || year >= snapshot.since.slice(0, 4))
       return undefined;
-    return `${file}:${run.length}:${run[0]!.path}:${run[run.length - 1]!.path}`;
+    return partName(file, run.length, run[0]!.path, run[run.length - 1]!.path);
   };
   const byHash = new Map(kept.map((y) => [y.hash, y]));
   const byPart = new Map(kept.filter((y) => y.part !== undefined).map((y) => [y.part!, y]));
   let used: KeptYear[] = [];
+  let unreadUsed: ProseDigest[] = [];
   let dirty = fresh;
   return {
-    digests(logs) {
-      const sorted = [...logs].sort((a, b) => cmp(a.path, b.path));
-      // Years in path order (memory/YYYY-...): a year split by a log of another year is two runs, each its own digest.
-      const runs: ProseLog[][] = [];
-      let year: string | undefined;
-      for (const log of sorted) {
-        const y = log.date.slice(0, 4);
-        if (runs.length === 0 || y !== year) runs.push([]);
-        runs[runs.length - 1]!.push(log);
-        year = y;
+    at(parts) {
+      return proseMemo(kept, fresh, parts, code);
+    },
+    has(part) {
+      return part.prose !== undefined && byPart.has(partName(part.prose));
+    },
+    digests(logs, unread = []) {
+      type Item = { path: string; log?: ProseLog; year: string; part?: SnapshotPart };
+      const items: Item[] = logs.map((log) => ({ path: log.path, log, year: log.date.slice(0, 4) }));
+      for (const part of unread) {
+        const known = part.prose && byPart.get(partName(part.prose));
+        if (known === undefined || !isYear(part.key)) throw new Error(`no digest of the prose of ${part.key}`);
+        // Its run must be one whole run of the path order: no other log between its first and last.
+        const { first, last } = part.prose!;
+        const inside = (p: string) => cmp(p, first) >= 0 && cmp(p, last) <= 0;
+        if (logs.some((l) => inside(l.path)) || unread.some((o) => o !== part && o.prose && inside(o.prose.first)))
+          throw new Error(`the prose of ${part.key} is not one run`);
+        items.push({ path: first, year: part.key, part });
       }
+      items.sort((a, b) => cmp(a.path, b.path));
+      // Years in path order (memory/YYYY-...): a year split by a log of another year is two runs, each its own digest.
+      const runs: (ProseLog[] | SnapshotPart)[] = [];
+      let year: string | undefined;
+      for (const item of items) {
+        if (item.part !== undefined) runs.push(item.part);
+        else {
+          const last = runs[runs.length - 1];
+          if (runs.length === 0 || item.year !== year || !Array.isArray(last)) runs.push([item.log!]);
+          else last.push(item.log!);
+        }
+        year = item.year;
+      }
+      unreadUsed = [];
       used = runs.map((run) => {
+        if (!Array.isArray(run)) {
+          const known = byPart.get(partName(run.prose!))!;
+          unreadUsed.push(known.digest);
+          return known;
+        }
         const part = partOf(run);
         const known = part === undefined ? undefined : byPart.get(part);
         if (known !== undefined) return known;
@@ -163,6 +207,24 @@ export function proseMemo(
       });
       if (used.length !== kept.length || used.some((y, i) => y !== kept[i])) dirty = true;
       return used.map((y) => y.digest);
+    },
+    unreadDigests() {
+      return unreadUsed;
+    },
+    settle(parts) {
+      // A year digested from its logs (a full run) is known by the part file the snapshot just wrote of the same
+      // logs, so the next nightly neither hashes nor reads that year's prose.
+      const byKey = new Map(parts.map((p) => [p.key, p.prose]));
+      used = used.map((y) => {
+        const logs = y.digest.logs;
+        if (y.part !== undefined || logs.length === 0) return y;
+        const file = byKey.get(logs[0]!.date.slice(0, 4));
+        if (file === undefined || !isYear(logs[0]!.date.slice(0, 4))) return y;
+        if (file.logs !== logs.length || file.first !== logs[0]!.path || file.last !== logs[logs.length - 1]!.path)
+          return y;
+        dirty = true;
+        return { ...y, part: partName(file) };
+      });
     },
     get dirty() {
       return dirty;
