@@ -90,6 +90,22 @@ describe("the facts snapshot, one file per year", () => {
     // ...and leaves a whole snapshot behind for the next run.
     expect([...(await parts(dir)).keys()].filter((n) => n.includes("-2024-"))).toHaveLength(1);
   });
+
+  it("a snapshot another membank's parsing rules wrote (an upgrade) is read as none: every log once, then nightly again", async () => {
+    const dir = await workspace();
+    const ws = await openWorkspace(dir);
+    await reflect(ws, { all: true, commit: false, now: new Date("2025-03-04T06:00:00Z") });
+    const headFile = path.join(snapDir(dir), "facts.json");
+    const head = JSON.parse(await readFile(headFile, "utf8"));
+    await writeFile(headFile, JSON.stringify({ ...head, code: "an-older-build" }));
+    await writeFile(path.join(dir, "memory/2025-03-04.md"), NEW_DAY);
+    const upgraded = await reflect(ws, { since: "2025-03-04", commit: false, now: new Date("2025-03-05T06:00:00Z") });
+    expect(upgraded.mode).toBe("full");
+    expect(JSON.parse(await readFile(headFile, "utf8")).code).toBe(head.code);
+    await writeFile(path.join(dir, "memory/2025-03-06.md"), "## Retain\n- W @Hanne: Finished her first bowl.\n");
+    const next = await reflect(ws, { since: "2025-03-06", commit: false, now: new Date("2025-03-07T06:00:00Z") });
+    expect(next.mode).toBe("incremental");
+  });
 });
 
 describe("a stale or corrupt snapshot", () => {
@@ -99,6 +115,10 @@ describe("a stale or corrupt snapshot", () => {
       const name = names.find((n) => n.includes("-2024-"))!;
       const text = await readFile(path.join(snapDir(dir), name), "utf8");
       await writeFile(path.join(snapDir(dir), name), text.slice(0, Math.floor(text.length / 2)));
+    },
+    "a head written by another membank's parsing rules (an upgrade)": async (dir) => {
+      const head = JSON.parse(await readFile(path.join(snapDir(dir), "facts.json"), "utf8"));
+      await writeFile(path.join(snapDir(dir), "facts.json"), JSON.stringify({ ...head, code: "an-older-build" }));
     },
     "a head of an older version": async (dir) => {
       const head = JSON.parse(await readFile(path.join(snapDir(dir), "facts.json"), "utf8"));

@@ -21,6 +21,7 @@ import { logDate } from "../markdown/log-path.js";
 import type { Diagnostic, Fact } from "../retain/types.js";
 import { writeFileAtomic, writeFilesAtomic } from "../workspace/atomic.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
+import { derivingCode } from "./code-fingerprint.js";
 import { cmp } from "./format.js";
 import type { ProseLog } from "./prose.js";
 
@@ -64,6 +65,12 @@ export interface SnapshotPart {
 
 interface Head {
   version: number;
+  /**
+   * The code that parsed the facts and scanned the prose (code-fingerprint.ts): a membank whose
+   * parsing rules changed (an upgrade) reads every log once, so old and new facts never mix and
+   * the pages show what the new rules read.
+   */
+  code?: string;
   aliases?: string;
   asOf?: string;
   core?: string;
@@ -100,6 +107,7 @@ export async function readSnapshot(
     const head = JSON.parse(await readText(snapshotPath(ws))) as Head;
     if (head.version !== SNAPSHOT_VERSION || !Array.isArray(head.parts) || !head.parts.every(validPart))
       return undefined;
+    if (head.code !== (await derivingCode())) return undefined;
     const out: SnapshotRead = {
       facts: [],
       diagnostics: [],
@@ -232,6 +240,7 @@ export async function writeSnapshot(
   await writeFilesAtomic(writes);
   const head: Head = {
     version: SNAPSHOT_VERSION,
+    code: await derivingCode(),
     ...(snap.aliases === undefined ? {} : { aliases: snap.aliases }),
     ...(snap.asOf === undefined ? {} : { asOf: snap.asOf }),
     ...(snap.core === undefined ? {} : { core: snap.core }),
