@@ -29,6 +29,18 @@ export function logDate(rel: string): string | undefined {
   return m && isIsoDate(m[1]!) ? m[1] : undefined;
 }
 
+/**
+ * Why a file under memory/ named like a daily log has no date (`2026-02-30.md`,
+ * `2026-13-01-trip.md`), else undefined: its facts are not read, and that must be said.
+ */
+export function logNameProblem(rel: string): string | undefined {
+  const p = rel.replace(/\\/g, "/");
+  if (!p.startsWith("memory/")) return undefined;
+  const day = DAILY_NAME.exec(p.slice(p.lastIndexOf("/") + 1))?.[1];
+  if (day === undefined || isIsoDate(day)) return undefined;
+  return `${day} is not a calendar day, so this is no daily log and its Retain facts are not read: rename it to the day it records`;
+}
+
 /** Daily logs: the paths that have a date (`memory/**​/YYYY-MM-DD[-slug].md`, a real day). */
 export function isDailyLog(rel: string): boolean {
   return logDate(rel) !== undefined;

@@ -62,6 +62,10 @@ export async function retainForRun(ws: Workspace, opts: RetainRunOptions): Promi
     parse,
     files: window.listing.files,
   });
+  // A log that could not be read is left out of the baseline, so the next run reads it
+  // again: once its permissions are fixed (its mtime unchanged), its facts still come in.
+  const unread = new Set(read.logs.filter((l) => l.unread).map((l) => l.path));
+  if (unread.size > 0) window.logs = window.logs.filter((f) => !unread.has(f.path));
   const note = noRetainNote(read.noRetain, read.files, { llm: llm.extractFacts !== undefined });
   return {
     ...(extracted ? { extracted } : {}),

@@ -1,4 +1,4 @@
-import { logDate } from "../markdown/log-path.js";
+import { logDate, logNameProblem } from "../markdown/log-path.js";
 import { workspaceDay } from "../workspace/clock.js";
 import { listMemoryFiles, type MemoryFile } from "../workspace/files.js";
 import { memoryTextProblems, readMemoryText } from "../workspace/text-file.js";
@@ -38,12 +38,22 @@ function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
 export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Promise<LogsRead & { logs: LogInput[] }> {
   const since =
     opts.since === undefined ? undefined : parseSinceDate(opts.since, workspaceDay(ws, new Date()), "since");
+  // A log named for a day that does not exist gives no facts: said, never silent.
+  const misnamed: Diagnostic[] = [];
   const logs = (opts.files ?? (await listMemoryFiles(ws))).filter((f) => {
     // A log's date is the first 10 characters of its name: most files are older than the
     // window and need no full date check (ten years of logs for one new day).
-    if (since !== undefined && f.path.slice(f.path.lastIndexOf("/") + 1, f.path.lastIndexOf("/") + 11) < since)
+    if (since !== undefined && f.path.slice(f.path.lastIndexOf("/") + 1, f.path.lastIndexOf("/") + 11) < since) {
+      // Said every run, whatever the window: nothing else will ever read it.
+      const reason = logNameProblem(f.path);
+      if (reason !== undefined) misnamed.push({ path: f.path, line: 1, reason });
       return false;
+    }
     const date = logDate(f.path);
+    if (date === undefined) {
+      const reason = logNameProblem(f.path);
+      if (reason !== undefined) misnamed.push({ path: f.path, line: 1, reason });
+    }
     return date !== undefined && (since === undefined || date >= since);
   });
   const inputs = new Array<LogInput>(logs.length);
@@ -58,6 +68,7 @@ export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Pro
     }),
   );
   const result = collectFacts(inputs, ws.config.retain.defaultConfidence, opts.parse);
+  if (misnamed.length > 0) result.diagnostics = [...result.diagnostics, ...misnamed].sort(compareDiagnostics);
   // The texts go back too: reflect reads the logs' prose for names without a second read.
   return { ...result, files: logs.length, logs: inputs };
 }
@@ -70,6 +81,8 @@ export interface LogInput {
   invalidLines?: readonly number[];
   /** Problems of the file as a whole (too large, not UTF-8, unreadable), reported as diagnostics. */
   problems?: { line: number; reason: string }[];
+  /** The file could not be read at all (permissions, I/O): a later run must read it again. */
+  unread?: true;
 }
 
 /** Read one daily log for collectFacts: never throws, a file it cannot read is a diagnostic. */
@@ -79,7 +92,12 @@ export async function readLog(rel: string, abs: string): Promise<LogInput> {
     return { path: rel, text: m.text, invalidLines: m.invalid?.lines ?? [], problems: memoryTextProblems(m) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    return { path: rel, text: "", problems: [{ line: 1, reason: `cannot read the file (${code}): not read` }] };
+    return {
+      path: rel,
+      text: "",
+      problems: [{ line: 1, reason: `cannot read the file (${code}): not read; it is read again on the next run` }],
+      unread: true,
+    };
   }
 }
 

@@ -1,0 +1,139 @@
+/**
+ * Log files that are odd on disk, run through the real bin from an ordinary shell: a log
+ * membank could not read one night (permissions), and files named for days that do not
+ * exist. Before, the first was taken as read for good (its facts never reached the bank once
+ * readable, since its mtime did not move) and the second gave no facts and said nothing.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BinRun, MEMBANK_BIN, ordinaryShellEnv, runBin } from "./cli-bin.js";
+
+let tmp: string;
+let env: NodeJS.ProcessEnv;
+let n = 0;
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "safe.directory=*", "-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+    cwd,
+    env,
+    encoding: "utf8",
+  });
+
+/** A user's notes in git, in their own words, before membank's first night. */
+function notes(): string {
+  const dir = path.join(tmp, `ws-${n++}`);
+  mkdirSync(path.join(dir, "memory"), { recursive: true });
+  writeFileSync(
+    path.join(dir, "memory/2026-04-13.md"),
+    "Back from the allotment, knees aching.\n\n## Retain\n- W @Halima: runs the seed swap at the community hall\n- O(c=0.65) @Halima: reckons broad beans do better sown in autumn\n",
+  );
+  writeFileSync(path.join(dir, "MEMORY.md"), "# Core\n\nI keep an allotment, plot 14.\n");
+  git(dir, "init", "-q");
+  git(dir, "add", "-A");
+  git(dir, "commit", "-qm", "notes");
+  return dir;
+}
+
+/** The bin as an unprivileged user (root reads any file whatever its mode). */
+function runAsUser(args: readonly string[], dir: string): Promise<BinRun> {
+  if (process.getuid?.() !== 0) return runBin(args, env);
+  chownRecursive(dir, 65534, 65534);
+  return new Promise((resolve) => {
+    const child = spawn(
+      "setpriv",
+      ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, MEMBANK_BIN, ...args],
+      { env: { ...env, HOME: tmp, XDG_CACHE_HOME: path.join(tmp, "cache-nobody") }, stdio: "pipe" },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function chownRecursive(dir: string, uid: number, gid: number): void {
+  execFileSync("chown", ["-R", `${uid}:${gid}`, dir]);
+}
+
+beforeAll(async () => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), "membank-odd-logs-"));
+  chmodSync(tmp, 0o755);
+  env = await ordinaryShellEnv(tmp);
+});
+
+afterAll(() => {
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("a log membank could not read", () => {
+  it("is said that night, and its facts reach the bank on the first run after it can be read", async () => {
+    const dir = notes();
+    const first = await runAsUser(["run", "nightly", "--workspace", dir], dir);
+    expect(first.code, first.stderr).toBe(0);
+
+    // Written in the evening with a umask of 077 by another account (a sync client, sudo).
+    const log = path.join(dir, "memory/2026-04-14.md");
+    writeFileSync(
+      log,
+      "Rain all day.\n\n## Retain\n- W @Dariusz: lends out his rotavator if you bring it back clean\n",
+    );
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "day");
+    if (process.getuid?.() === 0) chownRecursive(dir, 65534, 65534);
+    chmodSync(log, 0o000);
+    const blocked = await runAsUser(["run", "nightly", "--workspace", dir], dir);
+    expect([0, 3], blocked.stderr).toContain(blocked.code);
+    expect(blocked.stdout).toMatch(/memory\/2026-04-14\.md:1: cannot read the file \(EACCES\)/);
+    expect(existsSync(path.join(dir, "bank/entities/Dariusz.md"))).toBe(false);
+
+    chmodSync(log, 0o644); // the mtime stays as it was
+    const after = await runAsUser(["run", "nightly", "--workspace", dir], dir);
+    expect(after.code, after.stderr).toBe(0);
+    expect(readFileSync(path.join(dir, "bank/entities/Dariusz.md"), "utf8")).toContain("lends out his rotavator");
+    expect(git(dir, "status", "--porcelain")).toBe("");
+    const quiet = await runAsUser(["run", "nightly", "--workspace", dir], dir);
+    expect(quiet.code, quiet.stderr).toBe(3); // nothing left to do
+  });
+});
+
+describe("a log named for a day that does not exist", () => {
+  it("is named with its reason every night, and reads once renamed to its day", async () => {
+    const dir = notes();
+    const first = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(first.code, first.stderr).toBe(0);
+    // A slip of the keyboard and a month/day swap from a phone's date picker.
+    writeFileSync(path.join(dir, "memory/2026-02-30.md"), "## Retain\n- W @Odile: took over the water rota\n");
+    writeFileSync(path.join(dir, "memory/2026-14-04-trip.md"), "## Retain\n- W @Ferran: drives the minibus\n");
+    for (const night of [1, 2]) {
+      const run = await runBin(["run", "nightly", "--workspace", dir], env);
+      expect([0, 3], `night ${night}: ${run.stderr}`).toContain(run.code);
+      expect(run.stdout).toContain("memory/2026-02-30.md:1: 2026-02-30 is not a calendar day");
+      expect(run.stdout).toContain("memory/2026-14-04-trip.md:1: 2026-14-04 is not a calendar day");
+    }
+    const facts = await runBin(["facts", "--workspace", dir], env);
+    expect(facts.stderr).toContain("memory/2026-02-30.md:1: 2026-02-30 is not a calendar day");
+
+    renameSync(path.join(dir, "memory/2026-02-30.md"), path.join(dir, "memory/2026-03-02.md"));
+    const fixed = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(fixed.stdout).not.toContain("2026-02-30 is not a calendar day");
+    expect(readFileSync(path.join(dir, "bank/entities/Odile.md"), "utf8")).toContain("took over the water rota");
+  });
+});
