@@ -7,6 +7,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadOpenClawConfig, OpenClawConfigError, parseConfigText } from "../src/sessions/openclaw-config.js";
+import { parseDotEnv, withOpenClawDotEnv } from "../src/sessions/openclaw-dotenv.js";
 
 const parseJson5 = (text: string) => parseConfigText(text, "openclaw.json");
 /** The `line` of the file:line:column a broken config is named by. */
@@ -148,5 +149,46 @@ describe("OpenClaw's config file", () => {
     expect(() => loadOpenClawConfig(loop, {})).toThrow(/circular \$include/);
     const missing = await files(path.join(tmp, "missing"), { "openclaw.json": `{ a: { $include: "./gone.json5" } }` });
     expect(() => loadOpenClawConfig(missing, {})).toThrow(/gone\.json5 cannot be read \(ENOENT\)/);
+  });
+});
+
+describe("OpenClaw's .env files", () => {
+  it("are read as the dotenv package reads them: export, quotes, comments, a multi-line value", () => {
+    const text = [
+      "# paths for this laptop",
+      "export NOTES=/home/ana/Sync/notes",
+      "WORK_DIR = '/srv/work dir'   # spaces kept inside quotes",
+      'GREETING="line one\\nline two"',
+      'PEM="-----BEGIN\nabc\n-----END"',
+      "EMPTY=",
+      "URL=https://example.org/a#frag",
+      "bad key=nope",
+      "",
+    ].join("\r\n");
+    expect(parseDotEnv(text)).toEqual({
+      NOTES: "/home/ana/Sync/notes",
+      WORK_DIR: "/srv/work dir",
+      GREETING: "line one\nline two",
+      PEM: "-----BEGIN\nabc\n-----END",
+      EMPTY: "",
+      URL: "https://example.org/a",
+    });
+  });
+
+  it("fill only what the shell leaves unset: the state dir's file first, then gateway.env", async () => {
+    const home = await mkdtemp(path.join(tmp, "home-"));
+    const state = path.join(home, ".openclaw");
+    await mkdir(state, { recursive: true });
+    await mkdir(path.join(home, ".config", "openclaw"), { recursive: true });
+    await writeFile(path.join(state, ".env"), "A=from-state\nB=from-state\n");
+    await writeFile(path.join(home, ".config", "openclaw", "gateway.env"), "B=from-gateway\nC=from-gateway\n");
+    const env = withOpenClawDotEnv({ A: "from-shell" }, { stateDir: state, home });
+    expect([env.A, env.B, env.C]).toEqual(["from-shell", "from-state", "from-gateway"]);
+    // A profile's own state dir: gateway.env belongs to the default one only.
+    const work = path.join(home, ".openclaw-work");
+    await mkdir(work);
+    await writeFile(path.join(work, ".env"), "A=work\n");
+    const profiled = withOpenClawDotEnv({ OPENCLAW_STATE_DIR: work }, { stateDir: work, home });
+    expect([profiled.A, profiled.C]).toEqual(["work", undefined]);
   });
 });

@@ -162,6 +162,52 @@ describe("an OpenClaw workspace named in OpenClaw's config", () => {
     expect(digest).toContain("boiler service guy comes back on the 14th");
   });
 
+  it("a $-brace path set only in ~/.openclaw/.env (OpenClaw loads it): each agent's chats go to its own workspace", async () => {
+    const h = await mkdtemp(path.join(tmp, "home-"));
+    const state = path.join(h, ".openclaw");
+    const chat = async (agent: string, id: string, text: string) => {
+      const dir = path.join(state, "agents", agent, "sessions");
+      await mkdir(dir, { recursive: true });
+      await writeFile(
+        path.join(dir, `${id}.jsonl`),
+        line({ type: "session", version: 3, id, timestamp: "2026-10-07T06:40:00.000Z", cwd: h }) +
+          line({ type: "message", timestamp: "2026-10-07T06:40:03.000Z", message: { role: "user", content: text } }),
+      );
+    };
+    await chat("main", "c1", "the vet moved Biscuit's jab to thursday at 5");
+    await chat("client", "d1", "Brandvold's merger numbers stay under NDA until the 20th");
+    const notes = path.join(h, "Sync", "notes");
+    // Where people keep machine-specific paths; the shell that runs cron has none of these.
+    await writeFile(
+      path.join(state, ".env"),
+      `# openclaw env\nexport NOTES_ROOT=${notes}\nCLIENT_WS="${path.join(notes, "client")}" # work agent\nANTHROPIC_API_KEY=sk-not-used\n`,
+    );
+    await writeFile(
+      path.join(state, "openclaw.json"),
+      `{
+  agents: {
+    defaults: { workspace: "\${NOTES_ROOT}/home" },
+    list: [{ id: "main", default: true }, { id: "client", workspace: "\${CLIENT_WS}" }],
+  },
+}
+`,
+    );
+    const digestOf = async (ws: string) => {
+      await mkdir(path.join(ws, "memory"), { recursive: true });
+      await writeFile(path.join(ws, "membank.config.json"), '{ "embedding": { "provider": "none" } }\n');
+      const { stdout } = await exec(process.execPath, [CLI, "run", "nightly", "--workspace", ws], { env: shell(h) });
+      expect(stdout).not.toMatch(/no sessions folder/);
+      return readFile(path.join(ws, "memory", "2026-10-07-sessions.md"), "utf8");
+    };
+    await mkdir(path.join(notes, "client"), { recursive: true });
+    const mine = await digestOf(path.join(notes, "home"));
+    expect(mine).toContain("Biscuit's jab");
+    expect(mine).not.toContain("Brandvold");
+    const client = await digestOf(path.join(notes, "client"));
+    expect(client).toContain("Brandvold");
+    expect(client).not.toContain("Biscuit");
+  });
+
   it("reads OpenClaw's JSON5 config: comments and trailing commas go, strings with // and /* stay", async () => {
     const file = path.join(tmp, "oc.json5");
     await writeFile(

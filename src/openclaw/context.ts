@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { loadOpenClawConfig } from "../sessions/openclaw-config.js";
+import { withOpenClawDotEnv } from "../sessions/openclaw-dotenv.js";
 import {
   openClawAgents,
   openClawConfigPath,
@@ -107,8 +108,13 @@ export async function openClawContext(opts: ContextOptions = {}): Promise<OpenCl
   const stateDir = openClawStateDir({ env });
   const configFile = openClawConfigPath({ env });
   // Read before anything changes: a config OpenClaw cannot read stops setup here, untouched.
-  const config = loadOpenClawConfig(configFile, env) ?? {};
-  const workspace = opts.workspace ? path.resolve(opts.workspace) : agentWorkspace(config, env, configFile, opts.agent);
+  // `${VAR}`s as OpenClaw expands them: its .env files fill what the shell leaves unset
+  // (OpenClaw's own commands, run with `env`, read those files themselves).
+  const configEnv = withOpenClawDotEnv(env, { stateDir, home: openClawHome({ env }) });
+  const config = loadOpenClawConfig(configFile, configEnv) ?? {};
+  const workspace = opts.workspace
+    ? path.resolve(opts.workspace)
+    : agentWorkspace(config, configEnv, configFile, opts.agent);
   const root = packageRoot();
   if (!root) throw new MembankError("membank's package folder not found (is membank installed whole?)");
   const pluginDir = path.join(root, "openclaw-plugin");

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { agentFolders, expandHome } from "./discover.js";
 import { loadOpenClawConfig, OpenClawConfigError } from "./openclaw-config.js";
+import { withOpenClawDotEnv } from "./openclaw-dotenv.js";
 
 /** Where to look for OpenClaw: the environment and home directory (options, so tests never see the real HOME). */
 export interface LocateOptions {
@@ -195,7 +196,9 @@ export async function findOpenClawSessions(
   const state = openClawStateDir(opts);
   const base = path.basename(root);
   const dir = path.join(state, "agents");
-  const agents = openClawAgents(await readOpenClawConfigFile(openClawConfigPath(opts), opts.env ?? process.env), opts);
+  // The config's `${VAR}`s as OpenClaw expands them: its .env files fill what the shell leaves unset.
+  const env = withOpenClawDotEnv(opts.env ?? process.env, { stateDir: state, home: openClawHome(opts) });
+  const agents = openClawAgents(await readOpenClawConfigFile(openClawConfigPath(opts), env), { ...opts, env });
   const moved = agents.ids.flatMap((id) => {
     const d = agents.agentDirOf(id);
     return d ? [[id, d] as const] : [];
