@@ -32,6 +32,7 @@ import {
   replacePendingWrites,
 } from "../workspace/owned.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
+import { committedBefore, recordCommitted } from "./git-committed.js";
 import {
   type BatchObject,
   catBatch,
@@ -127,6 +128,9 @@ export async function commitPending(
     if (chains.get(p)![0]!.base !== head.get(p)) unlike.set(top(p), o.oid);
   });
   for (const [t, hash] of await checkoutHashes(repo, unlike)) head.set(t.slice(repo.prefix.length), hash);
+  let known: Set<string> | undefined;
+  const before = async () =>
+    (known ??= await committedBefore(ws, repo, state.kind === "normal" ? state.head : undefined));
   const eligible: string[] = [];
   for (const p of paths) {
     const chain = chains.get(p)!;
@@ -135,6 +139,14 @@ export async function commitPending(
     if (now === null || now === atHead) continue; // deleted by the user, or already committed (by the user)
     if (now !== chain.at(-1)!.sha) {
       result.left.push({ path: p, reason: "it was changed after membank wrote it; commit it yourself" });
+      continue;
+    }
+    if (chain[0]!.base === null && atHead === null && (await before()).has(p)) {
+      result.left.push({
+        path: p,
+        reason:
+          "you took it out of git after membank had committed it (a commit, revert or reset of yours), so membank does not put it back: commit it to keep it, or delete it and list it in .git/info/exclude",
+      });
       continue;
     }
     // Each write started from HEAD's content or from bytes membank wrote before (a recorded
@@ -209,6 +221,7 @@ export async function commitPending(
   }
   result.commit = made.commit;
   result.committed = eligible;
+  await recordCommitted(ws, await before(), eligible);
   // The commit stands; if git was stopped before the user's index caught up, the next run finishes that.
   await replacePendingWrites(ws, made.synced ? [] : [{ sync: eligible.map(top), commit: made.commit }]);
   if (!made.synced) result.unsynced = made.commit;
