@@ -208,6 +208,43 @@ describe("an OpenClaw workspace named in OpenClaw's config", () => {
     expect(client).not.toContain("Biscuit");
   });
 
+  it("a config OpenClaw cannot read (an $include moved away): no chats read, the file named; the run after the fix reads only its own", async () => {
+    const h = await mkdtemp(path.join(tmp, "home-"));
+    const state = path.join(h, ".openclaw");
+    for (const [agent, id, text] of [
+      ["main", "e1", "pick up the dry cleaning before saturday"],
+      ["ops", "f1", "rotate the Kessler VPN creds, do not share"],
+    ] as const) {
+      const dir = path.join(state, "agents", agent, "sessions");
+      await mkdir(dir, { recursive: true });
+      await writeFile(
+        path.join(dir, `${id}.jsonl`),
+        line({ type: "session", version: 3, id, timestamp: "2026-10-08T09:00:00.000Z", cwd: h }) +
+          line({ type: "message", timestamp: "2026-10-08T09:00:04.000Z", message: { role: "user", content: text } }),
+      );
+    }
+    await mkdir(path.join(h, "ops-notes"), { recursive: true });
+    await writeFile(
+      path.join(state, "openclaw.json"),
+      `{ agents: { $include: "./agents.json5" }, gateway: { port: 18789 } }\n`,
+    );
+    const ws = path.join(state, "workspace");
+    await mkdir(path.join(ws, "memory"), { recursive: true });
+    await writeFile(path.join(ws, "membank.config.json"), '{ "embedding": { "provider": "none" } }\n');
+    const broken = await exec(process.execPath, [CLI, "run", "nightly", "--workspace", ws], { env: shell(h) });
+    expect(broken.stdout).toContain(`no chats read: ${path.join(state, "openclaw.json")}: $include`);
+    expect(await readdir(path.join(ws, "memory"))).not.toContain("2026-10-08-sessions.md");
+
+    await writeFile(
+      path.join(state, "agents.json5"),
+      `{ list: [{ id: "main", default: true }, { id: "ops", workspace: "~/ops-notes" }] }\n`,
+    );
+    await exec(process.execPath, [CLI, "run", "nightly", "--workspace", ws], { env: shell(h) });
+    const digest = await readFile(path.join(ws, "memory", "2026-10-08-sessions.md"), "utf8");
+    expect(digest).toContain("dry cleaning");
+    expect(digest).not.toContain("Kessler");
+  });
+
   it("reads OpenClaw's JSON5 config: comments and trailing commas go, strings with // and /* stay", async () => {
     const file = path.join(tmp, "oc.json5");
     await writeFile(

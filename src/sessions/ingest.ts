@@ -18,6 +18,7 @@ import {
   REDACT_LOOKAHEAD_CHARS,
 } from "./limits.js";
 import { chunkLines, type FileLine, fileLines } from "./lines.js";
+import { OpenClawConfigError } from "./openclaw-config.js";
 import { ingestStore, type OpenStore, openStores, storeArchiveFiles } from "./openclaw-ingest.js";
 import { findOpenClawSessions, type LocateOptions, type OpenClawSessions } from "./openclaw-locate.js";
 import { SessionChunkParser } from "./parse.js";
@@ -67,7 +68,16 @@ function emptyReport(): IngestReport {
  */
 export async function ingestSessions(ws: Workspace, opts: IngestOptions = {}): Promise<IngestReport> {
   const report = emptyReport();
-  const located = await sessionsDir(ws, opts);
+  let located: OpenClawSessions | undefined;
+  try {
+    located = await sessionsDir(ws, opts);
+  } catch (error) {
+    if (!(error instanceof OpenClawConfigError)) throw error;
+    // Which agent's chats belong here is in that config: reading none is the only safe
+    // choice, and the next run after the fix reads them all (state is per transcript).
+    report.skipped = `no chats read: ${error.message} (OpenClaw cannot read it either; \`openclaw config validate\` says more); the next run after the fix reads them`;
+    return report;
+  }
   if (!located) {
     report.skipped = "no sessions folder (config sessions.dir or --sessions DIR; none found for OpenClaw)";
     return report;

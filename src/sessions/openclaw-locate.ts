@@ -185,7 +185,8 @@ export interface OpenClawSessions {
  * `workspace`, `$OPENCLAW_WORKSPACE_DIR`), or its parent folder is a state dir too (holds
  * `agents/<id>/agent/` or `agents/<id>/sessions/`). Undefined otherwise: membank then reads
  * no chats unless `sessions.dir` says where. With several agents, the chats of an agent whose
- * workspace is another existing folder stay out: they belong to that agent's memory.
+ * workspace is another existing folder stay out: they belong to that agent's memory. Throws
+ * OpenClawConfigError on a config OpenClaw cannot read either.
  */
 export async function findOpenClawSessions(
   workspaceRoot: string,
@@ -198,7 +199,8 @@ export async function findOpenClawSessions(
   const dir = path.join(state, "agents");
   // The config's `${VAR}`s as OpenClaw expands them: its .env files fill what the shell leaves unset.
   const env = withOpenClawDotEnv(opts.env ?? process.env, { stateDir: state, home: openClawHome(opts) });
-  const agents = openClawAgents(await readOpenClawConfigFile(openClawConfigPath(opts), env), { ...opts, env });
+  // A config OpenClaw cannot read throws (OpenClawConfigError): without it, whose chats are whose is unknown.
+  const agents = openClawAgents(loadOpenClawConfig(openClawConfigPath(opts), env), { ...opts, env });
   const moved = agents.ids.flatMap((id) => {
     const d = agents.agentDirOf(id);
     return d ? [[id, d] as const] : [];
