@@ -136,4 +136,24 @@ describe("extractFromPastLogs", () => {
       answers["2026-03-04"] = '{"facts": []}';
     }
   });
+  it("never rewrites a log that is not UTF-8 (Latin-1 from an old editor, UTF-16 from Notepad): its bytes stay, the report says why", async () => {
+    // "Café with Zoë" in Latin-1, and a UTF-16LE log with its byte order mark.
+    const latin1 = Buffer.from("# 2026-03-01\n\nCaf\xe9 with Zo\xeb; she can't stand long meetings.\n", "latin1");
+    const utf16 = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from("# 2026-03-04\r\n\r\nLunch with Priya, she hates long meetings.\r\n", "utf16le"),
+    ]);
+    await writeFile(path.join(dir, "memory/2026-03-01.md"), latin1);
+    await writeFile(path.join(dir, "memory/2026-03-04.md"), utf16);
+    server.fallback = () => ({ text: answers["2026-03-01"]! });
+    const report = await extractFromPastLogs(ws, await llm(), { before: "2026-03-06" });
+    expect(await readFile(path.join(dir, "memory/2026-03-01.md"))).toEqual(latin1);
+    expect(await readFile(path.join(dir, "memory/2026-03-04.md"))).toEqual(utf16);
+    expect(report.changed).toEqual([]);
+    expect(report.skipped).toContainEqual({
+      path: "memory/2026-03-01.md",
+      reason: "not valid UTF-8: not extracted, so its bytes are not rewritten; save it as UTF-8",
+    });
+    expect(report.skipped.map((s) => s.path)).toContain("memory/2026-03-04.md");
+  });
 });

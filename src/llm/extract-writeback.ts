@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { isDailyLog } from "../markdown/log-path.js";
@@ -94,12 +95,15 @@ export async function appendExtractedRetain(
 ): Promise<boolean> {
   const [rel, abs] = resolveLog(ws, file);
   if (facts.length === 0) return false;
-  let current: string;
+  let bytes: Buffer;
   try {
-    current = await readFile(abs, "utf8");
+    bytes = await readFile(abs);
   } catch {
     return false;
   }
+  // Bytes that are not UTF-8 would not survive the rewrite (read as U+FFFD): never append to them.
+  if (!isUtf8(bytes)) return false;
+  const current = bytes.toString("utf8");
   if (current !== expectedContent) return false;
   const section = extractedSection(current, facts, opts);
   if (section === "") return false;

@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -84,7 +85,16 @@ export async function extractFromPastLogs(
     const date = logDate(file.path);
     if (date === undefined || /-sessions\.md$/i.test(file.path)) continue;
     if (!date || date >= before || (opts.since && date < opts.since)) continue;
-    const text = await readFile(file.absPath, "utf8");
+    const bytes = await readFile(file.absPath);
+    if (!isUtf8(bytes)) {
+      // Appending would re-encode the whole file: a Latin-1 é or a UTF-16 log would be lost.
+      report.skipped.push({
+        path: file.path,
+        reason: "not valid UTF-8: not extracted, so its bytes are not rewritten; save it as UTF-8",
+      });
+      continue;
+    }
+    const text = bytes.toString("utf8");
     if (hasOwnRetain(text)) continue;
     if (state.empty[file.path] === sha256(text)) continue;
     candidates.push({ rel: file.path, abs: file.absPath, date, text });

@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ExtractedFact, LlmServices } from "../llm/types.js";
@@ -54,7 +55,13 @@ export async function extractSessionFacts(
   let current = "";
   let exists = true;
   try {
-    current = await readFile(abs, "utf8");
+    const bytes = await readFile(abs);
+    if (!isUtf8(bytes)) {
+      // Appending rewrites the file: bytes that are not UTF-8 would not survive it.
+      out.warnings.push(`${rel} is not valid UTF-8: no session facts added to it; save it as UTF-8`);
+      return out;
+    }
+    current = bytes.toString("utf8");
   } catch {
     exists = false;
   }
