@@ -1,5 +1,7 @@
 /**
- * What the user did to membank's pages in git stays done. Before, a page the user removed in
+ * What the user did to membank's pages stays done. A page saved by a Latin-1 editor had its
+ * accents turned into U+FFFD by the next night's rewrite, committed in membank's name.
+ * What the user did in git stays done too. Before, a page the user removed in
  * a commit of their own (`git rm`, a `git revert` of membank's commit, a reset) was written
  * again and committed the very next night in membank's name, with no word about it.
  */
@@ -99,5 +101,42 @@ describe("a page the user took out of git", () => {
     expect(run.stdout).toContain("bank/entities/Grete.md: written, not committed: you took it out of git");
     expect(existsSync(path.join(dir, "bank/entities/Grete.md"))).toBe(true);
     expect(readFileSync(path.join(dir, "memory/2026-05-18.md"), "utf8")).toContain("Grete brought cake");
+  });
+});
+
+describe("a page the user saved in another encoding", () => {
+  it("is not rewritten: one line naming file and line, nothing written or committed; once saved as UTF-8 the next night updates it", async () => {
+    const dir = await workspace();
+    const page = path.join(dir, "bank/entities/Grete.md");
+    // Typed in an old Windows editor (cp1252): "Grete's sister runs the café in Málaga".
+    const note = Buffer.from("\nGrete's sister runs the caf\xe9 in M\xe1laga.\n", "latin1");
+    writeFileSync(page, Buffer.concat([readFileSync(page), note]));
+    git(dir, "commit", "-qam", "note on Grete");
+    const head = git(dir, "rev-parse", "HEAD").trim();
+    const before = readFileSync(page);
+    writeFileSync(
+      path.join(dir, "memory/2026-05-25.md"),
+      "## Retain\n- W @Grete: is organising the summer concert raffle\n",
+    );
+    git(dir, "add", "memory");
+    git(dir, "commit", "-qm", "monday");
+    const refused = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/bank\/entities\/Grete\.md:\d+: not valid UTF-8 \(byte 0xE9\)/);
+    expect(readFileSync(page)).toEqual(before);
+    expect(git(dir, "log", "-1", "--format=%s")).toContain("monday");
+
+    writeFileSync(
+      page,
+      Buffer.concat([before.subarray(0, before.length - note.length), Buffer.from(note.toString("latin1"))]),
+    );
+    git(dir, "commit", "-qam", "saved as UTF-8");
+    const fixed = await nightly(dir);
+    expect(fixed.code).toBe(0);
+    const text = readFileSync(page, "utf8");
+    expect(text).toContain("runs the café in Málaga.");
+    expect(text).toContain("summer concert raffle");
+    expect(git(dir, "log", "-1", "--format=%s")).toMatch(/^membank/);
+    expect(head).not.toBe(git(dir, "rev-parse", "HEAD").trim());
   });
 });

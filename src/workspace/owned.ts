@@ -20,8 +20,10 @@ import { appendFileSync, mkdirSync } from "node:fs";
 import { open, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { writeFilesAtomic } from "./atomic.js";
+import { MembankError } from "./errors.js";
 import { isMemoryPath } from "./files.js";
 import { processAlive } from "./pid.js";
+import { decodeMemoryText } from "./text-file.js";
 import { stateDir, type Workspace } from "./workspace.js";
 
 export interface PendingWrite {
@@ -68,6 +70,29 @@ export async function fileHash(ws: Workspace, rel: string): Promise<string | nul
   }
 }
 
+/**
+ * The hash of a file membank is about to replace, or null when there is none. Throws when the
+ * file holds bytes that are not UTF-8 (a page edited in a Latin-1 or UTF-16 editor): membank
+ * reads it as text and writes text back, so the person's own characters would become U+FFFD.
+ */
+async function replaceableHash(ws: Workspace, rel: string): Promise<string | null> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path.join(ws.root, rel));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+  if (!isUtf8(bytes)) {
+    const bad = decodeMemoryText(bytes).invalid;
+    throw new MembankError(
+      `${rel}:${bad?.line ?? 1}: not valid UTF-8 (byte 0x${(bad?.byte ?? 0).toString(16).toUpperCase().padStart(2, "0")}); membank would turn your characters there into U+FFFD, so it wrote nothing: save the file as UTF-8 and run again`,
+      { code: "ENOTUTF8" },
+    );
+  }
+  return contentHash(bytes);
+}
+
 async function appendDurably(file: string, text: string): Promise<void> {
   mkdirSync(path.dirname(file), { recursive: true });
   const fh = await open(file, "a");
@@ -96,12 +121,10 @@ export async function writeOwnedFiles(
   opts: { record?: boolean } = {},
 ): Promise<void> {
   if (files.length === 0) return;
+  const bases: (string | null)[] = [];
+  for (const f of files) bases.push(await replaceableHash(ws, f.path));
   if (opts.record ?? ws.config.reflect.git.commit) {
-    const lines: string[] = [];
-    for (const f of files) {
-      const entry: PendingWrite = { path: f.path, base: await fileHash(ws, f.path), sha: contentHash(f.content) };
-      lines.push(JSON.stringify(entry));
-    }
+    const lines = files.map((f, i) => JSON.stringify({ path: f.path, base: bases[i]!, sha: contentHash(f.content) }));
     await appendDurably(pendingFile(ws), `${lines.join("\n")}\n`);
   }
   const tempLog = tempFile(ws);
