@@ -137,3 +137,20 @@ describe("a log named for a day that does not exist", () => {
     expect(readFileSync(path.join(dir, "bank/entities/Odile.md"), "utf8")).toContain("took over the water rota");
   });
 });
+
+describe('a log saved as UTF-16 (Notepad\'s "Unicode")', () => {
+  it("is said to be UTF-16, not a line of bad bytes, and reads once saved as UTF-8", async () => {
+    const dir = notes();
+    const text = "Parents' evening.\r\n\r\n## Retain\r\n- W @MsOkafor: teaches Year 4 and runs the chess club\r\n";
+    const log = path.join(dir, "memory/2026-04-20.md");
+    writeFileSync(log, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]));
+    const facts = await runBin(["facts", "--workspace", dir], env);
+    expect(facts.stderr).toContain(
+      "memory/2026-04-20.md:1: saved as UTF-16 (it starts with the byte order mark 0xFF 0xFE): nothing in it is read; save the file as UTF-8",
+    );
+    writeFileSync(log, text);
+    const again = await runBin(["facts", "--workspace", dir], env);
+    expect(again.stderr).not.toContain("UTF-16");
+    expect(again.stdout).toContain("teaches Year 4");
+  });
+});

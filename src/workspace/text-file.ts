@@ -14,7 +14,7 @@ export interface MemoryText {
   /** Set when the file is over MAX_MEMORY_FILE_BYTES: its size; nothing was read. */
   tooLarge?: number;
   /** Set when some bytes are not UTF-8: the first one, and every line that has one (1-based). */
-  invalid?: { line: number; byte: number; lines: number[] };
+  invalid?: { line: number; byte: number; lines: number[]; utf16?: "FF 0xFE" | "FE 0xFF" };
 }
 
 const strict = new TextDecoder("utf-8", { fatal: true });
@@ -76,6 +76,9 @@ export function decodeMemoryText(buf: Uint8Array): MemoryText {
     return { text: strict.decode(buf) };
   } catch {
     const invalid = invalidBytes(buf);
+    const bom =
+      buf[0] === 0xff && buf[1] === 0xfe ? "FF 0xFE" : buf[0] === 0xfe && buf[1] === 0xff ? "FE 0xFF" : undefined;
+    if (invalid && bom) invalid.utf16 = bom;
     return invalid ? { text: lenient.decode(buf), invalid } : { text: lenient.decode(buf) };
   }
 }
@@ -101,6 +104,15 @@ export function memoryTextProblems(m: MemoryText): { line: number; reason: strin
       {
         line: 1,
         reason: `file is ${m.tooLarge} bytes, over the ${MAX_MEMORY_FILE_BYTES}-byte (16 MiB) limit: not read; split it into smaller files`,
+      },
+    ];
+  }
+  if (m.invalid?.utf16) {
+    // Notepad's "Unicode": every character is two bytes, so nothing of it reads as text.
+    return [
+      {
+        line: 1,
+        reason: `saved as UTF-16 (it starts with the byte order mark 0x${m.invalid.utf16}): nothing in it is read; save the file as UTF-8`,
       },
     ];
   }
