@@ -153,7 +153,9 @@ export function syncFileLines(
     if (was === line) top++;
     if (oldLast - was === last - line) end++;
   }
-  const fromEnd = last > 0 && (end > top || (end === top && base !== undefined));
+  // Even, the file stays as it is counted; a new one: bank pages (newest first) from the end, logs (appended to) from the top.
+  const stays = old.length === 0 ? path.startsWith("bank/") : base !== undefined;
+  const fromEnd = last > 0 && (end > top || (end === top && stays));
   const next = fromEnd ? last + 1 : undefined;
   const posOf = (line: number) => (next === undefined ? line : next - line);
   // Setting `date` only where it changed: rewriting it would touch each moved line's lines_date entry.
