@@ -97,7 +97,12 @@ function lineStore(w: Workspace): { rows: unknown[]; count?: string; avg?: strin
   const db = openIndex(w).db;
   const meta = (key: string) => db.prepare("SELECT value FROM meta WHERE key = ?").pluck().get(key) as string;
   return {
-    rows: db.prepare("SELECT path, line, date, text, ntok FROM lines ORDER BY path, line").all(),
+    rows: db
+      .prepare(
+        // A file's lines may be stored counted from its end (line_bases): compared by line number.
+        "SELECT l.path, CASE WHEN b.base IS NULL THEN l.pos ELSE b.base - l.pos END AS line, l.date, l.text, l.ntok FROM lines l LEFT JOIN line_bases b ON b.path = l.path ORDER BY l.path, line",
+      )
+      .all(),
     count: meta("lines_count"),
     avg: meta("lines_avg_ntok"),
   };

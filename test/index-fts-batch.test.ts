@@ -53,7 +53,7 @@ function hits(w: Workspace) {
     const q = `"${word}"`;
     out[`lines:${word}`] = db
       .prepare(
-        "SELECT l.path || ':' || l.line FROM lines_fts JOIN lines l ON l.id = lines_fts.rowid WHERE lines_fts MATCH ? ORDER BY 1",
+        "SELECT l.path || ':' || (CASE WHEN b.base IS NULL THEN l.pos ELSE b.base - l.pos END) FROM lines_fts JOIN lines l ON l.id = lines_fts.rowid LEFT JOIN line_bases b ON b.path = l.path WHERE lines_fts MATCH ? ORDER BY 1",
       )
       .pluck()
       .all(q);

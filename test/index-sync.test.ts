@@ -11,6 +11,7 @@ import {
   indexFile,
   listEntities,
   openIndex,
+  readLines,
   SCHEMA_VERSION,
   syncIndex,
 } from "../src/index/index.js";
@@ -44,6 +45,8 @@ afterEach(() => {
   for (const ws of workspaces) rmSync(ws.root, { recursive: true, force: true });
   workspaces = [];
 });
+
+let clockTick = 0;
 
 async function ws(files: Record<string, string>, cfg?: Parameters<typeof makeWorkspace>[1]): Promise<Workspace> {
   const w = await makeWorkspace(files, cfg);
@@ -227,7 +230,11 @@ describe("syncIndex", () => {
     const rows = () => {
       const db = new Database(indexFile(w), { readonly: true });
       try {
-        return db.prepare("SELECT id, line, text FROM lines WHERE path = 'bank/world.md' ORDER BY line").all() as {
+        return db
+          .prepare(
+            "SELECT l.id, CASE WHEN b.base IS NULL THEN l.pos ELSE b.base - l.pos END AS line, l.text FROM lines l LEFT JOIN line_bases b ON b.path = l.path WHERE l.path = 'bank/world.md' ORDER BY line",
+          )
+          .all() as {
           id: number;
           line: number;
           text: string;
@@ -259,6 +266,76 @@ describe("syncIndex", () => {
     } finally {
       db.close();
     }
+  });
+
+  it("a page that keeps gaining facts at its top leaves its older lines' rows untouched, and reads back line for line", async () => {
+    const older = Array.from(
+      { length: 300 },
+      (_, i) =>
+        `- 2024-${String((i % 12) + 1).padStart(2, "0")}-0${(i % 9) + 1} — vendor call #${i}: invoices reconciled`,
+    );
+    const page = (newest: string[]) => ["# World", "", "Newest first.", "", ...newest, ...older, ""].join("\n");
+    const w = await ws({ "bank/world.md": page([]) });
+    await syncIndex(w);
+    const stored = () => {
+      const db = new Database(indexFile(w), { readonly: true });
+      try {
+        return new Map(
+          (
+            db.prepare("SELECT id, pos FROM lines WHERE path = 'bank/world.md'").raw(true).all() as [number, number][]
+          ).map(([id, pos]) => [id, pos]),
+        );
+      } finally {
+        db.close();
+      }
+    };
+    let newest: string[] = [];
+    const night = async (fact: string) => {
+      newest = [fact, ...newest];
+      await writeFile(path.join(w.root, "bank/world.md"), page(newest));
+      clockTick += 5000;
+      await utimes(path.join(w.root, "bank/world.md"), new Date(), new Date(Date.now() + clockTick));
+      await syncIndex(w);
+    };
+    await night("- 2025-12-01 — Office moves to the 4th floor (from Monday).");
+    const before = stored();
+    await night("- 2025-12-02 — VAT number changed after the merger; invoices use the new one.");
+    await night("- 2025-12-03 — Printer on floor 4 needs the new driver.");
+    const after = stored();
+    const moved = [...before].filter(([id, pos]) => after.has(id) && after.get(id) !== pos);
+    // The title lines above the new facts move; the 300 older ones and the earlier facts keep their rows as they are.
+    expect(moved.length).toBeLessThanOrEqual(4);
+    const idx = openIndex(w);
+    const text = readFileSync(path.join(w.root, "bank/world.md"), "utf8").split("\n");
+    expect(readLines(idx, "bank/world.md", 1, text.length)).toEqual(
+      text.flatMap((t, i) => (t.trim() ? [{ line: i + 1, text: t }] : [])),
+    );
+    expect(readLines(idx, "bank/world.md", 5, 7).map((r) => r.line)).toEqual([5, 6, 7]);
+  });
+
+  it("brings a v8 index (lines numbered from the top only) up to date: migrated, then rebuilt", async () => {
+    const w = await ws({
+      "memory/2025-11-28.md": DAY2,
+      "bank/world.md": "# World\n\n- 2025-11-28 — Kafka ruled out.\n",
+    });
+    await syncIndex(w);
+    closeIndexes();
+    const old = new Database(indexFile(w));
+    // As membank 8 left it: `lines.line`, no line_bases.
+    old.exec("ALTER TABLE lines RENAME COLUMN pos TO line; DROP TABLE line_bases");
+    old.exec("UPDATE meta SET value = '8' WHERE key = 'schema_version'");
+    old.exec(
+      `UPDATE meta SET value = replace(value, '"schema":${SCHEMA_VERSION}', '"schema":8') WHERE key = 'fingerprint'`,
+    );
+    old.close();
+    const report = await syncIndex(w);
+    expect(report).toMatchObject({ rebuilt: true, reason: "schema or chunk parameters changed" });
+    const idx = openIndex(w);
+    expect(readLines(idx, "bank/world.md", 1, 9)).toEqual([
+      { line: 1, text: "# World" },
+      { line: 3, text: "- 2025-11-28 — Kafka ruled out." },
+    ]);
+    idx.close();
   });
 
   it("runs quick_check without being asked after a sync that died midway (its marker is left)", async () => {

@@ -14,7 +14,7 @@ import { syncFileChunks } from "./chunk-rows.js";
 import type { IndexDb } from "./db.js";
 import { parseEntityPage } from "./entity-page.js";
 import { beginFtsBatch, type FtsBatch } from "./fts-batch.js";
-import { type LineTally, refreshLineStats, syncFileLines } from "./lines.js";
+import { dropFileLines, type LineTally, refreshLineStats, syncFileLines } from "./lines.js";
 import { removeOpinions, storeOpinions } from "./opinions.js";
 import { deleteVectors } from "./vectors.js";
 
@@ -124,16 +124,10 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
     fts().deleting("facts", idsOf("SELECT rid FROM facts WHERE path = ?", rel));
     db.prepare("DELETE FROM facts WHERE path = ?").run(rel);
     if (!changed) {
-      const rows = db.prepare("SELECT id, ntok FROM lines WHERE path = ?").all(rel) as { id: number; ntok: number }[];
-      for (const r of rows) {
+      for (const ntok of dropFileLines(db, rel, fts())) {
         tally.lines--;
-        tally.ntok -= r.ntok;
+        tally.ntok -= ntok;
       }
-      fts().deleting(
-        "lines",
-        rows.map((r) => r.id),
-      );
-      db.prepare("DELETE FROM lines WHERE path = ?").run(rel);
     }
     db.prepare("UPDATE entities SET page = NULL, aliases = '[]', name = slug WHERE page = ?").run(rel);
     if (rel === OPINIONS_PAGE) removeOpinions(db, rel);

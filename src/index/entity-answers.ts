@@ -1,6 +1,8 @@
 import type { IndexDb } from "./db.js";
 import { prepared } from "./statements.js";
 
+export { fileLines } from "./lines.js";
+
 /**
  * The line-store reads of recall's entity answers (src/recall/entity-answers.ts): the core
  * memory file and the lines of one file, whole.
@@ -13,14 +15,6 @@ export function coreMemoryFile(idx: IndexDb): string | undefined {
     "SELECT path FROM lines WHERE path IN ('MEMORY.md', 'memory.md') GROUP BY path ORDER BY path = 'MEMORY.md' DESC LIMIT 1",
   ).get() as { path: string } | undefined;
   return row?.path;
-}
-
-/** Every stored (non-blank) line of a file, in order. */
-export function fileLines(idx: IndexDb, path: string): { line: number; text: string }[] {
-  return prepared(idx.db, "SELECT line, text FROM lines WHERE path = ? ORDER BY line").all(path) as {
-    line: number;
-    text: string;
-  }[];
 }
 
 /**

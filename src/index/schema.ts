@@ -29,12 +29,15 @@ import type Database from "better-sqlite3";
  *   opinion_evidence(opinion_id, pos, fact_id, source 'path#Lline', stance 'support'|'contradict', date)
  *                          the page's supporting and contradicting lists, in page order
  *   opinions_fts            FTS5 unicode61 over opinions.statement (external content)
- *   lines(id INTEGER PRIMARY KEY, path, line, date, text, ntok)
- *                          recall's line store: every non-blank line of every file, ntok = words
+ *   lines(id INTEGER PRIMARY KEY, path, pos, date, text, ntok)
+ *                          recall's line store: every non-blank line of every file, ntok = words;
+ *                          pos = the line number, or for a file in line_bases, base - line
+ *   line_bases(path PRIMARY KEY, base)   the files whose lines are counted from their end
+ *                          (pages that grow at the top: their kept lines keep their rows as is)
  *   lines_fts               FTS5 porter unicode61 over lines.text (external content)
  *   meta lines_count, lines_avg_ntok   the line store's totals (BM25 length normalisation)
  */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 const BASE = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -247,6 +250,13 @@ const MIGRATIONS: Record<number, (db: Database.Database, fts: boolean) => void> 
   8: (db) => {
     db.exec("ALTER TABLE opinions ADD COLUMN status TEXT NOT NULL DEFAULT 'holding'");
     db.exec("ALTER TABLE opinions ADD COLUMN trajectory TEXT NOT NULL DEFAULT ''");
+  },
+  // v9: a file's lines may be counted from its end (lines.ts): a page that gains facts at its
+  // top no longer moves every stored line. Rebuilt by the next sync (the fingerprint changed).
+  9: (db) => {
+    const columns = db.prepare("SELECT name FROM pragma_table_info('lines')").pluck().all();
+    if (columns.includes("line")) db.exec("ALTER TABLE lines RENAME COLUMN line TO pos");
+    db.exec("CREATE TABLE IF NOT EXISTS line_bases (path TEXT PRIMARY KEY, base INTEGER NOT NULL) WITHOUT ROWID");
   },
 };
 

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import {
   frontMatterAliases,
   frontMatterLineCount,
@@ -98,5 +99,20 @@ describe("front matter through yaml", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("readFrontMatter on the front matter membank writes (read without the yaml library)", () => {
+  it.each([
+    "---\naliases: []\n---\n# Wei\n\nMoved to platform.\n",
+    "---\r\naliases: []  \r\n---\r\n# Jo\r\n",
+    "---\naliases:\t[]\n---\n",
+    "---\naliases: []\nname: Josephine\n---\n# Jo\n",
+    "---\naliases: [ ]\n---\n# Jo\n",
+  ])("reads %j as YAML does", (page) => {
+    const fm = readFrontMatter(page);
+    const yamlText = page.replace(/\r\n/g, "\n").split("---\n")[1]!;
+    expect(fm.data).toEqual(parse(yamlText) ?? {});
+    expect(page.endsWith(fm.body)).toBe(true);
   });
 });

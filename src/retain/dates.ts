@@ -2,7 +2,7 @@ import type { ParsedComponents, ParsedResult } from "chrono-node";
 import { MONTH_NAME, maskWeekdayLabels, WEEKDAY_NAME } from "../analysis/time-words.js";
 import { isIsoDate } from "../markdown/log-path.js";
 import { MembankError } from "../workspace/errors.js";
-import { chronoEn } from "./chrono.js";
+import { chronoParse } from "./chrono.js";
 import {
   addPeriod,
   clauses,
@@ -170,7 +170,7 @@ export function extractValidity(text: string, logDate: string): Validity {
   // (`memory/2025-11-27.md`) or a duration is masked above, and chrono costs ~0.2 ms a call.
   if (MAYBE_DATE.test(cleaned)) {
     try {
-      results = chronoEn().parse(cleaned, { instant, timezone: 0 });
+      results = chronoParse(cleaned, { instant, timezone: 0 });
     } catch {
       return {}; // chrono is a best-effort reader; a failure means "no date", never a lost fact
     }
