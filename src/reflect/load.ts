@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { logDate } from "../markdown/log-path.js";
@@ -34,6 +35,16 @@ export async function readIfExists(file: string): Promise<string | undefined> {
   }
 }
 
+/** readIfExists without the wait: for many small reads in a row (a thread-pool round trip each costs more than the read). */
+export function readIfExistsSync(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
 /**
  * A workspace file (bank page, MEMORY.md) by its relative path, or undefined when it does
  * not exist or a symlink takes it outside the workspace: the index's rule, so reflect
@@ -42,6 +53,12 @@ export async function readIfExists(file: string): Promise<string | undefined> {
 export async function readWorkspaceFile(ws: Workspace, rel: string): Promise<string | undefined> {
   if (outsideWorkspace(ws, rel) !== undefined) return undefined;
   return readIfExists(path.join(ws.root, rel));
+}
+
+/** readWorkspaceFile, synchronously (the same rule for files outside the workspace). */
+export function readWorkspaceFileSync(ws: Workspace, rel: string): string | undefined {
+  if (outsideWorkspace(ws, rel) !== undefined) return undefined;
+  return readIfExistsSync(path.join(ws.root, rel));
 }
 
 export interface LoadedFacts {

@@ -20,7 +20,7 @@ import {
 } from "./entity-page.js";
 import { facetState } from "./facets.js";
 import { type FactMemo, loadFactMemo } from "./fact-memo.js";
-import { readWorkspaceFile } from "./load.js";
+import { readWorkspaceFile, readWorkspaceFileSync } from "./load.js";
 import { entityOpinions, entityPagePath, entitySummary, proposalsBody, TYPED_PAGES, typedRegions } from "./pages.js";
 import { spliceMentions } from "./splice.js";
 import { loadTemplate, type TemplateName } from "./templates.js";
@@ -156,7 +156,7 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
     // Only the listed mentions need their line's text.
     // Sorted once here (a 10-year entity has thousands of mentions; sorting sorted input again is linear).
     const ctx: EntityContext = { ...found, mentions: newestMentions(found.mentions) };
-    for (const m of ctx.mentions.slice(0, MENTIONS_MAX)) m.text = await lines(m.path, m.line);
+    for (const m of ctx.mentions.slice(0, MENTIONS_MAX)) m.text = lines(m.path, m.line);
     // Only the mentions changed: keep the fact-derived regions (an LLM summary is re-asked when the facts region changes, so not then).
     const kept =
       mentionsOnly && facts.length > 0 && !input.llm?.summarizeEntity
@@ -256,13 +256,17 @@ async function summary(
   return fallback;
 }
 
-/** Text of a line of a workspace file (for prose mentions), files read once per run. */
-function lineReader(ws: Workspace): (rel: string, line: number) => Promise<string> {
+/**
+ * Text of a line of a workspace file (for prose mentions), files read once per run. Read
+ * synchronously: a page lists up to MENTIONS_MAX lines of as many small logs, and a
+ * thread-pool round trip per log costs more than its read.
+ */
+function lineReader(ws: Workspace): (rel: string, line: number) => string {
   const cache = new Map<string, string[]>();
-  return async (rel, line) => {
+  return (rel, line) => {
     let lines = cache.get(rel);
     if (!lines) {
-      lines = ((await readWorkspaceFile(ws, rel)) ?? "").split(/\r?\n/);
+      lines = (readWorkspaceFileSync(ws, rel) ?? "").split(/\r?\n/);
       cache.set(rel, lines);
     }
     return lines[line - 1] ?? "";
