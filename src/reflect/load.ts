@@ -23,6 +23,7 @@ import {
 
 export { snapshotPath } from "./snapshot.js";
 
+import type { KeptRegion } from "./opinion-memo.js";
 import { readWindowFacts } from "./window.js";
 
 /** Read a file, or undefined when it does not exist. */
@@ -292,16 +293,19 @@ export interface LoadedOpinions {
   adopted: string[];
   /** Regions that do not parse: kept as they are, never re-created. */
   broken: { region: string; reason: string }[];
+  /** Opinion regions as membank wrote them (unedited, with a hash), by id: the opinion memo reuses them. */
+  kept: Map<string, KeptRegion>;
 }
 
 export async function loadOpinions(ws: Workspace, rel: string): Promise<LoadedOpinions> {
   const text = await readWorkspaceFile(ws, rel);
-  const out: LoadedOpinions = { opinions: [], adopted: [], broken: [] };
+  const out: LoadedOpinions = { opinions: [], adopted: [], broken: [], kept: new Map() };
   if (text === undefined) return out;
   out.text = text;
   for (const region of readRegions(text, rel)) {
     if (!region.name.startsWith("op-")) continue;
-    const parsed = parseOpinion(region.name, toLf(region.body));
+    const body = toLf(region.body);
+    const parsed = parseOpinion(region.name, body);
     if (typeof parsed === "string") {
       out.broken.push({ region: region.name, reason: parsed });
       continue;
@@ -309,6 +313,7 @@ export async function loadOpinions(ws: Workspace, rel: string): Promise<LoadedOp
     parsed.id = region.name; // the region name is the identity; an edited id line cannot fork it
     out.opinions.push(parsed);
     if (isEdited(region)) out.adopted.push(region.name);
+    else if (region.sha !== undefined) out.kept.set(region.name, { body, sha: region.sha });
   }
   return out;
 }

@@ -1,7 +1,6 @@
 import path from "node:path";
 import type { LlmServices } from "../llm/types.js";
 import type { Opinion } from "../markdown/opinions.js";
-import { renderOpinion } from "../markdown/opinions.js";
 import { OPINIONS_PAGE, PROPOSALS_PAGE } from "../markdown/pages.js";
 import { applyRegions, isEdited, readRegions, toLf } from "../markdown/regions.js";
 import { entityFileStem } from "../retain/entities.js";
@@ -21,6 +20,7 @@ import {
 import { facetState } from "./facets.js";
 import { type FactMemo, loadFactMemo } from "./fact-memo.js";
 import { readWorkspaceFile, readWorkspaceFileSync } from "./load.js";
+import { type KeptRegion, loadOpinionMemo, type OpinionMemo } from "./opinion-memo.js";
 import { entityOpinions, entityPagePath, entitySummary, proposalsBody, TYPED_PAGES, typedRegions } from "./pages.js";
 import { spliceMentions } from "./splice.js";
 import { loadTemplate, type TemplateName } from "./templates.js";
@@ -56,6 +56,8 @@ export interface RenderInput {
   opinions: Opinion[];
   /** Existing opinions.md text, if any. */
   opinionsText?: string;
+  /** Its opinion regions as membank wrote them, by id (loadOpinions): reused when the opinion memo vouches for them. */
+  opinionRegions?: ReadonlyMap<string, KeptRegion>;
   adopted: Set<string>;
   entityTexts: Map<string, string>;
   llm?: LlmServices;
@@ -73,6 +75,8 @@ export interface RenderResult {
   warnings: string[];
   /** Per-fact derivations for the next run (fact-memo.ts): the caller saves it with the pages. */
   memo: FactMemo;
+  /** Rendered opinions for the next run (opinion-memo.ts): saved with the pages too. */
+  opinionMemo: OpinionMemo;
 }
 
 /** Render every bank page; returns only the pages whose bytes change. */
@@ -121,8 +125,9 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
   };
 
   // Opinions, in file order then creation order.
+  const opinionMemo = await loadOpinionMemo(ws);
   const opBodies = new Map<string, string>();
-  for (const op of input.opinions) opBodies.set(op.id, renderOpinion(op));
+  for (const op of input.opinions) opBodies.set(op.id, opinionMemo.render(op, input.opinionRegions?.get(op.id)));
   await put(OPINIONS_PAGE, "opinions", input.opinionsText, opBodies, [...opBodies.keys()], input.adopted);
 
   // Entity pages.
@@ -213,7 +218,7 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
     new Map([["proposals", proposals]]),
   );
 
-  return { pages, conflicts, warnings, memo };
+  return { pages, conflicts, warnings, memo, opinionMemo };
 }
 
 /**
