@@ -112,7 +112,7 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
     order?: string[],
     force?: Set<string>,
     name?: string,
-    drop?: ReadonlySet<string>,
+    drop?: Pick<ReadonlySet<string>, "has">,
   ) => {
     if (input.skip?.has(rel)) return;
     const base = before ?? (await loadTemplate(ws, template, templates, name === undefined ? {} : { name }));
@@ -185,10 +185,16 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
   }
 
   // Typed pages.
+  const byKind = new Map<Fact["kind"], Fact[]>();
+  for (const f of input.facts) {
+    const list = byKind.get(f.kind);
+    if (list) list.push(f);
+    else byKind.set(f.kind, [f]);
+  }
   for (const [kind, rel] of Object.entries(TYPED_PAGES) as [Fact["kind"], string][]) {
     const before = await readWorkspaceFile(ws, rel);
     const scope = before === undefined ? undefined : input.scope; // a missing page is written whole
-    const all = input.facts.filter((f) => f.kind === kind);
+    const all = byKind.get(kind) ?? [];
     const { bodies, order } = typedRegions(
       rel,
       scope ? all.filter((f) => scope.months.has(`${kind}:${f.date.slice(0, 7)}`)) : all,
@@ -197,15 +203,12 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
     const template = path.posix.basename(rel, ".md") as TemplateName;
     if (before === undefined && bodies.size === 0) continue;
     // A month whose last fact is gone (its log deleted or edited) leaves the page, not a list citing dead lines.
+    // Asked of the page's regions as applyRegions reads them (a 1 MB page is not read twice).
     const months = new Set(order);
-    const stale = new Set(
-      before === undefined
-        ? []
-        : readRegions(before, rel)
-            .map((r) => r.name)
-            .filter((m) => MONTH_REGION.test(m) && !months.has(m)),
-    );
-    await put(rel, template, before, bodies, order, undefined, undefined, stale);
+    const stale = { has: (name: string) => MONTH_REGION.test(name) && !months.has(name) };
+    // A page left as it is still has its markers checked, as before.
+    if (before !== undefined && input.skip?.has(rel)) readRegions(before, rel);
+    await put(rel, template, before, bodies, order, undefined, undefined, before === undefined ? undefined : stale);
   }
 
   // Proposals for MEMORY.md.
