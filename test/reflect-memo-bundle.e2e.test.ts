@@ -42,7 +42,7 @@ describe("reflect's memos across the tsc build and the bundle", () => {
     await run(TSC_CLI, "run", "nightly", "-w", ws);
     const render = await codeOf("render-memo.json");
     const prose = await codeOf("prose-memo.json");
-    // A new day makes both memos change, so the bundle writes them again, under its own fingerprint.
+    // A new day: a bundle of another fingerprint would throw both memos away and write them again under its own.
     await writeFile(
       path.join(ws, "memory/2026-03-04.md"),
       "boiler fixed!! Grete paid, no longer waiting on the agency apparently. Otto helped carry the old tank down\n\n## Retain\n- W @Grete: Paid the plumber for the boiler herself in the end.\n- B @Otto: Otto and I carried the old boiler tank down four floors.\n",

@@ -223,7 +223,7 @@ export function applyRegions(
   order: readonly string[] = [...bodies.keys()],
   force: ReadonlySet<string> = new Set(),
   path?: string,
-  drop: ReadonlySet<string> = new Set(),
+  drop: Pick<ReadonlySet<string>, "has"> = new Set(),
 ): RegionUpdate {
   const regions = locate(text, path);
   // New regions and their blank-line separators take the page's own line ending.

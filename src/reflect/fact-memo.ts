@@ -92,21 +92,35 @@ export interface FactMemo {
   serialise(): string;
 }
 
+/**
+ * Entries of facts the file has no entry for, derived in this run, that do not make the file
+ * be written again on their own: a nightly adds a handful of facts, and rewriting ten years of
+ * entries (~0.4 MB) for them costs more than deriving them again the next night. Once there
+ * are more, the file is rewritten with them all.
+ */
+export const NEW_ENTRIES_UNSAVED = 256;
+
 /** A memo for `facts`, starting from the stored entries (none: everything is derived). */
 export function factMemo(facts: readonly Fact[], code: string, stored?: ReadonlyMap<string, unknown>): FactMemo {
   // Stored entries are checked when first asked for (a nightly asks for a few thousand of 20k).
   const kept: ReadonlyMap<string, unknown> = stored ?? new Map();
   const entries = new Map<string, Entry>();
   let changed = stored === undefined;
+  // Facts without a stored entry: their entries are new, so only their number counts (above).
+  const fresh = new Set<string>();
   const entryOf = (fact: Fact): Entry => {
     let e = entries.get(fact.id);
     if (e === undefined) {
       const old = kept.get(fact.id);
       e = validEntry(old) && old[0] === stamp(fact) ? old : [stamp(fact), 0, 0];
-      if (e !== old) changed = true;
+      if (old === undefined) fresh.add(fact.id);
+      else if (e !== old) changed = true;
       entries.set(fact.id, e);
     }
     return e;
+  };
+  const derived = (fact: Fact) => {
+    if (!fresh.has(fact.id)) changed = true;
   };
   const changeSets = new Map<string, Set<string> | undefined>();
   const facetSets = new Map<string, { rule: number; tokens: Set<string> } | undefined>();
@@ -122,7 +136,7 @@ export function factMemo(facts: readonly Fact[], code: string, stored?: Readonly
       const e = entryOf(fact);
       if (e[1] === 0) {
         e[1] = carriesChange(fact.content) ? [...contentTokens(fact.content)].join(" ") : 1;
-        changed = true;
+        derived(fact);
       }
       const out = e[1] === 1 ? undefined : toSet(e[1]);
       changeSets.set(fact.id, out);
@@ -134,14 +148,14 @@ export function factMemo(facts: readonly Fact[], code: string, stored?: Readonly
       if (e[2] === 0) {
         const found = factFacet(fact.content);
         e[2] = found === undefined ? 1 : [found.rule, [...found.tokens].join(" ")];
-        changed = true;
+        derived(fact);
       }
       const out = e[2] === 1 ? undefined : { rule: e[2][0], tokens: toSet(e[2][1]) };
       facetSets.set(fact.id, out);
       return out;
     },
     get dirty() {
-      if (changed) return true;
+      if (changed || fresh.size > NEW_ENTRIES_UNSAVED) return true;
       // Entries of facts that are gone are dropped: a rewrite when there are any.
       const live = new Set(facts.map((f) => f.id));
       for (const id of kept.keys()) if (!live.has(id)) return true;

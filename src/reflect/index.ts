@@ -55,6 +55,7 @@ import {
   snapshotLogs,
 } from "./load.js";
 import { commitMessage } from "./message.js";
+import { saveOpinionMemo } from "./opinion-memo.js";
 import { TYPED_PAGES } from "./pages.js";
 import type { ProseLog } from "./prose.js";
 import { loadProseMemo, saveProseMemo } from "./prose-memo.js";
@@ -260,7 +261,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     ws,
     facts,
     opinions: evolved.opinions,
-    ...(state.text === undefined ? {} : { opinionsText: state.text }),
+    ...(state.text === undefined ? {} : { opinionsText: state.text, opinionRegions: state.kept }),
     adopted: new Set(state.adopted),
     entityTexts: entityPages.texts,
     ...(opts.llm ? { llm: opts.llm } : {}),
@@ -374,6 +375,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     core: core.text,
   });
   await saveFactMemo(ws, rendered.memo);
+  await saveOpinionMemo(ws, rendered.opinionMemo);
   proseMemo.settle(parts);
   await saveProseMemo(ws, proseMemo);
   if (merges.full) await clearStale(ws);

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { logDate } from "../markdown/log-path.js";
@@ -22,12 +23,23 @@ import {
 
 export { snapshotPath } from "./snapshot.js";
 
+import type { KeptRegion } from "./opinion-memo.js";
 import { readWindowFacts } from "./window.js";
 
 /** Read a file, or undefined when it does not exist. */
 export async function readIfExists(file: string): Promise<string | undefined> {
   try {
     return await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/** readIfExists without the wait: for many small reads in a row (a thread-pool round trip each costs more than the read). */
+export function readIfExistsSync(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
@@ -42,6 +54,12 @@ export async function readIfExists(file: string): Promise<string | undefined> {
 export async function readWorkspaceFile(ws: Workspace, rel: string): Promise<string | undefined> {
   if (outsideWorkspace(ws, rel) !== undefined) return undefined;
   return readIfExists(path.join(ws.root, rel));
+}
+
+/** readWorkspaceFile, synchronously (the same rule for files outside the workspace). */
+export function readWorkspaceFileSync(ws: Workspace, rel: string): string | undefined {
+  if (outsideWorkspace(ws, rel) !== undefined) return undefined;
+  return readIfExistsSync(path.join(ws.root, rel));
 }
 
 export interface LoadedFacts {
@@ -275,16 +293,19 @@ export interface LoadedOpinions {
   adopted: string[];
   /** Regions that do not parse: kept as they are, never re-created. */
   broken: { region: string; reason: string }[];
+  /** Opinion regions as membank wrote them (unedited, with a hash), by id: the opinion memo reuses them. */
+  kept: Map<string, KeptRegion>;
 }
 
 export async function loadOpinions(ws: Workspace, rel: string): Promise<LoadedOpinions> {
   const text = await readWorkspaceFile(ws, rel);
-  const out: LoadedOpinions = { opinions: [], adopted: [], broken: [] };
+  const out: LoadedOpinions = { opinions: [], adopted: [], broken: [], kept: new Map() };
   if (text === undefined) return out;
   out.text = text;
   for (const region of readRegions(text, rel)) {
     if (!region.name.startsWith("op-")) continue;
-    const parsed = parseOpinion(region.name, toLf(region.body));
+    const body = toLf(region.body);
+    const parsed = parseOpinion(region.name, body);
     if (typeof parsed === "string") {
       out.broken.push({ region: region.name, reason: parsed });
       continue;
@@ -292,6 +313,7 @@ export async function loadOpinions(ws: Workspace, rel: string): Promise<LoadedOp
     parsed.id = region.name; // the region name is the identity; an edited id line cannot fork it
     out.opinions.push(parsed);
     if (isEdited(region)) out.adopted.push(region.name);
+    else if (region.sha !== undefined) out.kept.set(region.name, { body, sha: region.sha });
   }
   return out;
 }

@@ -1,7 +1,6 @@
 import path from "node:path";
 import type { LlmServices } from "../llm/types.js";
 import type { Opinion } from "../markdown/opinions.js";
-import { renderOpinion } from "../markdown/opinions.js";
 import { OPINIONS_PAGE, PROPOSALS_PAGE } from "../markdown/pages.js";
 import { applyRegions, isEdited, readRegions, toLf } from "../markdown/regions.js";
 import { entityFileStem } from "../retain/entities.js";
@@ -20,7 +19,8 @@ import {
 } from "./entity-page.js";
 import { facetState } from "./facets.js";
 import { type FactMemo, loadFactMemo } from "./fact-memo.js";
-import { readWorkspaceFile } from "./load.js";
+import { readWorkspaceFile, readWorkspaceFileSync } from "./load.js";
+import { type KeptRegion, loadOpinionMemo, type OpinionMemo } from "./opinion-memo.js";
 import { entityOpinions, entityPagePath, entitySummary, proposalsBody, TYPED_PAGES, typedRegions } from "./pages.js";
 import { spliceMentions } from "./splice.js";
 import { loadTemplate, type TemplateName } from "./templates.js";
@@ -56,6 +56,8 @@ export interface RenderInput {
   opinions: Opinion[];
   /** Existing opinions.md text, if any. */
   opinionsText?: string;
+  /** Its opinion regions as membank wrote them, by id (loadOpinions): reused when the opinion memo vouches for them. */
+  opinionRegions?: ReadonlyMap<string, KeptRegion>;
   adopted: Set<string>;
   entityTexts: Map<string, string>;
   llm?: LlmServices;
@@ -73,6 +75,8 @@ export interface RenderResult {
   warnings: string[];
   /** Per-fact derivations for the next run (fact-memo.ts): the caller saves it with the pages. */
   memo: FactMemo;
+  /** Rendered opinions for the next run (opinion-memo.ts): saved with the pages too. */
+  opinionMemo: OpinionMemo;
 }
 
 /** Render every bank page; returns only the pages whose bytes change. */
@@ -108,7 +112,7 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
     order?: string[],
     force?: Set<string>,
     name?: string,
-    drop?: ReadonlySet<string>,
+    drop?: Pick<ReadonlySet<string>, "has">,
   ) => {
     if (input.skip?.has(rel)) return;
     const base = before ?? (await loadTemplate(ws, template, templates, name === undefined ? {} : { name }));
@@ -121,8 +125,9 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
   };
 
   // Opinions, in file order then creation order.
+  const opinionMemo = await loadOpinionMemo(ws);
   const opBodies = new Map<string, string>();
-  for (const op of input.opinions) opBodies.set(op.id, renderOpinion(op));
+  for (const op of input.opinions) opBodies.set(op.id, opinionMemo.render(op, input.opinionRegions?.get(op.id)));
   await put(OPINIONS_PAGE, "opinions", input.opinionsText, opBodies, [...opBodies.keys()], input.adopted);
 
   // Entity pages.
@@ -156,7 +161,7 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
     // Only the listed mentions need their line's text.
     // Sorted once here (a 10-year entity has thousands of mentions; sorting sorted input again is linear).
     const ctx: EntityContext = { ...found, mentions: newestMentions(found.mentions) };
-    for (const m of ctx.mentions.slice(0, MENTIONS_MAX)) m.text = await lines(m.path, m.line);
+    for (const m of ctx.mentions.slice(0, MENTIONS_MAX)) m.text = lines(m.path, m.line);
     // Only the mentions changed: keep the fact-derived regions (an LLM summary is re-asked when the facts region changes, so not then).
     const kept =
       mentionsOnly && facts.length > 0 && !input.llm?.summarizeEntity
@@ -180,10 +185,16 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
   }
 
   // Typed pages.
+  const byKind = new Map<Fact["kind"], Fact[]>();
+  for (const f of input.facts) {
+    const list = byKind.get(f.kind);
+    if (list) list.push(f);
+    else byKind.set(f.kind, [f]);
+  }
   for (const [kind, rel] of Object.entries(TYPED_PAGES) as [Fact["kind"], string][]) {
     const before = await readWorkspaceFile(ws, rel);
     const scope = before === undefined ? undefined : input.scope; // a missing page is written whole
-    const all = input.facts.filter((f) => f.kind === kind);
+    const all = byKind.get(kind) ?? [];
     const { bodies, order } = typedRegions(
       rel,
       scope ? all.filter((f) => scope.months.has(`${kind}:${f.date.slice(0, 7)}`)) : all,
@@ -192,15 +203,12 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
     const template = path.posix.basename(rel, ".md") as TemplateName;
     if (before === undefined && bodies.size === 0) continue;
     // A month whose last fact is gone (its log deleted or edited) leaves the page, not a list citing dead lines.
+    // Asked of the page's regions as applyRegions reads them (a 1 MB page is not read twice).
     const months = new Set(order);
-    const stale = new Set(
-      before === undefined
-        ? []
-        : readRegions(before, rel)
-            .map((r) => r.name)
-            .filter((m) => MONTH_REGION.test(m) && !months.has(m)),
-    );
-    await put(rel, template, before, bodies, order, undefined, undefined, stale);
+    const stale = { has: (name: string) => MONTH_REGION.test(name) && !months.has(name) };
+    // A page left as it is still has its markers checked, as before.
+    if (before !== undefined && input.skip?.has(rel)) readRegions(before, rel);
+    await put(rel, template, before, bodies, order, undefined, undefined, before === undefined ? undefined : stale);
   }
 
   // Proposals for MEMORY.md.
@@ -213,7 +221,7 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
     new Map([["proposals", proposals]]),
   );
 
-  return { pages, conflicts, warnings, memo };
+  return { pages, conflicts, warnings, memo, opinionMemo };
 }
 
 /**
@@ -256,13 +264,17 @@ async function summary(
   return fallback;
 }
 
-/** Text of a line of a workspace file (for prose mentions), files read once per run. */
-function lineReader(ws: Workspace): (rel: string, line: number) => Promise<string> {
+/**
+ * Text of a line of a workspace file (for prose mentions), files read once per run. Read
+ * synchronously: a page lists up to MENTIONS_MAX lines of as many small logs, and a
+ * thread-pool round trip per log costs more than its read.
+ */
+function lineReader(ws: Workspace): (rel: string, line: number) => string {
   const cache = new Map<string, string[]>();
-  return async (rel, line) => {
+  return (rel, line) => {
     let lines = cache.get(rel);
     if (!lines) {
-      lines = ((await readWorkspaceFile(ws, rel)) ?? "").split(/\r?\n/);
+      lines = (readWorkspaceFileSync(ws, rel) ?? "").split(/\r?\n/);
       cache.set(rel, lines);
     }
     return lines[line - 1] ?? "";

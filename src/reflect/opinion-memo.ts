@@ -1,0 +1,120 @@
+/**
+ * The opinions page without re-rendering every opinion (derived, in
+ * .memory/reflect/opinion-memo.json). Ten years are a 1 MB page of a few dozen opinions with
+ * thousands of evidence rows; a nightly moves one or two of them. Per opinion the memo keeps
+ * a hash of the opinion as it was rendered (its JSON: every field renderOpinion reads) and
+ * the hash of the body that gave (the region's `sha=`). When this run's opinion hashes the
+ * same and its region on the page is unedited with that `sha=`, the region's body IS
+ * renderOpinion's output: it is taken as it is.
+ *
+ * A cache, never truth: another version or code (the fingerprint), a corrupt or missing file,
+ * an edited region or any changed field means the opinion is rendered, to the same bytes.
+ */
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { type Opinion, renderOpinion } from "../markdown/opinions.js";
+import { bodyHash } from "../markdown/regions.js";
+import { writeFileAtomic } from "../workspace/atomic.js";
+import { stateDir, type Workspace } from "../workspace/workspace.js";
+import { derivingCode } from "./code-fingerprint.js";
+
+/** Bump when what an entry means changes in a way the code fingerprint cannot see. */
+const MEMO_VERSION = 1;
+
+export const opinionMemoPath = (ws: Workspace) => path.join(stateDir(ws), "reflect", "opinion-memo.json");
+
+/** An unedited opinion region of the page: its body with LF line endings and its recorded hash. */
+export interface KeptRegion {
+  body: string;
+  sha: string;
+}
+
+/** Per opinion id: [hash of the opinion's JSON, hash of its rendered body]. */
+type Entry = [input: string, body: string];
+
+interface MemoFile {
+  version: number;
+  code: string;
+  ids: string[];
+  entries: Entry[];
+}
+
+export interface OpinionMemo {
+  /** renderOpinion(op), from the kept region when the memo vouches for it. */
+  render(op: Opinion, kept: KeptRegion | undefined): string;
+  /** Entries differ from the file read. */
+  readonly dirty: boolean;
+  serialise(): string;
+}
+
+const inputHash = (op: Opinion) => createHash("sha256").update(JSON.stringify(op)).digest("hex").slice(0, 16);
+
+const validEntry = (e: unknown): e is Entry =>
+  Array.isArray(e) && e.length === 2 && typeof e[0] === "string" && typeof e[1] === "string";
+
+/** A memo starting from stored entries (none: every opinion is rendered). */
+export function opinionMemo(code: string, stored?: ReadonlyMap<string, unknown>): OpinionMemo {
+  const entries = new Map<string, Entry>();
+  let changed = stored === undefined;
+  return {
+    render(op, kept) {
+      const key = inputHash(op);
+      const old = stored?.get(op.id);
+      let body: string;
+      let sha: string;
+      if (kept !== undefined && validEntry(old) && old[0] === key && old[1] === kept.sha) {
+        body = kept.body;
+        sha = kept.sha;
+      } else {
+        body = renderOpinion(op);
+        sha = bodyHash(body);
+      }
+      const entry: Entry = [key, sha];
+      if (!validEntry(old) || old[0] !== key || old[1] !== sha) changed = true;
+      entries.set(op.id, entry);
+      return body;
+    },
+    get dirty() {
+      if (changed) return true;
+      // An opinion gone from the page (its region deleted): its entry goes.
+      for (const id of stored?.keys() ?? []) if (!entries.has(id)) return true;
+      return false;
+    },
+    serialise() {
+      // In render order (the page's order): the same opinions give the same bytes.
+      const ids = [...entries.keys()];
+      return JSON.stringify({
+        version: MEMO_VERSION,
+        code,
+        ids,
+        entries: ids.map((id) => entries.get(id)!),
+      } satisfies MemoFile);
+    },
+  };
+}
+
+/** The memo in the workspace, or an empty one when missing, of another version or code, or corrupt. */
+export async function loadOpinionMemo(ws: Workspace): Promise<OpinionMemo> {
+  const code = await derivingCode();
+  try {
+    const file = JSON.parse(await readFile(opinionMemoPath(ws), "utf8")) as Partial<MemoFile> | null;
+    if (
+      file?.version === MEMO_VERSION &&
+      file.code === code &&
+      Array.isArray(file.ids) &&
+      Array.isArray(file.entries) &&
+      file.ids.length === file.entries.length
+    )
+      return opinionMemo(code, new Map(file.ids.map((id, i) => [String(id), file.entries![i]])));
+  } catch {
+    // missing or corrupt derived data: every opinion is rendered
+  }
+  return opinionMemo(code);
+}
+
+/** Write the memo when it changed (atomically). */
+export async function saveOpinionMemo(ws: Workspace, memo: OpinionMemo | undefined): Promise<void> {
+  if (memo === undefined || !memo.dirty) return;
+  await writeFileAtomic(opinionMemoPath(ws), memo.serialise());
+}
