@@ -74,6 +74,11 @@ describe("recanting: a cue that takes the whole belief back", () => {
     expect(recanting(findCues("I take it back, Grafana dashboards are a mess"))?.cue).toBe("take it back");
     expect(recanting(findCues("scratch that, remote Fridays are fine"))?.cue).toBe("scratch that");
     expect(recanting(findCues("Grafana won me over for dashboards"))?.cue).toBe("won me over");
+    expect(recanting(findCues("scrap that, the night bus is fine"))?.cue).toBe("scrap that");
+    expect(recanting(findCues("Odile came round on the new landlord in the end"))?.cue).toBe("came round on");
+    expect(recanting(findCues("Odile came around in the end, the flat is fine"))?.cue).toBe("came around in the end");
+    // A visit is no change of mind.
+    expect(recanting(findCues("Odile came round for tea and moaned about the landlord"))).toBeUndefined();
   });
 });
 

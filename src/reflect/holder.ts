@@ -38,7 +38,13 @@ const SURE =
 const STANDS =
   "(?:doubled|doubles|doubling) down|(?:came|comes|has come|finally came) (?:a)?round|changed (?:his|her|their) mind|(?:backtracked|backpedalled|backpedaled|u-turned)|(?:still )?stands by";
 /** Verbs only a person does with a belief: these report one for any name, tagged or not. */
-const PERSON_VERBS = `(?:\\s+(?:thinks|believes|reckons|insists|argues|suspects|maintains|swears|(?:keeps|kept|was|is) (?:saying|arguing|insisting)|admits|admitted|concedes|conceded|${STANDS}|(?:doesn't|does not|didn't|did not|no longer) (?:think|believe))|['’]s (?:come (?:a)?round|changed (?:his|her|their) mind|doubled down)|${SURE})`;
+/**
+ * "Ash figures the grant will come through": a guess, as a person makes one; not "sales figures
+ * are up" or "figured out the pump" (a noun, or working something out).
+ */
+const FIGURES =
+  "(?:figures|figured)(?!\\s+(?:are|were|is|was|show|shows|showed|look|looks|looked|for|from|in|on|of|and|to|out)\\b)";
+const PERSON_VERBS = `(?:\\s+(?:thinks|believes|reckons|reckoned|${FIGURES}|insists|argues|suspects|maintains|swears|(?:keeps|kept|was|is) (?:saying|arguing|insisting)|admits|admitted|concedes|conceded|${STANDS}|(?:doesn't|does not|didn't|did not|no longer) (?:think|believe))|['’]s (?:come (?:a)?round|changed (?:his|her|their) mind|doubled down)|${SURE})`;
 /** Verbs that report a belief of a tagged name (things "say" and "feel" too, so only when tagged). */
 const BELIEF_VERBS = `(?:${PERSON_VERBS}|\\s+(?:feels|says|said|claims|expects|predicts|figures))`;
 /** A report written after the belief: "..., says Rosa", "— Rosa thinks", "(per Rosa)". */
@@ -69,6 +75,8 @@ const UNTAGGED_ATTRIBUTIONS = [
     `as\\s+${NAME}\\s+(?:puts it|put it|sees it|would say)`,
     `${NAME}['’]s\\s+(?:view|take|opinion|position|belief)`,
     `${DESCRIBED}${NAME},?(?:${AND_OTHER}|${ADVERB}${PERSON_VERBS})\\b`,
+    // "Ash has gone quiet about the grant, says it's probably dead": what the person did, then what they said.
+    `${NAME}\\s+(?:has|had|is|was|went|got|seemed|sounded)\\s[^,;:]{1,60},\\s*(?:and\\s+)?(?:says|said|reckons|thinks)\\s+(?:that\\b|it\\b|it['’]s|he\\b|she\\b|they\\b|the\\b)`,
     `${DESCRIBED}${NAME},?${ADVERB}\\s+(?:says|said|mentioned|told (?:me|us|the team)|pointed out|feels|felt)(?:(?:\\s+\\S+){0,5}?\\s+that\\b|\\s+(?:he|she|they|he's|she's|they're|it's|it|the)\\b|\\s*[:,])`,
   ].map((p) => new RegExp(`^[\\s"“]*${LEAD}${p}`, "iu")),
   new RegExp(AFTER, "iu"),
@@ -76,7 +84,7 @@ const UNTAGGED_ATTRIBUTIONS = [
 
 /** A word without which no pattern above reports a belief. */
 const REPORT_WORD =
-  /\b(?:thinks?|thought|believes?|reckon(?:s|ed)?|insist(?:s|ing)?|argu(?:es|ing)|suspects|maintains|swears|admit(?:s|ted)?|conceded?|concedes|says|said|saying|mentioned|told|pointed|feels|felt|claims|expects|predicts|figures|according|per|words|view|take|opinion|position|belief|feeling|read|convinced|adamant|sure|certain|positive|confident|heard|hear|learned|agree|puts?|sees|down|around|round|mind|backtracked|backpedall?ed|u-turned|stands)\b/iu;
+  /\b(?:thinks?|thought|believes?|reckon(?:s|ed)?|insist(?:s|ing)?|argu(?:es|ing)|suspects|maintains|swears|admit(?:s|ted)?|conceded?|concedes|says|said|saying|mentioned|told|pointed|feels|felt|claims|expects|predicts|figures|figured|according|per|words|view|take|opinion|position|belief|feeling|read|convinced|adamant|sure|certain|positive|confident|heard|hear|learned|agree|puts?|sees|down|around|round|mind|backtracked|backpedall?ed|u-turned|stands)\b/iu;
 
 /** Capitalised words that start a report but name no one person ("Everyone thinks", "Finance says"). */
 const NOBODY_IN_PARTICULAR = new Set(

@@ -56,6 +56,17 @@ describe("holderOf: a belief reported for someone else", () => {
     expect(holderOf(["Sam"], "the pricing page came around again in review")).toBe("sam");
   });
 
+  it("reads 'figures' as a person's guess, and 'X did ..., says ...' as X's word", () => {
+    expect(holderOf(["Sam"], "Odile figures the landlord will cave on the rent")).toBe("odile");
+    expect(holderOf(["Sam"], "Odile figured the heating would be fixed by now")).toBe("odile");
+    expect(holderOf(["Sam"], "Odile has stopped chasing the deposit, says it's a lost cause")).toBe("odile");
+    expect(holderOf(["Sam"], "Odile went very quiet on the move, said the timing is wrong")).toBe("odile");
+    // Figures as a noun, working something out, a thing's figures: the writer's.
+    expect(holderOf(["Sam"], "Revenue figures are up on last year")).toBe("sam");
+    expect(holderOf(["Sam"], "Odile figured out the boiler timer, it's fine now")).toBe("sam");
+    expect(holderOf(["Sam"], "the heating is broken again, says nothing about the landlord")).toBe("sam");
+  });
+
   it("keeps the writer as holder when an untagged capitalised word reports nothing a person believes", () => {
     // Things "say" and "feel" too: a tool's reading or a product's feel is the writer's belief.
     expect(holderOf(["Kit"], "Grafana says p99 is 300ms, too slow for checkout")).toBe("kit");
