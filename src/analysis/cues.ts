@@ -72,6 +72,8 @@ function withoutIdioms(text: string): { rest: string; hits: CueHit[] } {
   });
   // "couldn't be happier", "never been more sure", "can't complain": a negation that affirms.
   rest = rest.replace(AFFIRMING, " ");
+  // "makes no sense", "doesn't make sense": a complaint said with a "no"; read as one word.
+  rest = rest.replace(SENSELESS, " senseless ");
   // "would have been fine if we'd had ...": it held only on a condition that was not met.
   rest = rest.replace(COUNTERFACTUAL, (m) => {
     hits.push({ kind: "hedge", cue: m.trim() });
@@ -238,6 +240,10 @@ export function isPlan(text: string): boolean {
 }
 
 /** Negations that affirm: the listed idioms, "couldn't be happier", "never been more sure", "can't imagine anything but". */
+/** Making no sense, however it is said: a complaint whose "no" or "not" turns nothing round. */
+const SENSELESS =
+  / (?:makes?|made|making) (?:no|zero|little|less and less) sense(?= )| (?:doesn't|does not|didn't|did not|don't|do not|won't|never) (?:really |actually )?makes? (?:any |much )?sense(?= )/g;
+
 const AFFIRMING = new RegExp(
   [
     ...AFFIRMING_NEGATIONS.map((p) => ` ${escapeRe(p)}(?= )`),

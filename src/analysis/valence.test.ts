@@ -66,6 +66,17 @@ describe("evaluation: praise or complaint, a 'not' counted in its own clause", (
   });
 });
 
+describe("evaluation: making no sense is a complaint, whatever its 'no' or 'not'", () => {
+  it.each([
+    "the parking permit system makes no sense",
+    "the new bus timetable doesn't make any sense",
+    "honestly the seating plan made zero sense",
+    "the team's sprint board is a shambles",
+  ])("%s", (text) => {
+    expect(evaluation(text).sign).toBe(-1);
+  });
+});
+
 describe("recanting: a cue that takes the whole belief back", () => {
   it("finds 'was wrong' and 'changed her mind', not a concession of what follows", () => {
     expect(recanting(findCues("Dev says he was wrong about Vercel"))?.cue).toBe("was wrong");

@@ -141,12 +141,58 @@ function reportedNameOf(entities: readonly string[], content: string): string | 
   return undefined;
 }
 
+/** Words that name a group of people who can hold a view together ("the plot group", "the team chat"). */
+const GROUP_NOUN = "(?:group|chat|channel|thread|forum|committee|team|slack|whatsapp|discord|board|panel|crowd)";
+const GROUP_WORDS = "[\\p{L}][\\p{L}\\p{N}'’-]*(?:\\s+[\\p{L}][\\p{L}\\p{N}'’-]*){0,2}?";
+/**
+ * A view reported for a group, as a whole: "the plot group consensus is that ...", "Slack
+ * consensus: ...", "consensus on the team chat is ...", "the committee reckons ...". Only with
+ * a word of agreement or a named group: "Everyone thinks ..." or "Finance says ..." stay the
+ * writer's (they may share the view).
+ */
+const GROUP_VIEWS = [
+  new RegExp(`^[\\s"“]*${LEAD}(?:the\\s+)?(${GROUP_WORDS})(?:['’]s)?\\s+consensus\\b`, "iu"),
+  new RegExp(
+    `^[\\s"“]*${LEAD}(?:the\\s+)?(?:consensus|verdict|general feeling)\\s+(?:in|on|from|among|across|of)\\s+(?:the\\s+)?(${GROUP_WORDS})\\s*(?:is|was|seems|:|,)`,
+    "iu",
+  ),
+  new RegExp(
+    `^[\\s"“]*${LEAD}(?:the|our|my)\\s+((?:[\\p{L}-]+\\s+){0,2}${GROUP_NOUN})\\s+(?:(?:all|mostly|still)\\s+)?(?:thinks|think|reckons|reckon|agrees|agree|agreed|feels|feel|felt|says|said|is convinced|are convinced)\\b`,
+    "iu",
+  ),
+];
+
+/** Holder keys of groups start with this: no entity's key does (entityKey keeps no ":"). */
+export const GROUP_HOLDER = "group:";
+
+/** The holder key of a group a statement reports the view of ("group:plot-group"), else undefined. */
+export function groupHolder(content: string): string | undefined {
+  if (
+    !/\b(?:consensus|verdict|general feeling|group|chat|channel|thread|forum|committee|team|slack|whatsapp|discord|board|panel|crowd)\b/iu.test(
+      content,
+    )
+  ) {
+    return undefined;
+  }
+  for (const re of GROUP_VIEWS) {
+    const m = re.exec(content);
+    if (m?.[1] === undefined) continue;
+    const words = fold(m[1])
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w !== "" && !/^(?:the|our|my|their|a|an)$/.test(w));
+    // "Our consensus", "my verdict": the writer's own.
+    if (words.length > 0) return GROUP_HOLDER + words.join("-");
+  }
+  return undefined;
+}
+
 /**
  * The holder of a statement: the person it reports the belief of ("Priya thinks ..."),
- * else a person-like head entity, else the first head entity, else the first entity.
+ * else the group it reports the view of ("the plot group consensus is ..."), else a
+ * person-like head entity, else the first head entity, else the first entity.
  */
 export function holderOf(entities: readonly string[], content: string): string | undefined {
-  const reported = attributedTo(entities, content);
+  const reported = attributedTo(entities, content) ?? groupHolder(content);
   if (reported !== undefined) return reported;
   const heads = headEntities(entities, content);
   const pick = heads.find((e) => PERSON_LIKE.test(e)) ?? heads[0] ?? entities[0];

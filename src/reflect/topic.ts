@@ -16,7 +16,7 @@ import { compares, findCues, looksBack, praisesInHindsight, switchSides } from "
 import { fold, nameWords } from "../analysis/tokens.js";
 import { evaluatedSubject, judgedOnScale, praisesIronically } from "../analysis/valence.js";
 import { entityKey } from "../retain/entities.js";
-import { attributedTo, headEntities, holderOf, PERSON_LIKE } from "./holder.js";
+import { attributedTo, GROUP_HOLDER, headEntities, holderOf, PERSON_LIKE } from "./holder.js";
 import { contentTokens, similarity } from "./text.js";
 
 export { attributedTo, headEntities, holderOf, reportedName } from "./holder.js";
@@ -193,9 +193,9 @@ export interface StatementTopic
 
 export function statementTopic(entities: readonly string[], content: string, known?: KnownNames): StatementTopic {
   const holder = holderOf(entities, content);
-  // Who reported someone else's belief ("@Hannah: Priya thinks ...") is not what it is about.
+  // Who reported someone else's belief ("@Hannah: Priya thinks ...", "the plot group consensus is ...") is not what it is about.
   const reporters =
-    holder !== undefined && attributedTo(entities, content) === holder
+    holder !== undefined && (holder.startsWith(GROUP_HOLDER) || attributedTo(entities, content) === holder)
       ? new Set(
           headEntities(entities, content)
             .filter((e) => PERSON_LIKE.test(e))
