@@ -56,6 +56,18 @@ export const RECANTING_CUES: readonly string[] = [
   "came around in the end",
 ];
 
+/**
+ * Take-backs that point at what was last said ("scrap that", "take that back"), not at the
+ * belief as a whole ("was wrong"): after a turn away from a belief they take the turn back.
+ */
+export const LAST_WORD_TAKEBACKS: ReadonlySet<string> = new Set([
+  "scratch that",
+  "scrap that",
+  "take that back",
+  "scratch what i said",
+  "scrap what i said",
+]);
+
 export const CUE_LISTS: readonly CueList[] = [
   {
     kind: "reversal",

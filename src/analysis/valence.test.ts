@@ -158,4 +158,12 @@ describe("praisesIronically", () => {
     expect(praisesIronically("fantastic turnout at the meetup")).toBe(false);
     expect(praisesIronically("sure, I can cover Friday")).toBe(false);
   });
+
+  it("reads a closing 'Great planning.' after what went wrong as sarcasm, and the same words alone as praise", () => {
+    expect(praisesIronically("The venue double-booked us again. Brilliant organisation.")).toBe(true);
+    expect(praisesIronically("HR sent the pay slips to the wrong team! Great communication, everyone.")).toBe(true);
+    expect(evaluation("the school run got moved to 7:40. Superb timing.").sign).toBe(-1);
+    expect(praisesIronically("Great teamwork on the launch")).toBe(false);
+    expect(praisesIronically("Excellent planning by Dana made the move painless")).toBe(false);
+  });
 });

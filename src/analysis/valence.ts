@@ -46,10 +46,11 @@ const EXCESS =
 
 /**
  * Praise said sarcastically: "great, another meeting", "love that for me", "sure, totally
- * fine", "what could go wrong". Replaced by a complaint word before the clauses are read.
+ * fine", "what could go wrong", and a closing "Fantastic planning." after what went wrong
+ * (said alone, "Great job" is praise). Replaced by a complaint word before the clauses are read.
  */
 const IRONIC_PRAISE =
-  /\b(?:(?:great|wonderful|fantastic|perfect|awesome|brilliant|lovely|super|cool|nice|oh good)\s*[,.!…]+\s*(?:just\s+)?(?:another|more|yet another|one more)\b|love (?:that|this) for (?:me|us|him|her|them)\b|(?:sure|yeah|oh yes)\s*[,.!…]+\s*(?:totally|very|super|completely|perfectly|absolutely)\s+(?:fine|reasonable|realistic|doable|normal|great|sane|sustainable)\b|what could (?:possibly )?go wrong\b)/giu;
+  /\b(?:(?:great|wonderful|fantastic|perfect|awesome|brilliant|lovely|super|cool|nice|oh good)\s*[,.!…]+\s*(?:just\s+)?(?:another|more|yet another|one more)\b|love (?:that|this) for (?:me|us|him|her|them)\b|(?:sure|yeah|oh yes)\s*[,.!…]+\s*(?:totally|very|super|completely|perfectly|absolutely)\s+(?:fine|reasonable|realistic|doable|normal|great|sane|sustainable)\b|what could (?:possibly )?go wrong\b|(?<=[.!?…]\s+)(?:great|fantastic|brilliant|excellent|superb|wonderful|lovely|stellar|amazing|marvellous|top-notch|first-class)\s+(?:planning|organi[sz]ation|management|timing|communication|scheduling|thinking|leadership|service|teamwork)(?:\s*,?\s*(?:everyone|guys|all|team|folks|as usual|as always|again))?\s*[.!]*\s*$)/giu;
 
 /** The valence phrases of a normalised text and their signed sum. */
 function phrasesOf(normalised: string): { sum: number; words: string[] } {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { findCues } from "../analysis/cues.js";
 import { parseRetain } from "../retain/index.js";
 import type { Fact } from "../retain/types.js";
-import { heuristicJudge, judgeSync } from "./judge.js";
+import { heuristicJudge, judgePair, judgeSync } from "./judge.js";
 import { negationCount } from "./text.js";
 import { KnownNames } from "./topic.js";
 
@@ -484,5 +484,22 @@ describe("praise and blame in one statement", () => {
         "- O @Kit: React is clunky compared to Svelte for the dashboard",
       ),
     ).toBe("support");
+  });
+});
+
+describe("a take-back of the last thing said ('scrap that', 'take that back')", () => {
+  const lights = { statement: "the new street lights are far too bright", entities: ["Ida"], confidence: 0.7 };
+  const fact = line("- O @Ida: scrap that about the street lights being fine, too bright again tonight");
+  it("holds the belief when the last word on it was a turn away", () => {
+    const j = judgePair(lights, fact, "restatement", { lastStance: "contradict" });
+    expect(j.stance).toBe("support");
+  });
+
+  it("takes the belief back when the last word on it held it", () => {
+    const turn = line("- O @Ida: scrap that, the street lights are fine since the council dimmed them");
+    expect(judgePair(lights, turn, "restatement", { lastStance: "support" }).stance).toBe("contradict");
+    // "was wrong" is about the belief itself, whatever was said last.
+    const wrong = line("- O @Ida: I was wrong about the street lights, they are fine");
+    expect(judgePair(lights, wrong, "restatement", { lastStance: "contradict" }).stance).toBe("contradict");
   });
 });

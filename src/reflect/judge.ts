@@ -1,4 +1,4 @@
-import { type CueKind, SCHEDULE_SHIFTS } from "../analysis/cue-lists.js";
+import { type CueKind, LAST_WORD_TAKEBACKS, SCHEDULE_SHIFTS } from "../analysis/cue-lists.js";
 import {
   type CueHit,
   findCues,
@@ -76,6 +76,12 @@ function memo<T>(cache: Map<string, T>, key: string, make: (k: string) => T): T 
   return v;
 }
 const statementTokens = (s: string) => memo(tokenCache, s, contentTokens);
+
+/** What the judge may know of an opinion's evidence before the fact's day. */
+export interface JudgeHistory {
+  /** The stance of its latest evidence before the fact's day (its first statement supports). */
+  lastStance?: "support" | "contradict";
+}
 
 /** How a fact relates to an opinion, as the matcher (evolve.ts) found it. */
 export type Relation = "restatement" | "topic";
@@ -196,7 +202,12 @@ function evaluatedOn(claim: string, text: string): { sign: number; words: string
  *     supports, scaled by the similarity; else unrelated.
  * A negated opinion ("doubts it ships in March") reads outcomes the other way round.
  */
-export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | undefined): Judgement {
+export function judgePair(
+  opinion: OpinionRef,
+  fact: Fact,
+  relation: Relation | undefined,
+  history?: JudgeHistory,
+): Judgement {
   if (!relation) return { stance: "unrelated", strength: 0, reason: "no shared holder or topic" };
   // "going to try a rota where ...": what the writer will do says nothing of what they believe.
   if (isPlan(fact.content)) return { stance: "unrelated", strength: 0, reason: "a plan, no belief" };
@@ -252,6 +263,12 @@ export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | 
       : undefined;
     if (back !== undefined) {
       return { stance: "support", strength: W.restated, reason: `takes back a turn away: "${back}"` };
+    }
+    // "scrap that about the rota working, nobody turned up again": "that" is the last thing said,
+    // and when that was a turn away from the belief, taking it back holds the belief.
+    const takeback = recanting(factCues);
+    if (takeback !== undefined && LAST_WORD_TAKEBACKS.has(takeback.cue) && history?.lastStance === "contradict") {
+      return { stance: "support", strength: W.restated, reason: `"${takeback.cue}" takes back the last turn away` };
     }
     const tentative = tentativeCue(fact.content);
     if (flip.flipped) {

@@ -108,6 +108,26 @@ describe("holderOf: a belief reported for someone else", () => {
   });
 });
 
+describe("topicScore: sarcasm and take-backs that name what a belief judges", () => {
+  const k = { restateSimilarity: 0.45 };
+  const ida = (s: string) => topicOf(["Ida"], s);
+  it("ties a sarcastic line or a take-back naming the judged thing to the belief", () => {
+    const belief = ida("the parents' WhatsApp is exhausting");
+    expect(
+      topicScore(belief, ida("The WhatsApp pinged 90 times before lunch. Brilliant organisation."), k),
+    ).toBeGreaterThan(0);
+    expect(
+      topicScore(belief, ida("scratch that about the whatsapp calming down, 200 messages today"), k),
+    ).toBeGreaterThan(0);
+  });
+
+  it("does not tie a plain mention of the thing, or sarcasm about another thing", () => {
+    const belief = ida("the parents' WhatsApp is exhausting");
+    expect(topicScore(belief, ida("posted the bake sale rota on the whatsapp"), k)).toBe(0);
+    expect(topicScore(belief, ida("The bus was 40 minutes late. Brilliant organisation."), k)).toBe(0);
+  });
+});
+
 describe("topicScore: one thing in other spellings or word forms", () => {
   const k = { restateSimilarity: 0.45 };
   const ida = (s: string) => topicOf(["Ida"], s);

@@ -14,7 +14,7 @@
  */
 import { compares, findCues, looksBack, praisesInHindsight, switchSides } from "../analysis/cues.js";
 import { fold, nameWords } from "../analysis/tokens.js";
-import { evaluatedSubject, judgedOnScale, praisesIronically } from "../analysis/valence.js";
+import { evaluatedSubject, judgedOnScale, praisesIronically, recanting } from "../analysis/valence.js";
 import { entityKey } from "../retain/entities.js";
 import { attributedTo, GROUP_HOLDER, headEntities, holderOf, PERSON_LIKE } from "./holder.js";
 import { contentTokens, similarity } from "./text.js";
@@ -32,6 +32,10 @@ export interface Topic {
   names?: Names;
   /** The text carries a stance cue (reversal, hedge, negation, sarcastic praise). */
   cued?: boolean;
+  /** The text praises sarcastically ("Great, another ...", "... Fantastic planning."): a complaint. */
+  ironic?: boolean;
+  /** The text takes a belief or a turn back ("was wrong about", "scrap that about"). */
+  recants?: boolean;
   /** The text looks back on a choice: a verdict, hindsight or a counterfactual (cues.ts looksBack). */
   looksBack?: boolean;
   /** The text praises, in hindsight, what was not chosen ("Go would have been faster"). */
@@ -184,7 +188,18 @@ export function topicOf(entities: readonly string[], content: string, known?: Kn
 export interface StatementTopic
   extends Pick<
     Topic,
-    "holder" | "names" | "cued" | "looksBack" | "hindsight" | "compares" | "judged" | "scaled" | "gaveUp" | "aspectOf"
+    | "holder"
+    | "names"
+    | "cued"
+    | "ironic"
+    | "recants"
+    | "looksBack"
+    | "hindsight"
+    | "compares"
+    | "judged"
+    | "scaled"
+    | "gaveUp"
+    | "aspectOf"
   > {
   keys: string[];
   mentions: { key: string; since: string }[];
@@ -215,6 +230,8 @@ export function statementTopic(entities: readonly string[], content: string, kno
     compares: compares(content),
   };
   if (holder !== undefined) parts.holder = holder;
+  if (praisesIronically(content)) parts.ironic = true;
+  if (recanting(findCues(content)) !== undefined) parts.recants = true;
   const judged = judgedHead(content);
   if (judged !== undefined) parts.judged = judged;
   const onScale = judgedOnScale(content);
@@ -267,6 +284,8 @@ export function topicOn(parts: StatementTopic, asOf?: string): Topic {
   const topic: Topic = { entities: about, words: parts.words };
   if (parts.names) topic.names = parts.names;
   if (parts.cued !== undefined) topic.cued = parts.cued;
+  if (parts.ironic) topic.ironic = true;
+  if (parts.recants) topic.recants = true;
   if (parts.looksBack) topic.looksBack = true;
   if (parts.hindsight) topic.hindsight = true;
   if (parts.compares) topic.compares = true;
@@ -344,6 +363,16 @@ export function topicScore(opinion: Topic, fact: Topic, k: TopicMatching): numbe
   // Praise or complaint of the same thing ("the on-call rota is unfair" ~ "the rota is fine
   // now"): one belief about it, in words that share nothing else.
   if (opinion.judged !== undefined && opinion.judged === fact.judged) return 0.5 + sim;
+  // Sarcasm names what it complains of without judging it in so many words ("Great, the rota
+  // has me down for Easter too. Fantastic planning."), a take-back what it takes back ("scrap
+  // that about the rota working"): about the belief that judges that thing.
+  if (
+    opinion.judged !== undefined &&
+    (fact.ironic === true || fact.recants === true) &&
+    fact.words.has(opinion.judged)
+  ) {
+    return 0.5 + sim;
+  }
   // Judged on the same scale, of things that share a word ("the campus gym is overpriced" ~
   // "the gym membership is not cheap"): one belief in other words. Another scale ("the office
   // is too noisy" / "the office coffee is awful") may be another belief.
