@@ -58,6 +58,9 @@ export const POSITIVE = [
   "effective",
   "efficient",
   "happy with",
+  // Turning up when it should: "the bin men came on time for once", "the 7 bus is on time again".
+  "on time",
+  "punctual",
   "glad",
   "love",
   "loves",

@@ -193,6 +193,25 @@ export function statedSubject(text: string): string | undefined {
   return subjectSplit(text)?.subject;
 }
 
+/** A negation or an auxiliary after a statement's subject: "growing veg | doesn't save money", "the grant | will come through". */
+const AUXILIARY =
+  /\s(?:doesn't|does not|don't|do not|didn't|did not|won't|will not|can't|cannot|can not|isn't|aren't|wasn't|weren't|will|would|should|shall|can|could|might|may|must|never|always)\s/iu;
+
+/**
+ * What a statement says something about: its "<subject> <copula>" subject, else the words
+ * before its first negation or auxiliary ("growing your own veg" in "growing your own veg
+ * doesn't save money"), when those are a few words. Undefined when neither is found.
+ */
+export function claimSubject(text: string): string | undefined {
+  const stated = statedSubject(text);
+  if (stated !== undefined) return stated;
+  const m = AUXILIARY.exec(text);
+  if (!m) return undefined;
+  const subject = text.slice(0, m.index).split(CLAUSE).at(-1)!.trim();
+  if (subject === "" || subject.split(/\s+/).length > SUBJECT_WORDS || PRONOUN.test(subject)) return undefined;
+  return subject;
+}
+
 function subjectSplit(text: string): { subject: string; at: number } | undefined {
   const m = COPULA.exec(text) ?? SHORT_COPULA.exec(text);
   if (!m) return undefined;

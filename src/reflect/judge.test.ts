@@ -503,3 +503,31 @@ describe("a take-back of the last thing said ('scrap that', 'take that back')", 
     expect(judgePair(lights, wrong, "restatement", { lastStance: "contradict" }).stance).toBe("contradict");
   });
 });
+
+describe("a fact about the holder that says nothing of the belief's subject", () => {
+  const bus = { statement: "taking the bus doesn't save any time", entities: ["Ida"], confidence: 0.6 };
+  it("leaves the belief alone when only its predicate's words come back", () => {
+    expect(judgeSync(bus, line("- W @Sam: @Ida saved time on the school run by leaving early")).stance).toBe(
+      "unrelated",
+    );
+  });
+
+  it("still reads a fact about the subject", () => {
+    expect(judgeSync(bus, line("- W @Ida: taking the bus saved time again today, 20 minutes")).stance).toBe(
+      "contradict",
+    );
+  });
+});
+
+describe("a plain fact judging the belief's subject in its own words", () => {
+  it("turns a complaint round when the thing complained of is praised, though little else is shared", () => {
+    const bus = {
+      statement: "the council's night bus service is hopeless, it never shows",
+      entities: ["Ida"],
+      confidence: 0.7,
+    };
+    expect(judgeSync(bus, line("- W @Ida: the night bus turned up on time all week")).stance).toBe("contradict");
+    // Naming the bus without judging it says nothing.
+    expect(judgeSync(bus, line("- W @Ida: took the night bus home from Leo's")).stance).not.toBe("contradict");
+  });
+});

@@ -10,6 +10,7 @@ import {
   tentativeCue,
 } from "../analysis/cues.js";
 import {
+  claimSubject,
   evaluatedClauses,
   evaluation,
   grammaticalPolarity,
@@ -189,6 +190,18 @@ function evaluatedOn(claim: string, text: string): { sign: number; words: string
 }
 
 /**
+ * A text that judges (evaluative words) a claim's subject, named by at least half of the
+ * subject's content words and two of them, or by its last one ("collection").
+ */
+function judgesSubject(subject: string | undefined, text: string): boolean {
+  if (subject === undefined || evaluation(text).sign === 0) return false;
+  const words = [...contentTokens(subject)].filter((t) => !/\d/.test(t));
+  const said = contentTokens(text);
+  const shared = words.filter((w) => said.has(w)).length;
+  return (shared >= 2 && shared * 2 >= words.length) || (words.length > 0 && said.has(words.at(-1)!));
+}
+
+/**
  * How a fact bears on an opinion, without an LLM. Relation first (is it related at all),
  * then the stance from the strongest signal the text offers:
  *  1. a restatement (an O fact of the same holder on the same topic):
@@ -325,7 +338,15 @@ export function judgePair(
     grammaticalPolarity(opCues) < 0 ||
     has(factCues, "reversal", "negation") !== undefined ||
     evaluation(about.text).sign !== 0;
-  if (flip.flipped && saysSomething && sim >= HEURISTIC_MIN_SIMILARITY) {
+  // "Juno saved money on her railcard" says nothing of "growing your own veg doesn't save money":
+  // a fact that bears on a claim speaks of the claim's subject.
+  const claimed = claimSubject(opinion.statement);
+  const ofSubject =
+    claimed === undefined || [...contentTokens(claimed)].some((w) => contentTokens(fact.content).has(w));
+  if (!ofSubject) return { stance: "unrelated", strength: 0, reason: `says nothing of "${claimed!.trim()}"` };
+  // A fact judging the claim's subject in words of its own ("the green bin got collected on time"
+  // against "the green waste collection is useless") is about it, however little else it shares.
+  if (flip.flipped && saysSomething && (sim >= HEURISTIC_MIN_SIMILARITY || judgesSubject(claimed, about.text))) {
     return { stance: "contradict", strength: W.negation, reason: `cue "${flip.cue}"` };
   }
   const hedge = has(factCues, "hedge");
