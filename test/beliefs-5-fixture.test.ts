@@ -19,7 +19,7 @@ import {
   evidenceRow as row,
 } from "./opinion-fixture-support.js";
 
-const fixture = reflectedFixture("beliefs-5", "2026-06-16T12:00:00Z");
+const fixture = reflectedFixture("beliefs-5", "2026-06-28T12:00:00Z");
 const opinion = (start: string) => opinionStarting(fixture.blocks, start);
 const entities = (block: string) => entitiesLine(block).split(", ");
 /** The strength an evidence row gives ("contradicts 0.60, ..."). */
@@ -129,9 +129,25 @@ describe("fixtures/beliefs-5 after one reflect", () => {
     expect(row(opinion("growing your own veg"), "railcard")).toBeUndefined();
   });
 
+  it("reads the second round's days as written down before running them (EXPECTED.md R1-R5)", () => {
+    const group = opinion("the plot group consensus");
+    expect(row(group, "the plot group still reckons the water butts were money thrown away")).toMatch(/ supports /);
+    expect(row(opinion("the water butts were a good buy"), "the plot group still reckons")).toBeUndefined();
+    const roast = row(opinion("Charlotte potatoes taste miles better"), "leaning towards thinking the Maris Pipers");
+    expect(roast).toMatch(/ contradicts /);
+    expect(strength(roast)).toBeLessThan(0.9);
+    expect(row(opinion("growing your own veg"), "vegetable prices at the supermarket")).toBeUndefined();
+    const rota = row(opinion("the new watering rota is a mess"), "the new watering rota is actually fine now");
+    expect(rota).toMatch(/ contradicts /);
+    expect(strength(rota)).toBeGreaterThanOrEqual(0.9);
+    const bins = opinion("the council's green waste collection is useless");
+    expect(row(bins, "I guess the green waste collection has been decent")).toMatch(/ contradicts /);
+    expect(confidence(bins)).toBeLessThan(0.46);
+  });
+
   it("changes nothing on a second run", async () => {
     const before = await readFile(path.join(fixture.dir, "bank/opinions.md"), "utf8");
-    await reflect(await openWorkspace(fixture.dir), { now: new Date("2026-06-16T13:00:00Z") });
+    await reflect(await openWorkspace(fixture.dir), { now: new Date("2026-06-28T13:00:00Z") });
     expect(await readFile(path.join(fixture.dir, "bank/opinions.md"), "utf8")).toBe(before);
   });
 });
