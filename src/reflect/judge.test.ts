@@ -531,3 +531,12 @@ describe("a plain fact judging the belief's subject in its own words", () => {
     expect(judgeSync(bus, line("- W @Ida: took the night bus home from Leo's")).stance).not.toBe("contradict");
   });
 });
+
+describe("an outcome for what a belief is about, in few shared words", () => {
+  it("reads a moved date of the thing a forecast names as news against it", () => {
+    const move = { statement: "opening the shop in March is doable", entities: ["Ida"], confidence: 0.7 };
+    expect(judgeSync(move, line("- W @Ida: the landlord moved the opening to April 20")).stance).toBe("contradict");
+    // Another thing's date says nothing of it.
+    expect(judgeSync(move, line("- W @Ida: the landlord moved the inspection to April 20")).stance).toBe("unrelated");
+  });
+});

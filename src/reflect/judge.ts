@@ -404,6 +404,11 @@ export function relationOf(
   let shared = 0;
   for (const w of fact.words) if (op.words.has(w)) shared++;
   if (sharesTopicEntity && shared > 0) return "topic";
+  // An outcome for what a belief is about ("committee moved the defense to June 12" against
+  // "defending in May is realistic"): news about it, however little else it shares.
+  if (fact.outcome === true && op.subject !== undefined && [...op.subject].some((w) => fact.words.has(w))) {
+    return "topic";
+  }
   // Two shared words and some overlap: the judge still needs a cue or a closer wording to take a side.
   if (shared >= 2 && sim >= minSimilarity / 2) return "topic";
   return undefined;

@@ -14,7 +14,7 @@
  */
 import { compares, findCues, looksBack, praisesInHindsight, switchSides } from "../analysis/cues.js";
 import { fold, nameWords } from "../analysis/tokens.js";
-import { evaluatedSubject, judgedOnScale, praisesIronically, recanting } from "../analysis/valence.js";
+import { claimSubject, evaluatedSubject, judgedOnScale, praisesIronically, recanting } from "../analysis/valence.js";
 import { entityKey } from "../retain/entities.js";
 import { attributedTo, GROUP_HOLDER, headEntities, holderOf, PERSON_LIKE } from "./holder.js";
 import { contentTokens, similarity } from "./text.js";
@@ -36,6 +36,10 @@ export interface Topic {
   ironic?: boolean;
   /** The text takes a belief or a turn back ("was wrong about", "scrap that about"). */
   recants?: boolean;
+  /** The text reports an outcome ("moved to", "slipped", "confirmed", "on track"). */
+  outcome?: boolean;
+  /** Content words of what the statement says something about (valence.ts claimSubject). */
+  subject?: Set<string>;
   /** The text looks back on a choice: a verdict, hindsight or a counterfactual (cues.ts looksBack). */
   looksBack?: boolean;
   /** The text praises, in hindsight, what was not chosen ("Go would have been faster"). */
@@ -193,6 +197,8 @@ export interface StatementTopic
     | "cued"
     | "ironic"
     | "recants"
+    | "outcome"
+    | "subject"
     | "looksBack"
     | "hindsight"
     | "compares"
@@ -231,7 +237,11 @@ export function statementTopic(entities: readonly string[], content: string, kno
   };
   if (holder !== undefined) parts.holder = holder;
   if (praisesIronically(content)) parts.ironic = true;
-  if (recanting(findCues(content)) !== undefined) parts.recants = true;
+  const cues = findCues(content);
+  if (recanting(cues) !== undefined) parts.recants = true;
+  if (cues.some((c) => c.kind === "against" || c.kind === "for")) parts.outcome = true;
+  const subject = claimSubject(content);
+  if (subject !== undefined) parts.subject = contentTokens(subject);
   const judged = judgedHead(content);
   if (judged !== undefined) parts.judged = judged;
   const onScale = judgedOnScale(content);
@@ -286,6 +296,8 @@ export function topicOn(parts: StatementTopic, asOf?: string): Topic {
   if (parts.cued !== undefined) topic.cued = parts.cued;
   if (parts.ironic) topic.ironic = true;
   if (parts.recants) topic.recants = true;
+  if (parts.outcome) topic.outcome = true;
+  if (parts.subject !== undefined) topic.subject = parts.subject;
   if (parts.looksBack) topic.looksBack = true;
   if (parts.hindsight) topic.hindsight = true;
   if (parts.compares) topic.compares = true;
