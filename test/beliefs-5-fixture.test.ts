@@ -117,8 +117,7 @@ describe("fixtures/beliefs-5 after one reflect", () => {
     expect(row(opinion("growing your own veg"), "Juno changed her mind")).toMatch(/ contradicts /);
     const grant = opinion("Ash figures the polytunnel grant");
     expect(row(grant, "Ash has gone quiet about the grant")).toMatch(/ contradicts /);
-    // Unmet (EXPECTED.md, Results): the writer's W line "the lottery fund turned down the polytunnel
-    // bid" does not reach Ash's forecast (no shared person, one shared word, no outcome cue).
+    expect(row(grant, "the lottery fund turned down the polytunnel bid")).toMatch(/ contradicts /);
     expect(confidence(grant)).toBeLessThan(0.6);
   });
 

@@ -540,3 +540,21 @@ describe("an outcome for what a belief is about, in few shared words", () => {
     expect(judgeSync(move, line("- W @Ida: the landlord moved the inspection to April 20")).stance).toBe("unrelated");
   });
 });
+
+describe("how a reported forecast came out, as its reporter writes it", () => {
+  const odile = {
+    statement: "Odile figures the landlord will cave on the rent by spring",
+    entities: ["Sam", "Odile"],
+    confidence: 0.6,
+  };
+  it("reads the reporter's outcome about the forecast's subject as evidence", () => {
+    expect(judgeSync(odile, line("- W @Sam: the landlord turned down the rent cut, letter came today")).stance).toBe(
+      "contradict",
+    );
+  });
+
+  it("leaves it alone for another thing's outcome or the reporter's own news", () => {
+    expect(judgeSync(odile, line("- W @Sam: the council turned down my parking permit")).stance).toBe("unrelated");
+    expect(judgeSync(odile, line("- B @Sam: paid the rent early this month")).stance).toBe("unrelated");
+  });
+});

@@ -398,6 +398,16 @@ export function relationOf(
     if (op.entities.has(e)) sharesTopicEntity = true;
     if (opAll.has(e)) sharesAny = true;
   }
+  // The writer who reported someone's forecast also reports how it came out ("@Wren: the lottery
+  // fund turned down the polytunnel bid" on "Ash figures the grant will come through").
+  const reportedOutcome =
+    !factIsOpinion &&
+    fact.outcome === true &&
+    fact.holder !== undefined &&
+    op.reporters?.has(fact.holder) === true &&
+    op.subject !== undefined &&
+    [...op.subject].some((w) => fact.words.has(w));
+  if (reportedOutcome) return "topic";
   if (!sharesAny) return undefined;
   const sim = similarity(op.words, fact.words);
   if (sim >= minSimilarity) return "topic";

@@ -40,6 +40,8 @@ export interface Topic {
   outcome?: boolean;
   /** Content words of what the statement says something about (valence.ts claimSubject). */
   subject?: Set<string>;
+  /** entityKeys of who reported someone else's belief ("@Wren: Ash figures ..."): Wren. */
+  reporters?: Set<string>;
   /** The text looks back on a choice: a verdict, hindsight or a counterfactual (cues.ts looksBack). */
   looksBack?: boolean;
   /** The text praises, in hindsight, what was not chosen ("Go would have been faster"). */
@@ -199,6 +201,7 @@ export interface StatementTopic
     | "recants"
     | "outcome"
     | "subject"
+    | "reporters"
     | "looksBack"
     | "hindsight"
     | "compares"
@@ -242,6 +245,7 @@ export function statementTopic(entities: readonly string[], content: string, kno
   if (cues.some((c) => c.kind === "against" || c.kind === "for")) parts.outcome = true;
   const subject = claimSubject(content);
   if (subject !== undefined) parts.subject = contentTokens(subject);
+  if (reporters !== undefined && reporters.size > 0) parts.reporters = reporters;
   const judged = judgedHead(content);
   if (judged !== undefined) parts.judged = judged;
   const onScale = judgedOnScale(content);
@@ -298,6 +302,7 @@ export function topicOn(parts: StatementTopic, asOf?: string): Topic {
   if (parts.recants) topic.recants = true;
   if (parts.outcome) topic.outcome = true;
   if (parts.subject !== undefined) topic.subject = parts.subject;
+  if (parts.reporters !== undefined) topic.reporters = parts.reporters;
   if (parts.looksBack) topic.looksBack = true;
   if (parts.hindsight) topic.hindsight = true;
   if (parts.compares) topic.compares = true;
