@@ -40,7 +40,22 @@ const GROUPS = [
   "mathematics maths math",
   "television tv",
   "thanks thx",
+  "kubernetes k8s kube",
+  "javascript js",
+  "typescript ts",
+  "database db",
+  "repository repo",
+  "configuration config",
+  "documentation docs",
+  "vegetable vegetables veg veggies",
 ];
+
+/**
+ * Nouns people use for one thing interchangeably in notes, that no query needs widened to:
+ * "the rota" of March is "the schedule" of April. Only reflect's matching reads them
+ * (sameThing), so an opinion restated in the other word is the same opinion.
+ */
+const SAME_THING = ["rota roster schedule"];
 
 /** Each spelling -> its group, built once. */
 const GROUP = new Map<string, readonly string[]>();
@@ -56,4 +71,20 @@ export function otherSpellings(word: string): string[] {
   if (!group) return [];
   const own = GROUP.has(w) ? w : w.slice(0, -1);
   return group.filter((s) => s !== own);
+}
+
+/** Each spelling or same-thing noun -> the first word of its group. */
+const FIRST = new Map<string, string>();
+for (const g of [...GROUPS, ...SAME_THING]) {
+  const words = g.split(" ");
+  for (const w of words) if (!FIRST.has(w)) FIRST.set(w, words[0]!);
+}
+
+/**
+ * The one word a lower-case word stands for in matching: its group's full form ("k8s" ->
+ * "kubernetes", "veggies" -> "vegetable", "roster" -> "rota"), a plural read as its singular;
+ * else the word itself.
+ */
+export function sameThing(word: string): string {
+  return FIRST.get(word) ?? (word.endsWith("s") ? FIRST.get(word.slice(0, -1)) : undefined) ?? word;
 }

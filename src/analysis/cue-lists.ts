@@ -37,13 +37,36 @@ export const RECANTING_CUES: readonly string[] = [
   "take that back",
   "took it back",
   "scratch that",
+  "scrap that",
+  "scratch what i said",
+  "scrap what i said",
   "stand corrected",
   "won me over",
   "won him over",
   "won her over",
   "won them over",
   "won us over",
+  // "Gil came round on the heater": won over on the belief itself ("came round to X" says
+  // which way, "came round for tea" is a visit, so only these).
+  "came round on",
+  "came around on",
+  "come round on",
+  "come around on",
+  "came round in the end",
+  "came around in the end",
 ];
+
+/**
+ * Take-backs that point at what was last said ("scrap that", "take that back"), not at the
+ * belief as a whole ("was wrong"): after a turn away from a belief they take the turn back.
+ */
+export const LAST_WORD_TAKEBACKS: ReadonlySet<string> = new Set([
+  "scratch that",
+  "scrap that",
+  "take that back",
+  "scratch what i said",
+  "scrap what i said",
+]);
 
 export const CUE_LISTS: readonly CueList[] = [
   {

@@ -28,6 +28,8 @@ describe("findCues", () => {
   const outcome = new Set([
     ...[...NEGATIVE_OUTCOME_WORDS, ...DOUBTED_VERDICTS].flatMap((w) => w.split(" ")),
     ...["only", "just", "merely", "simply", "too", "quite", "that", "really", "entirely", "fully"],
+    // (and the verbs of a moved date, read first with their object: "moved the cutover to March").
+    ...["moved", "moves", "pushed", "bumped", "shifted"],
   ]);
   const words = [
     ...new Set(CUE_LISTS.flatMap((l) => l.cues.flatMap((c) => c.split(" ")))),
@@ -48,6 +50,12 @@ describe("findCues", () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  it("reads a date moved with its thing named in between as a moved date", () => {
+    expect(findCues("the clinic moved my appointment to Friday")).toContainEqual({ kind: "against", cue: "moved to" });
+    expect(findCues("they pushed the opening back to June")).toContainEqual({ kind: "against", cue: "pushed back" });
+    expect(findCues("moved the sofa to the hall")).toEqual([]);
   });
 
   it("reads 'not only … but also' as affirming, not negating, what follows", () => {

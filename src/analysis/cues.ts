@@ -72,6 +72,8 @@ function withoutIdioms(text: string): { rest: string; hits: CueHit[] } {
   });
   // "couldn't be happier", "never been more sure", "can't complain": a negation that affirms.
   rest = rest.replace(AFFIRMING, " ");
+  // "makes no sense", "doesn't make sense": a complaint said with a "no"; read as one word.
+  rest = rest.replace(SENSELESS, " senseless ");
   // "would have been fine if we'd had ...": it held only on a condition that was not met.
   rest = rest.replace(COUNTERFACTUAL, (m) => {
     hits.push({ kind: "hedge", cue: m.trim() });
@@ -89,6 +91,11 @@ function withoutIdioms(text: string): { rest: string; hits: CueHit[] } {
   });
   // "not only fast but cheap": the "not" scopes over "only", the claim itself is affirmed.
   rest = rest.replace(NOT_ONLY, " ");
+  // "moved the defense to June", "pushed the launch back to May": a date moved, its object named between.
+  rest = rest.replace(MOVED_THING, (_m, verb: string) => {
+    hits.push({ kind: "against", cue: verb === "moved" || verb === "moves" ? "moved to" : "pushed back" });
+    return " ";
+  });
   // "no longer blocked": the pair is good news; take it out before the single cues see it.
   rest = rest.replace(NEGATED_BAD, (m) => {
     hits.push({ kind: "for", cue: m.trim() });
@@ -127,6 +134,14 @@ const NEGATED_BAD = new RegExp(
   ` (?:no longer|not|never|isn't|aren't|wasn't|weren't|doesn't|don't|hasn't|haven't|hadn't|no) (?:\\S+ )?(?:${NEGATIVE_OUTCOME_WORDS.map(escapeRe).join("|")}) `,
   "g",
 );
+
+/**
+ * A thing's date moved, the thing named between the verb and "to": " moved the defense to ",
+ * " pushed our launch back to ". Only to a day, a month or a week, so "moved the sofa to the
+ * hall" is not a date. The plain "moved to" / "pushed back" are single cues.
+ */
+const MOVED_THING =
+  / (moved|moves|pushed|bumped|shifted) (?:the |our |my |his |her |their )?(?:[\p{L}\p{N}-]+ ){1,2}(?:back |out )?to (?=(?:next |the )?(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|monday|tuesday|wednesday|thursday|friday|saturday|sunday|week|month|spring|summer|autumn|fall|winter|q[1-4]|\d))/gu;
 
 /** A doubt, up to five words of subject, a copula, then a verdict: " not sure kafka was wrong ". */
 const DOUBTED_VERDICT = new RegExp(
@@ -238,6 +253,10 @@ export function isPlan(text: string): boolean {
 }
 
 /** Negations that affirm: the listed idioms, "couldn't be happier", "never been more sure", "can't imagine anything but". */
+/** Making no sense, however it is said: a complaint whose "no" or "not" turns nothing round. */
+const SENSELESS =
+  / (?:makes?|made|making) (?:no|zero|little|less and less) sense(?= )| (?:doesn't|does not|didn't|did not|don't|do not|won't|never) (?:really |actually )?makes? (?:any |much )?sense(?= )/g;
+
 const AFFIRMING = new RegExp(
   [
     ...AFFIRMING_NEGATIONS.map((p) => ` ${escapeRe(p)}(?= )`),

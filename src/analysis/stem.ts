@@ -158,3 +158,17 @@ function stemWord(word: string): string {
   if (measure(w) > 1 && endsDoubleConsonant(w) && w.endsWith("l")) w = w.slice(0, -1);
   return w;
 }
+
+/** Stems the -nd rule below would turn into another word ("intense" is not "intend"). */
+const NOT_ND = new Set(["intens", "commenc"]);
+
+/**
+ * One stem for a word family Porter leaves split: a Latin verb in -nd and its noun or
+ * adjective in -nse/-nce/-nsion ("defend" / "defence", "defense", "defensive"; "expand" /
+ * "expansion"; "respond" / "response"). Reflect's matching uses it so "defending in May"
+ * and "the defense moved to June" are about one thing; the index keeps plain Porter stems.
+ * Short stems ("sens", "tens", "dens") are left alone: "sense" is not "send".
+ */
+export function stemFamily(stem: string): string {
+  return stem.length >= 6 && /[aeo]n[sc]$/.test(stem) && !NOT_ND.has(stem) ? `${stem.slice(0, -1)}d` : stem;
+}

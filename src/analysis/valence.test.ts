@@ -66,6 +66,17 @@ describe("evaluation: praise or complaint, a 'not' counted in its own clause", (
   });
 });
 
+describe("evaluation: making no sense is a complaint, whatever its 'no' or 'not'", () => {
+  it.each([
+    "the parking permit system makes no sense",
+    "the new bus timetable doesn't make any sense",
+    "honestly the seating plan made zero sense",
+    "the team's sprint board is a shambles",
+  ])("%s", (text) => {
+    expect(evaluation(text).sign).toBe(-1);
+  });
+});
+
 describe("recanting: a cue that takes the whole belief back", () => {
   it("finds 'was wrong' and 'changed her mind', not a concession of what follows", () => {
     expect(recanting(findCues("Dev says he was wrong about Vercel"))?.cue).toBe("was wrong");
@@ -74,6 +85,11 @@ describe("recanting: a cue that takes the whole belief back", () => {
     expect(recanting(findCues("I take it back, Grafana dashboards are a mess"))?.cue).toBe("take it back");
     expect(recanting(findCues("scratch that, remote Fridays are fine"))?.cue).toBe("scratch that");
     expect(recanting(findCues("Grafana won me over for dashboards"))?.cue).toBe("won me over");
+    expect(recanting(findCues("scrap that, the night bus is fine"))?.cue).toBe("scrap that");
+    expect(recanting(findCues("Odile came round on the new landlord in the end"))?.cue).toBe("came round on");
+    expect(recanting(findCues("Odile came around in the end, the flat is fine"))?.cue).toBe("came around in the end");
+    // A visit is no change of mind.
+    expect(recanting(findCues("Odile came round for tea and moaned about the landlord"))).toBeUndefined();
   });
 });
 
@@ -141,5 +157,13 @@ describe("praisesIronically", () => {
     expect(praisesIronically("two people covering five clients, yeah, very sustainable")).toBe(true);
     expect(praisesIronically("fantastic turnout at the meetup")).toBe(false);
     expect(praisesIronically("sure, I can cover Friday")).toBe(false);
+  });
+
+  it("reads a closing 'Great planning.' after what went wrong as sarcasm, and the same words alone as praise", () => {
+    expect(praisesIronically("The venue double-booked us again. Brilliant organisation.")).toBe(true);
+    expect(praisesIronically("HR sent the pay slips to the wrong team! Great communication, everyone.")).toBe(true);
+    expect(evaluation("the school run got moved to 7:40. Superb timing.").sign).toBe(-1);
+    expect(praisesIronically("Great teamwork on the launch")).toBe(false);
+    expect(praisesIronically("Excellent planning by Dana made the move painless")).toBe(false);
   });
 });

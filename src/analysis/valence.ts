@@ -46,10 +46,11 @@ const EXCESS =
 
 /**
  * Praise said sarcastically: "great, another meeting", "love that for me", "sure, totally
- * fine", "what could go wrong". Replaced by a complaint word before the clauses are read.
+ * fine", "what could go wrong", and a closing "Fantastic planning." after what went wrong
+ * (said alone, "Great job" is praise). Replaced by a complaint word before the clauses are read.
  */
 const IRONIC_PRAISE =
-  /\b(?:(?:great|wonderful|fantastic|perfect|awesome|brilliant|lovely|super|cool|nice|oh good)\s*[,.!…]+\s*(?:just\s+)?(?:another|more|yet another|one more)\b|love (?:that|this) for (?:me|us|him|her|them)\b|(?:sure|yeah|oh yes)\s*[,.!…]+\s*(?:totally|very|super|completely|perfectly|absolutely)\s+(?:fine|reasonable|realistic|doable|normal|great|sane|sustainable)\b|what could (?:possibly )?go wrong\b)/giu;
+  /\b(?:(?:great|wonderful|fantastic|perfect|awesome|brilliant|lovely|super|cool|nice|oh good)\s*[,.!…]+\s*(?:just\s+)?(?:another|more|yet another|one more)\b|love (?:that|this) for (?:me|us|him|her|them)\b|(?:sure|yeah|oh yes)\s*[,.!…]+\s*(?:totally|very|super|completely|perfectly|absolutely)\s+(?:fine|reasonable|realistic|doable|normal|great|sane|sustainable)\b|what could (?:possibly )?go wrong\b|(?<=[.!?…]\s+)(?:great|fantastic|brilliant|excellent|superb|wonderful|lovely|stellar|amazing|marvellous|top-notch|first-class)\s+(?:planning|organi[sz]ation|management|timing|communication|scheduling|thinking|leadership|service|teamwork)(?:\s*,?\s*(?:everyone|guys|all|team|folks|as usual|as always|again))?\s*[.!]*\s*$)/giu;
 
 /** The valence phrases of a normalised text and their signed sum. */
 function phrasesOf(normalised: string): { sum: number; words: string[] } {
@@ -190,6 +191,25 @@ export function judgedOnScale(text: string): { subject: string; scale: string } 
 /** The subject of a "<subject> <copula> ..." statement ("standups" in "standups are theater"), whatever follows. */
 export function statedSubject(text: string): string | undefined {
   return subjectSplit(text)?.subject;
+}
+
+/** A negation or an auxiliary after a statement's subject: "growing veg | doesn't save money", "the grant | will come through". */
+const AUXILIARY =
+  /\s(?:doesn't|does not|don't|do not|didn't|did not|won't|will not|can't|cannot|can not|isn't|aren't|wasn't|weren't|will|would|should|shall|can|could|might|may|must|never|always)\s/iu;
+
+/**
+ * What a statement says something about: its "<subject> <copula>" subject, else the words
+ * before its first negation or auxiliary ("growing your own veg" in "growing your own veg
+ * doesn't save money"), when those are a few words. Undefined when neither is found.
+ */
+export function claimSubject(text: string): string | undefined {
+  const stated = statedSubject(text);
+  if (stated !== undefined) return stated;
+  const m = AUXILIARY.exec(text);
+  if (!m) return undefined;
+  const subject = text.slice(0, m.index).split(CLAUSE).at(-1)!.trim();
+  if (subject === "" || subject.split(/\s+/).length > SUBJECT_WORDS || PRONOUN.test(subject)) return undefined;
+  return subject;
 }
 
 function subjectSplit(text: string): { subject: string; at: number } | undefined {

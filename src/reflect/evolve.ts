@@ -80,6 +80,19 @@ function withReported(fact: Fact): string[] {
     : [...fact.entities, name!];
 }
 
+/** The stance of an opinion's latest evidence dated before `day` (the last turn a take-back can mean). */
+function lastStanceBefore(op: Opinion, day: string): "support" | "contradict" | undefined {
+  let date = "";
+  let stance: "support" | "contradict" | "mixed" | undefined;
+  // Order-free (the page lists evidence by stance, a run by day): a day with both stances is no one turn.
+  for (const e of op.evidence) {
+    if (e.date >= day || e.date < date) continue;
+    if (e.date > date) [date, stance] = [e.date, e.stance];
+    else if (stance !== e.stance) stance = "mixed";
+  }
+  return stance === "mixed" ? undefined : stance;
+}
+
 const byDateThenSource = (a: Fact, b: Fact) => cmp(a.date, b.date) || byPlace(factPlace(a), factPlace(b));
 
 /**
@@ -220,12 +233,13 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
       for (const { op, relation } of pairs) {
         judged++;
         const ref = { statement: op.statement, entities: op.entities, confidence: op.confidence };
-        let j = llmJudge ? await llmJudge.judge(ref, fact) : judgePair(ref, fact, relation);
+        const history = { lastStance: lastStanceBefore(op, day) };
+        let j = llmJudge ? await llmJudge.judge(ref, fact) : judgePair(ref, fact, relation, history);
         if (j.skipped) {
           warnings.push(
             `judge ${llmJudge?.id} gave no answer for ${fact.source.path}:${fact.source.line}; used heuristic`,
           );
-          j = judgePair(ref, fact, relation);
+          j = judgePair(ref, fact, relation, history);
         }
         if (j.stance === "unrelated") continue;
         // The holder's own word that bears on their belief, though in words the matcher could not

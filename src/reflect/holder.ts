@@ -38,7 +38,13 @@ const SURE =
 const STANDS =
   "(?:doubled|doubles|doubling) down|(?:came|comes|has come|finally came) (?:a)?round|changed (?:his|her|their) mind|(?:backtracked|backpedalled|backpedaled|u-turned)|(?:still )?stands by";
 /** Verbs only a person does with a belief: these report one for any name, tagged or not. */
-const PERSON_VERBS = `(?:\\s+(?:thinks|believes|reckons|insists|argues|suspects|maintains|swears|(?:keeps|kept|was|is) (?:saying|arguing|insisting)|admits|admitted|concedes|conceded|${STANDS}|(?:doesn't|does not|didn't|did not|no longer) (?:think|believe))|['’]s (?:come (?:a)?round|changed (?:his|her|their) mind|doubled down)|${SURE})`;
+/**
+ * "Ash figures the grant will come through": a guess, as a person makes one; not "sales figures
+ * are up" or "figured out the pump" (a noun, or working something out).
+ */
+const FIGURES =
+  "(?:figures|figured)(?!\\s+(?:are|were|is|was|show|shows|showed|look|looks|looked|for|from|in|on|of|and|to|out)\\b)";
+const PERSON_VERBS = `(?:\\s+(?:thinks|believes|reckons|reckoned|${FIGURES}|insists|argues|suspects|maintains|swears|(?:keeps|kept|was|is) (?:saying|arguing|insisting)|admits|admitted|concedes|conceded|${STANDS}|(?:doesn't|does not|didn't|did not|no longer) (?:think|believe))|['’]s (?:come (?:a)?round|changed (?:his|her|their) mind|doubled down)|${SURE})`;
 /** Verbs that report a belief of a tagged name (things "say" and "feel" too, so only when tagged). */
 const BELIEF_VERBS = `(?:${PERSON_VERBS}|\\s+(?:feels|says|said|claims|expects|predicts|figures))`;
 /** A report written after the belief: "..., says Rosa", "— Rosa thinks", "(per Rosa)". */
@@ -69,6 +75,8 @@ const UNTAGGED_ATTRIBUTIONS = [
     `as\\s+${NAME}\\s+(?:puts it|put it|sees it|would say)`,
     `${NAME}['’]s\\s+(?:view|take|opinion|position|belief)`,
     `${DESCRIBED}${NAME},?(?:${AND_OTHER}|${ADVERB}${PERSON_VERBS})\\b`,
+    // "Ash has gone quiet about the grant, says it's probably dead": what the person did, then what they said.
+    `${NAME}\\s+(?:has|had|is|was|went|got|seemed|sounded)\\s[^,;:]{1,60},\\s*(?:and\\s+)?(?:says|said|reckons|thinks)\\s+(?:that\\b|it\\b|it['’]s|he\\b|she\\b|they\\b|the\\b)`,
     `${DESCRIBED}${NAME},?${ADVERB}\\s+(?:says|said|mentioned|told (?:me|us|the team)|pointed out|feels|felt)(?:(?:\\s+\\S+){0,5}?\\s+that\\b|\\s+(?:he|she|they|he's|she's|they're|it's|it|the)\\b|\\s*[:,])`,
   ].map((p) => new RegExp(`^[\\s"“]*${LEAD}${p}`, "iu")),
   new RegExp(AFTER, "iu"),
@@ -76,7 +84,7 @@ const UNTAGGED_ATTRIBUTIONS = [
 
 /** A word without which no pattern above reports a belief. */
 const REPORT_WORD =
-  /\b(?:thinks?|thought|believes?|reckon(?:s|ed)?|insist(?:s|ing)?|argu(?:es|ing)|suspects|maintains|swears|admit(?:s|ted)?|conceded?|concedes|says|said|saying|mentioned|told|pointed|feels|felt|claims|expects|predicts|figures|according|per|words|view|take|opinion|position|belief|feeling|read|convinced|adamant|sure|certain|positive|confident|heard|hear|learned|agree|puts?|sees|down|around|round|mind|backtracked|backpedall?ed|u-turned|stands)\b/iu;
+  /\b(?:thinks?|thought|believes?|reckon(?:s|ed)?|insist(?:s|ing)?|argu(?:es|ing)|suspects|maintains|swears|admit(?:s|ted)?|conceded?|concedes|says|said|saying|mentioned|told|pointed|feels|felt|claims|expects|predicts|figures|figured|according|per|words|view|take|opinion|position|belief|feeling|read|convinced|adamant|sure|certain|positive|confident|heard|hear|learned|agree|puts?|sees|down|around|round|mind|backtracked|backpedall?ed|u-turned|stands)\b/iu;
 
 /** Capitalised words that start a report but name no one person ("Everyone thinks", "Finance says"). */
 const NOBODY_IN_PARTICULAR = new Set(
@@ -133,12 +141,58 @@ function reportedNameOf(entities: readonly string[], content: string): string | 
   return undefined;
 }
 
+/** Words that name a group of people who can hold a view together ("the plot group", "the team chat"). */
+const GROUP_NOUN = "(?:group|chat|channel|thread|forum|committee|team|slack|whatsapp|discord|board|panel|crowd)";
+const GROUP_WORDS = "[\\p{L}][\\p{L}\\p{N}'’-]*(?:\\s+[\\p{L}][\\p{L}\\p{N}'’-]*){0,2}?";
+/**
+ * A view reported for a group, as a whole: "the plot group consensus is that ...", "Slack
+ * consensus: ...", "consensus on the team chat is ...", "the committee reckons ...". Only with
+ * a word of agreement or a named group: "Everyone thinks ..." or "Finance says ..." stay the
+ * writer's (they may share the view).
+ */
+const GROUP_VIEWS = [
+  new RegExp(`^[\\s"“]*${LEAD}(?:the\\s+)?(${GROUP_WORDS})(?:['’]s)?\\s+consensus\\b`, "iu"),
+  new RegExp(
+    `^[\\s"“]*${LEAD}(?:the\\s+)?(?:consensus|verdict|general feeling)\\s+(?:in|on|from|among|across|of)\\s+(?:the\\s+)?(${GROUP_WORDS})\\s*(?:is|was|seems|:|,)`,
+    "iu",
+  ),
+  new RegExp(
+    `^[\\s"“]*${LEAD}(?:the|our|my)\\s+((?:[\\p{L}-]+\\s+){0,2}${GROUP_NOUN})\\s+(?:(?:all|mostly|still)\\s+)?(?:thinks|think|reckons|reckon|agrees|agree|agreed|feels|feel|felt|says|said|is convinced|are convinced)\\b`,
+    "iu",
+  ),
+];
+
+/** Holder keys of groups start with this: no entity's key does (entityKey keeps no ":"). */
+export const GROUP_HOLDER = "group:";
+
+/** The holder key of a group a statement reports the view of ("group:plot-group"), else undefined. */
+export function groupHolder(content: string): string | undefined {
+  if (
+    !/\b(?:consensus|verdict|general feeling|group|chat|channel|thread|forum|committee|team|slack|whatsapp|discord|board|panel|crowd)\b/iu.test(
+      content,
+    )
+  ) {
+    return undefined;
+  }
+  for (const re of GROUP_VIEWS) {
+    const m = re.exec(content);
+    if (m?.[1] === undefined) continue;
+    const words = fold(m[1])
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w !== "" && !/^(?:the|our|my|their|a|an)$/.test(w));
+    // "Our consensus", "my verdict": the writer's own.
+    if (words.length > 0) return GROUP_HOLDER + words.join("-");
+  }
+  return undefined;
+}
+
 /**
  * The holder of a statement: the person it reports the belief of ("Priya thinks ..."),
- * else a person-like head entity, else the first head entity, else the first entity.
+ * else the group it reports the view of ("the plot group consensus is ..."), else a
+ * person-like head entity, else the first head entity, else the first entity.
  */
 export function holderOf(entities: readonly string[], content: string): string | undefined {
-  const reported = attributedTo(entities, content);
+  const reported = attributedTo(entities, content) ?? groupHolder(content);
   if (reported !== undefined) return reported;
   const heads = headEntities(entities, content);
   const pick = heads.find((e) => PERSON_LIKE.test(e)) ?? heads[0] ?? entities[0];

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { findCues } from "../analysis/cues.js";
 import { parseRetain } from "../retain/index.js";
 import type { Fact } from "../retain/types.js";
-import { heuristicJudge, judgeSync } from "./judge.js";
+import { heuristicJudge, judgePair, judgeSync } from "./judge.js";
 import { negationCount } from "./text.js";
 import { KnownNames } from "./topic.js";
 
@@ -484,5 +484,77 @@ describe("praise and blame in one statement", () => {
         "- O @Kit: React is clunky compared to Svelte for the dashboard",
       ),
     ).toBe("support");
+  });
+});
+
+describe("a take-back of the last thing said ('scrap that', 'take that back')", () => {
+  const lights = { statement: "the new street lights are far too bright", entities: ["Ida"], confidence: 0.7 };
+  const fact = line("- O @Ida: scrap that about the street lights being fine, too bright again tonight");
+  it("holds the belief when the last word on it was a turn away", () => {
+    const j = judgePair(lights, fact, "restatement", { lastStance: "contradict" });
+    expect(j.stance).toBe("support");
+  });
+
+  it("takes the belief back when the last word on it held it", () => {
+    const turn = line("- O @Ida: scrap that, the street lights are fine since the council dimmed them");
+    expect(judgePair(lights, turn, "restatement", { lastStance: "support" }).stance).toBe("contradict");
+    // "was wrong" is about the belief itself, whatever was said last.
+    const wrong = line("- O @Ida: I was wrong about the street lights, they are fine");
+    expect(judgePair(lights, wrong, "restatement", { lastStance: "contradict" }).stance).toBe("contradict");
+  });
+});
+
+describe("a fact about the holder that says nothing of the belief's subject", () => {
+  const bus = { statement: "taking the bus doesn't save any time", entities: ["Ida"], confidence: 0.6 };
+  it("leaves the belief alone when only its predicate's words come back", () => {
+    expect(judgeSync(bus, line("- W @Sam: @Ida saved time on the school run by leaving early")).stance).toBe(
+      "unrelated",
+    );
+  });
+
+  it("still reads a fact about the subject", () => {
+    expect(judgeSync(bus, line("- W @Ida: taking the bus saved time again today, 20 minutes")).stance).toBe(
+      "contradict",
+    );
+  });
+});
+
+describe("a plain fact judging the belief's subject in its own words", () => {
+  it("turns a complaint round when the thing complained of is praised, though little else is shared", () => {
+    const bus = {
+      statement: "the council's night bus service is hopeless, it never shows",
+      entities: ["Ida"],
+      confidence: 0.7,
+    };
+    expect(judgeSync(bus, line("- W @Ida: the night bus turned up on time all week")).stance).toBe("contradict");
+    // Naming the bus without judging it says nothing.
+    expect(judgeSync(bus, line("- W @Ida: took the night bus home from Leo's")).stance).not.toBe("contradict");
+  });
+});
+
+describe("an outcome for what a belief is about, in few shared words", () => {
+  it("reads a moved date of the thing a forecast names as news against it", () => {
+    const move = { statement: "opening the shop in March is doable", entities: ["Ida"], confidence: 0.7 };
+    expect(judgeSync(move, line("- W @Ida: the landlord moved the opening to April 20")).stance).toBe("contradict");
+    // Another thing's date says nothing of it.
+    expect(judgeSync(move, line("- W @Ida: the landlord moved the inspection to April 20")).stance).toBe("unrelated");
+  });
+});
+
+describe("how a reported forecast came out, as its reporter writes it", () => {
+  const odile = {
+    statement: "Odile figures the landlord will cave on the rent by spring",
+    entities: ["Sam", "Odile"],
+    confidence: 0.6,
+  };
+  it("reads the reporter's outcome about the forecast's subject as evidence", () => {
+    expect(judgeSync(odile, line("- W @Sam: the landlord turned down the rent cut, letter came today")).stance).toBe(
+      "contradict",
+    );
+  });
+
+  it("leaves it alone for another thing's outcome or the reporter's own news", () => {
+    expect(judgeSync(odile, line("- W @Sam: the council turned down my parking permit")).stance).toBe("unrelated");
+    expect(judgeSync(odile, line("- B @Sam: paid the rent early this month")).stance).toBe("unrelated");
   });
 });

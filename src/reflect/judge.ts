@@ -1,4 +1,4 @@
-import { type CueKind, SCHEDULE_SHIFTS } from "../analysis/cue-lists.js";
+import { type CueKind, LAST_WORD_TAKEBACKS, SCHEDULE_SHIFTS } from "../analysis/cue-lists.js";
 import {
   type CueHit,
   findCues,
@@ -10,6 +10,7 @@ import {
   tentativeCue,
 } from "../analysis/cues.js";
 import {
+  claimSubject,
   evaluatedClauses,
   evaluation,
   grammaticalPolarity,
@@ -19,9 +20,12 @@ import {
 } from "../analysis/valence.js";
 import type { Judge, Judgement, OpinionRef } from "../llm/types.js";
 import type { Fact } from "../retain/types.js";
+import { type Relation, relationOf } from "./relation.js";
 import { backToClaim, gaveUp, hindsightRival, turnsRound } from "./sides.js";
 import { contentTokens, similarity } from "./text.js";
-import { type KnownNames, type Topic, topicOf, topicScore, writtenNames } from "./topic.js";
+import { type KnownNames, topicOf, writtenNames } from "./topic.js";
+
+export { type Relation, relationOf } from "./relation.js";
 
 /** Below this token similarity a fact that is neither a restatement nor an outcome with a cue is unrelated. */
 export const HEURISTIC_MIN_SIMILARITY = 0.3;
@@ -77,8 +81,11 @@ function memo<T>(cache: Map<string, T>, key: string, make: (k: string) => T): T 
 }
 const statementTokens = (s: string) => memo(tokenCache, s, contentTokens);
 
-/** How a fact relates to an opinion, as the matcher (evolve.ts) found it. */
-export type Relation = "restatement" | "topic";
+/** What the judge may know of an opinion's evidence before the fact's day. */
+export interface JudgeHistory {
+  /** The stance of its latest evidence before the fact's day (its first statement supports). */
+  lastStance?: "support" | "contradict";
+}
 
 const r2 = (x: number) => Math.round(x * 100) / 100;
 const has = (cues: CueHit[], ...kinds: CueKind[]) => cues.find((c) => kinds.includes(c.kind));
@@ -183,6 +190,18 @@ function evaluatedOn(claim: string, text: string): { sign: number; words: string
 }
 
 /**
+ * A text that judges (evaluative words) a claim's subject, named by at least half of the
+ * subject's content words and two of them, or by its last one ("collection").
+ */
+function judgesSubject(subject: string | undefined, text: string): boolean {
+  if (subject === undefined || evaluation(text).sign === 0) return false;
+  const words = [...contentTokens(subject)].filter((t) => !/\d/.test(t));
+  const said = contentTokens(text);
+  const shared = words.filter((w) => said.has(w)).length;
+  return (shared >= 2 && shared * 2 >= words.length) || (words.length > 0 && said.has(words.at(-1)!));
+}
+
+/**
  * How a fact bears on an opinion, without an LLM. Relation first (is it related at all),
  * then the stance from the strongest signal the text offers:
  *  1. a restatement (an O fact of the same holder on the same topic):
@@ -196,7 +215,12 @@ function evaluatedOn(claim: string, text: string): { sign: number; words: string
  *     supports, scaled by the similarity; else unrelated.
  * A negated opinion ("doubts it ships in March") reads outcomes the other way round.
  */
-export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | undefined): Judgement {
+export function judgePair(
+  opinion: OpinionRef,
+  fact: Fact,
+  relation: Relation | undefined,
+  history?: JudgeHistory,
+): Judgement {
   if (!relation) return { stance: "unrelated", strength: 0, reason: "no shared holder or topic" };
   // "going to try a rota where ...": what the writer will do says nothing of what they believe.
   if (isPlan(fact.content)) return { stance: "unrelated", strength: 0, reason: "a plan, no belief" };
@@ -253,6 +277,12 @@ export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | 
     if (back !== undefined) {
       return { stance: "support", strength: W.restated, reason: `takes back a turn away: "${back}"` };
     }
+    // "scrap that about the rota working, nobody turned up again": "that" is the last thing said,
+    // and when that was a turn away from the belief, taking it back holds the belief.
+    const takeback = recanting(factCues);
+    if (takeback !== undefined && LAST_WORD_TAKEBACKS.has(takeback.cue) && history?.lastStance === "contradict") {
+      return { stance: "support", strength: W.restated, reason: `"${takeback.cue}" takes back the last turn away` };
+    }
     const tentative = tentativeCue(fact.content);
     if (flip.flipped) {
       // A c= with a reversal is read as confidence in the reversal: it cannot weaken the cue.
@@ -308,7 +338,15 @@ export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | 
     grammaticalPolarity(opCues) < 0 ||
     has(factCues, "reversal", "negation") !== undefined ||
     evaluation(about.text).sign !== 0;
-  if (flip.flipped && saysSomething && sim >= HEURISTIC_MIN_SIMILARITY) {
+  // "Juno saved money on her railcard" says nothing of "growing your own veg doesn't save money":
+  // a fact that bears on a claim speaks of the claim's subject.
+  const claimed = claimSubject(opinion.statement);
+  const ofSubject =
+    claimed === undefined || [...contentTokens(claimed)].some((w) => contentTokens(fact.content).has(w));
+  if (!ofSubject) return { stance: "unrelated", strength: 0, reason: `says nothing of "${claimed!.trim()}"` };
+  // A fact judging the claim's subject in words of its own ("the green bin got collected on time"
+  // against "the green waste collection is useless") is about it, however little else it shares.
+  if (flip.flipped && saysSomething && (sim >= HEURISTIC_MIN_SIMILARITY || judgesSubject(claimed, about.text))) {
     return { stance: "contradict", strength: W.negation, reason: `cue "${flip.cue}"` };
   }
   const hedge = has(factCues, "hedge");
@@ -331,44 +369,6 @@ export function judgePair(opinion: OpinionRef, fact: Fact, relation: Relation | 
   // Similarity 0.3 -> 60 % of the plain weight, >= 0.6 -> all of it.
   const strength = r2(W.plain * Math.min(1, 0.6 + (sim - HEURISTIC_MIN_SIMILARITY) * (4 / 3)));
   return { stance: "support", strength, reason: `repeats it (similarity ${sim.toFixed(2)})` };
-}
-
-/**
- * How a fact relates to an opinion (pure; the matcher in evolve.ts uses the same rule):
- * - restatement: an O fact of the opinion's holder that covers its topic (topic.ts);
- * - topic: a fact that is not another holder's opinion names the holder or a topic
- *   entity (tagged or in plain text) and shares content words with the opinion (any
- *   word when it shares a topic entity, else at least minSimilarity).
- */
-export function relationOf(
-  op: Topic,
-  fact: Topic,
-  factIsOpinion: boolean,
-  minSimilarity: number,
-  restate: number,
-): Relation | undefined {
-  const sameHolder = op.holder !== undefined && op.holder === fact.holder;
-  if (factIsOpinion && sameHolder && topicScore(op, fact, { restateSimilarity: restate }) > 0) return "restatement";
-  // Someone else's opinion is their belief, not evidence about this holder's (it gets its own opinion).
-  if (factIsOpinion && op.holder !== undefined && fact.holder !== undefined && !sameHolder) return undefined;
-  const factAll = new Set([...fact.entities, ...(fact.holder === undefined ? [] : [fact.holder])]);
-  const opAll = new Set([...op.entities, ...(op.holder === undefined ? [] : [op.holder])]);
-  const unscoped = opAll.size === 0;
-  let sharesTopicEntity = false;
-  let sharesAny = unscoped;
-  for (const e of factAll) {
-    if (op.entities.has(e)) sharesTopicEntity = true;
-    if (opAll.has(e)) sharesAny = true;
-  }
-  if (!sharesAny) return undefined;
-  const sim = similarity(op.words, fact.words);
-  if (sim >= minSimilarity) return "topic";
-  let shared = 0;
-  for (const w of fact.words) if (op.words.has(w)) shared++;
-  if (sharesTopicEntity && shared > 0) return "topic";
-  // Two shared words and some overlap: the judge still needs a cue or a closer wording to take a side.
-  if (shared >= 2 && sim >= minSimilarity / 2) return "topic";
-  return undefined;
 }
 
 /**

@@ -4,8 +4,9 @@
  * runs, so reflect and recall agree on what a word is.
  */
 
+import { sameThing } from "../analysis/abbreviations.js";
 import { CUE_WORDS, findCues } from "../analysis/cues.js";
-import { porterStem } from "../analysis/stem.js";
+import { porterStem, stemFamily } from "../analysis/stem.js";
 import { STOP_WORDS } from "../analysis/stopwords.js";
 import { fold } from "../analysis/tokens.js";
 
@@ -27,10 +28,16 @@ const HOLDING_WORDS = new Set(
   ).split(" "),
 );
 
+/**
+ * A word as matching reads it: one word for the spellings of one thing ("k8s", "Kubernetes";
+ * "rota", "schedule"), then its stem, one for a word family ("defence", "defending").
+ */
+const matchStem = (word: string) => stemFamily(porterStem(sameThing(word)));
+
 const skip = (w: string) => STOP_WORDS.has(w) || CUE_WORDS.has(w) || HOLDING_WORDS.has(w);
 
 /**
- * Lower-case, accent-folded, stemmed content words without stop words, entity markers
+ * Lower-case, accent-folded, stemmed (matchStem) content words without stop words, entity markers
  * or belief cues ("no longer", "doubts"), deduplicated. Hyphenated words count by their
  * parts; a verb and its particle also count as their compound ("cuts over" ~ "cutover").
  */
@@ -46,7 +53,7 @@ export function contentTokens(text: string): Set<string> {
     const next = words[i + 1];
     if (next && PARTICLES.has(next) && !skip(word)) out.add(porterStem(porterStem(word) + next));
     if (skip(word)) continue;
-    for (const part of word.split("-")) if (part.length >= 2 && !skip(part)) out.add(porterStem(part));
+    for (const part of word.split("-")) if (part.length >= 2 && !skip(part)) out.add(matchStem(part));
   }
   return out;
 }

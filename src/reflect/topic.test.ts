@@ -56,6 +56,34 @@ describe("holderOf: a belief reported for someone else", () => {
     expect(holderOf(["Sam"], "the pricing page came around again in review")).toBe("sam");
   });
 
+  it("reads 'figures' as a person's guess, and 'X did ..., says ...' as X's word", () => {
+    expect(holderOf(["Sam"], "Odile figures the landlord will cave on the rent")).toBe("odile");
+    expect(holderOf(["Sam"], "Odile figured the heating would be fixed by now")).toBe("odile");
+    expect(holderOf(["Sam"], "Odile has stopped chasing the deposit, says it's a lost cause")).toBe("odile");
+    expect(holderOf(["Sam"], "Odile went very quiet on the move, said the timing is wrong")).toBe("odile");
+    // Figures as a noun, working something out, a thing's figures: the writer's.
+    expect(holderOf(["Sam"], "Revenue figures are up on last year")).toBe("sam");
+    expect(holderOf(["Sam"], "Odile figured out the boiler timer, it's fine now")).toBe("sam");
+    expect(holderOf(["Sam"], "the heating is broken again, says nothing about the landlord")).toBe("sam");
+  });
+
+  it("gives a view reported for a group as a whole to the group, not to the writer", () => {
+    const group = holderOf(["Sam"], "the book club consensus is that the sequel was a let-down");
+    expect(group).toBe("group:book-club");
+    expect(holderOf(["Sam"], "Discord consensus: the patch ruined ranked")).toBe("group:discord");
+    expect(holderOf(["Sam"], "consensus on the parents' chat is that the new head is too strict")).toBe(
+      "group:parents-chat",
+    );
+    expect(holderOf(["Sam"], "the residents committee reckons the lift will never be fixed")).toBe(
+      "group:residents-committee",
+    );
+    // A group's view is not about the writer who reported it.
+    expect([...topicOf(["Sam"], "the book club consensus is that the sequel was a let-down").entities]).toEqual([]);
+    // No group named, or the writer's own verdict: the writer's.
+    expect(holderOf(["Sam"], "my verdict: the sequel was a let-down")).toBe("sam");
+    expect(holderOf(["Sam"], "the team lunch was a let-down")).toBe("sam");
+  });
+
   it("keeps the writer as holder when an untagged capitalised word reports nothing a person believes", () => {
     // Things "say" and "feel" too: a tool's reading or a product's feel is the writer's belief.
     expect(holderOf(["Kit"], "Grafana says p99 is 300ms, too slow for checkout")).toBe("kit");
@@ -77,6 +105,46 @@ describe("holderOf: a belief reported for someone else", () => {
     const t = topicOf(["Hannah", "Priya"], "Priya thinks async standups will leave new hires feeling cut off");
     expect(t.holder).toBe("priya");
     expect([...t.entities]).toEqual([]);
+  });
+});
+
+describe("topicScore: sarcasm and take-backs that name what a belief judges", () => {
+  const k = { restateSimilarity: 0.45 };
+  const ida = (s: string) => topicOf(["Ida"], s);
+  it("ties a sarcastic line or a take-back naming the judged thing to the belief", () => {
+    const belief = ida("the parents' WhatsApp is exhausting");
+    expect(
+      topicScore(belief, ida("The WhatsApp pinged 90 times before lunch. Brilliant organisation."), k),
+    ).toBeGreaterThan(0);
+    expect(
+      topicScore(belief, ida("scratch that about the whatsapp calming down, 200 messages today"), k),
+    ).toBeGreaterThan(0);
+  });
+
+  it("does not tie a plain mention of the thing, or sarcasm about another thing", () => {
+    const belief = ida("the parents' WhatsApp is exhausting");
+    expect(topicScore(belief, ida("posted the bake sale rota on the whatsapp"), k)).toBe(0);
+    expect(topicScore(belief, ida("The bus was 40 minutes late. Brilliant organisation."), k)).toBe(0);
+  });
+});
+
+describe("topicScore: one thing in other spellings or word forms", () => {
+  const k = { restateSimilarity: 0.45 };
+  const ida = (s: string) => topicOf(["Ida"], s);
+  it("matches an abbreviation, an interchangeable noun and a word family with their other forms", () => {
+    expect(
+      topicScore(ida("our k8s cluster is overkill for three services"), ida("Kubernetes cluster still overkill"), k),
+    ).toBeGreaterThan(0);
+    expect(
+      topicScore(ida("the cleaning roster is lopsided"), ida("the cleaning schedule is still lopsided"), k),
+    ).toBeGreaterThan(0);
+    expect(
+      topicScore(ida("a zonal defence suits this squad"), ida("defending zonally suits the squad better"), k),
+    ).toBeGreaterThan(0);
+  });
+
+  it("keeps look-alike words apart", () => {
+    expect(topicScore(ida("the refund policy makes sense"), ida("we should send the refund form"), k)).toBe(0);
   });
 });
 

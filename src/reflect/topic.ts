@@ -14,9 +14,9 @@
  */
 import { compares, findCues, looksBack, praisesInHindsight, switchSides } from "../analysis/cues.js";
 import { fold, nameWords } from "../analysis/tokens.js";
-import { evaluatedSubject, judgedOnScale, praisesIronically } from "../analysis/valence.js";
+import { claimSubject, evaluatedSubject, judgedOnScale, praisesIronically, recanting } from "../analysis/valence.js";
 import { entityKey } from "../retain/entities.js";
-import { attributedTo, headEntities, holderOf, PERSON_LIKE } from "./holder.js";
+import { attributedTo, GROUP_HOLDER, headEntities, holderOf, PERSON_LIKE } from "./holder.js";
 import { contentTokens, similarity } from "./text.js";
 
 export { attributedTo, headEntities, holderOf, reportedName } from "./holder.js";
@@ -32,6 +32,16 @@ export interface Topic {
   names?: Names;
   /** The text carries a stance cue (reversal, hedge, negation, sarcastic praise). */
   cued?: boolean;
+  /** The text praises sarcastically ("Great, another ...", "... Fantastic planning."): a complaint. */
+  ironic?: boolean;
+  /** The text takes a belief or a turn back ("was wrong about", "scrap that about"). */
+  recants?: boolean;
+  /** The text reports an outcome ("moved to", "slipped", "confirmed", "on track"). */
+  outcome?: boolean;
+  /** Content words of what the statement says something about (valence.ts claimSubject). */
+  subject?: Set<string>;
+  /** entityKeys of who reported someone else's belief ("@Wren: Ash figures ..."): Wren. */
+  reporters?: Set<string>;
   /** The text looks back on a choice: a verdict, hindsight or a counterfactual (cues.ts looksBack). */
   looksBack?: boolean;
   /** The text praises, in hindsight, what was not chosen ("Go would have been faster"). */
@@ -184,7 +194,21 @@ export function topicOf(entities: readonly string[], content: string, known?: Kn
 export interface StatementTopic
   extends Pick<
     Topic,
-    "holder" | "names" | "cued" | "looksBack" | "hindsight" | "compares" | "judged" | "scaled" | "gaveUp" | "aspectOf"
+    | "holder"
+    | "names"
+    | "cued"
+    | "ironic"
+    | "recants"
+    | "outcome"
+    | "subject"
+    | "reporters"
+    | "looksBack"
+    | "hindsight"
+    | "compares"
+    | "judged"
+    | "scaled"
+    | "gaveUp"
+    | "aspectOf"
   > {
   keys: string[];
   mentions: { key: string; since: string }[];
@@ -193,9 +217,9 @@ export interface StatementTopic
 
 export function statementTopic(entities: readonly string[], content: string, known?: KnownNames): StatementTopic {
   const holder = holderOf(entities, content);
-  // Who reported someone else's belief ("@Hannah: Priya thinks ...") is not what it is about.
+  // Who reported someone else's belief ("@Hannah: Priya thinks ...", "the plot group consensus is ...") is not what it is about.
   const reporters =
-    holder !== undefined && attributedTo(entities, content) === holder
+    holder !== undefined && (holder.startsWith(GROUP_HOLDER) || attributedTo(entities, content) === holder)
       ? new Set(
           headEntities(entities, content)
             .filter((e) => PERSON_LIKE.test(e))
@@ -215,6 +239,13 @@ export function statementTopic(entities: readonly string[], content: string, kno
     compares: compares(content),
   };
   if (holder !== undefined) parts.holder = holder;
+  if (praisesIronically(content)) parts.ironic = true;
+  const cues = findCues(content);
+  if (recanting(cues) !== undefined) parts.recants = true;
+  if (cues.some((c) => c.kind === "against" || c.kind === "for")) parts.outcome = true;
+  const subject = claimSubject(content);
+  if (subject !== undefined) parts.subject = contentTokens(subject);
+  if (reporters !== undefined && reporters.size > 0) parts.reporters = reporters;
   const judged = judgedHead(content);
   if (judged !== undefined) parts.judged = judged;
   const onScale = judgedOnScale(content);
@@ -267,6 +298,11 @@ export function topicOn(parts: StatementTopic, asOf?: string): Topic {
   const topic: Topic = { entities: about, words: parts.words };
   if (parts.names) topic.names = parts.names;
   if (parts.cued !== undefined) topic.cued = parts.cued;
+  if (parts.ironic) topic.ironic = true;
+  if (parts.recants) topic.recants = true;
+  if (parts.outcome) topic.outcome = true;
+  if (parts.subject !== undefined) topic.subject = parts.subject;
+  if (parts.reporters !== undefined) topic.reporters = parts.reporters;
   if (parts.looksBack) topic.looksBack = true;
   if (parts.hindsight) topic.hindsight = true;
   if (parts.compares) topic.compares = true;
@@ -344,6 +380,16 @@ export function topicScore(opinion: Topic, fact: Topic, k: TopicMatching): numbe
   // Praise or complaint of the same thing ("the on-call rota is unfair" ~ "the rota is fine
   // now"): one belief about it, in words that share nothing else.
   if (opinion.judged !== undefined && opinion.judged === fact.judged) return 0.5 + sim;
+  // Sarcasm names what it complains of without judging it in so many words ("Great, the rota
+  // has me down for Easter too. Fantastic planning."), a take-back what it takes back ("scrap
+  // that about the rota working"): about the belief that judges that thing.
+  if (
+    opinion.judged !== undefined &&
+    (fact.ironic === true || fact.recants === true) &&
+    fact.words.has(opinion.judged)
+  ) {
+    return 0.5 + sim;
+  }
   // Judged on the same scale, of things that share a word ("the campus gym is overpriced" ~
   // "the gym membership is not cheap"): one belief in other words. Another scale ("the office
   // is too noisy" / "the office coffee is awful") may be another belief.
