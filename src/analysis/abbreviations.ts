@@ -40,6 +40,10 @@ const GROUPS = [
   "mathematics maths math",
   "television tv",
   "thanks thx",
+  // Numeronyms of tech notes: the letters between first and last counted ("k8s" is k-ubernete-s).
+  "kubernetes k8s",
+  "internationalization internationalisation i18n",
+  "localization localisation l10n",
 ];
 
 /** Each spelling -> its group, built once. */

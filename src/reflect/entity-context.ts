@@ -53,6 +53,20 @@ export class IncompleteProse extends Error {}
 
 /** Alias statements in MEMORY.md: "Jonas (Jo)", "Jo, short for Jonas", "aka", "goes by". */
 const ALIAS_CUE = /\b(?:aka|a\.k\.a\.?|also known as|short for|goes by|nicknamed|nickname|alias|calls|called)\b/iu;
+/**
+ * An alias cue between two names of a line, in one sentence: "Derek Hume, everyone calls him
+ * Doc" ties Derek and Doc, not Doc and the next sentence's "the lab manager is Mrs Abernethy".
+ * A name the line spells otherwise (an alias, an accent) is not found: the whole line decides.
+ */
+function cueBetween(text: string, a: string, b: string): boolean {
+  const find = (name: string) =>
+    text.search(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(name)}(?![\\p{L}\\p{N}])`, "iu"));
+  const [i, j] = [find(a), find(b)];
+  if (i < 0 || j < 0) return ALIAS_CUE.test(text);
+  const [from, to] = i < j ? [i + a.length, j] : [j + b.length, i];
+  const between = text.slice(from, to);
+  return ALIAS_CUE.test(between) && !/[.;!?](?:\s|$)/u.test(between);
+}
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
@@ -206,7 +220,7 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
         if (cmp(a, b) >= 0) continue;
         const paren = (x: string, y: string) =>
           new RegExp(`${escapeRe(x)}\\s*\\(\\s*["“'‘]?@?${escapeRe(y)}(?![\\p{L}\\p{N}])`, "iu").test(text);
-        if (ALIAS_CUE.test(text) || (text.includes("(") && (paren(a, b) || paren(b, a)))) {
+        if (cueBetween(text, a, b) || (text.includes("(") && (paren(a, b) || paren(b, a)))) {
           suggest(
             a,
             b,
