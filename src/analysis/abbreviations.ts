@@ -40,6 +40,7 @@ const GROUPS = [
   "mathematics maths math",
   "television tv",
   "thanks thx",
+  // Short forms of tech notes; numeronyms count the letters between first and last ("k8s").
   "kubernetes k8s kube",
   "javascript js",
   "typescript ts",
@@ -48,6 +49,8 @@ const GROUPS = [
   "configuration config",
   "documentation docs",
   "vegetable vegetables veg veggies",
+  "internationalization internationalisation i18n",
+  "localization localisation l10n",
 ];
 
 /**

@@ -27,6 +27,7 @@ import {
 import { lexicalTerms, matchEntities } from "./intent.js";
 import { hasLineStore } from "./lines.js";
 import { opinionCandidate } from "./opinions.js";
+import { roleEntities } from "./roles.js";
 import { nameKey } from "./text.js";
 import type { ArmList, Candidate } from "./types.js";
 
@@ -66,7 +67,7 @@ interface Profiles {
 /** Profiles per open index, rebuilt when the core memory or an entity page changes (a question must not re-read them). */
 const cache = new WeakMap<object, { version: string; value: Profiles }>();
 
-function profilesOf(ctx: ArmContext, entities: readonly EntityRow[]): Profiles {
+function profilesOf(ctx: Pick<ArmContext, "idx">, entities: readonly EntityRow[]): Profiles {
   const version = `${profileSourcesVersion(ctx.idx)}\u0002${entities.map((e) => `${e.slug}:${e.aliases.join(",")}`).join(";")}`;
   const hit = cache.get(ctx.idx);
   if (hit && hit.version === version) return hit.value;
@@ -156,7 +157,7 @@ function nearName(words: readonly string[], names: readonly { slug: string; name
 
 /** Profile words of the page's current-state lines, for descriptions ("the new QA person"). */
 function withPageWords(
-  ctx: ArmContext,
+  ctx: Pick<ArmContext, "idx">,
   entities: readonly EntityRow[],
   profiles: Map<string, EntityProfile>,
 ): Map<string, { words: Set<string> }> {
@@ -175,6 +176,32 @@ function withPageWords(
     out.set(e.slug, entry);
   }
   return out;
+}
+
+/** The words describing each entity (core memory and current-state lines), cached with the profiles. */
+export function describingWords(
+  ctx: Pick<ArmContext, "idx">,
+  entities: readonly EntityRow[],
+): ReadonlyMap<string, { words: ReadonlySet<string> }> {
+  const cached = profilesOf(ctx, entities);
+  cached.described ??= withPageWords(ctx, entities, cached.profiles);
+  return cached.described;
+}
+
+/**
+ * The names of the people a question names by role ("the accountant" is Huw: roles.ts), each
+ * name's words once, lower-cased: search words for the lines that say the name instead.
+ */
+export function roleNameWords(ctx: Pick<ArmContext, "idx">, entities: readonly EntityRow[], query: string): string[] {
+  const cached = profilesOf(ctx, entities);
+  if (cached.profiles.size === 0) return []; // no core memory: no roles to read
+  const out = new Set<string>();
+  for (const slug of roleEntities(query, describingWords(ctx, entities))) {
+    const row = entities.find((e) => e.slug === slug);
+    const names = [slug, ...(row ? [row.name, ...row.aliases] : []), ...(cached.profiles.get(slug)?.aliases ?? [])];
+    for (const n of names) for (const w of nameWords(n)) out.add(w);
+  }
+  return [...out];
 }
 
 /**

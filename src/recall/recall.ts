@@ -11,6 +11,7 @@ import { MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { ARMS } from "./arm-list.js";
 import { type ArmContext, inRange, lexicalLineHits } from "./arms.js";
+import { roleNameWords } from "./entity-answers.js";
 import { findEventDay } from "./event-time.js";
 import { DEFAULT_FUSE, dedupe, type Fused, type FusionMethod, fuse, sortFused } from "./fuse.js";
 import { understandQuery } from "./intent.js";
@@ -165,6 +166,13 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
     if (!intent.entities.includes(slug)) intent.entities.unshift(slug);
     if (!intent.kinds.includes("entity")) intent.kinds.unshift("entity");
   }
+  // "the accountant", "my second supervisor": the logs say the name MEMORY.md gives the role.
+  if (intent.entities.length === 0)
+    for (const w of roleNameWords({ idx }, entities, query))
+      if (!intent.terms.some((t) => t.text === w)) {
+        intent.terms.push({ text: w, exact: false });
+        intent.contentTerms.push({ text: w, exact: false });
+      }
   const plan = makePlan(query, intent, entities, k, profileFor(ws, idx, opts), tuningOf(ws, opts));
 
   const vectors = choice.embedder ? vectorArmPlan(idx, choice.embedder, choice.provider) : { use: false };

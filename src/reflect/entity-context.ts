@@ -3,8 +3,9 @@ import type { Fact } from "../retain/types.js";
 import type { EntityContext, LineMention } from "./entity-page.js";
 import { nameTokens } from "./entity-page.js";
 import { cmp } from "./format.js";
+import { accentTies, foldName, surnameTies } from "./name-ties.js";
 import { nicknameTies } from "./nicknames.js";
-import { coreNames, type ProseLog, scanProse } from "./prose.js";
+import { coreNames, type ProseLine, type ProseLog, scanProse } from "./prose.js";
 import type { ProseMemo } from "./prose-memo.js";
 import { namesOf, type ProseDigest, type ProseNames, proseNames } from "./prose-names.js";
 import type { SnapshotPart } from "./snapshot.js";
@@ -52,12 +53,21 @@ export class IncompleteProse extends Error {}
 
 /** Alias statements in MEMORY.md: "Jonas (Jo)", "Jo, short for Jonas", "aka", "goes by". */
 const ALIAS_CUE = /\b(?:aka|a\.k\.a\.?|also known as|short for|goes by|nicknamed|nickname|alias|calls|called)\b/iu;
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/** A name without accents or case: Zoë and zoe are the same fold. */
-function fold(name: string): string {
-  return entityKey(name).normalize("NFD").replace(/\p{M}/gu, "");
+/**
+ * An alias cue between two names of a line, in one sentence: "Derek Hume, everyone calls him
+ * Doc" ties Derek and Doc, not Doc and the next sentence's "the lab manager is Mrs Abernethy".
+ * A name the line spells otherwise (an alias, an accent) is not found: the whole line decides.
+ */
+function cueBetween(text: string, a: string, b: string): boolean {
+  const find = (name: string) =>
+    text.search(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(name)}(?![\\p{L}\\p{N}])`, "iu"));
+  const [i, j] = [find(a), find(b)];
+  if (i < 0 || j < 0) return ALIAS_CUE.test(text);
+  const [from, to] = i < j ? [i + a.length, j] : [j + b.length, i];
+  const between = text.slice(from, to);
+  return ALIAS_CUE.test(between) && !/[.;!?](?:\s|$)/u.test(between);
 }
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * Nicknames MEMORY.md ties to a name ("Rachel Stein (Rach)"), for names of the prose only:
@@ -68,28 +78,48 @@ function proseTies(
   input: EntityWorldInput,
   known: ReadonlyMap<string, string>,
   unread: readonly ProseDigest[],
+  core: readonly ProseLine[],
 ): Map<string, string> {
   const pairs = input.core.text.split(/\r?\n/).flatMap((l) => nicknameTies(l));
   const out = new Map<string, string>();
-  if (pairs.length === 0) return out;
-  const uses = new Map<string, number>();
+  const uses = new Map<string, { name: string; count: number }>();
+  const use = (n: string, count: number) => {
+    const key = entityKey(n);
+    const u = uses.get(key);
+    if (u === undefined) uses.set(key, { name: n, count });
+    else {
+      u.count += count;
+      if (cmp(n, u.name) < 0) u.name = n; // one spelling per key whatever order the logs come in
+    }
+  };
+  const titled = new Set<string>();
   for (const log of input.prose)
-    for (const l of log.lines)
-      for (const n of [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []), ...(l.s ?? [])])
-        uses.set(entityKey(n), (uses.get(entityKey(n)) ?? 0) + 1);
+    for (const l of log.lines) {
+      for (const n of [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []), ...(l.s ?? [])]) use(n, 1);
+      for (const n of l.t ?? []) titled.add(entityKey(n));
+    }
   // Years not read: their digests count every use of each spelling (the same names as the lines above).
-  for (const d of unread)
+  for (const d of unread) {
     for (const [n, count] of Object.entries(d.spell)) {
       if (typeof count !== "number") throw new IncompleteProse(`a kept digest's count of ${n} is not a number`);
-      uses.set(entityKey(n), (uses.get(entityKey(n)) ?? 0) + count);
+      use(n, count);
     }
+    for (const n of d.titled) titled.add(entityKey(n));
+  }
+  const count = (key: string) => uses.get(key)?.count ?? 0;
   for (const [name, nick] of pairs) {
     const [a, b] = [entityKey(name), entityKey(nick)];
     if (a === b || known.has(a) || known.has(b) || input.aliases.has(name.toLowerCase())) continue;
     if (input.aliases.has(nick.toLowerCase()) || out.has(a) || out.has(b)) continue;
-    const [from, to] = (uses.get(b) ?? 0) > (uses.get(a) ?? 0) ? [a, nick] : [b, name];
+    const [from, to] = count(b) > count(a) ? [a, nick] : [b, name];
     out.set(from, to);
   }
+  // "Zoe" for "Zoë"; "Prof. Halvorsen" for MEMORY.md's "Prof. Ingrid Halvorsen" (after the
+  // nicknames, so a surname follows its first name to the nickname page: Thorne -> Rebecca -> Bex).
+  const free = (key: string) => !out.has(key) && !input.aliases.has(key);
+  for (const [key, name] of accentTies(uses, known)) if (free(key)) out.set(key, name);
+  for (const [key, first] of surnameTies(core, titled))
+    if (free(key) && !known.has(key)) out.set(key, out.get(entityKey(first)) ?? first);
   return out;
 }
 
@@ -111,7 +141,8 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
     }
   }
   if (digests === undefined && unread.length > 0) throw new IncompleteProse("no digest of the unread prose");
-  const ties = proseTies(input, known, unread.length > 0 ? input.proseMemo!.unreadDigests() : []);
+  const coreScan = scanProse(input.core.text);
+  const ties = proseTies(input, known, unread.length > 0 ? input.proseMemo!.unreadDigests() : [], coreScan);
   // An alias is its page's name in the prose too. (Memoised: years of logs repeat a few names.)
   const resolved = new Map<string, string>();
   const resolve = (name: string) => {
@@ -123,7 +154,6 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
     }
     return key;
   };
-  const coreScan = scanProse(input.core.text);
   // Any capitalised word of MEMORY.md ("- Ines is my sister"): it still needs a use as a name in a log.
   const coreKeys = new Set(coreNames(coreScan).map(resolve));
   // Prose names keyed through the aliases, so `Jo` in a chat counts for Jonas.md when it says so.
@@ -175,7 +205,7 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
     }
   };
   const byFold = new Map<string, string[]>();
-  for (const name of all.values()) byFold.set(fold(name), [...(byFold.get(fold(name)) ?? []), name]);
+  for (const name of all.values()) byFold.set(foldName(name), [...(byFold.get(foldName(name)) ?? []), name]);
   for (const group of byFold.values()) {
     const names = [...group].sort(cmp);
     for (let i = 0; i < names.length; i++)
@@ -190,7 +220,7 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
         if (cmp(a, b) >= 0) continue;
         const paren = (x: string, y: string) =>
           new RegExp(`${escapeRe(x)}\\s*\\(\\s*["“'‘]?@?${escapeRe(y)}(?![\\p{L}\\p{N}])`, "iu").test(text);
-        if (ALIAS_CUE.test(text) || (text.includes("(") && (paren(a, b) || paren(b, a)))) {
+        if (cueBetween(text, a, b) || (text.includes("(") && (paren(a, b) || paren(b, a)))) {
           suggest(
             a,
             b,

@@ -150,4 +150,22 @@ describe("alias suggestions", () => {
     expect(world.context("Jonas", []).core.map((c) => c.line)).toEqual([3]);
     expect(world.proseOnly).toEqual([]);
   });
+
+  it("an alias cue ties the two names it stands between, not a name of the line's next sentence", () => {
+    const facts = [
+      fact("2026-03-01", ["Bartholomew"], "Fixed the lathe."),
+      fact("2026-03-02", ["Barty"], "Off on Friday."),
+      fact("2026-03-03", ["Ngaio"], "Ordered the steel."),
+    ];
+    const world = entityWorld({
+      ...base,
+      facts,
+      core: {
+        path: "MEMORY.md",
+        text: "# Core\n\n- Bartholomew Quince, the welder, goes by Barty. Ngaio runs purchasing.\n",
+      },
+    });
+    expect(world.context("Barty", []).maybeSame.map((m) => m.name)).toEqual(["Bartholomew"]);
+    expect(world.context("Ngaio", []).maybeSame).toEqual([]);
+  });
 });

@@ -243,6 +243,7 @@ const isDigest = (d: unknown): d is ProseDigest => {
     Array.isArray(x.logs) &&
     Array.isArray(x.tagged) &&
     Array.isArray(x.alone) &&
+    Array.isArray(x.titled) &&
     [x.spell, x.strong, x.anywhere, x.runs, x.pairs, x.lines].every((r) => typeof r === "object" && r !== null)
   );
 };

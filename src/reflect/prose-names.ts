@@ -35,6 +35,8 @@ export interface ProseDigest {
   tagged: string[];
   /** Names seen outside a run's head and a pair's second word. */
   alone: string[];
+  /** Names seen right after a personal title ("Mr Duguid"): surnames. */
+  titled: string[];
   /** Runs of capitalised words ("Ash Grove") by their first word: joined run -> uses. */
   runs: Record<string, Record<string, number>>;
   /** Sentence-start pairs "first\nsecond" -> logs. */
@@ -53,6 +55,7 @@ export function digestProse(logs: readonly ProseLog[]): ProseDigest {
     anywhere: {},
     tagged: [],
     alone: [],
+    titled: [],
     runs: {},
     pairs: {},
     lines: {},
@@ -65,6 +68,7 @@ export function digestProse(logs: readonly ProseLog[]): ProseDigest {
   const spell = new Map<string, number>();
   const tagged = new Set<string>();
   const alone = new Set<string>();
+  const titled = new Set<string>();
   const runs = new Map<string, Map<string, number>>();
   const addLog = (map: Map<string, number[]>, name: string, log: number) => {
     const list = map.get(name);
@@ -88,6 +92,7 @@ export function digestProse(logs: readonly ProseLog[]): ProseDigest {
     for (const l of log.lines) {
       const seconds = l.p && new Set(l.p.map(([, second]) => second));
       const heads = l.r && new Set(l.r.map((r) => r[0]!));
+      if (l.t) for (const name of l.t) titled.add(name);
       if (l.p) for (const [first, second] of l.p) addLog(pairs, `${first}\n${second}`, i);
       if (l.r)
         for (const r of l.r) {
@@ -133,6 +138,7 @@ export function digestProse(logs: readonly ProseLog[]): ProseDigest {
   out.spell = Object.fromEntries(spell);
   out.tagged = [...tagged];
   out.alone = [...alone];
+  out.titled = [...titled];
   out.runs = Object.fromEntries([...runs].map(([head, byRun]) => [head, Object.fromEntries(byRun)]));
   return out;
 }

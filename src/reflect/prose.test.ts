@@ -31,6 +31,20 @@ describe("names in a log's prose", () => {
     expect(names("Dr Okafor discharged me! No more Tuesdays.")).toEqual(["Okafor"]);
     expect(names("Called Ben, then met Mara's Team about it")).toEqual(["Ben", "Mara", "Called"]);
   });
+  it("gives no name to a product written in camel case, but keeps Mc/Mac/De names", () => {
+    const l = scanLine("exported the slides from PowerPoint, sent them to McKay and DeShawn over WhatsApp", 1)!;
+    expect(l.n).toEqual(["McKay", "DeShawn"]);
+  });
+
+  it("notes the surname after a personal title", () => {
+    expect(scanLine("ran into Mrs. Oyelaran and Dr Ferreira-Lima at the bus stop, with Prof Tan", 1)!.t).toEqual([
+      "Oyelaran",
+      "Ferreira-Lima",
+      "Tan",
+    ]);
+    expect(scanLine("Miss Honey read to Matilda", 1)!.t).toEqual(["Honey"]);
+  });
+
   it("gives no name to a numbered label, a make after an article, or a table cell's label", () => {
     const names = (text: string) => {
       const l = scanLine(text, 1);

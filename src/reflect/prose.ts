@@ -17,7 +17,9 @@ import { COMMON, NOT_SPEAKERS } from "./prose-words.js";
  *  - `p` pairs [start, next] of a sentence-start word followed by a capitalised one (also in
  *    `s` and `n`): "Called Ben" is a verb and a name, "(Rosa Lind)" one name by its first word;
  *  - `r` runs of two or more capitalised words ("Ash Grove", "St. Mary's", "Blue Bottle"): a
- *    place or a shop whose first word never stands alone is named by the whole run.
+ *    place or a shop whose first word never stands alone is named by the whole run;
+ *  - `t` words right after a personal title ("Prof. Halvorsen", "Mr Duguid"): a surname, whose
+ *    person MEMORY.md may name in full ("Prof. Ingrid Halvorsen").
  */
 export interface ProseLine {
   line: number;
@@ -27,6 +29,7 @@ export interface ProseLine {
   s?: string[];
   p?: [string, string][];
   r?: string[][];
+  t?: string[];
 }
 
 const isStop = (word: string) => {
@@ -58,6 +61,8 @@ const ARTICLE = /(?:^|[^\p{L}\p{N}'’])an?\s+(?:\d{1,4}\s+)?$/iu;
 /** Verbs of speech right after a word: its speaker ("Gloria says", "Kwame texted"). */
 const REPORTS =
   /^ (?:says|said|told|tells|asked|asks|texted|emailed|e-mailed|messaged|replied|mentioned|thinks|reckons)\b/u;
+/** A personal title right before a word ("Dr Okafor", "Prof. Halvorsen", "Mrs Abernethy"). */
+const TITLE = /(?:^|[^\p{L}\p{N}])(?:dr|prof|mr|mrs|ms|mx|miss)\.?\s+$/iu;
 /** Abbreviations whose `.` ends no sentence: "Dr. Okonjo", "St. Mary's", "Mt. Hood". */
 const ABBREV = new Set("dr mr mrs ms mx st mt ft prof rev sr jr fr vs approx no".split(" "));
 /** A word ending in `.` at `end` (exclusive of the dot) that is an abbreviation. */
@@ -111,6 +116,7 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   // A sentence-start word and where it ends, when the next word may be the rest of its name.
   let opener: { name: string; end: number } | undefined;
   const runs: string[][] = [];
+  const titled: string[] = [];
   let run: string[] | undefined;
   // The end of a word, past the dot of an abbreviation ("St. Mary's" goes on after "St.").
   const endOf = (at: number, word: string) =>
@@ -145,6 +151,10 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
     if (name.length < 2 || /\d/u.test(name) || isStop(name)) continue;
     // ALL-CAPS words are acronyms (API, HTTP), not names.
     if (name === name.toUpperCase()) continue;
+    // A capital inside a word after three small letters is a product's or a brand's ("PowerPoint",
+    // "WhatsApp", "SharePoint"), not a person's: "McKay", "MacLeod", "DeShawn" have one or two.
+    if (/\p{Ll}{3}\p{Lu}/u.test(name)) continue;
+    if (TITLE.test(prose.slice(Math.max(0, m.index - 6), m.index)) && !titled.includes(name)) titled.push(name);
     const listItem = lastList !== undefined && /^\s*(?:,|,?\s+(?:and|or|&))\s*$/u.test(prose.slice(lastEnd, m.index));
     // "Gloria says", "Bev told me": a sentence opener that someone speaks through is a name.
     const speaks = REPORTS.test(prose.slice(m.index + m[0].length, m.index + m[0].length + 12));
@@ -174,6 +184,7 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   if (pairs.length) out.p = pairs;
   const long = runs.filter((r) => r.length > 1);
   if (long.length) out.r = long;
+  if (titled.length) out.t = titled;
   return out.k || out.a || out.n || out.s ? out : undefined;
 }
 
