@@ -7,8 +7,8 @@ describe("short forms people write for common words", () => {
     expect(otherSpellings("appts")).toEqual(["appointment"]);
     expect(otherSpellings("certificates")).toEqual(["cert", "certs"]);
     expect(otherSpellings("mins")).toEqual(["minute", "min"]);
-    expect(otherSpellings("Kubernetes")).toEqual(["k8s"]);
-    expect(otherSpellings("k8s")).toEqual(["kubernetes"]);
+    expect(otherSpellings("Kubernetes")).toEqual(["k8s", "kube"]);
+    expect(otherSpellings("k8s")).toEqual(["kubernetes", "kube"]);
   });
 
   it("gives nothing for other words, nor for short forms that are mostly another word", () => {
