@@ -28,7 +28,7 @@ import { citedLabels, citeLine } from "../markdown/citation.js";
 import { logDate } from "../markdown/log-path.js";
 import { OPINIONS_PAGE } from "../markdown/pages.js";
 import { parseSinceDate } from "../retain/dates.js";
-import { entitySpellings, respell, respellAll } from "../retain/entities.js";
+import { entityKey, entitySpellings, respell, respellAll } from "../retain/entities.js";
 import { noRetainNote } from "../retain/index.js";
 import type { Fact, SourceRef } from "../retain/types.js";
 import { workspaceDay } from "../workspace/clock.js";
@@ -55,6 +55,7 @@ import {
   snapshotLogs,
 } from "./load.js";
 import { commitMessage } from "./message.js";
+import { movedKeys, nameDecisions } from "./name-decisions.js";
 import { TYPED_PAGES } from "./pages.js";
 import type { ProseLog } from "./prose.js";
 import { loadProseMemo, saveProseMemo } from "./prose-memo.js";
@@ -214,7 +215,8 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   const worldOf = (prose: ProseLog[], unread: LoadedFacts["unread"]) =>
     entityWorld({
       facts,
-      otherNames: [...evolved.opinions.flatMap((op) => op.entities), ...entityPages.managed],
+      otherNames: evolved.opinions.flatMap((op) => op.entities),
+      keptPages: entityPages.managed,
       prose,
       unread,
       core,
@@ -239,7 +241,10 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   let scope: RenderScope | undefined;
   // MEMORY.md changed, or no record of the last run's date: every page may show something new.
   const fresh = loaded.core !== core.text || loaded.asOf === undefined;
-  if (since !== undefined && !loaded.renderAll && !fresh) {
+  // Lines of old logs the prose names' decisions moved to another page (name-decisions.ts).
+  const names = nameDecisions(world.spellings());
+  const moved = since === undefined ? undefined : movedKeys(loaded.names, names);
+  if (since !== undefined && !loaded.renderAll && !fresh && moved !== undefined) {
     scope = incrementalScope({
       since,
       today,
@@ -252,6 +257,9 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
       managed: entityPages.managed,
       world,
     });
+    if (moved.size > 0)
+      for (const name of [...facts.flatMap((f) => f.entities), ...world.proseOnly, ...entityPages.managed])
+        if (moved.has(entityKey(name))) scope.entities.add(name);
     world.focus([...scope.entities, ...(scope.mentions ?? [])]);
   }
 
@@ -372,6 +380,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     prose: loaded.prose,
     asOf: today,
     core: core.text,
+    names,
   });
   await saveFactMemo(ws, rendered.memo);
   proseMemo.settle(parts);
