@@ -31,7 +31,7 @@ describe("prose names read the same night by night as in one full run", () => {
     const out = await runScenario(dirs, { name: "kat", nights, questions: ["Kat knee"] });
     expect(out.differences).toEqual([]);
     expect(out.leftovers).toEqual([]);
-    const lived = dirs.at(-2)!;
+    const lived = out.lived;
     const kat = filesOf(lived, ["bank/entities"]);
     expect([...kat.keys()].some((p) => /Katherine/.test(p))).toBe(false);
     expect(kat.get("bank/entities/Kat.md")).toContain("memory/2026-05-19.md#L1");
@@ -50,7 +50,7 @@ describe("prose names read the same night by night as in one full run", () => {
     ];
     const out = await runScenario(dirs, { name: "oskar", nights, questions: ["who fixes bikes"] });
     expect(out.differences).toEqual([]);
-    const lived = filesOf(dirs.at(-2)!, ["bank/entities"]);
+    const lived = filesOf(out.lived, ["bank/entities"]);
     expect(lived.get("bank/entities/Oskar.md")).toContain("memory/2026-08-03.md#L1");
   }, 120_000);
 });

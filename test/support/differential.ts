@@ -6,6 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -168,6 +169,8 @@ export function compareFiles(nightlyFiles: Map<string, string>, fullFiles: Map<s
 }
 
 export interface Outcome {
+  /** The workspace that lived the nights. */
+  lived: string;
   /** Differences nightly-by-night vs one full run (empty: none). */
   differences: string[];
   /**
@@ -175,6 +178,8 @@ export interface Outcome {
    * in the logs now" (README: membank never deletes a page); a full run has no such page.
    */
   leftovers: string[];
+  /** What `run nightly --full` on a copy of the lived workspace changed (empty: nothing). */
+  fullInPlace: string[];
   /** What the second run with no new input changed (empty: nothing). */
   secondRun: string[];
 }
@@ -208,6 +213,13 @@ export async function runScenario(dirs: string[], sc: Scenario): Promise<Outcome
     for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differences.push(`recall: ${firstDifference(a[i]!, b[i]!)}`);
   }
 
+  // The bank the nights left is what a full run on it gives: `--full` changes nothing.
+  const copy = `${lived}-copy`;
+  dirs.push(copy);
+  cpSync(lived, copy, { recursive: true });
+  await nightly(copy, last, { full: true });
+  const fullInPlace = compareFiles(filesOf(lived), filesOf(copy));
+
   const secondRun: string[] = [];
   const head = git(lived, "rev-parse", "HEAD").trim();
   const times = mtimesOf(lived);
@@ -220,7 +232,7 @@ export async function runScenario(dirs: string[], sc: Scenario): Promise<Outcome
   const sumsAfter = indexChecksums(lived);
   for (const t of Object.keys({ ...sums, ...sumsAfter }))
     if (sums[t] !== sumsAfter[t]) secondRun.push(`index table ${t} changed`);
-  return { differences, leftovers, secondRun };
+  return { lived, differences, leftovers, fullInPlace, secondRun };
 }
 
 /** The night after a day: 03:00 UTC of the next day (the run's "today" is the day after the log). */
