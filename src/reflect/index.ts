@@ -256,6 +256,8 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
       moved: new Set([...evolved.touched, ...state.adopted]),
       managed: entityPages.managed,
       world,
+      namesMoved: moved,
+      core: core.text,
     });
     if (moved.size > 0)
       for (const name of [...facts.flatMap((f) => f.entities), ...world.proseOnly, ...entityPages.managed])
