@@ -53,4 +53,45 @@ describe("an incremental night re-renders pages a new entity changes", () => {
     expect(out.fullInPlace).toEqual([]);
     expect(filesOf(out.lived, ["bank/entities/Ole.md"]).get("bank/entities/Ole.md")).toContain("- @Rui — MEMORY.md:3");
   }, 120_000);
+
+  it("a name that comes from an opinion's reported speaker counts as related on older pages", async () => {
+    const nights: Night[] = [
+      {
+        now: nightAfter("2026-11-02"),
+        change: {
+          "memory/2026-11-02.md":
+            "## Retain\n- O(c=0.7) @Wren: the Figma dev mode seats pay for themselves in handoff time\n",
+        },
+      },
+      {
+        now: nightAfter("2026-11-06"),
+        change: {
+          "memory/2026-11-06.md":
+            "## Retain\n- O @Sol: Dev says he was wrong about the hosting plan, it's cheap enough now\n",
+        },
+      },
+    ];
+    const out = await runScenario(dirs, { name: "reported", nights, questions: ["figma dev mode"] });
+    expect(out.fullInPlace).toEqual([]);
+    expect(out.differences).toEqual([]);
+  }, 120_000);
+
+  it("a page that differs from an older one only by accents is suggested on the older page", async () => {
+    const nights: Night[] = [
+      {
+        now: nightAfter("2026-11-02"),
+        change: { "memory/2026-11-02.md": "## Retain\n- W @Zoe: booked the plasterer for the back bedroom\n" },
+      },
+      {
+        now: nightAfter("2026-11-04"),
+        change: { "memory/2026-11-04.md": "## Retain\n- W @Zoë: plaster samples came, the pale one wins\n" },
+      },
+    ];
+    const out = await runScenario(dirs, { name: "accents", nights, questions: ["plaster"] });
+    expect(out.fullInPlace).toEqual([]);
+    expect(out.differences).toEqual([]);
+    expect(filesOf(out.lived, ["bank/entities/Zoe.md"]).get("bank/entities/Zoe.md")).toContain(
+      "- @Zoë — the same name",
+    );
+  }, 120_000);
 });

@@ -19,6 +19,8 @@ export interface EntityWorld {
   proseOnly: string[];
   /** Entity key -> the prose spellings whose lines count for it (name-decisions.ts). */
   spellings(): Map<string, string[]>;
+  /** Keys of every entity: of facts, opinions, kept pages and the prose alone. */
+  knownKeys(): string[];
   /** The context of one entity's page. */
   context(slug: string, facts: readonly Fact[]): EntityContext;
   /** Alias suggestions, one line each ("@Zoe and @Zoë: same name without accents"), sorted. */
@@ -64,7 +66,7 @@ const ALIAS_CUE = /\b(?:aka|a\.k\.a\.?|also known as|short for|goes by|nicknamed
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** A name without accents or case: Zoë and zoe are the same fold. */
-function fold(name: string): string {
+export function fold(name: string): string {
   return entityKey(name).normalize("NFD").replace(/\p{M}/gu, "");
 }
 
@@ -226,6 +228,7 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
   return {
     proseOnly,
     spellings: () => found.spellings(),
+    knownKeys: () => [...all.keys()],
     suggestions,
     context(slug, facts) {
       const key = entityKey(slug);

@@ -242,7 +242,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   // MEMORY.md changed, or no record of the last run's date: every page may show something new.
   const fresh = loaded.core !== core.text || loaded.asOf === undefined;
   // Lines of old logs the prose names' decisions moved to another page (name-decisions.ts).
-  const names = nameDecisions(world.spellings());
+  const names = nameDecisions(world.spellings(), world.knownKeys());
   const moved = since === undefined ? undefined : movedKeys(loaded.names, names);
   if (since !== undefined && !loaded.renderAll && !fresh && moved !== undefined) {
     scope = incrementalScope({

@@ -10,12 +10,17 @@
 import { createHash } from "node:crypto";
 import { cmp } from "./format.js";
 
-/** Entity key -> hash of its spellings, as a stable string (same decisions, same bytes). */
-export function nameDecisions(spellings: ReadonlyMap<string, readonly string[]>): string {
-  const rows = [...spellings]
-    .sort((a, b) => cmp(a[0], b[0]))
-    .map(([key, list]) => [key, createHash("sha256").update(list.join("\n")).digest("hex").slice(0, 12)]);
-  return JSON.stringify(rows);
+/**
+ * Entity key -> hash of its spellings, as a stable string (same decisions, same bytes). Every
+ * entity has a row (an empty hash: no prose names it), so one that came or went shows too:
+ * old facts name it in plain text (related), MEMORY.md lines next to others (scope.ts).
+ */
+export function nameDecisions(spellings: ReadonlyMap<string, readonly string[]>, known: Iterable<string>): string {
+  const rows = new Map<string, string>();
+  for (const key of known) rows.set(key, "");
+  for (const [key, list] of spellings)
+    rows.set(key, createHash("sha256").update(list.join("\n")).digest("hex").slice(0, 12));
+  return JSON.stringify([...rows].sort((a, b) => cmp(a[0], b[0])));
 }
 
 function parse(text: string): Map<string, string> | undefined {

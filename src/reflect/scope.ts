@@ -1,7 +1,7 @@
 import type { Opinion } from "../markdown/opinions.js";
 import { entityKey, respellAll } from "../retain/entities.js";
 import type { Fact } from "../retain/types.js";
-import type { EntityWorld } from "./entity-context.js";
+import { type EntityWorld, fold } from "./entity-context.js";
 import { nameTokens } from "./entity-page.js";
 import { applyAliases, type LoadedFacts } from "./load.js";
 import type { RenderScope } from "./render.js";
@@ -51,15 +51,23 @@ export function incrementalScope(input: ScopeInput): RenderScope {
   for (const k of now) if (!old.has(k) && !before.has(k)) changed.add(k);
   for (const k of before) if (!old.has(k) && !now.has(k)) changed.add(k);
   for (const e of namingFacts(facts, changed)) entities.add(e);
-  // A MEMORY.md line naming a page that came or went changes the "maybe the same as" of the others it names.
-  if (changed.size > 0 && input.core) {
+  // A page that came or went changes the "maybe the same as" of the names that differ from it
+  // only by accents, and of the others a MEMORY.md line names with it.
+  if (changed.size > 0) {
     const named = new Set<string>();
-    for (const line of input.core.split(/\r?\n/)) {
+    const folds = new Set([...changed].map(fold));
+    const pages = new Set([
+      ...facts.flatMap((f) => f.entities),
+      ...input.opinions.flatMap((op) => op.entities),
+      ...input.world.proseOnly,
+      ...input.managed,
+    ]);
+    for (const name of pages) if (folds.has(fold(name))) named.add(entityKey(name));
+    for (const line of (input.core ?? "").split(/\r?\n/)) {
       const keys = nameTokens(line).map(entityKey);
       if (keys.some((k) => changed.has(k))) for (const k of keys) named.add(k);
     }
-    for (const name of [...facts.flatMap((f) => f.entities), ...input.world.proseOnly, ...input.managed])
-      if (named.has(entityKey(name))) entities.add(name);
+    for (const name of pages) if (named.has(entityKey(name))) entities.add(name);
   }
   for (const op of input.opinions) if (input.moved.has(op.id)) for (const e of op.entities) entities.add(e);
   // A fact that was upcoming at the last run and is past now (or the other way round).

@@ -72,6 +72,8 @@ interface DayPlan {
   prose: number[];
   retain: number[];
   respell?: { line: number; how: number };
+  /** The night's run is stopped after this step and run again. */
+  stop?: "sessions" | "retain" | "reflect" | "commit";
   /** What else happens before this night's run. */
   extra?:
     | { kind: "edit-old"; log: number; line: number; with: number }
@@ -93,6 +95,7 @@ const dayPlan: fc.Arbitrary<DayPlan> = fc.record(
     prose: fc.array(idx, { minLength: 0, maxLength: 4 }),
     retain: fc.array(idx, { minLength: 0, maxLength: 4 }),
     respell: fc.record({ line: idx, how: fc.nat({ max: 3 }) }),
+    stop: fc.constantFrom("sessions" as const, "retain" as const, "reflect" as const, "commit" as const),
     extra: fc.oneof(
       { weight: 3, arbitrary: fc.constant(undefined) },
       fc.record({ kind: fc.constant("edit-old" as const), log: idx, line: idx, with: idx }),
@@ -129,14 +132,14 @@ function logText(title: string, prose: string[], retain: string[]): string {
 }
 
 /**
- * Does the plan edit or delete what an earlier night read? Then the bank holds history a full
- * run on the final logs cannot know (an opinion keeps evidence "no longer in the log", README).
+ * Does the plan edit or delete what an earlier night read, or bring facts of a day before one
+ * already read (a back-dated log)? Then the bank holds history a full run on the final logs
+ * cannot know: an opinion keeps evidence "no longer in the log", and a back-dated opinion
+ * fact meets the opinions as they stand when it arrives (README).
  */
 export function rewritesHistory(plan: ScenarioPlan): boolean {
-  return plan.days.some(
-    (d, n) =>
-      n > 0 && (d.extra?.kind === "edit-old" || d.extra?.kind === "drop-line" || d.extra?.kind === "delete-old"),
-  );
+  const kinds = new Set(["edit-old", "drop-line", "delete-old", "back-dated"]);
+  return plan.days.some((d) => kinds.has(d.extra?.kind ?? ""));
 }
 
 /** The nights a plan lives, and the questions to compare answers with. */
@@ -201,7 +204,7 @@ export function buildScenario(pools: Pools, plan: ScenarioPlan): Scenario {
       if (text === null) logs.delete(p);
       else logs.set(p, text);
     }
-    nights.push({ now: nightAfter(day), change });
+    nights.push({ now: nightAfter(day), change, ...(d.stop ? { stopAfter: d.stop } : {}) });
   });
   // Questions a person asks: about a name of the logs, about a week, about an opinion.
   const names = [...[...logs.values()].join("\n").matchAll(/@([\p{L}][\p{L}\p{N}_-]*)/gu)].map((m) => m[1]!);

@@ -32,6 +32,8 @@ export interface Night {
   /** The run's clock: the night after the day it closes. */
   now: Date;
   change: Change;
+  /** Stop the run after this step (SIGTERM between steps), then run the night again. */
+  stopAfter?: "sessions" | "retain" | "reflect" | "commit";
 }
 
 export interface Scenario {
@@ -68,10 +70,26 @@ export function applyChange(dir: string, change: Change): void {
   }
 }
 
-export async function nightly(dir: string, now: Date, opts: { full?: boolean } = {}): Promise<RunRecord> {
+export async function nightly(
+  dir: string,
+  now: Date,
+  opts: { full?: boolean; stopAfter?: string } = {},
+): Promise<RunRecord> {
   const ws = await openWorkspace(dir);
-  const record = await runPipeline(ws, "nightly", { now, acceptDeletedLogs: true, ...opts });
+  const stop = new AbortController();
+  const { stopAfter, ...rest } = opts;
+  const record = await runPipeline(ws, "nightly", {
+    now,
+    acceptDeletedLogs: true,
+    signal: stop.signal,
+    // The runner logs "[i/n] step ok in ..." when a step is through; the next one never starts.
+    log: (line) => {
+      if (stopAfter !== undefined && line.includes(`] ${stopAfter} ok in`)) stop.abort("SIGTERM");
+    },
+    ...rest,
+  });
   closeIndexes();
+  if (stopAfter !== undefined && record.status === "aborted") return record;
   if (record.status !== "done" && record.status !== "nothing")
     throw new Error(`nightly ${now.toISOString()} in ${dir}: ${record.status} ${record.error?.message ?? ""}`);
   return record;
@@ -208,6 +226,7 @@ export async function runScenario(dirs: string[], sc: Scenario): Promise<Outcome
   const lived = tempWorkspace(dirs, "lived");
   for (const night of sc.nights) {
     applyChange(lived, night.change);
+    if (night.stopAfter) await nightly(lived, night.now, { stopAfter: night.stopAfter });
     await nightly(lived, night.now);
   }
   const last = sc.nights[sc.nights.length - 1]!.now;
