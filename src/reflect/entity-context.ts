@@ -18,6 +18,10 @@ import type { SnapshotPart } from "./snapshot.js";
 export interface EntityWorld {
   /** Entity names that get a page from the prose alone (no fact, no opinion). */
   proseOnly: string[];
+  /** Entity key -> the prose spellings whose lines count for it (name-decisions.ts). */
+  spellings(): Map<string, string[]>;
+  /** Keys of every entity: of facts, opinions, kept pages and the prose alone. */
+  knownKeys(): string[];
   /** The context of one entity's page. */
   context(slug: string, facts: readonly Fact[]): EntityContext;
   /** Alias suggestions, one line each ("@Zoe and @Zoë: same name without accents"), sorted. */
@@ -31,8 +35,15 @@ export interface EntityWorld {
 export interface EntityWorldInput {
   /** Facts, entities already respelled (one spelling per key). */
   facts: readonly Fact[];
-  /** Entities of opinions and existing pages, also entities. */
+  /** Entities of opinions, also entities. */
   otherNames: readonly string[];
+  /**
+   * Entity pages membank wrote: they stay entities (a page whose log was deleted is re-rendered
+   * without what is gone); but one with no fact or opinion does not keep MEMORY.md's nickname
+   * ties from being made (a full run, which has no such page, ties "Rachel" to "Rach"; a page
+   * an earlier night made before the tie must not block it).
+   */
+  keptPages?: readonly string[];
   prose: readonly ProseLog[];
   /** MEMORY.md's text and its path. */
   core: { path: string; text: string };
@@ -66,6 +77,11 @@ function cueBetween(text: string, a: string, b: string): boolean {
   const [from, to] = i < j ? [i + a.length, j] : [j + b.length, i];
   const between = text.slice(from, to);
   return ALIAS_CUE.test(between) && !/[.;!?](?:\s|$)/u.test(between);
+}
+
+/** A name without accents or case: Zoë and zoe are the same fold. */
+export function fold(name: string): string {
+  return entityKey(name).normalize("NFD").replace(/\p{M}/gu, "");
 }
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -126,7 +142,7 @@ function proseTies(
 export function entityWorld(input: EntityWorldInput): EntityWorld {
   const known = new Map<string, string>();
   const seen = new Set<string>();
-  for (const e of [...input.facts.flatMap((f) => f.entities), ...input.otherNames]) {
+  for (const e of [...input.facts.flatMap((f) => f.entities), ...input.otherNames, ...(input.keptPages ?? [])]) {
     if (seen.has(e)) continue;
     seen.add(e);
     if (!known.has(entityKey(e))) known.set(entityKey(e), e);
@@ -141,8 +157,11 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
     }
   }
   if (digests === undefined && unread.length > 0) throw new IncompleteProse("no digest of the unread prose");
+  const named = new Set([...input.facts.flatMap((f) => f.entities), ...input.otherNames].map(entityKey));
+  const kept = new Set((input.keptPages ?? []).map(entityKey).filter((k) => !named.has(k)));
+  const tieKnown = kept.size === 0 ? known : new Map([...known].filter(([k]) => !kept.has(k)));
   const coreScan = scanProse(input.core.text);
-  const ties = proseTies(input, known, unread.length > 0 ? input.proseMemo!.unreadDigests() : [], coreScan);
+  const ties = proseTies(input, tieKnown, unread.length > 0 ? input.proseMemo!.unreadDigests() : [], coreScan);
   // An alias is its page's name in the prose too. (Memoised: years of logs repeat a few names.)
   const resolved = new Map<string, string>();
   const resolve = (name: string) => {
@@ -243,6 +262,8 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
   let focus: Set<string> | undefined;
   return {
     proseOnly,
+    spellings: () => found.spellings(),
+    knownKeys: () => [...all.keys()],
     suggestions,
     context(slug, facts) {
       const key = entityKey(slug);

@@ -28,7 +28,7 @@ import { citedLabels, citeLine } from "../markdown/citation.js";
 import { logDate } from "../markdown/log-path.js";
 import { OPINIONS_PAGE } from "../markdown/pages.js";
 import { parseSinceDate } from "../retain/dates.js";
-import { entitySpellings, respell, respellAll } from "../retain/entities.js";
+import { entityKey, entitySpellings, respell, respellAll } from "../retain/entities.js";
 import { noRetainNote } from "../retain/index.js";
 import type { Fact, SourceRef } from "../retain/types.js";
 import { workspaceDay } from "../workspace/clock.js";
@@ -55,6 +55,7 @@ import {
   snapshotLogs,
 } from "./load.js";
 import { commitMessage } from "./message.js";
+import { movedKeys, nameDecisions } from "./name-decisions.js";
 import { saveOpinionMemo } from "./opinion-memo.js";
 import { TYPED_PAGES } from "./pages.js";
 import type { ProseLog } from "./prose.js";
@@ -215,7 +216,8 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   const worldOf = (prose: ProseLog[], unread: LoadedFacts["unread"]) =>
     entityWorld({
       facts,
-      otherNames: [...evolved.opinions.flatMap((op) => op.entities), ...entityPages.managed],
+      otherNames: evolved.opinions.flatMap((op) => op.entities),
+      keptPages: entityPages.managed,
       prose,
       unread,
       core,
@@ -240,7 +242,10 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   let scope: RenderScope | undefined;
   // MEMORY.md changed, or no record of the last run's date: every page may show something new.
   const fresh = loaded.core !== core.text || loaded.asOf === undefined;
-  if (since !== undefined && !loaded.renderAll && !fresh) {
+  // Lines of old logs the prose names' decisions moved to another page (name-decisions.ts).
+  const names = nameDecisions(world.spellings(), world.knownKeys());
+  const moved = since === undefined ? undefined : movedKeys(loaded.names, names);
+  if (since !== undefined && !loaded.renderAll && !fresh && moved !== undefined) {
     scope = incrementalScope({
       since,
       today,
@@ -252,7 +257,12 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
       moved: new Set([...evolved.touched, ...state.adopted]),
       managed: entityPages.managed,
       world,
+      namesMoved: moved,
+      core: core.text,
     });
+    if (moved.size > 0)
+      for (const name of [...facts.flatMap((f) => f.entities), ...world.proseOnly, ...entityPages.managed])
+        if (moved.has(entityKey(name))) scope.entities.add(name);
     world.focus([...scope.entities, ...(scope.mentions ?? [])]);
   }
 
@@ -373,6 +383,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     prose: loaded.prose,
     asOf: today,
     core: core.text,
+    names,
   });
   await saveFactMemo(ws, rendered.memo);
   await saveOpinionMemo(ws, rendered.opinionMemo);

@@ -83,6 +83,8 @@ export interface LoadedFacts {
   /** The previous run's date and MEMORY.md text, when a snapshot had them. */
   asOf?: string;
   core?: string;
+  /** The previous run's prose-name decisions (name-decisions.ts), when a snapshot had them. */
+  names?: string;
   /** Incremental only: the snapshot's files and the window, so its save rewrites only the window's years. */
   kept?: { since: string; parts: SnapshotRead["parts"] };
   /** Old years whose prose was not read (the prose memo has their digests): `prose` lacks them, loadOldProse reads them. */
@@ -161,6 +163,7 @@ export async function loadFacts(
     proseBefore: snapshot.prose.filter((log) => !isOld(log.path, log.date || undefined)),
     ...(snapshot.asOf === undefined ? {} : { asOf: snapshot.asOf }),
     ...(snapshot.core === undefined ? {} : { core: snapshot.core }),
+    ...(snapshot.names === undefined ? {} : { names: snapshot.names }),
     kept: { since, parts: snapshot.parts },
     unread: snapshot.unread,
   };
@@ -208,7 +211,7 @@ export async function saveSnapshot(
   ws: Workspace,
   loaded: Pick<LoadedFacts, "facts" | "diagnostics" | "kept" | "unread">,
   aliasKey: string,
-  extra: { prose: readonly ProseLog[]; asOf: string; core: string },
+  extra: { prose: readonly ProseLog[]; asOf: string; core: string; names: string },
 ): Promise<SnapshotPart[]> {
   // One entry per log, the last scan of it in the first one's place (as a record of paths keeps them).
   const byPath = new Map<string, ProseLog>();
@@ -223,6 +226,7 @@ export async function saveSnapshot(
       prose,
       asOf: extra.asOf,
       core: extra.core,
+      names: extra.names,
     },
     loaded.kept,
     () => loadOldProse(ws, loaded.unread),

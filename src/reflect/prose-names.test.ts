@@ -7,7 +7,7 @@ import { entityKey } from "../retain/entities.js";
 import { cmp } from "./format.js";
 import { type ProseLog, scanProse } from "./prose.js";
 import { proseMemo } from "./prose-memo.js";
-import { namesOf, PROSE_MIN_LOGS, proseNames } from "./prose-names.js";
+import { namesOf, PROSE_MIN_LOGS, type ProseNames, proseNames } from "./prose-names.js";
 
 /** The walk over every log as it was before the digests (the oracle), unchanged but for its name. */
 function reference(
@@ -227,7 +227,9 @@ const KNOWN = new Map([
 ]);
 const canon = (name: string) => (name.toLowerCase() === "jo" ? "Jonas" : name);
 
-function same(a: ReturnType<typeof proseNames>, b: ReturnType<typeof proseNames>, focus?: Set<string>): void {
+type Walk = Pick<ProseNames, "names" | "linesOf" | "keyOf">;
+
+function same(a: Walk, b: Walk, focus?: Set<string>): void {
   expect([...b.names].sort()).toEqual([...a.names].sort());
   for (const raw of ["Kasia", "Ash", "Jo", "jo", "Castle", "Ben", "Rosa", "Blue", "St", "Okonjo", "Milk"])
     expect(b.keyOf(raw)).toBe(a.keyOf(raw));

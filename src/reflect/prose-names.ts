@@ -153,6 +153,8 @@ export interface ProseNames {
   linesOf(key: string, focus?: ReadonlySet<string>): { path: string; line: number; date: string }[];
   /** The entity key a name of the prose counts for ("Ash" of "Ash Grove" -> `ash-grove`). */
   keyOf(name: string): string;
+  /** Entity key -> the prose spellings whose lines count for it, sorted: which lines go to which page. */
+  spellings(): Map<string, string[]>;
 }
 
 const unpack = (packed: string): number[] => (packed === "" ? [] : packed.split(",").map(Number));
@@ -358,5 +360,21 @@ export function namesOf(
     }
     return lines.get(key) ?? [];
   };
-  return { names, linesOf, keyOf: keyOfName };
+  const spellingsOf = () => {
+    const out = new Map<string, string[]>();
+    const seen = new Set<string>();
+    for (const d of digests)
+      for (const raw of Object.keys(d.lines)) {
+        if (seen.has(raw)) continue;
+        seen.add(raw);
+        const k = keyOfName(raw);
+        if (!names.has(k)) continue;
+        const list = out.get(k);
+        if (list === undefined) out.set(k, [raw]);
+        else list.push(raw);
+      }
+    for (const list of out.values()) list.sort(cmp);
+    return out;
+  };
+  return { names, linesOf, keyOf: keyOfName, spellings: spellingsOf };
 }

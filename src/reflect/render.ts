@@ -19,6 +19,7 @@ import {
 } from "./entity-page.js";
 import { facetState } from "./facets.js";
 import { type FactMemo, loadFactMemo } from "./fact-memo.js";
+import { cmp } from "./format.js";
 import { readWorkspaceFile, readWorkspaceFileSync } from "./load.js";
 import { type KeptRegion, loadOpinionMemo, type OpinionMemo } from "./opinion-memo.js";
 import { entityOpinions, entityPagePath, entitySummary, proposalsBody, TYPED_PAGES, typedRegions } from "./pages.js";
@@ -124,11 +125,17 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
       pages.push(before === undefined ? { path: rel, after: res.text } : { path: rel, before, after: res.text });
   };
 
-  // Opinions, in file order then creation order.
+  // Opinions, in file order then creation order. A new one goes in before the first one first
+  // stated on a later day (a back-dated log's opinion lands where a full run puts it); regions
+  // already on the page never move (applyRegions only places missing ones by this order).
   const opinionMemo = await loadOpinionMemo(ws);
   const opBodies = new Map<string, string>();
   for (const op of input.opinions) opBodies.set(op.id, opinionMemo.render(op, input.opinionRegions?.get(op.id)));
-  await put(OPINIONS_PAGE, "opinions", input.opinionsText, opBodies, [...opBodies.keys()], input.adopted);
+  const opOrder = input.opinions
+    .map((op, i) => ({ id: op.id, created: op.created, i }))
+    .sort((a, b) => cmp(a.created, b.created) || a.i - b.i)
+    .map((o) => o.id);
+  await put(OPINIONS_PAGE, "opinions", input.opinionsText, opBodies, opOrder, input.adopted);
 
   // Entity pages.
   const factsByEntity = groupByEntity(input.facts);

@@ -46,6 +46,8 @@ export interface Snapshot {
   asOf?: string;
   /** MEMORY.md as the pages were rendered with it (its lines are on the pages). */
   core?: string;
+  /** The prose names' decisions the pages were rendered with (name-decisions.ts): a change re-renders the pages it moves. */
+  names?: string;
 }
 
 /** A part's prose file and what it holds: its logs' count and first and last path (path order). */
@@ -74,6 +76,7 @@ interface Head {
   aliases?: string;
   asOf?: string;
   core?: string;
+  names?: string;
   /** Part files in order: the facts, diagnostics and prose are these parts' lists concatenated. */
   parts: SnapshotPart[];
 }
@@ -117,6 +120,7 @@ export async function readSnapshot(
       ...(head.aliases === undefined ? {} : { aliases: head.aliases }),
       ...(head.asOf === undefined ? {} : { asOf: head.asOf }),
       ...(head.core === undefined ? {} : { core: head.core }),
+      ...(head.names === undefined ? {} : { names: head.names }),
     };
     for (const part of head.parts) {
       const data = JSON.parse(await readText(path.join(dir, part.file))) as Snapshot;
@@ -244,6 +248,7 @@ export async function writeSnapshot(
     ...(snap.aliases === undefined ? {} : { aliases: snap.aliases }),
     ...(snap.asOf === undefined ? {} : { asOf: snap.asOf }),
     ...(snap.core === undefined ? {} : { core: snap.core }),
+    ...(snap.names === undefined ? {} : { names: snap.names }),
     parts: named,
   };
   await writeFileAtomic(file, JSON.stringify(head));

@@ -1,0 +1,56 @@
+// Where nightly-after-nightly and one full run parted: names in the prose whose reading
+// changes as more logs come in. Each case lives its logs night by night, then compares the
+// pages with one full run over the same logs.
+import { rmSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { filesOf, type Night, nightAfter, runScenario } from "./support/differential.js";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const night = (day: string, text: string, extra: Record<string, string> = {}): Night => ({
+  now: nightAfter(day),
+  change: { [`memory/${day}.md`]: text, ...extra },
+});
+
+describe("prose names read the same night by night as in one full run", () => {
+  it("a nickname MEMORY.md gives ties the long name to the page the short one already has", async () => {
+    // Kat gets a page from the prose first; "Katherine" turns up weeks later. MEMORY.md says
+    // they are one person, so her line belongs on Kat's page, as a full run files it.
+    const nights = [
+      night("2026-05-04", "Ran the canal loop w/ Kat, 8k in the rain. legs dead.\n", {
+        "MEMORY.md": "# Me\n\n- My running buddy is Katherine Moss (Kat), we do Tuesdays.\n",
+      }),
+      night("2026-05-06", "tempo run. Kat sent me her marathon plan, it's brutal\n"),
+      night("2026-05-11", "- physio at 4\n- Kat says the Rotterdam entry opens Friday\n"),
+      night("2026-05-19", "intervals cancelled, Katherine's knee is acting up again.\n"),
+      night("2026-05-20", "quiet day, meal prep\n"),
+    ];
+    const out = await runScenario(dirs, { name: "kat", nights, questions: ["Kat knee"] });
+    expect(out.differences).toEqual([]);
+    expect(out.leftovers).toEqual([]);
+    const lived = out.lived;
+    const kat = filesOf(lived, ["bank/entities"]);
+    expect([...kat.keys()].some((p) => /Katherine/.test(p))).toBe(false);
+    expect(kat.get("bank/entities/Kat.md")).toContain("memory/2026-05-19.md#L1");
+  }, 120_000);
+
+  it("a line an old night filed under a name of its own moves when later logs read it otherwise", async () => {
+    // "Oskar Lind" first stands as one name (Oskar never alone yet); once Oskar is named on his
+    // own in later logs, the first line is one of Oskar's, on an old log the window never re-reads.
+    const nights = [
+      night("2026-08-03", "Met the new neighbour, Oskar Lind, he fixes bikes in his garage.\n"),
+      night("2026-08-05", "Borrowed a pump from Oskar Lind. Still need to return it\n"),
+      night("2026-08-10", "- weeded the front bed\n- gave the pump back, Oskar was out so left it by his door\n"),
+      night("2026-08-12", "asked Oskar about the wheel truing thing, he'll show me sat\n"),
+      night("2026-08-16", "Saturday: Oskar showed me how to true a wheel. took ages but it's straight now\n"),
+      night("2026-08-17", "lazy sunday\n"),
+    ];
+    const out = await runScenario(dirs, { name: "oskar", nights, questions: ["who fixes bikes"] });
+    expect(out.differences).toEqual([]);
+    const lived = filesOf(out.lived, ["bank/entities"]);
+    expect(lived.get("bank/entities/Oskar.md")).toContain("memory/2026-08-03.md#L1");
+  }, 120_000);
+});
