@@ -79,10 +79,6 @@ function cueBetween(text: string, a: string, b: string): boolean {
   return ALIAS_CUE.test(between) && !/[.;!?](?:\s|$)/u.test(between);
 }
 
-/** A name without accents or case: Zoë and zoe are the same fold. */
-export function fold(name: string): string {
-  return entityKey(name).normalize("NFD").replace(/\p{M}/gu, "");
-}
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**

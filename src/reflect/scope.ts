@@ -1,9 +1,10 @@
 import type { Opinion } from "../markdown/opinions.js";
 import { entityKey, respellAll } from "../retain/entities.js";
 import type { Fact } from "../retain/types.js";
-import { type EntityWorld, fold } from "./entity-context.js";
+import type { EntityWorld } from "./entity-context.js";
 import { nameTokens } from "./entity-page.js";
 import { applyAliases, type LoadedFacts } from "./load.js";
+import { foldName as fold } from "./name-ties.js";
 import type { RenderScope } from "./render.js";
 
 export interface ScopeInput {
