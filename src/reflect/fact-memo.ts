@@ -11,7 +11,6 @@
  * same pages.
  */
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { AFFIRMING_NEGATIONS, CUE_LISTS, NEGATIVE_OUTCOME_WORDS } from "../analysis/cue-lists.js";
 import { CUE_WORDS } from "../analysis/cues.js";
@@ -22,6 +21,7 @@ import { writeFileAtomic } from "../workspace/atomic.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
 import { derivingCode } from "./code-fingerprint.js";
 import { FACETS, factFacet } from "./facets.js";
+import { type KeyedMemoFile, readKeyedMemo } from "./keyed-memo.js";
 import { CHANGE_CUES, carriesChange } from "./proposals.js";
 import { contentTokens } from "./text.js";
 
@@ -37,12 +37,7 @@ export const factMemoPath = (ws: Workspace) => path.join(stateDir(ws), "reflect"
 type Entry = [length: number, change: 0 | 1 | string, facet: 0 | 1 | [rule: number, stems: string]];
 
 /** Ids and entries as two lists: an object of 20k keys parses into a slow dictionary. */
-interface MemoFile {
-  version: number;
-  code: string;
-  ids: string[];
-  entries: unknown[];
-}
+type MemoFile = KeyedMemoFile<unknown>;
 
 /**
  * What an entry is checked against besides the fact's id. The id is a hash of the date and
@@ -182,19 +177,8 @@ export function factMemo(facts: readonly Fact[], code: string, stored?: Readonly
 /** The memo in the workspace, or an empty one when the file is missing, of another version or code, or corrupt. */
 export async function loadFactMemo(ws: Workspace, facts: readonly Fact[]): Promise<FactMemo> {
   const code = await MEMO_CODE();
-  try {
-    const file = JSON.parse(await readFile(factMemoPath(ws), "utf8")) as Partial<MemoFile> | null;
-    if (
-      file?.version === MEMO_VERSION &&
-      file.code === code &&
-      Array.isArray(file.ids) &&
-      Array.isArray(file.entries) &&
-      file.ids.length === file.entries.length
-    )
-      return factMemo(facts, code, new Map(file.ids.map((id, i) => [String(id), file.entries![i]])));
-  } catch {
-    // missing or corrupt derived data: derived again
-  }
+  const kept = await readKeyedMemo<unknown>(factMemoPath(ws), MEMO_VERSION, code);
+  if (kept !== undefined) return factMemo(facts, code, kept);
   return factMemo(facts, code);
 }
 

@@ -11,13 +11,13 @@
  * an edited region or any changed field means the opinion is rendered, to the same bytes.
  */
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { type Opinion, renderOpinion } from "../markdown/opinions.js";
 import { bodyHash } from "../markdown/regions.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
 import { derivingCode } from "./code-fingerprint.js";
+import { type KeyedMemoFile, readKeyedMemo } from "./keyed-memo.js";
 
 /** Bump when what an entry means changes in a way the code fingerprint cannot see. */
 const MEMO_VERSION = 1;
@@ -33,12 +33,7 @@ export interface KeptRegion {
 /** Per opinion id: [hash of the opinion's JSON, hash of its rendered body]. */
 type Entry = [input: string, body: string];
 
-interface MemoFile {
-  version: number;
-  code: string;
-  ids: string[];
-  entries: Entry[];
-}
+type MemoFile = KeyedMemoFile<Entry>;
 
 export interface OpinionMemo {
   /** renderOpinion(op), from the kept region when the memo vouches for it. */
@@ -97,19 +92,8 @@ export function opinionMemo(code: string, stored?: ReadonlyMap<string, unknown>)
 /** The memo in the workspace, or an empty one when missing, of another version or code, or corrupt. */
 export async function loadOpinionMemo(ws: Workspace): Promise<OpinionMemo> {
   const code = await derivingCode();
-  try {
-    const file = JSON.parse(await readFile(opinionMemoPath(ws), "utf8")) as Partial<MemoFile> | null;
-    if (
-      file?.version === MEMO_VERSION &&
-      file.code === code &&
-      Array.isArray(file.ids) &&
-      Array.isArray(file.entries) &&
-      file.ids.length === file.entries.length
-    )
-      return opinionMemo(code, new Map(file.ids.map((id, i) => [String(id), file.entries![i]])));
-  } catch {
-    // missing or corrupt derived data: every opinion is rendered
-  }
+  const kept = await readKeyedMemo<Entry>(opinionMemoPath(ws), MEMO_VERSION, code);
+  if (kept !== undefined) return opinionMemo(code, kept);
   return opinionMemo(code);
 }
 
