@@ -39,7 +39,7 @@ describe("an incremental night re-renders pages a new entity changes", () => {
       {
         now: nightAfter("2026-10-05"),
         change: {
-          "MEMORY.md": "# Me\n\n- The crew: Hana on design, Olek aka Ole, Rui does ops.\n",
+          "MEMORY.md": "# Me\n\n- The crew: Hana on design, and Ole, who goes by Rui in the ops channel.\n",
           "memory/2026-10-05.md": "## Retain\n- W @Ole: picked up the van keys for the Lisbon job\n",
         },
       },
