@@ -230,6 +230,9 @@ export const CUE_LISTS: readonly CueList[] = [
       "not",
       "never",
       "no",
+      // a spoken "no": "the 25 bus unreliable? nah, on time all week"
+      "nah",
+      "nope",
       "isn't",
       "aren't",
       "wasn't",

@@ -188,6 +188,11 @@ describe("findCues", () => {
     expect(findCues("not one of the new hires stayed")).toEqual([{ kind: "negation", cue: "not" }]);
   });
 
+  it("reads a spoken no ('nah', 'nope') as a negation", () => {
+    expect(findCues("library wifi dodgy? nah, fixed since monday")).toEqual([{ kind: "negation", cue: "nah" }]);
+    expect(findCues("nope, still the best chippy in town")).toEqual([{ kind: "negation", cue: "nope" }]);
+  });
+
   it("reads a verdict against a choice as the opposite of choosing it, with no 'not' in sight", () => {
     for (const text of [
       "Kafka was a mistake for the event bus.",

@@ -125,6 +125,13 @@ describe("evaluatedSubject: what a '<subject> is <judgement>' statement judges",
     ["parents' evenings take way too long", "parents' evenings"],
     ["the slow cooker saves me an hour every weeknight", "the slow cooker"],
     ["the slow cooker takes the stew off my hands", undefined],
+    // Texting's "r" is "are"; "R" is a language.
+    ["the night buses r unreliable after 11", "the night buses"],
+    ["R is nicer than SPSS for plots", "R"],
+    // Terse notes leave the copula out; a plain note still judges nothing.
+    ["printer in the library still broken", "printer in the library"],
+    ["gym showers not exactly warm", undefined],
+    ["we still need to book the minibus", undefined],
   ])("%s -> %s", (text, subject) => {
     expect(evaluatedSubject(text)).toBe(subject);
   });
@@ -172,6 +179,7 @@ describe("judgedOnScale: what a statement judges, and on which scale", () => {
       { subject: "the leisure centre cafe sandwich", scale: "price" },
     ],
     ["the taxi app is poor value", { subject: "the taxi app", scale: "price" }],
+    ["the union bar not exactly cheap these days", { subject: "the union bar", scale: "price" }],
   ])("%s -> %j", (text, read) => {
     expect(judgedOnScale(text)).toEqual(read);
   });

@@ -191,7 +191,7 @@ const SUBJECT_WORDS = 6;
  * evaluative ("is unfair", "feels pretty smooth now"). Undefined for any other statement.
  */
 export function evaluatedSubject(text: string): string | undefined {
-  const split = subjectSplit(text);
+  const split = subjectSplit(text, true);
   if (split === undefined) return undefined;
   const predicate = text.slice(split.at).split(CLAUSE)[0]!;
   return evaluation(predicate).sign === 0 ? undefined : split.subject;
@@ -203,7 +203,7 @@ export function evaluatedSubject(text: string): string | undefined {
  * the judgement's words are on no one scale.
  */
 export function judgedOnScale(text: string): { subject: string; scale: string } | undefined {
-  const split = subjectSplit(text);
+  const split = subjectSplit(text, true);
   if (split === undefined) return undefined;
   const words = phrasesOf(cueResidue(text.slice(split.at).split(CLAUSE)[0]!)).words;
   // Words on no scale ("good" in "cheap and good value") leave the scale to the others.
@@ -241,8 +241,19 @@ export function claimSubject(text: string): string | undefined {
 const LEAD_IN =
   /^(?:after|since|before|during|following|with|without|now that|thanks to|because of)\s+(?:\S+\s+){1,3}?(?=(?:the|a|an|my|our|this|that|these|those|his|her|their|its)\s)/iu;
 
-function subjectSplit(text: string): { subject: string; at: number } | undefined {
-  const m = COPULA.exec(text) ?? SHORT_COPULA.exec(text);
+/**
+ * Terse notes leave the copula out ("laundrette not exactly cheap either", "stats lecs still a
+ * waste of a morning"): a word that only a predicate starts with marks where it would be. Read
+ * only when no copula is written, so "I still think the rota is unfair" judges the rota, and only
+ * for a judgement (evaluatedSubject, judgedOnScale), so a plain note gets no subject from it.
+ */
+const UNWRITTEN_COPULA =
+  /\s(?=(?:still|not|never|way|so|kinda|pretty|totally|def|defo|definitely|a total|a complete|a real|a bit|an absolute)\s)/iu;
+
+function subjectSplit(raw: string, terse = false): { subject: string; at: number } | undefined {
+  // Texting's "r" for "are" ("the lectures r pointless"), lower-case only: "R" is a language. Same length, same indices.
+  const text = raw.replace(/(?<=\s)r(?=\s)/gu, "=");
+  const m = COPULA.exec(text) ?? SHORT_COPULA.exec(text) ?? (terse ? UNWRITTEN_COPULA.exec(text) : null);
   if (!m) return undefined;
   // "not gonna lie, the landlord is hopeless": a lead-in before a comma is not the subject,
   // nor one of time or cause without a comma ("after the refurb the canteen is ...").
