@@ -86,6 +86,13 @@ export const CUE_LISTS: readonly CueList[] = [
       "admitted",
       "concedes",
       "conceded",
+      // the writer's own concession: "I must concede the new hours suit me"
+      "must admit",
+      "have to admit",
+      "i admit",
+      "must concede",
+      "have to concede",
+      "i concede",
       "accepted the new date",
       "accepts the new date",
       "accepted the slip",

@@ -21,6 +21,7 @@ export const POSITIVE = [
   "fast",
   "faster",
   "quick",
+  "quicker",
   "snappy",
   "cheap",
   "cheaper",
@@ -66,6 +67,20 @@ export const POSITIVE = [
   "effective",
   "efficient",
   "happy with",
+  // Fits the holder's life: "the new hours suit me rather well", "the late shift works for me".
+  "suits me",
+  "suit me",
+  "suited me",
+  "suits us",
+  "suit us",
+  "works for me",
+  "work for me",
+  "worked for me",
+  "works for us",
+  // Praise said as the manner: "refreshingly short", "mercifully quick", "blissfully quiet".
+  "refreshingly",
+  "mercifully",
+  "blissfully",
   // Turning up when it should: "the bin men came on time for once", "the 7 bus is on time again".
   "on time",
   "punctual",
@@ -273,7 +288,7 @@ export const SCALES: ReadonlyMap<string, string> = new Map(
   Object.entries({
     price:
       "cheap cheaper affordable expensive overpriced pricey costly rip-off bargain|too expensive|a fortune|a rip off|daylight robbery|good value|great value|decent value|value for money|a bargain|a steal|poor value|bad value",
-    speed: "fast faster quick snappy slow slower sluggish laggy|too slow",
+    speed: "fast faster quick quicker snappy slow slower sluggish laggy|too slow",
     effort:
       "easy easier simple simpler painless intuitive hard harder painful tedious complicated convoluted confusing|a pain|too complex|too complicated",
     reliability: "reliable stable robust flaky broken unreliable unstable fragile brittle buggy|rock solid",

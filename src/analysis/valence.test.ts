@@ -72,6 +72,11 @@ describe("evaluation: a verb that is itself the judgement", () => {
     ["the new password rules made no difference to phishing", -1],
     ["the school portal takes forever to load", -1],
     ["batch cooking on Sundays saves us loads", 1],
+    // Fits the holder's life, or praise said as the manner.
+    ["the earlier pickup suits me fine actually", 1],
+    ["the Tuesday slot works for me", 1],
+    ["the assembly was refreshingly brief", 1],
+    ["the queue at the post office was mercifully short", 1],
   ])("%s -> %i", (text, sign) => {
     expect(evaluation(text).sign).toBe(sign);
   });
@@ -85,6 +90,13 @@ describe("evaluation: making no sense is a complaint, whatever its 'no' or 'not'
     "the team's sprint board is a shambles",
   ])("%s", (text) => {
     expect(evaluation(text).sign).toBe(-1);
+  });
+});
+
+describe("a writer's own concession asserts what follows", () => {
+  it("reads 'I must admit' and 'I have to concede' as a concession, not a 'not'", () => {
+    expect(findCues("I must admit the new bins are tidier").map((c) => c.cue)).toEqual(["must admit"]);
+    expect(evaluation("I have to concede the one-way system is quicker").sign).toBe(1);
   });
 });
 

@@ -23,7 +23,18 @@ export const RECANTING: ReadonlySet<string> = new Set(RECANTING_CUES);
  * Reversal cues that concede what follows ("admitted it went smoother than she expected"):
  * they assert their clause, so the clause's own words say which way it goes.
  */
-const CONCESSIONS: ReadonlySet<string> = new Set(["admits", "admitted", "concedes", "conceded"]);
+const CONCESSIONS: ReadonlySet<string> = new Set([
+  "admits",
+  "admitted",
+  "concedes",
+  "conceded",
+  "must admit",
+  "have to admit",
+  "i admit",
+  "must concede",
+  "have to concede",
+  "i concede",
+]);
 
 /** The first recanting cue among `cues`. */
 export function recanting(cues: readonly CueHit[]): CueHit | undefined {

@@ -56,6 +56,13 @@ describe("holderOf: a belief reported for someone else", () => {
     expect(holderOf(["Sam"], "the pricing page came around again in review")).toBe("sam");
   });
 
+  it("reads past an aside between the name and the verb", () => {
+    expect(holderOf(["Sam"], "Ingrid, bless her, still insists the pricing page needs a rewrite")).toBe("ingrid");
+    expect(holderOf(["Sam", "Ingrid"], "Ingrid, to be fair, says the pricing page can wait")).toBe("ingrid");
+    // A list is no aside: "Monday, Tuesday, Friday thinks" reports nobody.
+    expect(holderOf(["Sam"], "Monday, the pricing page, thinks about it later")).toBe("sam");
+  });
+
   it("reads 'figures' as a person's guess, and 'X did ..., says ...' as X's word", () => {
     expect(holderOf(["Sam"], "Odile figures the landlord will cave on the rent")).toBe("odile");
     expect(holderOf(["Sam"], "Odile figured the heating would be fixed by now")).toBe("odile");
