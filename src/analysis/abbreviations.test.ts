@@ -21,6 +21,7 @@ describe("sameThing: the one word matching reads for a thing's spellings", () =>
     expect(sameThing("k8s")).toBe(sameThing("kubernetes"));
     expect(sameThing("veggies")).toBe(sameThing("vegetables"));
     expect(sameThing("repos")).toBe(sameThing("repository"));
+    expect(sameThing("lecs")).toBe(sameThing("lecture"));
     expect(sameThing("roster")).toBe(sameThing("rota"));
     expect(sameThing("schedule")).toBe(sameThing("rota"));
     expect(sameThing("garden")).toBe("garden");

@@ -37,6 +37,7 @@ const GROUPS = [
   "veterinarian vet",
   "physiotherapist physiotherapy physio",
   "university uni",
+  "lecture lec lecs",
   "mathematics maths math",
   "television tv",
   "thanks thx",

@@ -177,6 +177,22 @@ describe("findCues", () => {
     expect(findCues("No longer worried about the cutover")).toEqual([{ kind: "for", cue: "no longer worried" }]);
   });
 
+  it("reads harm counted as none ('not one fall since', 'zero incidents') as good news, not a 'not'", () => {
+    expect(findCues("not one single accident on the stairs since the rail went in")).toEqual([
+      { kind: "for", cue: "not one single accident" },
+    ]);
+    expect(findCues("not a single complaint from the neighbours since")).toEqual([
+      { kind: "for", cue: "not a single complaint" },
+    ]);
+    expect(findCues("zero incidents on the new route")).toEqual([{ kind: "for", cue: "zero incidents" }]);
+    expect(findCues("not one of the new hires stayed")).toEqual([{ kind: "negation", cue: "not" }]);
+  });
+
+  it("reads a spoken no ('nah', 'nope') as a negation", () => {
+    expect(findCues("library wifi dodgy? nah, fixed since monday")).toEqual([{ kind: "negation", cue: "nah" }]);
+    expect(findCues("nope, still the best chippy in town")).toEqual([{ kind: "negation", cue: "nope" }]);
+  });
+
   it("reads a verdict against a choice as the opposite of choosing it, with no 'not' in sight", () => {
     for (const text of [
       "Kafka was a mistake for the event bus.",

@@ -74,6 +74,8 @@ function withoutIdioms(text: string): { rest: string; hits: CueHit[] } {
   rest = rest.replace(AFFIRMING, " ");
   // "makes no sense", "doesn't make sense": a complaint said with a "no"; read as one word.
   rest = rest.replace(SENSELESS, " senseless ");
+  // "made no difference", "doesn't make any difference": no effect, a complaint with a "no" in it.
+  rest = rest.replace(NO_DIFFERENCE, " no-difference ");
   // "would have been fine if we'd had ...": it held only on a condition that was not met.
   rest = rest.replace(COUNTERFACTUAL, (m) => {
     hits.push({ kind: "hedge", cue: m.trim() });
@@ -129,9 +131,12 @@ function cuesOf(text: string): CueHit[] {
 
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
-/** A negation, at most one word, then a negative-outcome word: " no longer blocked ", " not really worried ". */
+/**
+ * A negation, at most one word, then a negative-outcome word: " no longer blocked ", " not really
+ * worried "; or a count of none, up to two words, then one: " not one back injury ", " zero incidents ".
+ */
 const NEGATED_BAD = new RegExp(
-  ` (?:no longer|not|never|isn't|aren't|wasn't|weren't|doesn't|don't|hasn't|haven't|hadn't|no) (?:\\S+ )?(?:${NEGATIVE_OUTCOME_WORDS.map(escapeRe).join("|")}) `,
+  ` (?:(?:no longer|not|never|isn't|aren't|wasn't|weren't|doesn't|don't|hasn't|haven't|hadn't|no) (?:\\S+ )?|(?:not (?:one|a single|one single)|zero) (?:\\S+ ){0,2}?)(?:${NEGATIVE_OUTCOME_WORDS.map(escapeRe).join("|")}) `,
   "g",
 );
 
@@ -240,6 +245,19 @@ export function isQuestion(text: string): boolean {
 }
 
 /**
+ * A belief put as a question and answered at once: "handovers too long? not anymore, Helen cut
+ * them", "Lidl still the best? yep". Returns the question: what the answer is about.
+ */
+const ANSWERED =
+  /^\s*([^?]{3,120}?)\s*\?+\s*(?:not anymore|no longer|nope|nah|no|not really|not at all|not now|yes|yep|yeah|still|absolutely|definitely|totally|of course)\b(?!\s*\?)/iu;
+
+/** The question a text answers itself ("X? not anymore, ..."), else undefined. */
+export function answeredQuestion(text: string): string | undefined {
+  if (isQuestion(text)) return undefined;
+  return ANSWERED.exec(text)?.[1];
+}
+
+/**
  * A plan or an intention, no belief: "going to try a rota where ...", "plan to ask Dev about
  * it", "let's pilot it in May", "will look into the pricing". Its subject is the writer (or
  * none): "the launch will move conversions" is a forecast, not a plan.
@@ -256,6 +274,10 @@ export function isPlan(text: string): boolean {
 /** Making no sense, however it is said: a complaint whose "no" or "not" turns nothing round. */
 const SENSELESS =
   / (?:makes?|made|making) (?:no|zero|little|less and less) sense(?= )| (?:doesn't|does not|didn't|did not|don't|do not|won't|never) (?:really |actually )?makes? (?:any |much )?sense(?= )/g;
+
+/** Making no difference, however it is said: like SENSELESS, a complaint whose "no" turns nothing round. */
+const NO_DIFFERENCE =
+  / (?:makes?|made|making) (?:no|zero|little) (?:real |actual )?difference(?= )| (?:doesn't|does not|didn't|did not|don't|do not|won't|never) (?:really |actually )?makes? (?:any|much) (?:real )?difference(?= )/g;
 
 const AFFIRMING = new RegExp(
   [

@@ -2,7 +2,7 @@
 // statements that disagree without a "not" ("unfair" / "fine now") are read as disagreeing.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findCues, isHypothetical, isPlan } from "./cues.js";
+import { answeredQuestion, findCues, isHypothetical, isPlan } from "./cues.js";
 import { evaluatedSubject, evaluation, judgedOnScale, praisesIronically, recanting } from "./valence.js";
 
 describe("evaluation: praise or complaint, a 'not' counted in its own clause", () => {
@@ -66,6 +66,22 @@ describe("evaluation: praise or complaint, a 'not' counted in its own clause", (
   });
 });
 
+describe("evaluation: a verb that is itself the judgement", () => {
+  it.each([
+    ["the blackout blind does nothing, still awake at 5", -1],
+    ["the new password rules made no difference to phishing", -1],
+    ["the school portal takes forever to load", -1],
+    ["batch cooking on Sundays saves us loads", 1],
+    // Fits the holder's life, or praise said as the manner.
+    ["the earlier pickup suits me fine actually", 1],
+    ["the Tuesday slot works for me", 1],
+    ["the assembly was refreshingly brief", 1],
+    ["the queue at the post office was mercifully short", 1],
+  ])("%s -> %i", (text, sign) => {
+    expect(evaluation(text).sign).toBe(sign);
+  });
+});
+
 describe("evaluation: making no sense is a complaint, whatever its 'no' or 'not'", () => {
   it.each([
     "the parking permit system makes no sense",
@@ -74,6 +90,13 @@ describe("evaluation: making no sense is a complaint, whatever its 'no' or 'not'
     "the team's sprint board is a shambles",
   ])("%s", (text) => {
     expect(evaluation(text).sign).toBe(-1);
+  });
+});
+
+describe("a writer's own concession asserts what follows", () => {
+  it("reads 'I must admit' and 'I have to concede' as a concession, not a 'not'", () => {
+    expect(findCues("I must admit the new bins are tidier").map((c) => c.cue)).toEqual(["must admit"]);
+    expect(evaluation("I have to concede the one-way system is quicker").sign).toBe(1);
   });
 });
 
@@ -106,6 +129,21 @@ describe("evaluatedSubject: what a '<subject> is <judgement>' statement judges",
     // Terse notes write the copula as "=".
     ["weekly syncs = mostly box-ticking", "weekly syncs"],
     ["weekly syncs = 30 min", undefined],
+    // A phrase of time or cause before the subject is no part of it.
+    ["since the update the bank app is painless", "the bank app"],
+    ["after the rewiring the landing lights are flaky", "the landing lights"],
+    // A verb that is itself the judgement: no effect, too long, time or money given back.
+    ["the new mattress topper does nothing for my back", "the new mattress topper"],
+    ["parents' evenings take way too long", "parents' evenings"],
+    ["the slow cooker saves me an hour every weeknight", "the slow cooker"],
+    ["the slow cooker takes the stew off my hands", undefined],
+    // Texting's "r" is "are"; "R" is a language.
+    ["the night buses r unreliable after 11", "the night buses"],
+    ["R is nicer than SPSS for plots", "R"],
+    // Terse notes leave the copula out; a plain note still judges nothing.
+    ["printer in the library still broken", "printer in the library"],
+    ["gym showers not exactly warm", undefined],
+    ["we still need to book the minibus", undefined],
   ])("%s -> %s", (text, subject) => {
     expect(evaluatedSubject(text)).toBe(subject);
   });
@@ -146,6 +184,14 @@ describe("judgedOnScale: what a statement judges, and on which scale", () => {
     ["the night bus is great", undefined],
     ["the night bus is cheap but slow", { subject: "the night bus", scale: "price" }],
     ["took the night bus home", undefined],
+    // Price against what it buys is the price scale too; a general word beside it does not hide it.
+    ["the school dinners are good value", { subject: "the school dinners", scale: "price" }],
+    [
+      "the leisure centre cafe sandwich was cheap and nice",
+      { subject: "the leisure centre cafe sandwich", scale: "price" },
+    ],
+    ["the taxi app is poor value", { subject: "the taxi app", scale: "price" }],
+    ["the union bar not exactly cheap these days", { subject: "the union bar", scale: "price" }],
   ])("%s -> %j", (text, read) => {
     expect(judgedOnScale(text)).toEqual(read);
   });
@@ -165,5 +211,25 @@ describe("praisesIronically", () => {
     expect(evaluation("the school run got moved to 7:40. Superb timing.").sign).toBe(-1);
     expect(praisesIronically("Great teamwork on the launch")).toBe(false);
     expect(praisesIronically("Excellent planning by Dana made the move painless")).toBe(false);
+  });
+
+  it("reads praise on both ends of a mishap as sarcasm, and either end alone as meant", () => {
+    expect(praisesIronically("Brilliant, the printer ate my payslip again. Love it.")).toBe(true);
+    expect(evaluation("Oh great, third fire alarm this week. Just perfect.").sign).toBe(-1);
+    expect(praisesIronically("Great, the lift works again")).toBe(false);
+    expect(praisesIronically("The new bike shed is great. Love it.")).toBe(false);
+  });
+});
+
+describe("answeredQuestion: a belief put as a question and answered at once", () => {
+  it("returns the question when an answer follows it, and nothing for a plain question", () => {
+    expect(answeredQuestion("school run stressful? not anymore, the lollipop man is back")).toBe(
+      "school run stressful",
+    );
+    expect(answeredQuestion("Is the 18 bus still the quickest? yep, by ten minutes")).toBe(
+      "Is the 18 bus still the quickest",
+    );
+    expect(answeredQuestion("is the 18 bus still the quickest?")).toBeUndefined();
+    expect(answeredQuestion("the 18 bus is quickest, no doubt")).toBeUndefined();
   });
 });

@@ -23,7 +23,18 @@ export const RECANTING: ReadonlySet<string> = new Set(RECANTING_CUES);
  * Reversal cues that concede what follows ("admitted it went smoother than she expected"):
  * they assert their clause, so the clause's own words say which way it goes.
  */
-const CONCESSIONS: ReadonlySet<string> = new Set(["admits", "admitted", "concedes", "conceded"]);
+const CONCESSIONS: ReadonlySet<string> = new Set([
+  "admits",
+  "admitted",
+  "concedes",
+  "conceded",
+  "must admit",
+  "have to admit",
+  "i admit",
+  "must concede",
+  "have to concede",
+  "i concede",
+]);
 
 /** The first recanting cue among `cues`. */
 export function recanting(cues: readonly CueHit[]): CueHit | undefined {
@@ -51,6 +62,24 @@ const EXCESS =
  */
 const IRONIC_PRAISE =
   /\b(?:(?:great|wonderful|fantastic|perfect|awesome|brilliant|lovely|super|cool|nice|oh good)\s*[,.!…]+\s*(?:just\s+)?(?:another|more|yet another|one more)\b|love (?:that|this) for (?:me|us|him|her|them)\b|(?:sure|yeah|oh yes)\s*[,.!…]+\s*(?:totally|very|super|completely|perfectly|absolutely)\s+(?:fine|reasonable|realistic|doable|normal|great|sane|sustainable)\b|what could (?:possibly )?go wrong\b|(?<=[.!?…]\s+)(?:great|fantastic|brilliant|excellent|superb|wonderful|lovely|stellar|amazing|marvellous|top-notch|first-class)\s+(?:planning|organi[sz]ation|management|timing|communication|scheduling|thinking|leadership|service|teamwork)(?:\s*,?\s*(?:everyone|guys|all|team|folks|as usual|as always|again))?\s*[.!]*\s*$)/giu;
+
+/**
+ * Praise on both ends of a report of what went wrong: "Wonderful, handover took 50 minutes again.
+ * Love it." Either end alone may be meant ("Great, the app works again"); both together are not.
+ * Each end is read as sarcastic praise.
+ */
+const PRAISE_OPENER =
+  "(?:oh\\s+)?(?:great|wonderful|fantastic|perfect|brilliant|lovely|marvell?ous|super|awesome|excellent|amazing)";
+const PRAISE_CLOSER =
+  "(?:love it|loving it|love that|love this|just great|just perfect|just lovely|lovely|perfect|brilliant|great|fantastic|marvell?ous|super|awesome|wonderful|amazing|living the dream)";
+const BOOKENDED = new RegExp(
+  `^\\s*${PRAISE_OPENER}(?=\\s*[,!]+.+[.!?…]\\s*${PRAISE_CLOSER}\\s*[.!]*\\s*$)|(?<=^\\s*${PRAISE_OPENER}\\s*[,!]+.+[.!?…]\\s*)${PRAISE_CLOSER}\\s*[.!]*\\s*$`,
+  "giu",
+);
+
+/** The text with its sarcastic praise read as the complaint it is. */
+const withIrony = (text: string) =>
+  text.replace(BOOKENDED, " ironic-praise ").replace(IRONIC_PRAISE, " ironic-praise ");
 
 /** The valence phrases of a normalised text and their signed sum. */
 function phrasesOf(normalised: string): { sum: number; words: string[] } {
@@ -121,15 +150,17 @@ function evaluationOf(text: string): Evaluation {
 /** The text praises sarcastically ("great, another meeting", "sure, totally fine"): a stance, the complaint it means. */
 export function praisesIronically(text: string): boolean {
   IRONIC_PRAISE.lastIndex = 0;
-  const found = IRONIC_PRAISE.test(text);
+  BOOKENDED.lastIndex = 0;
+  const found = IRONIC_PRAISE.test(text) || BOOKENDED.test(text);
   IRONIC_PRAISE.lastIndex = 0;
+  BOOKENDED.lastIndex = 0;
   return found;
 }
 
 /** Each clause of a text that judges something, with its sign and words (see evaluation). */
 export function evaluatedClauses(text: string): { text: string; sign: -1 | 1; words: string[] }[] {
   const out: { text: string; sign: -1 | 1; words: string[] }[] = [];
-  for (const clause of text.replace(IRONIC_PRAISE, " ironic-praise ").split(CLAUSE)) {
+  for (const clause of withIrony(text).split(CLAUSE)) {
     if (clause.trim() === "") continue;
     const read = phrasesOf(cueResidue(clause));
     if (read.sum === 0) continue;
@@ -149,9 +180,13 @@ export function ranks(text: string): boolean {
   );
 }
 
-/** The verb that joins a judged subject to its judgement: "the rota IS fine", "it FEELS clunky", terse "standups = theater". */
+/**
+ * The verb that joins a judged subject to its judgement: "the rota IS fine", "it FEELS clunky",
+ * terse "standups = theater"; or a verb that is itself the judgement, kept in the predicate:
+ * "melatonin | does nothing", "handovers | take far too long", "the dishwasher | saves us time".
+ */
 const COPULA =
-  /\s(?:=|is|are|was|were|feels|felt|seems|seemed|looks|looked|sounds|sounded|has been|have been|had been|would be|will be|remains|remained|stays|stayed|became|becomes|got|gets|went|goes)\s/iu;
+  /\s(?:(?:=|is|are|was|were|feels|felt|seems|seemed|looks|looked|sounds|sounded|has been|have been|had been|would be|will be|remains|remained|stays|stayed|became|becomes|got|gets|went|goes)\s|(?=(?:does|do|did) nothing\b|(?:makes|made|make) no difference\b|(?:saves|saved) (?:us|me|time|money|them|him|her)\b|(?:takes|take|took|runs|run|ran|lasts|last|lasted|drags|dragged) (?:(?:far|way|much|a bit|so|a lot) )?(?:too long|forever|ages)\b))/iu;
 /** "the rota's fine": only when no other copula follows ("Linear's pricing is annoying" judges the pricing). */
 const SHORT_COPULA = /['’]s\s/u;
 
@@ -167,7 +202,7 @@ const SUBJECT_WORDS = 6;
  * evaluative ("is unfair", "feels pretty smooth now"). Undefined for any other statement.
  */
 export function evaluatedSubject(text: string): string | undefined {
-  const split = subjectSplit(text);
+  const split = subjectSplit(text, true);
   if (split === undefined) return undefined;
   const predicate = text.slice(split.at).split(CLAUSE)[0]!;
   return evaluation(predicate).sign === 0 ? undefined : split.subject;
@@ -179,10 +214,11 @@ export function evaluatedSubject(text: string): string | undefined {
  * the judgement's words are on no one scale.
  */
 export function judgedOnScale(text: string): { subject: string; scale: string } | undefined {
-  const split = subjectSplit(text);
+  const split = subjectSplit(text, true);
   if (split === undefined) return undefined;
   const words = phrasesOf(cueResidue(text.slice(split.at).split(CLAUSE)[0]!)).words;
-  const scales = new Set(words.map((w) => SCALES.get(w)));
+  // Words on no scale ("good" in "cheap and good value") leave the scale to the others.
+  const scales = new Set(words.map((w) => SCALES.get(w)).filter((s) => s !== undefined));
   if (scales.size !== 1) return undefined;
   const [scale] = scales;
   return scale === undefined ? undefined : { subject: split.subject, scale };
@@ -212,11 +248,27 @@ export function claimSubject(text: string): string | undefined {
   return subject;
 }
 
-function subjectSplit(text: string): { subject: string; at: number } | undefined {
-  const m = COPULA.exec(text) ?? SHORT_COPULA.exec(text);
+/** A phrase of time or cause before a subject that starts with its own determiner: "since the update | the app". */
+const LEAD_IN =
+  /^(?:after|since|before|during|following|with|without|now that|thanks to|because of)\s+(?:\S+\s+){1,3}?(?=(?:the|a|an|my|our|this|that|these|those|his|her|their|its)\s)/iu;
+
+/**
+ * Terse notes leave the copula out ("laundrette not exactly cheap either", "stats lecs still a
+ * waste of a morning"): a word that only a predicate starts with marks where it would be. Read
+ * only when no copula is written, so "I still think the rota is unfair" judges the rota, and only
+ * for a judgement (evaluatedSubject, judgedOnScale), so a plain note gets no subject from it.
+ */
+const UNWRITTEN_COPULA =
+  /\s(?=(?:still|not|never|way|so|kinda|pretty|totally|def|defo|definitely|a total|a complete|a real|a bit|an absolute)\s)/iu;
+
+function subjectSplit(raw: string, terse = false): { subject: string; at: number } | undefined {
+  // Texting's "r" for "are" ("the lectures r pointless"), lower-case only: "R" is a language. Same length, same indices.
+  const text = raw.replace(/(?<=\s)r(?=\s)/gu, "=");
+  const m = COPULA.exec(text) ?? SHORT_COPULA.exec(text) ?? (terse ? UNWRITTEN_COPULA.exec(text) : null);
   if (!m) return undefined;
-  // "not gonna lie, the landlord is hopeless": a lead-in before a comma is not the subject.
-  const subject = text.slice(0, m.index).split(CLAUSE).at(-1)!.trim();
+  // "not gonna lie, the landlord is hopeless": a lead-in before a comma is not the subject,
+  // nor one of time or cause without a comma ("after the refurb the canteen is ...").
+  const subject = text.slice(0, m.index).split(CLAUSE).at(-1)!.trim().replace(LEAD_IN, "");
   if (subject === "" || subject.split(/\s+/).length > SUBJECT_WORDS || PRONOUN.test(subject)) return undefined;
   return { subject, at: m.index };
 }

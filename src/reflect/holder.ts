@@ -37,6 +37,8 @@ const SURE =
  */
 const STANDS =
   "(?:doubled|doubles|doubling) down|(?:came|comes|has come|finally came) (?:a)?round|changed (?:his|her|their) mind|(?:backtracked|backpedalled|backpedaled|u-turned)|(?:still )?stands by";
+/** An aside between the name and the verb: "Bernadette, bless her, still insists", "Dev, to be fair, thinks". */
+const ASIDE = ",\\s*[\\p{L}'’ ]{2,24},";
 /** Verbs only a person does with a belief: these report one for any name, tagged or not. */
 /**
  * "Ash figures the grant will come through": a guess, as a person makes one; not "sales figures
@@ -56,7 +58,7 @@ const ATTRIBUTIONS = [
     `(?:according to|per|in the words of)\\s+${NAME}`,
     `as\\s+${NAME}\\s+(?:puts it|put it|says|said|sees it|would say)`,
     `(?:in\\s+)?${NAME}['’]s\\s+(?:view|take|opinion|position|feeling|belief|words|read)`,
-    `${DESCRIBED}${NAME},?(?:${AND_OTHER}|${ADVERB}${BELIEF_VERBS})`,
+    `${DESCRIBED}${NAME}(?:${ASIDE})?,?(?:${AND_OTHER}|${ADVERB}${BELIEF_VERBS})`,
   ].map((p) => new RegExp(`^[\\s"“]*${LEAD}${p}\\b`, "iu")),
   new RegExp(AFTER, "iu"),
 ];
@@ -74,7 +76,7 @@ const UNTAGGED_ATTRIBUTIONS = [
     `(?:heard|hear|learned)\\s+(?:from|via)\\s+${NAME}(?:\\s+that\\b|\\s*,)`,
     `as\\s+${NAME}\\s+(?:puts it|put it|sees it|would say)`,
     `${NAME}['’]s\\s+(?:view|take|opinion|position|belief)`,
-    `${DESCRIBED}${NAME},?(?:${AND_OTHER}|${ADVERB}${PERSON_VERBS})\\b`,
+    `${DESCRIBED}${NAME}(?:${ASIDE})?,?(?:${AND_OTHER}|${ADVERB}${PERSON_VERBS})\\b`,
     // "Ash has gone quiet about the grant, says it's probably dead": what the person did, then what they said.
     `${NAME}\\s+(?:has|had|is|was|went|got|seemed|sounded)\\s[^,;:]{1,60},\\s*(?:and\\s+)?(?:says|said|reckons|thinks)\\s+(?:that\\b|it\\b|it['’]s|he\\b|she\\b|they\\b|the\\b)`,
     `${DESCRIBED}${NAME},?${ADVERB}\\s+(?:says|said|mentioned|told (?:me|us|the team)|pointed out|feels|felt)(?:(?:\\s+\\S+){0,5}?\\s+that\\b|\\s+(?:he|she|they|he's|she's|they're|it's|it|the)\\b|\\s*[:,])`,

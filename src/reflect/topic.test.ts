@@ -1,7 +1,7 @@
 // Whose belief a statement is: the person before the colon, unless the statement itself
 // says it reports someone else's ("Priya thinks ...", "per @Tomasz, ...").
 import { describe, expect, it } from "vitest";
-import { attributedTo, holderOf, KnownNames, topicOf, topicScore } from "./topic.js";
+import { attributedTo, holderOf, KnownNames, topicOf, topicScore, writtenNames } from "./topic.js";
 
 describe("holderOf: a belief reported for someone else", () => {
   it.each([
@@ -54,6 +54,13 @@ describe("holderOf: a belief reported for someone else", () => {
     }
     // A thing does not double down or come around: "Kafka came around" is no one's report.
     expect(holderOf(["Sam"], "the pricing page came around again in review")).toBe("sam");
+  });
+
+  it("reads past an aside between the name and the verb", () => {
+    expect(holderOf(["Sam"], "Ingrid, bless her, still insists the pricing page needs a rewrite")).toBe("ingrid");
+    expect(holderOf(["Sam", "Ingrid"], "Ingrid, to be fair, says the pricing page can wait")).toBe("ingrid");
+    // A list is no aside: "Monday, Tuesday, Friday thinks" reports nobody.
+    expect(holderOf(["Sam"], "Monday, the pricing page, thinks about it later")).toBe("sam");
   });
 
   it("reads 'figures' as a person's guess, and 'X did ..., says ...' as X's word", () => {
@@ -125,6 +132,25 @@ describe("topicScore: sarcasm and take-backs that name what a belief judges", ()
     const belief = ida("the parents' WhatsApp is exhausting");
     expect(topicScore(belief, ida("posted the bake sale rota on the whatsapp"), k)).toBe(0);
     expect(topicScore(belief, ida("The bus was 40 minutes late. Brilliant organisation."), k)).toBe(0);
+  });
+});
+
+describe("topicScore: a belief put as a question and answered, a ward number", () => {
+  const k = { restateSimilarity: 0.45 };
+  const ida = (s: string) => topicOf(["Ida"], s);
+  it("ties the answer to the belief the question puts, not to one about a name in the reason", () => {
+    const run = ida("the school run is too stressful");
+    const head = ida("Mr Patel the head teacher is too rigid");
+    const answer = ida("school run stressful? not anymore, Mr Patel opened the side gate");
+    expect(topicScore(run, answer, k)).toBeGreaterThan(0);
+    expect(topicScore(head, answer, k)).toBe(0);
+  });
+
+  it("reads the letter of a ward or a room number as no name of its own", () => {
+    expect(writtenNames("the agency staff on 4C get no induction").mid.size).toBe(0);
+    expect(
+      topicScore(ida("visiting hours on 4C are too short"), ida("the agency staff on 4C don't get an induction"), k),
+    ).toBe(0);
   });
 });
 

@@ -12,7 +12,7 @@
  * same opinion, whatever its words; facts about a topic entity tagged only with that
  * entity (the project) are candidate evidence too.
  */
-import { compares, findCues, looksBack, praisesInHindsight, switchSides } from "../analysis/cues.js";
+import { answeredQuestion, compares, findCues, looksBack, praisesInHindsight, switchSides } from "../analysis/cues.js";
 import { fold, nameWords } from "../analysis/tokens.js";
 import { claimSubject, evaluatedSubject, judgedOnScale, praisesIronically, recanting } from "../analysis/valence.js";
 import { entityKey } from "../retain/entities.js";
@@ -56,6 +56,8 @@ export interface Topic {
   gaveUp?: Set<string>;
   /** entityKeys the text names only as the owner of a part ("Linear's pricing"): it is about the part. */
   aspectOf?: Set<string>;
+  /** Content words of a belief the text puts as a question and answers ("handovers too long? not anymore"). */
+  answers?: Set<string>;
 }
 
 /** Capitalised content words of a text (stemmed, as in `words`): `mid` inside a sentence, `lead` at a sentence's start. */
@@ -72,7 +74,8 @@ export interface Names {
  */
 export function writtenNames(text: string): Names {
   const names: Names = { mid: new Set(), lead: new Set() };
-  for (const m of text.matchAll(/[\p{L}][\p{L}\p{N}'’-]*/gu)) {
+  // A word starts after no letter or digit: the "B" of "ward 7B" is no name of its own.
+  for (const m of text.matchAll(/(?<![\p{L}\p{N}])[\p{L}][\p{L}\p{N}'’-]*/gu)) {
     const word = m[0];
     // An identifier with a digit ("Q2", "q2", "v2") is a name however it is cased: terse notes write it lower case.
     const id = /^\p{L}+\d+$/u.test(word);
@@ -209,6 +212,7 @@ export interface StatementTopic
     | "scaled"
     | "gaveUp"
     | "aspectOf"
+    | "answers"
   > {
   keys: string[];
   mentions: { key: string; since: string }[];
@@ -250,6 +254,8 @@ export function statementTopic(entities: readonly string[], content: string, kno
   if (judged !== undefined) parts.judged = judged;
   const onScale = judgedOnScale(content);
   if (onScale !== undefined) parts.scaled = { scale: onScale.scale, words: contentTokens(onScale.subject) };
+  const asked = answeredQuestion(content);
+  if (asked !== undefined && contentTokens(asked).size > 0) parts.answers = contentTokens(asked);
   const parted = possessed(content, [...parts.keys, ...parts.mentions.map((m) => m.key)]);
   if (parted.length > 0) parts.aspectOf = new Set(parted);
   const lost = switchSides(content)?.lost;
@@ -310,6 +316,7 @@ export function topicOn(parts: StatementTopic, asOf?: string): Topic {
   if (parts.scaled !== undefined) topic.scaled = parts.scaled;
   if (parts.gaveUp !== undefined) topic.gaveUp = parts.gaveUp;
   if (parts.aspectOf !== undefined) topic.aspectOf = parts.aspectOf;
+  if (parts.answers !== undefined) topic.answers = parts.answers;
   if (parts.holder !== undefined) topic.holder = parts.holder;
   return topic;
 }
@@ -328,6 +335,9 @@ export interface TopicMatching {
  * The score (higher is better) picks among several opinions of one holder.
  */
 export function topicScore(opinion: Topic, fact: Topic, k: TopicMatching): number {
+  // A belief put as a question and answered ("handovers too long? not anymore, Helen cut them")
+  // is the belief the answer is about: not one about a name in the reason given.
+  if (fact.answers !== undefined && ![...fact.answers].some((w) => opinion.words.has(w))) return 0;
   let sharedEntities = 0;
   for (const e of fact.entities) if (opinion.entities.has(e)) sharedEntities++;
   const sim = similarity(opinion.words, fact.words);
