@@ -6,8 +6,8 @@
 // first run. Measured when written (no model): 45 of 50 questions in the top 3 (33 top-1);
 // 46 (34) after "when did I last see X?" ranks the lines naming X by day, 47 (35) after a
 // role after "the name of" is read ("my daughter's vet" is Helen's); 6 of the 20
-// expected people had no page, 1 after names MEMORY.md uses inside a sentence, openers that
-// own something ("Rosemary's group") and openers that ring or write count as names.
+// expected people had no page, 1 (Tunde) after names MEMORY.md uses inside a sentence,
+// openers that own something ("Rosemary's group") and openers that ring or write count as names.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Membank } from "../src/membank.js";
 import { fixtureAfterNightly, fixtureQuestions, type NightlyFixture, recallTop3 } from "./prose-fixture-support.js";

@@ -171,7 +171,13 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
   };
   // Any capitalised word of MEMORY.md ("- Ines is my sister"): it still needs a use as a name in a log.
   const coreKeys = new Set(coreNames(coreScan).map(resolve));
-  const coreInSentences = new Set(coreNamesInSentences(coreScan).map(resolve));
+  // Keyed as written, not through ties or aliases: a name MEMORY.md ties to another ("I call
+  // him Tom") is the other's, and which spelling names its page is the ties' decision.
+  const coreInSentences = new Set(
+    coreNamesInSentences(coreScan)
+      .filter((n) => resolve(n) === entityKey(n))
+      .map(entityKey),
+  );
   // Prose names keyed through the aliases, so `Jo` in a chat counts for Jonas.md when it says so.
   const canon = (x: string) => known.get(resolve(x)) ?? ties.get(entityKey(x)) ?? x;
   let found: ProseNames | undefined;
