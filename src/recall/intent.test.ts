@@ -186,6 +186,18 @@ describe("lexical terms", () => {
 });
 
 describe("understandQuery", () => {
+  it("asks for no topic in 'when did I last see X?': the lines naming X answer", () => {
+    const i = understandQuery("when did I last see Priya?", { asOf, entities });
+    expect(i.kinds).toEqual(["entity"]);
+    expect(i.terms.map((t) => t.text)).toEqual(["priya"]);
+    // Meeting words stay search words when no one is named, or no "last" asks for the newest.
+    expect(understandQuery("when did I last see the dentist?", { asOf, entities }).terms.map((t) => t.text)).toContain(
+      "see",
+    );
+    expect(understandQuery("did Priya see the report?", { asOf, entities }).contentTerms.map((t) => t.text)).toContain(
+      "see",
+    );
+  });
   it("detects an entity question", () => {
     const i = understandQuery("Tell me about Priya", { asOf, entities });
     expect(i.entities).toEqual(["Priya"]);

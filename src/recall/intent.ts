@@ -40,6 +40,18 @@ export interface Intent {
 const OPINION_CUE =
   /\b(still (?:think|thinks|believe|believes|prefer|prefers|like|likes)|prefers?|preferred|preferences?|thinks?|thought|believes?|beliefs?|opinions?|feels? about|views? on|stance|likes?|dislikes?|favou?rite|rather|confiden(?:t|ce)|trusts?|recommends?)\b/i;
 
+/**
+ * "When did I last see Frank?", "the last time I spoke to Ana": the latest line naming the
+ * person answers, whatever it says; the verb of meeting is no topic to search for.
+ */
+export const LAST_MET =
+  /\b(?:last\s+(?:time\s+(?:i|we)\s+)?|(?:i|we)\s+last\s+)(?:see|saw|seen|meet|met|visit|visited|speak|spoke|spoken|talk|talked|chat|chatted|hear|heard|catch|caught|call|called|ring|rang|phoned?|text|texted|went)\b/i;
+const MEETING_WORDS = new Set(
+  "last time see saw seen meet met visit visited speak spoke spoken talk talked chat chatted hear heard catch caught call called ring rang phone phoned text texted went go".split(
+    " ",
+  ),
+);
+
 interface NameEntry {
   slug: string;
   words: string[];
@@ -180,13 +192,15 @@ export function understandQuery(query: string, opts: IntentOptions): Intent {
   // The time phrase is structure, not words to search for.
   const { window, rest } = timeWindow(query, opts);
   const { slugs: entities, words: entityWords } = findEntities(query, opts.entities ?? []);
-  const terms = lexicalTerms(rest);
+  const allTerms = lexicalTerms(rest);
   const cue = OPINION_CUE.exec(query);
   const kinds: QuestionKind[] = [];
   if (entities.length > 0) kinds.push("entity");
   if (window) kinds.push("time");
   if (cue) kinds.push("opinion");
   // "Tell me about Priya" is an entity question; it is lexical too when other words remain.
+  const lastMet = entities.length > 0 && LAST_MET.test(query);
+  const terms = lastMet ? allTerms.filter((t) => !MEETING_WORDS.has(t.text)) : allTerms;
   const contentTerms = terms.filter((t) => !nameWords(t.joinedFrom ?? t.text).every((w) => entityWords.has(w)));
   if (contentTerms.length > 0) kinds.push("lexical");
   const intent: Intent = { entities, kinds, terms, contentTerms };

@@ -50,3 +50,31 @@ describe("time-word bonus", () => {
     expect(same!.score).toBe(1);
   });
 });
+
+describe("recency bonus", () => {
+  const opts = { ...DEFAULT_LINE_RANK, fileWeight: 0, coverageWeight: 0, timeWordBoost: 0 };
+  const on = (date: string, score: number, text: string): LineHit => ({
+    path: `memory/${date}.md`,
+    line: 1,
+    score,
+    date,
+    text,
+  });
+  const lines = [
+    on("2026-04-11", 3, "Pint with Frank. Frank Holroyd, for the record: two Franks at bowls."),
+    on("2026-04-08", 2, "Frank used to drive buses."),
+    on("2026-04-24", 1, "Group again on Tuesday. Frank was there."),
+  ];
+  const best = (q: string) => [...rescoreLines(lines, q, opts)].sort((a, b) => b.score - a.score)[0]!.date;
+
+  it("puts the newest line naming someone first when asked when they were last seen", () => {
+    expect(best("when did I last see Frank?")).toBe("2026-04-24");
+    expect(best("the last time I spoke to Frank")).toBe("2026-04-24");
+  });
+
+  it("leaves the words' order alone when no latest state is asked for", () => {
+    expect(best("what did Frank do for a living?")).toBe("2026-04-11");
+    // "last Tuesday" is a window (timewindow.ts), not a question after the newest line.
+    expect(rescoreLines(lines, "what happened last Tuesday with Frank?", opts).map((h) => h.score)).toEqual([3, 2, 1]);
+  });
+});

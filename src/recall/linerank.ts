@@ -1,4 +1,5 @@
 import { nameWords } from "../analysis/tokens.js";
+import { LAST_MET } from "./intent.js";
 import type { LineHit } from "./lines.js";
 
 export interface LineRankOptions {
@@ -17,6 +18,18 @@ export interface LineRankOptions {
    * "yesterday", "last week"): the answer to "when" is a line carrying a time.
    */
   timeWordBoost: number;
+  /**
+   * Bonus, in a question after the latest state ("when did I last see Ana?", "what's the
+   * latest on the move?"), for lines of later days: up to this
+   * share for the newest date among the hits, none for the oldest.
+   */
+  recencyBoost: number;
+  /**
+   * In "when did I last see Ana?" (intent.ts LAST_MET) the lines are those naming her and the
+   * newest is the answer, whatever else each says: each newer day among the hits multiplies
+   * a line's score by 1 + this, so the day leads and the words only order a day's lines.
+   */
+  lastMetBoost: number;
 }
 
 export const DEFAULT_LINE_RANK: LineRankOptions = {
@@ -25,11 +38,20 @@ export const DEFAULT_LINE_RANK: LineRankOptions = {
   coverageWeight: 2,
   coverageSpan: 2,
   timeWordBoost: 0.5,
+  recencyBoost: 1,
+  lastMetBoost: 4,
 };
 
 const WHEN_QUESTION = /^\s*(?:when|what (?:year|month|date|day)|how long)\b/i;
 const TIME_WORDS =
   /\b(?:yesterday|today|tonight|tomorrow|ago|last|next|since|recently|this (?:week|month|year|weekend|morning|evening)|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|january|february|march|april|may|june|july|august|september|october|november|december|(?:19|20)\d\d)\b/i;
+
+/**
+ * A question after the latest state: "last" before a verb ("did I last see", "was last
+ * there"), not before a unit or a day ("last week", "last Tuesday": a window, timewindow.ts).
+ */
+const LATEST_QUESTION =
+  /\b(?:last\s+time|latest|most\s+recent(?:ly)?)\b|\blast\s+(?!(?:week|month|year|night|weekend|time|spring|summer|autumn|fall|winter|(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?\b)[a-z]+(?:ed|ing|s|w|t|n|d|e)\b/i;
 
 /**
  * Who a line is by or about, from its head: a chat turn `- **Melanie** (1:56 pm): ...`
@@ -76,8 +98,15 @@ export function rescoreLines(
   const byLine = new Map<string, LineHit>();
   for (const h of hits) byLine.set(`${h.path}\u0000${h.line}`, h);
   const when = opts.timeWordBoost > 0 && WHEN_QUESTION.test(query);
+  // Dates of the hits, oldest first: a line's share of the recency bonus is its date's place.
+  const lastMet = opts.lastMetBoost > 0 && LAST_MET.test(query);
+  const latest = !lastMet && opts.recencyBoost > 0 && LATEST_QUESTION.test(query);
+  const dates = lastMet || latest ? datesOf(hits) : undefined;
   return hits.map((h) => {
     let s = h.score;
+    const place = h.date === undefined ? undefined : dates?.get(h.date);
+    if (place !== undefined && lastMet) s *= (1 + opts.lastMetBoost) ** place;
+    else if (place !== undefined && dates!.size > 1) s *= 1 + (opts.recencyBoost * place) / (dates!.size - 1);
     if (when && TIME_WORDS.test(h.text)) s *= 1 + opts.timeWordBoost;
     if (opts.coverageWeight > 0 && h.coverage) s *= 1 + opts.coverageWeight * coverage(h, byLine, opts.coverageSpan);
     if (opts.speakerBoost > 0) {
@@ -90,6 +119,12 @@ export function rescoreLines(
     if (opts.fileWeight > 0 && maxFile > 0) s *= 1 + (opts.fileWeight * (fileScore.get(h.path) ?? 0)) / maxFile;
     return { ...h, score: s };
   });
+}
+
+/** Each distinct date of the hits -> its place, oldest 0. */
+function datesOf(hits: readonly LineHit[]): Map<string, number> {
+  const sorted = [...new Set(hits.flatMap((h) => (h.date === undefined ? [] : [h.date])))].sort();
+  return new Map(sorted.map((d, i) => [d, i]));
 }
 
 /** The IDF-weighted share of the query terms matched by the line or its neighbours within `span`. */

@@ -21,6 +21,8 @@ describe("roleEntities: the person a question names by the role MEMORY.md gives 
   it("finds the one entity whose core-memory words hold the role", () => {
     expect(roleEntities("did the bookkeeper send anything last month?", profiles)).toEqual(["Oluwaseun"]);
     expect(roleEntities("what did my dentist say about the crown?", profiles)).toEqual(["Nazari"]);
+    // A role right after another determiner's words: "the name of" does not hide "my dentist".
+    expect(roleEntities("what's the name of my dentist's receptionist?", profiles)).toEqual(["Nazari"]);
     expect(roleEntities("what did the practice nurse say about the jab", profiles)).toEqual(["Imelda"]);
   });
 

@@ -12,7 +12,8 @@ import { describeWord } from "./entity-profile.js";
  * supervisor" is the second supervisor even when "my supervisor" is someone else, and a word
  * several entities share ("the flat") names none.
  */
-const DETERMINER = /\b(?:the|my|our|his|her|their)\s+([\p{L}'’-]+(?:\s+[\p{L}'’-]+){0,2})/giu;
+// The words in a lookahead: "the name of my daughter's vet" has a role after "my" too.
+const DETERMINER = /\b(?:the|my|our|his|her|their)\s+(?=([\p{L}'’-]+(?:\s+[\p{L}'’-]+){0,2}))/giu;
 
 export function roleEntities(query: string, profiles: ReadonlyMap<string, { words: ReadonlySet<string> }>): string[] {
   const out: string[] = [];

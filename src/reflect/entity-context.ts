@@ -5,7 +5,7 @@ import { nameTokens } from "./entity-page.js";
 import { cmp } from "./format.js";
 import { accentTies, foldName, surnameTies } from "./name-ties.js";
 import { nicknameTies } from "./nicknames.js";
-import { coreNames, type ProseLine, type ProseLog, scanProse } from "./prose.js";
+import { coreNames, coreNamesInSentences, type ProseLine, type ProseLog, scanProse } from "./prose.js";
 import type { ProseMemo } from "./prose-memo.js";
 import { namesOf, type ProseDigest, type ProseNames, proseNames } from "./prose-names.js";
 import type { SnapshotPart } from "./snapshot.js";
@@ -171,18 +171,25 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
   };
   // Any capitalised word of MEMORY.md ("- Ines is my sister"): it still needs a use as a name in a log.
   const coreKeys = new Set(coreNames(coreScan).map(resolve));
+  // Keyed as written, not through ties or aliases: a name MEMORY.md ties to another ("I call
+  // him Tom") is the other's, and which spelling names its page is the ties' decision.
+  const coreInSentences = new Set(
+    coreNamesInSentences(coreScan)
+      .filter((n) => resolve(n) === entityKey(n))
+      .map(entityKey),
+  );
   // Prose names keyed through the aliases, so `Jo` in a chat counts for Jonas.md when it says so.
   const canon = (x: string) => known.get(resolve(x)) ?? ties.get(entityKey(x)) ?? x;
   let found: ProseNames | undefined;
   if (digests !== undefined) {
     try {
-      found = namesOf(digests, known, coreKeys, canon);
+      found = namesOf(digests, known, coreKeys, canon, coreInSentences);
     } catch {
       found = undefined; // a kept digest that does not read back: count every log again
     }
   }
   if (found === undefined && unread.length > 0) throw new IncompleteProse("a kept digest does not read back");
-  found ??= proseNames(input.prose, known, coreKeys, canon);
+  found ??= proseNames(input.prose, known, coreKeys, canon, coreInSentences);
   const all = new Map(known);
   const proseOnly: string[] = [];
   for (const [key, name] of found.names) {

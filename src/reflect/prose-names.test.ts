@@ -280,3 +280,26 @@ describe("prose names from digests", () => {
     expect(PROSE_MIN_LOGS).toBe(2);
   });
 });
+
+describe("a name MEMORY.md uses inside a sentence", () => {
+  const log = (p: string, text: string): ProseLog => ({ path: p, date: p.slice(7, 17), lines: scanProse(text) });
+  const logs = [
+    log("memory/2026-03-16.md", "Rang the bank. Kerry is back at work full time now."),
+    log("memory/2026-04-24.md", "Kerry is not happy about the move.\nLovely walk."),
+  ];
+
+  it("gets a page from logs that only open sentences with it", () => {
+    // "his wife Kerry" in MEMORY.md: the logs' "Kerry is back at work" is that person.
+    const found = proseNames(logs, new Map(), new Set(["kerry"]), (n) => n, new Set(["kerry"]));
+    expect([...found.names.values()]).toEqual(["Kerry"]);
+    expect(found.linesOf("kerry").map((l) => `${l.path}#L${l.line}`)).toEqual([
+      "memory/2026-03-16.md#L1",
+      "memory/2026-04-24.md#L1",
+    ]);
+  });
+
+  it("not when MEMORY.md only opens a line with it, nor for other sentence starts", () => {
+    const found = proseNames(logs, new Map(), new Set(["kerry", "lovely"]), (n) => n, new Set());
+    expect([...found.names.values()]).toEqual([]);
+  });
+});

@@ -170,8 +170,9 @@ export function proseNames(
   known: ReadonlyMap<string, string>,
   core: ReadonlySet<string> = new Set(),
   canon: (name: string) => string = (name) => name,
+  coreInSentences: ReadonlySet<string> = new Set(),
 ): ProseNames {
-  return namesOf([digestProse(logs)], known, core, canon);
+  return namesOf([digestProse(logs)], known, core, canon, coreInSentences);
 }
 
 /**
@@ -183,6 +184,7 @@ export function namesOf(
   known: ReadonlyMap<string, string>,
   core: ReadonlySet<string> = new Set(),
   canon: (name: string) => string = (name) => name,
+  coreInSentences: ReadonlySet<string> = new Set(),
 ): ProseNames {
   // Ten years of logs name the same few hundred spellings again and again: key each once.
   const keys = new Map<string, string>();
@@ -297,6 +299,8 @@ export function namesOf(
       known.has(key) ||
       tagged.has(key) ||
       (core.has(key) && logsOfKey >= 1) ||
+      // MEMORY.md names them inside a sentence: a log's "Kerry is back at work" is that person.
+      (coreInSentences.has(key) && (anywhere.get(key)?.size ?? 0) >= 1) ||
       logsOfKey >= PROSE_MIN_LOGS ||
       (logsOfKey >= 1 && (anywhere.get(key)?.size ?? 0) >= 3);
     if (!ok) continue;

@@ -25,7 +25,9 @@ export const COMMON = new Set(
     // Short forms of months and days ("till Feb", "Thurs"), and holidays: dates, not whom a log is about.
     "jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed thu thur thurs fri sat sun " +
     "easter christmas xmas thanksgiving halloween hanukkah diwali ramadan passover eid nye " +
-    "today yesterday tomorrow ok okay yes no hi hello hey thanks thank please " +
+    "today yesterday tomorrow tonight weekend ok okay yes no hi hello hey thanks thank please " +
+    // Words whose `'s` is "is" or "us", or whose owner is no one ("Let's", "Everyone's here").
+    "let everyone everybody someone somebody nobody anyone anybody " +
     "mr mrs ms dr i i'm i've i'll i'd " +
     // Titles and kin before a name ("Uncle Tunde", "Prof Adeyemi"): the name is the word
     // after, and the title alone is no one. Job titles ("Senior Analyst") are roles, not people.

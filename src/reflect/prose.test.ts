@@ -61,9 +61,20 @@ describe("names in a log's prose", () => {
   });
 
   it("gives no name to a language or nationality, capitalised or not", () => {
-    const l = scanLine("Mara wrote the notes in German; I added an English summary for Priya.", 1)!;
+    const l = scanLine("The notes are in German; I added an English summary for Priya.", 1)!;
     expect(l.n).toEqual(["Priya"]);
-    expect(l.s).toEqual(["Mara"]);
+    expect(l.s).toBeUndefined();
+  });
+
+  it("counts a sentence opener that phones, writes or owns something as a name, not a contraction", () => {
+    // A verb never takes 's, and "rang"/"wrote" after a capitalised opener is someone doing it.
+    expect(scanLine("Rosemary's group again on Tuesday.", 1)?.n).toEqual(["Rosemary"]);
+    expect(scanLine("Nadia rang back about the invoice. Good.", 1)?.n).toEqual(["Nadia"]);
+    expect(scanLine("Mara wrote the notes in German.", 1)?.n).toEqual(["Mara"]);
+    for (const t of ["Let's see how it goes.", "Everyone's tired today.", "Tonight's plan: nothing."])
+      expect(scanLine(t, 1)?.n, t).toBeUndefined();
+    // A verb opener is still a sentence start only.
+    expect(scanLine("Planted the beans.", 1)?.n).toBeUndefined();
   });
 
   it("skips Retain sections, headings, code and links' targets", () => {

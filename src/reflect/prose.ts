@@ -60,7 +60,7 @@ const NUMBERED =
 const ARTICLE = /(?:^|[^\p{L}\p{N}'’])an?\s+(?:\d{1,4}\s+)?$/iu;
 /** Verbs of speech right after a word: its speaker ("Gloria says", "Kwame texted"). */
 const REPORTS =
-  /^ (?:says|said|told|tells|asked|asks|texted|emailed|e-mailed|messaged|replied|mentioned|thinks|reckons)\b/u;
+  /^ (?:says|said|told|tells|asked|asks|texted|emailed|e-mailed|messaged|replied|mentioned|thinks|reckons|rang|rings|phoned|phones|called|calls|wrote|writes)\b/u;
 /** A personal title right before a word ("Dr Okafor", "Prof. Halvorsen", "Mrs Abernethy"). */
 const TITLE = /(?:^|[^\p{L}\p{N}])(?:dr|prof|mr|mrs|ms|mx|miss)\.?\s+$/iu;
 /** Abbreviations whose `.` ends no sentence: "Dr. Okonjo", "St. Mary's", "Mt. Hood". */
@@ -156,8 +156,11 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
     if (/\p{Ll}{3}\p{Lu}/u.test(name)) continue;
     if (TITLE.test(prose.slice(Math.max(0, m.index - 6), m.index)) && !titled.includes(name)) titled.push(name);
     const listItem = lastList !== undefined && /^\s*(?:,|,?\s+(?:and|or|&))\s*$/u.test(prose.slice(lastEnd, m.index));
-    // "Gloria says", "Bev told me": a sentence opener that someone speaks through is a name.
-    const speaks = REPORTS.test(prose.slice(m.index + m[0].length, m.index + m[0].length + 12));
+    // "Gloria says", "Bev told me": a sentence opener that someone speaks through is a name;
+    // so is one that owns something ("Rosemary's group", "Smudge's blood test"): a verb never takes `'s`.
+    const speaks =
+      REPORTS.test(prose.slice(m.index + m[0].length, m.index + m[0].length + 12)) ||
+      (name !== m[0] && /['’]s$/u.test(m[0]));
     const list = listItem ? lastList! : startsSentence(prose, m.index) && !speaks ? start : mid;
     if (!list.includes(name)) list.push(name);
     lastList = list;
@@ -224,6 +227,18 @@ export function coreNames(lines: readonly ProseLine[]): string[] {
   return lines.flatMap((l) => {
     const seconds = new Set((l.p ?? []).map(([, second]) => second));
     return [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []).filter((n) => !seconds.has(n)), ...(l.s ?? [])];
+  });
+}
+
+/**
+ * The core names MEMORY.md uses as names inside a sentence ("married to Graham", "his wife
+ * Kerry"): someone the agent is told about, so a log that only ever opens sentences with
+ * the name ("Kerry is back at work") still names that person.
+ */
+export function coreNamesInSentences(lines: readonly ProseLine[]): string[] {
+  return lines.flatMap((l) => {
+    const seconds = new Set((l.p ?? []).map(([, second]) => second));
+    return [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []).filter((n) => !seconds.has(n))];
   });
 }
 
