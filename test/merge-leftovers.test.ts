@@ -108,3 +108,38 @@ describe("a log merged from two machines with the conflict left in", () => {
     expect(readFileSync(path.join(dir, "bank/entities/Odile.md"), "utf8")).toMatch(/Varroa count is up/);
   });
 });
+
+describe("a sync tool's conflicted copy of a day's log", () => {
+  it("is named every night with the log to merge it into, never committed, and its fact reaches the bank once merged", async () => {
+    const dir = await notes();
+    const log = "memory/2026-05-10.md";
+    writeFileSync(path.join(dir, log), "Sun\n\n## Retain\n- W @Odile: sells her honey at the Sunday market\n");
+    // The phone edited the same day while offline: Dropbox and Syncthing each kept its version.
+    const phone =
+      "Sun\n\n## Retain\n- W @Odile: sells her honey at the Sunday market\n- B: ordered 10 frames from Thorne\n";
+    const copies = [
+      "memory/2026-05-10 (Odile's iPhone's conflicted copy 2026-05-10).md",
+      "memory/2026-05-10.sync-conflict-20260510-211407-QX3KB2P.md",
+    ];
+    for (const c of copies) writeFileSync(path.join(dir, c), phone);
+    const run = await nightly(dir);
+    expect(run.code, run.stderr).toBe(0);
+    for (const c of copies) {
+      expect(run.stdout).toContain(`${c}:1: named like a log of 2026-05-10`);
+      expect(run.stdout).toContain(`move what it adds into ${log} and delete it`);
+    }
+    expect(readFileSync(path.join(dir, "bank/entities/Odile.md"), "utf8")).toMatch(/honey at the Sunday market/);
+    const committed = git(dir, "log", "--name-only", "--format=").split("\n");
+    for (const c of copies) expect(committed).not.toContain(c);
+    const again = await nightly(dir);
+    expect(again.stdout).toContain(`${copies[0]}:1: named like a log of 2026-05-10`);
+
+    // Merged by hand and the copies deleted: the phone's fact is in the bank, nothing more is said.
+    writeFileSync(path.join(dir, log), phone);
+    for (const c of copies) rmSync(path.join(dir, c));
+    const merged = await nightly(dir);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.stdout).not.toMatch(/named like a log/);
+    expect([...bankTexts(dir).values()].join("\n")).toMatch(/ordered 10 frames from Thorne \(/);
+  });
+});
