@@ -5,7 +5,16 @@
  * change the page's permissions, which the user (or their sync tool, or web server) set.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -88,5 +97,33 @@ describe("the nightly from cron under umask 077", () => {
     expect(modeOf(tomasz)).toBe("664");
     expect(modeOf(path.join(dir, "bank/entities/Ines.md"))).toBe("600");
     expect(git(dir, "status", "--porcelain", "--", "bank")).toBe("");
+  });
+});
+
+describe("the nightly while the user's own git holds the index", () => {
+  it("a `git commit` whose editor is still open: the nightly waits for it, then commits; both commits land, the user's with only their file", async () => {
+    const dir = await notes();
+    writeFileSync(path.join(dir, "memory/2026-06-09.md"), "## Retain\n- W @Tomasz: wants the tenors louder\n");
+    appendFileSync(path.join(dir, "memory/2026-06-01.md"), "\nPS: the hall key is with the sacristan now.\n");
+    // `git commit -a` holds index.lock while its editor is open: here two seconds.
+    const user = spawn("git", ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-a"], {
+      cwd: dir,
+      env: { ...env, GIT_EDITOR: "sleep 2; echo 'Choir time' >" },
+      stdio: "ignore",
+    });
+    const userDone = new Promise<number | null>((r) => user.on("close", r));
+    const lock = path.join(dir, ".git/index.lock");
+    for (let i = 0; i < 100 && !existsSync(lock); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(existsSync(lock)).toBe(true);
+    const run = await nightlyIn(dir, "022", env);
+    expect(await userDone).toBe(0);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(git(dir, "log", "--format=%s", "-2").trim().split("\n")).toEqual([
+      expect.stringMatching(/^membank nightly/),
+      "Choir time",
+    ]);
+    expect(git(dir, "show", "--name-only", "--format=", "HEAD~1").trim()).toBe("memory/2026-06-01.md");
+    expect(git(dir, "show", "HEAD:bank/entities/Tomasz.md")).toMatch(/tenors louder/);
+    expect(git(dir, "status", "--porcelain")).toBe("?? memory/2026-06-09.md\n");
   });
 });
