@@ -154,3 +154,35 @@ describe('a log saved as UTF-16 (Notepad\'s "Unicode")', () => {
     expect(again.stdout).toContain("teaches Year 4");
   });
 });
+
+describe("a log zeroed by a power cut (ext4 keeps the size, the bytes are all 0)", () => {
+  it("stops the nightly before it writes or commits anything, names the file, and runs on once it is restored", async () => {
+    const dir = notes();
+    const first = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(first.code, first.stderr).toBe(0);
+    const log = path.join(dir, "memory/2026-04-13.md");
+    const page = path.join(dir, "bank/entities/Halima.md");
+    const before = readFileSync(page, "utf8");
+    expect(before).toContain("runs the seed swap");
+    const head = git(dir, "rev-parse", "HEAD");
+    writeFileSync(log, Buffer.alloc(readFileSync(log).length));
+    // A new day the agent wrote after the power came back.
+    writeFileSync(
+      path.join(dir, "memory/2026-04-15.md"),
+      "## Retain\n- W @Halima: swapping leek seedlings on Saturday\n",
+    );
+
+    const stopped = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(stopped.code).not.toBe(0);
+    expect(stopped.stderr).toMatch(/memory\/2026-04-13\.md: holds only zero bytes .*membank changed nothing/);
+    expect(readFileSync(page, "utf8")).toBe(before);
+    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+
+    git(dir, "checkout", "--", "memory/2026-04-13.md");
+    const next = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(next.code, next.stderr).toBe(0);
+    const now = readFileSync(page, "utf8");
+    expect(now).toContain("runs the seed swap");
+    expect(now).toContain("swapping leek seedlings");
+  });
+});

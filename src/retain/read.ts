@@ -89,7 +89,9 @@ export interface LogInput {
 export async function readLog(rel: string, abs: string): Promise<LogInput> {
   try {
     const m = await readMemoryText(abs);
-    return { path: rel, text: m.text, invalidLines: m.invalid?.lines ?? [], problems: memoryTextProblems(m) };
+    const read = { path: rel, text: m.text, invalidLines: m.invalid?.lines ?? [], problems: memoryTextProblems(m) };
+    // A zeroed log is a lost one, not an empty one: read again once restored.
+    return m.zeroed === undefined ? read : { ...read, unread: true };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     return {

@@ -50,3 +50,15 @@ describe("memory file text", () => {
     expect(execFileSync("du", ["-k", big], { encoding: "utf8" }).split("\t")[0]!.length).toBeLessThan(5); // still sparse
   });
 });
+
+describe("a file of zero bytes only (a crash or power loss while it was written)", () => {
+  it("is said as such and gives no text; zero bytes inside real text are the text's own", () => {
+    const m = decodeMemoryText(new Uint8Array(3000));
+    expect(m).toEqual({ text: "", zeroed: 3000 });
+    expect(memoryTextProblems(m)[0]!.reason).toMatch(/^holds only zero bytes \(3000 of them/);
+    expect(decodeMemoryText(new Uint8Array(0))).toEqual({ text: "" });
+    const tail = decodeMemoryText(Buffer.concat([Buffer.from("# Mon\n"), Buffer.alloc(8)]));
+    expect(tail.zeroed).toBeUndefined();
+    expect(tail.text.startsWith("# Mon\n")).toBe(true);
+  });
+});

@@ -13,6 +13,11 @@ export interface MemoryText {
   text: string;
   /** Set when the file is over MAX_MEMORY_FILE_BYTES: its size; nothing was read. */
   tooLarge?: number;
+  /**
+   * Set when the file is nothing but zero bytes (its size): what a crash or power loss leaves
+   * of a file being written on ext4/XFS. Nothing was read: the words are gone from the disk.
+   */
+  zeroed?: number;
   /** Set when some bytes are not UTF-8: the first one, and every line that has one (1-based). */
   invalid?: { line: number; byte: number; lines: number[]; utf16?: "FF 0xFE" | "FE 0xFF" };
 }
@@ -72,6 +77,8 @@ function invalidBytes(buf: Uint8Array): MemoryText["invalid"] {
 
 /** Decode a memory file's bytes (see MemoryText). */
 export function decodeMemoryText(buf: Uint8Array): MemoryText {
+  // No text starts with a zero byte: only then is the whole file looked at.
+  if (buf[0] === 0 && buf.every((b) => b === 0)) return { text: "", zeroed: buf.length };
   try {
     return { text: strict.decode(buf) };
   } catch {
@@ -104,6 +111,16 @@ export function memoryTextProblems(m: MemoryText): { line: number; reason: strin
       {
         line: 1,
         reason: `file is ${m.tooLarge} bytes, over the ${MAX_MEMORY_FILE_BYTES}-byte (16 MiB) limit: not read; split it into smaller files`,
+      },
+    ];
+  }
+  if (m.zeroed !== undefined) {
+    return [
+      {
+        line: 1,
+        reason:
+          `holds only zero bytes (${m.zeroed} of them; what a crash or power loss leaves of a file being written): ` +
+          "nothing in it is read; restore it from git (git checkout -- <file>) or a backup",
       },
     ];
   }
