@@ -113,6 +113,28 @@ describe("a log membank could not read", () => {
   });
 });
 
+describe("a log an earlier night read, unreadable now", () => {
+  it("stops the nightly naming it, instead of taking its facts out of the bank; runs on once readable", async () => {
+    const dir = notes();
+    const first = await runAsUser(["run", "nightly", "--workspace", dir], dir);
+    expect(first.code, first.stderr).toBe(0);
+    const page = path.join(dir, "bank/entities/Halima.md");
+    const before = readFileSync(page, "utf8");
+    const log = path.join(dir, "memory/2026-04-13.md");
+    // Restored from a backup by root (a new mtime), with the owner's read taken away.
+    writeFileSync(log, readFileSync(log));
+    chmodSync(log, 0o000);
+    const stopped = await runAsUser(["run", "nightly", "--workspace", dir], dir);
+    expect(stopped.code).not.toBe(0);
+    expect(stopped.stderr).toMatch(/memory\/2026-04-13\.md: cannot read the file \(EACCES\).*membank changed nothing/);
+    expect(readFileSync(page, "utf8")).toBe(before);
+    chmodSync(log, 0o644);
+    const after = await runAsUser(["run", "nightly", "--workspace", dir], dir);
+    expect([0, 3], after.stderr).toContain(after.code);
+    expect(readFileSync(page, "utf8")).toContain("runs the seed swap");
+  });
+});
+
 describe("a log named for a day that does not exist", () => {
   it("is named with its reason every night, and reads once renamed to its day", async () => {
     const dir = notes();
