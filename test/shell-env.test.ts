@@ -11,6 +11,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -125,5 +126,47 @@ describe("the nightly while the user's own git holds the index", () => {
     expect(git(dir, "show", "--name-only", "--format=", "HEAD~1").trim()).toBe("memory/2026-06-01.md");
     expect(git(dir, "show", "HEAD:bank/entities/Tomasz.md")).toMatch(/tenors louder/);
     expect(git(dir, "status", "--porcelain")).toBe("?? memory/2026-06-09.md\n");
+  });
+});
+
+describe("a repository with the git config a power user has", () => {
+  it("fsmonitor, index v4 with manyFiles, untracked files hidden, colours forced, an external diff, failing hooks, auto-gc: the nightly commits just its pages and leaves the config as it was", async () => {
+    const dir = await notes();
+    const hooks = path.join(dir, "..", `hooks-${path.basename(dir)}`);
+    mkdirSync(hooks);
+    for (const hook of ["post-commit", "post-index-change", "pre-auto-gc", "post-rewrite"]) {
+      writeFileSync(path.join(hooks, hook), "#!/bin/sh\necho 'hook says no' >&2\nexit 1\n");
+      chmodSync(path.join(hooks, hook), 0o755);
+    }
+    const config: [string, string][] = [
+      ["core.fsmonitor", "true"],
+      ["feature.manyFiles", "true"],
+      ["index.version", "4"],
+      ["status.showUntrackedFiles", "no"],
+      ["color.ui", "always"],
+      ["diff.external", "/bin/false"],
+      ["log.showSignature", "true"],
+      ["gc.auto", "1"],
+      ["gc.autoDetach", "false"],
+      ["commit.cleanup", "strip"],
+      ["core.commentChar", "auto"],
+      ["core.hooksPath", hooks],
+      ["core.pager", "less -FRX"],
+      ["status.short", "true"],
+    ];
+    for (const [k, v] of config) git(dir, "config", k, v);
+    git(dir, "update-index", "--index-version", "4");
+    writeFileSync(path.join(dir, "memory/2026-06-15.md"), "## Retain\n- W @Ines: new soprano, sight-reads well\n");
+    const run = await nightlyIn(dir, "022", env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(git(dir, "show", "HEAD:bank/entities/Ines.md")).toMatch(/sight-reads well/);
+    expect(git(dir, "show", "--name-only", "--format=", "HEAD").split("\n").filter(Boolean).sort()).toEqual([
+      "bank/entities/Ines.md",
+      "bank/world.md",
+    ]);
+    expect(git(dir, "-c", "color.ui=never", "status", "--porcelain", "-uall")).toBe("?? memory/2026-06-15.md\n");
+    for (const [k, v] of config) expect(git(dir, "config", "--get", k).trim()).toBe(v);
+    // The index file's header: "DIRC", then its version.
+    expect(readFileSync(path.join(dir, ".git/index")).readUInt32BE(4)).toBe(4);
   });
 });
