@@ -208,3 +208,25 @@ describe("a log zeroed by a power cut (ext4 keeps the size, the bytes are all 0)
     expect(now).toContain("swapping leek seedlings");
   });
 });
+
+describe("logs kept in Git LFS, cloned on a machine without git-lfs", () => {
+  it("the first nightly of the clone stops, naming the pointer, instead of committing a bank without their facts", async () => {
+    const dir = notes();
+    const first = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(first.code, first.stderr).toBe(0);
+    const clone = path.join(tmp, `clone-${n++}`);
+    git(tmp, "clone", "-q", dir, clone);
+    // What git checks out for an LFS-tracked file when git-lfs is missing: the pointer.
+    const log = path.join(clone, "memory/2026-04-13.md");
+    const size = readFileSync(log).length;
+    writeFileSync(log, `version https://git-lfs.github.com/spec/v1\noid sha256:${"4d7a".repeat(16)}\nsize ${size}\n`);
+    const page = path.join(clone, "bank/entities/Halima.md");
+    const before = readFileSync(page, "utf8");
+    const head = git(clone, "rev-parse", "HEAD");
+    const run = await runBin(["run", "nightly", "--workspace", clone], env);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/memory\/2026-04-13\.md: is a Git LFS pointer.*git lfs pull.*membank changed nothing/);
+    expect(readFileSync(page, "utf8")).toBe(before);
+    expect(git(clone, "rev-parse", "HEAD")).toBe(head);
+  });
+});

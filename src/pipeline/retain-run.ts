@@ -82,17 +82,19 @@ export async function retainForRun(ws: Workspace, opts: RetainRunOptions): Promi
 }
 
 /**
- * A log an earlier run read that cannot be read now (permissions, or zeroed by a crash) would
- * read as empty: reflect would take its facts out of the bank and the commit would record it.
+ * A log whose words are not on disk (zeroed by a crash, an LFS pointer), or one an earlier run
+ * read that cannot be read now (permissions), would read as empty: reflect would take its facts
+ * out of the bank (a new clone without git-lfs: every fact) and the commit would record it.
  * Refused before anything is written, as a memory/ folder out of sight is (reflect/checkout.ts).
  */
 async function refuseLostLogs(ws: Workspace, pipeline: string, logs: readonly LogInput[]): Promise<void> {
   const seen = await readFileManifest(ws, pipeline);
-  const lost = logs.find((l) => l.unread && seen?.has(l.path));
-  if (lost === undefined) return;
-  const reason = lost.problems?.[0]?.reason ?? "cannot be read";
+  const lost = logs.filter((l) => l.lost || (l.unread && seen?.has(l.path)));
+  if (lost.length === 0) return;
+  const reason = lost[0]!.problems?.[0]?.reason ?? "cannot be read";
+  const more = lost.length > 1 ? ` (and ${lost.length - 1} more log(s) like it)` : "";
   throw new MembankError(
-    `${lost.path}: ${reason}. membank changed nothing: the last run read this log, and reading it as empty ` +
+    `${lost[0]!.path}: ${reason}${more}. membank changed nothing: reading it as an empty log ` +
       "would take its facts out of the bank",
     { code: "ELOGLOST" },
   );

@@ -62,3 +62,13 @@ describe("a file of zero bytes only (a crash or power loss while it was written)
     expect(tail.text.startsWith("# Mon\n")).toBe(true);
   });
 });
+
+describe("a Git LFS pointer where the text should be", () => {
+  it("is said as such and gives no text; a log that quotes a pointer is a log", () => {
+    const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${"0a".repeat(32)}\nsize 2048\n`;
+    const m = decodeMemoryText(Buffer.from(pointer));
+    expect(m).toEqual({ text: "", lfsPointer: true });
+    expect(memoryTextProblems(m)[0]!.reason).toMatch(/^is a Git LFS pointer/);
+    expect(decodeMemoryText(Buffer.from(`# LFS notes\n\n${pointer}`)).lfsPointer).toBeUndefined();
+  });
+});
