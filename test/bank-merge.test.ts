@@ -209,6 +209,30 @@ describe("one bank on two machines", () => {
     expect(await git(desktop, "status", "--porcelain", "bank")).toBe("");
   }, 120_000);
 
+  it("a driver whose node is gone (nvm removed that version): git's text merge with markers, never the page of one machine alone", async () => {
+    const { desktop } = await diverge("stale");
+    await membank("merge-driver", "--install", "--workspace", desktop);
+    const command = (await git(desktop, "config", "--get", "merge.membank.driver")).trim();
+    expect(command).toContain(process.execPath);
+    await git(
+      desktop,
+      "config",
+      "merge.membank.driver",
+      command.replaceAll(process.execPath, "/opt/nvm/v20.11.0/bin/node"),
+    );
+
+    const pull = await gitTry(desktop, "pull", "--no-rebase", "--no-edit", "origin", "main");
+    expect(pull.code).not.toBe(0);
+    // Both machines' notes are in the page (the laptop's one merged in), the rest marked as git marks it.
+    const priya = await readFile(path.join(desktop, "bank/entities/Priya.md"), "utf8");
+    expect(priya).toContain(NOTE_TOP);
+    expect(priya).toContain(NOTE_END);
+    expect(await readFile(path.join(desktop, "bank/opinions.md"), "utf8")).toContain("<<<<<<< ours");
+    await git(desktop, "commit", "-qam", "merge");
+    await nightly(desktop);
+    expect(await bank(desktop)).toEqual(reference);
+  }, 120_000);
+
   it("a real conflict in people's text stays a git conflict; the other pages are still rebuilt", async () => {
     const { laptop, desktop } = await diverge("human");
     await membank("merge-driver", "--install", "--workspace", desktop);

@@ -199,6 +199,48 @@ describe("a repository in the middle of something", () => {
       },
     ],
     [
+      "`git am` stopped at a patch that does not apply",
+      async (root) => {
+        await conflictedMerge(root);
+        const patch = await git(root, "format-patch", "-1", "--stdout", "other");
+        await writeFile(path.join(root, "..", `${path.basename(root)}.patch`), patch);
+        await expect(git(root, "am", "-q", path.join(root, "..", `${path.basename(root)}.patch`))).rejects.toThrow();
+      },
+      /a rebase or `git am` is in progress/,
+      async (root) => {
+        await git(root, "am", "--abort");
+      },
+    ],
+    [
+      "`git rebase -i` stopped at an `edit` line (no conflict)",
+      async (root) => {
+        await conflictedMerge(root);
+        await exec(
+          "git",
+          ["-c", "user.name=Dana", "-c", "user.email=dana@example.org", "rebase", "-q", "-i", "HEAD~2"],
+          {
+            cwd: root,
+            env: { ...USER_ENV, GIT_SEQUENCE_EDITOR: "sed -i 1s/^pick/edit/" },
+          },
+        );
+      },
+      /a rebase is in progress/,
+      async (root) => {
+        await git(root, "rebase", "--continue");
+      },
+    ],
+    [
+      "a bisect in progress",
+      async (root) => {
+        await conflictedMerge(root);
+        await git(root, "bisect", "start", "HEAD", "HEAD~2");
+      },
+      /a bisect is in progress/,
+      async (root) => {
+        await git(root, "bisect", "reset");
+      },
+    ],
+    [
       "on a detached HEAD",
       async (root) => {
         await git(root, "checkout", "-q", "--detach");

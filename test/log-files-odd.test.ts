@@ -113,6 +113,28 @@ describe("a log membank could not read", () => {
   });
 });
 
+describe("a log an earlier night read, unreadable now", () => {
+  it("stops the nightly naming it, instead of taking its facts out of the bank; runs on once readable", async () => {
+    const dir = notes();
+    const first = await runAsUser(["run", "nightly", "--workspace", dir], dir);
+    expect(first.code, first.stderr).toBe(0);
+    const page = path.join(dir, "bank/entities/Halima.md");
+    const before = readFileSync(page, "utf8");
+    const log = path.join(dir, "memory/2026-04-13.md");
+    // Restored from a backup by root (a new mtime), with the owner's read taken away.
+    writeFileSync(log, readFileSync(log));
+    chmodSync(log, 0o000);
+    const stopped = await runAsUser(["run", "nightly", "--workspace", dir], dir);
+    expect(stopped.code).not.toBe(0);
+    expect(stopped.stderr).toMatch(/memory\/2026-04-13\.md: cannot read the file \(EACCES\).*membank changed nothing/);
+    expect(readFileSync(page, "utf8")).toBe(before);
+    chmodSync(log, 0o644);
+    const after = await runAsUser(["run", "nightly", "--workspace", dir], dir);
+    expect([0, 3], after.stderr).toContain(after.code);
+    expect(readFileSync(page, "utf8")).toContain("runs the seed swap");
+  });
+});
+
 describe("a log named for a day that does not exist", () => {
   it("is named with its reason every night, and reads once renamed to its day", async () => {
     const dir = notes();
@@ -152,5 +174,59 @@ describe('a log saved as UTF-16 (Notepad\'s "Unicode")', () => {
     const again = await runBin(["facts", "--workspace", dir], env);
     expect(again.stderr).not.toContain("UTF-16");
     expect(again.stdout).toContain("teaches Year 4");
+  });
+});
+
+describe("a log zeroed by a power cut (ext4 keeps the size, the bytes are all 0)", () => {
+  it("stops the nightly before it writes or commits anything, names the file, and runs on once it is restored", async () => {
+    const dir = notes();
+    const first = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(first.code, first.stderr).toBe(0);
+    const log = path.join(dir, "memory/2026-04-13.md");
+    const page = path.join(dir, "bank/entities/Halima.md");
+    const before = readFileSync(page, "utf8");
+    expect(before).toContain("runs the seed swap");
+    const head = git(dir, "rev-parse", "HEAD");
+    writeFileSync(log, Buffer.alloc(readFileSync(log).length));
+    // A new day the agent wrote after the power came back.
+    writeFileSync(
+      path.join(dir, "memory/2026-04-15.md"),
+      "## Retain\n- W @Halima: swapping leek seedlings on Saturday\n",
+    );
+
+    const stopped = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(stopped.code).not.toBe(0);
+    expect(stopped.stderr).toMatch(/memory\/2026-04-13\.md: holds only zero bytes .*membank changed nothing/);
+    expect(readFileSync(page, "utf8")).toBe(before);
+    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+
+    git(dir, "checkout", "--", "memory/2026-04-13.md");
+    const next = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(next.code, next.stderr).toBe(0);
+    const now = readFileSync(page, "utf8");
+    expect(now).toContain("runs the seed swap");
+    expect(now).toContain("swapping leek seedlings");
+  });
+});
+
+describe("logs kept in Git LFS, cloned on a machine without git-lfs", () => {
+  it("the first nightly of the clone stops, naming the pointer, instead of committing a bank without their facts", async () => {
+    const dir = notes();
+    const first = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(first.code, first.stderr).toBe(0);
+    const clone = path.join(tmp, `clone-${n++}`);
+    git(tmp, "clone", "-q", dir, clone);
+    // What git checks out for an LFS-tracked file when git-lfs is missing: the pointer.
+    const log = path.join(clone, "memory/2026-04-13.md");
+    const size = readFileSync(log).length;
+    writeFileSync(log, `version https://git-lfs.github.com/spec/v1\noid sha256:${"4d7a".repeat(16)}\nsize ${size}\n`);
+    const page = path.join(clone, "bank/entities/Halima.md");
+    const before = readFileSync(page, "utf8");
+    const head = git(clone, "rev-parse", "HEAD");
+    const run = await runBin(["run", "nightly", "--workspace", clone], env);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/memory\/2026-04-13\.md: is a Git LFS pointer.*git lfs pull.*membank changed nothing/);
+    expect(readFileSync(page, "utf8")).toBe(before);
+    expect(git(clone, "rev-parse", "HEAD")).toBe(head);
   });
 });

@@ -31,7 +31,10 @@ describe("git recovery after a kill", () => {
     const lock = path.join(tmp, ".git/index.lock");
     // No marker: someone else's git is running (or crashed): refuse with a clear message.
     await writeFile(lock, "");
-    await expect(recoverIndexLock(ws)).rejects.toThrow(/index\.lock exists: another git command is running/);
+    // (No wait here: test/shell-env.test.ts has a live git's lock that the run waits for.)
+    await expect(recoverIndexLock(ws, undefined, 0)).rejects.toThrow(
+      /index\.lock exists: another git command is running/,
+    );
     // Our marker from a dead run, lock newer than the marker: ours, removed.
     await mkdir(path.join(tmp, ".memory"), { recursive: true });
     await writeFile(
@@ -48,7 +51,7 @@ describe("git recovery after a kill", () => {
     const old = new Date(Date.now() - 3_600_000);
     await utimes(lock, old, old);
     await writeFile(path.join(tmp, ".memory/commit-in-progress.json"), JSON.stringify({ pid: 999999, at: Date.now() }));
-    await expect(recoverIndexLock(ws)).rejects.toThrow(/index\.lock exists/);
+    await expect(recoverIndexLock(ws, undefined, 0)).rejects.toThrow(/index\.lock exists/);
   });
 });
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isDailyLog, isIsoDate, logDate } from "./log-path.js";
+import { isDailyLog, isIsoDate, logDate, logNameProblem } from "./log-path.js";
 
 describe("logDate: the one rule for the date of a log path", () => {
   it("reads YYYY-MM-DD.md and YYYY-MM-DD-<slug>.md, anywhere under memory/", () => {
@@ -66,5 +66,37 @@ describe("logDate: the one rule for the date of a log path", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("logNameProblem: a file under memory/ that looks like a log and is none", () => {
+  it("names sync tools' conflicted copies and near-miss names of a real day, with the log to merge into", () => {
+    for (const [p, log] of [
+      ["memory/2026-03-16 (Lena's conflicted copy 2026-03-16).md", "memory/2026-03-16.md"],
+      ["memory/2026-03-16.sync-conflict-20260316-201455-ABCDEF7.md", "memory/2026-03-16.md"],
+      ["memory/2026/2026-03-16 2.md", "memory/2026/2026-03-16.md"],
+      ["memory/2026-03-16 (1).MD", "memory/2026-03-16.md"],
+      ["memory/2026-03-16_standup.md", "memory/2026-03-16.md"],
+    ] as const) {
+      expect(logNameProblem(p), p).toContain(
+        `not read (a sync tool's conflicted copy?): move what it adds into ${log}`,
+      );
+    }
+  });
+
+  it("is silent for logs, other notes, editor leftovers and files outside memory/", () => {
+    for (const p of [
+      "memory/2026-03-16.md",
+      "memory/2026-03-16-sessions.md",
+      "memory/2026-03-16-trip (draft).md",
+      "memory/notes 2026-03-16.md",
+      "memory/.2026-03-16.md.swp",
+      "memory/2026-03-16.md~",
+      "memory/#2026-03-16.md#",
+      "memory/2026-13-16 copy.md",
+      "bank/2026-03-16 (conflicted copy).md",
+    ]) {
+      expect(logNameProblem(p), p).toBeUndefined();
+    }
   });
 });

@@ -11,6 +11,8 @@
  */
 
 const DAILY_NAME = /^(\d{4}-\d{2}-\d{2})(?:-[^/]+)?\.md$/i;
+/** A day at the start of a Markdown file's name, whatever follows it. */
+const NEAR_DAILY_NAME = /^(\d{4}-\d{2}-\d{2})[^/]*\.md$/i;
 
 /** True for a real calendar date written YYYY-MM-DD. */
 export function isIsoDate(value: string): boolean {
@@ -36,9 +38,22 @@ export function logDate(rel: string): string | undefined {
 export function logNameProblem(rel: string): string | undefined {
   const p = rel.replace(/\\/g, "/");
   if (!p.startsWith("memory/")) return undefined;
-  const day = DAILY_NAME.exec(p.slice(p.lastIndexOf("/") + 1))?.[1];
-  if (day === undefined || isIsoDate(day)) return undefined;
-  return `${day} is not a calendar day, so this is no daily log and its Retain facts are not read: rename it to the day it records`;
+  const name = p.slice(p.lastIndexOf("/") + 1);
+  const day = DAILY_NAME.exec(name)?.[1];
+  if (day !== undefined) {
+    if (isIsoDate(day)) return undefined;
+    return `${day} is not a calendar day, so this is no daily log and its Retain facts are not read: rename it to the day it records`;
+  }
+  // A real day, then something other than "-<slug>": what sync tools name a conflicted copy
+  // (`2026-03-16 (Lena's conflicted copy).md`, `2026-03-16.sync-conflict-….md`, iCloud's
+  // `2026-03-16 2.md`), or a hand-made `2026-03-16 standup.md`. Its facts would be lost unsaid.
+  const near = NEAR_DAILY_NAME.exec(name)?.[1];
+  if (near === undefined || !isIsoDate(near)) return undefined;
+  const log = `${p.slice(0, p.lastIndexOf("/") + 1)}${near}.md`;
+  return (
+    `named like a log of ${near} but not YYYY-MM-DD.md or YYYY-MM-DD-<slug>.md, so its Retain facts are not read ` +
+    `(a sync tool's conflicted copy?): move what it adds into ${log} and delete it, or rename it ${near}-<slug>.md`
+  );
 }
 
 /** Daily logs: the paths that have a date (`memory/**​/YYYY-MM-DD[-slug].md`, a real day). */

@@ -33,33 +33,55 @@ export async function markCommitEnd(ws: Workspace): Promise<void> {
   await rm(markerPath(ws), { force: true });
 }
 
+/** How long a run waits for someone else's index.lock to go before it says so and stops. */
+const INDEX_LOCK_WAIT_MS = 5000;
+const INDEX_LOCK_POLL_MS = 100;
+
+async function readMarker(ws: Workspace): Promise<{ pid: number; at: number } | undefined> {
+  try {
+    return JSON.parse(await readFile(markerPath(ws), "utf8")) as { pid: number; at: number };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The lock is a killed membank commit's: our marker, of another process, not newer than the lock (2 s of slack for coarse mtimes). */
+function isOurs(lock: { mtimeMs: number }, marker: { pid: number; at: number } | undefined): boolean {
+  return marker !== undefined && marker.pid !== process.pid && lock.mtimeMs >= marker.at - 2000;
+}
+
 /**
  * A run killed inside git leaves `.git/index.lock`, and every later git command refuses to
  * run. It is removed only when it is provably ours: our commit marker exists (the killed run
  * was committing; we hold the workspace lock, so that run is dead) and the lock file is not
- * older than the marker. Any other index.lock belongs to someone's git: we stop with a
- * message saying so. Returns a note when a lock was recovered. `repo`: the repository when
+ * older than the marker. Any other index.lock belongs to someone's git: we wait up to
+ * `waitMs` for it to go, then stop with a message saying so. Returns a note when a lock was recovered. `repo`: the repository when
  * already looked up (null: none).
  */
-export async function recoverIndexLock(ws: Workspace, repo?: RepoInfo | null): Promise<string | undefined> {
+export async function recoverIndexLock(
+  ws: Workspace,
+  repo?: RepoInfo | null,
+  waitMs = INDEX_LOCK_WAIT_MS,
+): Promise<string | undefined> {
   const dir = repo === undefined ? await gitDir(ws) : repo?.gitDir;
   if (!dir) return undefined;
   const lockFile = path.join(dir, "index.lock");
   let lockInfo: Awaited<ReturnType<typeof stat>>;
-  try {
-    lockInfo = await stat(lockFile);
-  } catch {
-    await markCommitEnd(ws);
-    return undefined;
+  const until = Date.now() + waitMs;
+  for (;;) {
+    try {
+      lockInfo = await stat(lockFile);
+    } catch {
+      await markCommitEnd(ws);
+      return undefined;
+    }
+    if (isOurs(lockInfo, await readMarker(ws)) || Date.now() >= until) break;
+    // An editor's git (VS Code refreshing, a `git commit` whose editor is open) holds it for a
+    // moment: wait for it rather than fail the night; a lock that stays is said below.
+    await new Promise((r) => setTimeout(r, INDEX_LOCK_POLL_MS));
   }
-  let marker: { pid: number; at: number } | undefined;
-  try {
-    marker = JSON.parse(await readFile(markerPath(ws), "utf8")) as { pid: number; at: number };
-  } catch {
-    marker = undefined;
-  }
-  // 2 s of slack for file systems with coarse mtimes.
-  if (marker && marker.pid !== process.pid && lockInfo.mtimeMs >= marker.at - 2000) {
+  const marker = await readMarker(ws);
+  if (marker && isOurs(lockInfo, marker)) {
     await rm(lockFile, { force: true });
     await markCommitEnd(ws);
     return `removed ${lockFile} left by an interrupted membank commit (pid ${marker.pid})`;

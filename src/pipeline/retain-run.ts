@@ -5,7 +5,9 @@ import { noRetainNote } from "../retain/no-retain.js";
 import { type LogInput, readFacts } from "../retain/read.js";
 import type { LogsRead } from "../retain/types.js";
 import { workspaceDay } from "../workspace/clock.js";
+import { MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";
+import { readFileManifest } from "./manifest.js";
 import { changedWindow, type IncrementalWindow } from "./window.js";
 
 export interface RetainRunOptions {
@@ -65,7 +67,10 @@ export async function retainForRun(ws: Workspace, opts: RetainRunOptions): Promi
   // A log that could not be read is left out of the baseline, so the next run reads it
   // again: once its permissions are fixed (its mtime unchanged), its facts still come in.
   const unread = new Set(read.logs.filter((l) => l.unread).map((l) => l.path));
-  if (unread.size > 0) window.logs = window.logs.filter((f) => !unread.has(f.path));
+  if (unread.size > 0) {
+    window.logs = window.logs.filter((f) => !unread.has(f.path));
+    await refuseLostLogs(ws, opts.pipeline, read.logs);
+  }
   const note = noRetainNote(read.noRetain, read.files, { llm: llm.extractFacts !== undefined });
   return {
     ...(extracted ? { extracted } : {}),
@@ -74,4 +79,23 @@ export async function retainForRun(ws: Workspace, opts: RetainRunOptions): Promi
     parse,
     ...(note === undefined ? {} : { noRetainNote: note }),
   };
+}
+
+/**
+ * A log whose words are not on disk (zeroed by a crash, an LFS pointer), or one an earlier run
+ * read that cannot be read now (permissions), would read as empty: reflect would take its facts
+ * out of the bank (a new clone without git-lfs: every fact) and the commit would record it.
+ * Refused before anything is written, as a memory/ folder out of sight is (reflect/checkout.ts).
+ */
+async function refuseLostLogs(ws: Workspace, pipeline: string, logs: readonly LogInput[]): Promise<void> {
+  const seen = await readFileManifest(ws, pipeline);
+  const lost = logs.filter((l) => l.lost || (l.unread && seen?.has(l.path)));
+  if (lost.length === 0) return;
+  const reason = lost[0]!.problems?.[0]?.reason ?? "cannot be read";
+  const more = lost.length > 1 ? ` (and ${lost.length - 1} more log(s) like it)` : "";
+  throw new MembankError(
+    `${lost[0]!.path}: ${reason}${more}. membank changed nothing: reading it as an empty log ` +
+      "would take its facts out of the bank",
+    { code: "ELOGLOST" },
+  );
 }

@@ -295,3 +295,34 @@ describe("odd inputs (fixtures/retain)", () => {
     expect(parseRetain(P, slice)).toEqual(parseRetain(P, slice, { fastPath: false }));
   });
 });
+
+describe("git conflict markers left in a Retain section", () => {
+  it("a diff3-style conflict: every side's fact read whole, each marker line said, fast and remark paths agree", () => {
+    const text = lines(
+      "## Retain",
+      "- W @Ines: teaches the Tuesday pottery class",
+      "<<<<<<< HEAD",
+      "- O(c=0.6) @Ines: thinks the new kiln runs hot",
+      "||||||| merged common ancestors",
+      "=======",
+      "* B: glazed six mugs, two cracked",
+      ">>>>>>> 4f1c2ab (phone notes)",
+      "- S: good week at the studio",
+    );
+    const scan = expectAccounted(P, text);
+    expect(scan.facts.map((f) => f.content)).toEqual([
+      "teaches the Tuesday pottery class",
+      "thinks the new kiln runs hot",
+      "glazed six mugs, two cracked",
+      "good week at the studio",
+    ]);
+    expect(scan.diagnostics.map((d) => d.line)).toEqual([3, 5, 6, 8]);
+    for (const d of scan.diagnostics) expect(d.reason).toMatch(/^git conflict marker/);
+    expect(parseRetain(P, text)).toEqual(parseRetain(P, text, { fastPath: false }));
+  });
+
+  it("a line of equals signs with no conflict around it is not called one", () => {
+    const scan = scanRetain(P, lines("## Retain", "- W @Ines: teaches pottery", "=======", "- S: quiet"));
+    expect(scan.diagnostics.some((d) => /conflict marker/.test(d.reason))).toBe(false);
+  });
+});

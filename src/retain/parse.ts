@@ -60,6 +60,15 @@ const BLANK = /^\s*$/;
  */
 const NESTING = /^(?:[ \t>]|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t]))*/;
 export const MAX_NESTING_COLUMNS = 64;
+/**
+ * git's conflict markers, as a merge of two machines' edits of one log leaves them when the
+ * user commits without resolving: `<<<<<<< HEAD`, `||||||| base` (diff3), `=======`,
+ * `>>>>>>> laptop`. Read as text they glue onto the fact above (a lazy continuation).
+ */
+const CONFLICT_EDGE = /^(?:<{7}|>{7})(?:[ \t].*)?$/;
+const CONFLICT_INNER = /^(?:\|{7}(?:[ \t].*)?|={7}[ \t]*)$/;
+const CONFLICT_MARKER =
+  "git conflict marker left by a merge: not read, the facts on both sides are; resolve the conflict (keep the lines you want, delete the marker lines)";
 
 /** Is this heading text a Retain heading? `extracted` for "Retain (extracted)". */
 export function retainHeading(text: string): { extracted: boolean } | undefined {
@@ -321,6 +330,15 @@ export function scanRetain(path: string, text: string, opts: RetainOptions = {})
         l,
         `nested too deeply (${depth} columns of indentation, quote and list markers; at most ${MAX_NESTING_COLUMNS}): not read`,
       );
+    }
+    // `=======` alone is a marker only beside `<<<<<<<`/`>>>>>>>`: elsewhere it is Markdown.
+    let conflicted = false;
+    for (let l = h.line + 1; l <= last && !conflicted; l++) conflicted = CONFLICT_EDGE.test(original[l - 1]!);
+    for (let l = h.line + 1; l <= last && conflicted; l++) {
+      if (!CONFLICT_EDGE.test(original[l - 1]!) && !CONFLICT_INNER.test(original[l - 1]!)) continue;
+      // A blank line in its place: the items on both sides stay items, their lines unchanged.
+      lines[l - 1] = "";
+      diagnose(ctx, l, l, CONFLICT_MARKER);
     }
     const end = h.line < last ? parseSectionBody(ctx, lines, h.line + 1, last, h.depth, opts.fastPath ?? true) : h.line;
     out.sections.push({ line: h.line, endLine: end, depth: h.depth, extracted: kind.extracted });

@@ -83,13 +83,17 @@ export interface LogInput {
   problems?: { line: number; reason: string }[];
   /** The file could not be read at all (permissions, I/O): a later run must read it again. */
   unread?: true;
+  /** What is on disk is provably not the log (zeroed by a crash, an LFS pointer): its words are elsewhere. */
+  lost?: true;
 }
 
 /** Read one daily log for collectFacts: never throws, a file it cannot read is a diagnostic. */
 export async function readLog(rel: string, abs: string): Promise<LogInput> {
   try {
     const m = await readMemoryText(abs);
-    return { path: rel, text: m.text, invalidLines: m.invalid?.lines ?? [], problems: memoryTextProblems(m) };
+    const read = { path: rel, text: m.text, invalidLines: m.invalid?.lines ?? [], problems: memoryTextProblems(m) };
+    // A zeroed log, or an LFS pointer, is a lost one, not an empty one: read again once restored.
+    return m.zeroed === undefined && !m.lfsPointer ? read : { ...read, unread: true, lost: true };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     return {

@@ -88,17 +88,20 @@ async function writeTemp(
 ): Promise<{ tmp: string; target: string }> {
   await mkdir(path.dirname(file), { recursive: true });
   const target = await realpath(file).catch(() => file);
+  // An existing file keeps its exact mode: open() masks it with the umask, and cron's or a
+  // hardened shell's `umask 077` would take the group's and others' read of a page away.
   const mode = await stat(target).then(
     (s) => s.mode & 0o7777,
-    () => 0o666,
+    () => undefined,
   );
   const tmp = `${target}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
   // Said before it exists: a kill between the open and a later record would leave a temp
   // file nobody knows about (with several opens in flight, several of them).
   opts.onTemp?.(tmp);
-  const fh = await open(tmp, "wx", mode);
+  const fh = await open(tmp, "wx", mode ?? 0o666);
   temps.add(tmp);
   try {
+    if (mode !== undefined) await fh.chmod(mode);
     // FileHandle.writeFile loops until every byte is written, or throws (ENOSPC, EFBIG).
     await fh.writeFile(content);
     if (opts.durable !== false) await fh.sync();

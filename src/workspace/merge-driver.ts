@@ -15,9 +15,20 @@ export const ATTRIBUTE_LINE = `bank/** merge=${DRIVER}`;
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** The command git runs: node, membank's CLI, and the workspace (git substitutes %O %A %B %P, quoted). */
+/**
+ * The command git runs (through sh): node, membank's CLI, and the workspace (git substitutes
+ * %O %A %B %P %L, quoted). When that node or CLI is gone (nvm removed the version, membank was
+ * reinstalled elsewhere), git's own text merge with conflict markers: a driver that cannot start
+ * leaves the page as it was on this machine, and the other machine's edits vanish from it
+ * unsaid once the user commits. reflect rebuilds regions from markers (see conflicts.ts).
+ */
 export function driverCommand(cli: string, root: string): string {
-  return `${quote(process.execPath)} ${quote(cli)} merge-driver --workspace ${quote(root)} %O %A %B %P`;
+  const node = quote(process.execPath);
+  const script = quote(cli);
+  return (
+    `if [ -x ${node} ] && [ -f ${script} ]; then exec ${node} ${script} merge-driver --workspace ${quote(root)} %O %A %B %P; fi; ` +
+    "exec git merge-file -L ours -L base -L theirs --marker-size=%L %A %O %B"
+  );
 }
 
 export interface DriverStatus {

@@ -50,3 +50,25 @@ describe("memory file text", () => {
     expect(execFileSync("du", ["-k", big], { encoding: "utf8" }).split("\t")[0]!.length).toBeLessThan(5); // still sparse
   });
 });
+
+describe("a file of zero bytes only (a crash or power loss while it was written)", () => {
+  it("is said as such and gives no text; zero bytes inside real text are the text's own", () => {
+    const m = decodeMemoryText(new Uint8Array(3000));
+    expect(m).toEqual({ text: "", zeroed: 3000 });
+    expect(memoryTextProblems(m)[0]!.reason).toMatch(/^holds only zero bytes \(3000 of them/);
+    expect(decodeMemoryText(new Uint8Array(0))).toEqual({ text: "" });
+    const tail = decodeMemoryText(Buffer.concat([Buffer.from("# Mon\n"), Buffer.alloc(8)]));
+    expect(tail.zeroed).toBeUndefined();
+    expect(tail.text.startsWith("# Mon\n")).toBe(true);
+  });
+});
+
+describe("a Git LFS pointer where the text should be", () => {
+  it("is said as such and gives no text; a log that quotes a pointer is a log", () => {
+    const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${"0a".repeat(32)}\nsize 2048\n`;
+    const m = decodeMemoryText(Buffer.from(pointer));
+    expect(m).toEqual({ text: "", lfsPointer: true });
+    expect(memoryTextProblems(m)[0]!.reason).toMatch(/^is a Git LFS pointer/);
+    expect(decodeMemoryText(Buffer.from(`# LFS notes\n\n${pointer}`)).lfsPointer).toBeUndefined();
+  });
+});

@@ -13,6 +13,13 @@ export interface MemoryText {
   text: string;
   /** Set when the file is over MAX_MEMORY_FILE_BYTES: its size; nothing was read. */
   tooLarge?: number;
+  /**
+   * Set when the file is nothing but zero bytes (its size): what a crash or power loss leaves
+   * of a file being written on ext4/XFS. Nothing was read: the words are gone from the disk.
+   */
+  zeroed?: number;
+  /** Set when the file is a Git LFS pointer (git-lfs not installed, or not pulled): the text is elsewhere. */
+  lfsPointer?: true;
   /** Set when some bytes are not UTF-8: the first one, and every line that has one (1-based). */
   invalid?: { line: number; byte: number; lines: number[]; utf16?: "FF 0xFE" | "FE 0xFF" };
 }
@@ -70,8 +77,14 @@ function invalidBytes(buf: Uint8Array): MemoryText["invalid"] {
   return first && { ...first, lines };
 }
 
+/** A Git LFS pointer file (the LFS spec): its first line, then an oid line. */
+const LFS_POINTER = /^version https:\/\/git-lfs\.github\.com\/spec\/v1\r?\noid sha256:[0-9a-f]{64}\r?\n/;
+
 /** Decode a memory file's bytes (see MemoryText). */
 export function decodeMemoryText(buf: Uint8Array): MemoryText {
+  // No text starts with a zero byte: only then is the whole file looked at.
+  if (buf[0] === 0 && buf.every((b) => b === 0)) return { text: "", zeroed: buf.length };
+  if (buf.length < 1024 && LFS_POINTER.test(Buffer.from(buf).toString("latin1"))) return { text: "", lfsPointer: true };
   try {
     return { text: strict.decode(buf) };
   } catch {
@@ -104,6 +117,26 @@ export function memoryTextProblems(m: MemoryText): { line: number; reason: strin
       {
         line: 1,
         reason: `file is ${m.tooLarge} bytes, over the ${MAX_MEMORY_FILE_BYTES}-byte (16 MiB) limit: not read; split it into smaller files`,
+      },
+    ];
+  }
+  if (m.zeroed !== undefined) {
+    return [
+      {
+        line: 1,
+        reason:
+          `holds only zero bytes (${m.zeroed} of them; what a crash or power loss leaves of a file being written): ` +
+          "nothing in it is read; restore it from git (git checkout -- <file>) or a backup",
+      },
+    ];
+  }
+  if (m.lfsPointer) {
+    return [
+      {
+        line: 1,
+        reason:
+          "is a Git LFS pointer, not the file's text (git-lfs is not installed here, or the file was not pulled): " +
+          "nothing in it is read; install git-lfs and run git lfs pull",
       },
     ];
   }
