@@ -10,11 +10,12 @@ import {
   readMemoryTextSync,
 } from "../workspace/text-file.js";
 import { type ChunkOptions, chunkMarkdown } from "./chunk.js";
-import { syncFileChunks } from "./chunk-rows.js";
+import { syncFileChunks, textOfChunks } from "./chunk-rows.js";
 import type { IndexDb } from "./db.js";
 import { parseEntityPage } from "./entity-page.js";
 import { beginFtsBatch, type FtsBatch } from "./fts-batch.js";
-import { dropFileLines, type LineTally, refreshLineStats, syncFileLines } from "./lines.js";
+import { syncFileLines } from "./line-sync.js";
+import { dropFileLines, type LineTally, refreshLineStats } from "./lines.js";
 import { removeOpinions, storeOpinions } from "./opinions.js";
 import { deleteVectors } from "./vectors.js";
 
@@ -139,13 +140,27 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
   }
 
   let diagnostics = 0;
-  /** `isNew`: the index holds no rows of this file (nothing to keep or look up). */
-  function addFile(f: MemoryFile, text: string, hash: string, invalidLines: readonly number[], isNew: boolean): void {
+  /** `isNew`: the index holds no rows of this file (nothing to keep or look up); `oldHash`: its stored hash. */
+  function addFile(
+    f: MemoryFile,
+    text: string,
+    hash: string,
+    invalidLines: readonly number[],
+    isNew: boolean,
+    oldHash?: string,
+  ): void {
     const date = logDate(f.path) ?? null;
     insertFile.run(f.path, hash, f.mtimeMs, f.size, date);
-    syncFileChunks(idx, f.path, date, chunkMarkdown(text, opts.chunk), fts(), { fresh: isNew });
+    const oldChunks = syncFileChunks(idx, f.path, date, chunkMarkdown(text, opts.chunk), fts(), { fresh: isNew });
+    // The file's text at its last sync, when its chunks give it back exactly (the line store then reads few rows).
+    let oldText = isNew || oldHash === undefined ? undefined : textOfChunks(oldChunks, date);
+    if (oldText !== undefined && sha256(oldText) !== oldHash) oldText = undefined;
     // Recall's line store: every non-blank line, numbered as in the file.
-    syncFileLines(db, f.path, date, text, fts(), { fresh: opts.fresh ?? false, tally });
+    syncFileLines(db, f.path, date, text, fts(), {
+      fresh: opts.fresh ?? false,
+      tally,
+      ...(oldText === undefined ? {} : { oldText }),
+    });
     if (date !== null) {
       if (!opts.parseRetain) throw new Error("applyFiles: a daily log changed but no Retain parser was given");
       const retained = opts.parseRetain(f.path, text, { defaultConfidence: opts.defaultConfidence, invalidLines });
@@ -210,7 +225,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
         return;
       }
       if (prev) removePath(f.path, true);
-      addFile(f, text, hash, read.invalid?.lines ?? [], opts.fresh === true || prev === undefined);
+      addFile(f, text, hash, read.invalid?.lines ?? [], opts.fresh === true || prev === undefined, prev?.hash);
       changed++;
     });
     for (const rel of known.keys()) {
