@@ -56,13 +56,16 @@ export type KnownFiles = Map<string, { hash: string; mtime_ms: number; size: num
 
 /** What the index knows of each file (read once per sync: it is most of a no-change sync's SQL). */
 export function knownFiles(idx: IndexDb): KnownFiles {
-  const rows = idx.db.prepare("SELECT path, hash, mtime_ms, size FROM files").all() as {
-    path: string;
-    hash: string;
-    mtime_ms: number;
-    size: number;
-  }[];
-  return new Map(rows.map((r) => [r.path, r]));
+  // Rows as arrays: 3,700 objects with their keys cost about twice the time to read.
+  const rows = idx.db.prepare("SELECT path, hash, mtime_ms, size FROM files").raw(true).all() as [
+    string,
+    string,
+    number,
+    number,
+  ][];
+  const known: KnownFiles = new Map();
+  for (const [path, hash, mtime_ms, size] of rows) known.set(path, { hash, mtime_ms, size });
+  return known;
 }
 
 /** Must the file be read again? (New to the index, or its size or mtime changed; then its hash decides.) */

@@ -58,8 +58,9 @@ export function syncFileChunks(
   for (const c of chunks) {
     const kept = free.get(c.text)?.shift();
     if (!kept) {
-      const row = insert.run(path, c.startLine, c.endLine, c.text, chunkHash(c.text), date, hasCjk(c.text) ? 1 : 0);
-      fts.inserted("chunks", row.lastInsertRowid);
+      const cjk = hasCjk(c.text);
+      const row = insert.run(path, c.startLine, c.endLine, c.text, chunkHash(c.text), date, cjk ? 1 : 0);
+      fts.inserted("chunks", row.lastInsertRowid, cjk);
     } else if (kept.start_line !== c.startLine || kept.end_line !== c.endLine || kept.date !== date) {
       move.run(c.startLine, c.endLine, date, kept.id);
     }
