@@ -1,5 +1,4 @@
 import type Database from "better-sqlite3";
-import { ftsWords } from "../analysis/tokens.js";
 import type { IndexDb } from "./db.js";
 import type { FtsBatch } from "./fts-batch.js";
 import { readMeta } from "./schema.js";
@@ -46,12 +45,6 @@ export interface LineTally {
 }
 
 /**
- * A stored line of a file being synced: its row id, stored position (`pos`), text, date and
- * words; `to` is set to its new position when the file still has its text.
- */
-type OldLine = [id: number, pos: number, text: string, date: string | null, ntok: number, to?: number];
-
-/**
  * A file's line numbers as stored: `pos` is the line number, or, for a file in `line_bases`,
  * `base - pos` is (the line counted from the file's end). bank/world.md and experience.md
  * gain their new facts near the top: counted from the top, each such night moved all of their
@@ -61,142 +54,6 @@ type OldLine = [id: number, pos: number, text: string, date: string | null, ntok
  */
 const LINE_OF = "CASE WHEN b.base IS NULL THEN l.pos ELSE b.base - l.pos END";
 const WITH_BASE = "LEFT JOIN line_bases b ON b.path = l.path";
-
-/**
- * Give the kept lines of `old` (sorted by pos) their new positions. A page that gained a fact
- * shifts every line on one side of it by the same amount: one range update per run of lines
- * that moved alike (~18 vs ~35 ms by id for 8,000 lines), in an order where no run lands on
- * rows a later one has yet to move (runs up from the top down, or down from the bottom up).
- * Rows left out of the runs (gone, or redated) may be shifted with a run: they are deleted or
- * set by id afterwards. Runs both ways, or many short ones: one update by id.
- */
-function moveLines(db: Database.Database, path: string, old: readonly OldLine[], date: string | null): void {
-  const runs: { lo: number; hi: number; by: number }[] = [];
-  const byId: [number, number][] = [];
-  let run: (typeof runs)[number] | undefined;
-  for (const r of old) {
-    if (r[5] === undefined || r[3] !== date) continue;
-    const by = r[5] - r[1];
-    if (by === 0) run = undefined;
-    else if (run?.by === by) run.hi = r[1];
-    else {
-      run = { lo: r[1], hi: r[1], by };
-      runs.push(run);
-    }
-    if (by !== 0) byId.push([r[0], r[5]]);
-  }
-  if (runs.length === 0) return;
-  const up = runs.every((x) => x.by > 0);
-  if ((up || runs.every((x) => x.by < 0)) && runs.length * 16 <= byId.length + 16) {
-    const shift = prepared(db, "UPDATE lines SET pos = pos + ? WHERE path = ? AND pos BETWEEN ? AND ?");
-    for (const x of up ? [...runs].reverse() : runs) shift.run(x.by, path, x.lo, x.hi);
-    return;
-  }
-  prepared(db, "UPDATE lines SET pos = m.value ->> 1 FROM json_each(?) AS m WHERE lines.id = m.value ->> 0").run(
-    JSON.stringify(byId),
-  );
-}
-
-/**
- * Make the line store hold exactly the non-blank lines of `text` for `path`, numbered as
- * in the file. Lines whose text is unchanged keep their row (and their FTS entry; only the
- * position may move): a re-rendered bank page of thousands of lines that gained one fact costs
- * a few inserts, not a delete and re-insert of the whole page. The FTS side goes through
- * `fts` (one statement per file, not per line: fts-batch.ts). `fresh`: the store is empty (a
- * build), nothing to look up. `tally` gets the rows and words added and removed.
- */
-export function syncFileLines(
-  db: Database.Database,
-  path: string,
-  date: string | null,
-  text: string,
-  fts: FtsBatch,
-  opts: { fresh: boolean; tally?: LineTally } = { fresh: false },
-): void {
-  // A fresh build has no rows to keep (and no index on path yet to find them by). Rows come
-  // as arrays: bank/world.md alone has ~8,000 lines, and objects cost ~1.7x the time to read.
-  const base = opts.fresh
-    ? undefined
-    : (prepared(db, "SELECT base FROM line_bases WHERE path = ?").pluck().get(path) as number | undefined);
-  const old = opts.fresh
-    ? []
-    : (prepared(db, "SELECT id, pos, text, date, ntok FROM lines WHERE path = ? ORDER BY pos")
-        .raw(true)
-        .all(path) as OldLine[]);
-  const lineOf = (pos: number) => (base === undefined ? pos : base - pos);
-  // In file order, so that of two equal lines the first kept row goes to the first one.
-  const inOrder = base === undefined ? old : [...old].reverse();
-  const free = new Map<string, OldLine[]>();
-  for (const r of inOrder) {
-    const list = free.get(r[2]);
-    if (list) list.push(r);
-    else free.set(r[2], [r]);
-  }
-  const insert = prepared(db, "INSERT INTO lines(path, pos, date, text, ntok) VALUES (?, ?, ?, ?, ?)");
-  const tally = opts.tally ?? { lines: 0, ntok: 0 };
-  const added: [line: number, text: string, ntok: number][] = [];
-  const kept: [row: OldLine, line: number][] = [];
-  let last = 0;
-  text.split(/\r?\n/).forEach((line, i) => {
-    if (line.trim().length === 0) return;
-    last = i + 1;
-    const row = free.get(line)?.shift();
-    if (!row) added.push([i + 1, line, ftsWords(line).length]);
-    else kept.push([row, i + 1]);
-  });
-  // Counted from the top or from the end: whichever leaves more kept lines where they were.
-  const oldLast = inOrder.length === 0 ? 0 : lineOf(inOrder[inOrder.length - 1]![1]);
-  let top = 0;
-  let end = 0;
-  for (const [r, line] of kept) {
-    const was = lineOf(r[1]);
-    if (was === line) top++;
-    if (oldLast - was === last - line) end++;
-  }
-  // Even, the file stays as it is counted; a new one: bank pages (newest first) from the end, logs (appended to) from the top.
-  const stays = old.length === 0 ? path.startsWith("bank/") : base !== undefined;
-  const fromEnd = last > 0 && (end > top || (end === top && stays));
-  const next = fromEnd ? last + 1 : undefined;
-  const posOf = (line: number) => (next === undefined ? line : next - line);
-  // Setting `date` only where it changed: rewriting it would touch each moved line's lines_date entry.
-  const redated: [number, number, string | null][] = [];
-  for (const [r, line] of kept) {
-    if (r[3] !== date) redated.push([r[0], posOf(line), date]);
-    else r[5] = posOf(line);
-  }
-  moveLines(db, path, old, date);
-  if (next !== base) {
-    if (next === undefined) prepared(db, "DELETE FROM line_bases WHERE path = ?").run(path);
-    else
-      prepared(
-        db,
-        "INSERT INTO line_bases(path, base) VALUES (?, ?) ON CONFLICT(path) DO UPDATE SET base = excluded.base",
-      ).run(path, next);
-  }
-  // After the moves: a range update must not shift a row that is new.
-  for (const [line, t, ntok] of added) {
-    fts.inserted("lines", insert.run(path, posOf(line), date, t, ntok).lastInsertRowid);
-    tally.lines++;
-    tally.ntok += ntok;
-  }
-  if (redated.length > 0) {
-    prepared(
-      db,
-      "UPDATE lines SET pos = m.value ->> 1, date = m.value ->> 2 FROM json_each(?) AS m WHERE lines.id = m.value ->> 0",
-    ).run(JSON.stringify(redated));
-  }
-  const gone: number[] = [];
-  for (const list of free.values())
-    for (const r of list) {
-      gone.push(r[0]);
-      tally.lines--;
-      tally.ntok -= r[4];
-    }
-  if (gone.length > 0) {
-    fts.deleting("lines", gone);
-    prepared(db, "DELETE FROM lines WHERE id IN (SELECT value FROM json_each(?))").run(JSON.stringify(gone));
-  }
-}
 
 /** Take everything of `path` out of the line store (a file gone or replaced), the FTS side through `fts`; returns the rows' words. */
 export function dropFileLines(db: Database.Database, path: string, fts: FtsBatch): number[] {
