@@ -60,3 +60,32 @@ describe("opinionMemo", () => {
     expect(opinionMemo("code", stored).dirty).toBe(true); // nothing rendered: the opinion is gone
   });
 });
+
+describe("opinionMemo after a full run", () => {
+  it("takes the region of an opinion whose fields come in another order (a full run's, then the page's)", () => {
+    const built = opinion(0.6);
+    // The same opinion as loadOpinions parses it back: the same values, its evidence's fields in the page's order.
+    const parsed: Opinion = {
+      ...built,
+      evidence: built.evidence.map(({ content, source, stance, date, factId }) => ({
+        source,
+        date,
+        factId,
+        stance,
+        ...(content === undefined ? {} : { content }),
+      })),
+    };
+    expect(JSON.stringify(parsed)).not.toBe(JSON.stringify(built));
+    const stored = storedAfter(built);
+    const sha = bodyHash(renderOpinion(built));
+    const memo = opinionMemo("code", stored);
+    expect(memo.render(parsed, { body: "KEPT", sha })).toBe("KEPT");
+    expect(memo.dirty).toBe(false);
+    // A value that differs still does not hash the same.
+    const moved: Opinion = {
+      ...parsed,
+      evidence: [{ ...parsed.evidence[0]!, source: { ...parsed.evidence[0]!.source, line: 8 } }],
+    };
+    expect(opinionMemo("code", stored).render(moved, { body: "KEPT", sha })).toBe(renderOpinion(moved));
+  });
+});

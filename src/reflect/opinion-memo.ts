@@ -43,7 +43,26 @@ export interface OpinionMemo {
   serialise(): string;
 }
 
-const inputHash = (op: Opinion) => createHash("sha256").update(JSON.stringify(op)).digest("hex").slice(0, 16);
+/**
+ * The opinion's JSON with every object's keys in one sorted order: an opinion parsed back from
+ * the page and the same opinion as evolve built it (a full run's) list their evidence fields in
+ * other orders, and must hash the same or the first night after a full run renders them all.
+ */
+const inputHash = (op: Opinion) => {
+  const keys = new Set<string>();
+  const collect = (v: unknown): void => {
+    if (Array.isArray(v)) for (const x of v) collect(x);
+    else if (v !== null && typeof v === "object")
+      for (const [k, x] of Object.entries(v)) {
+        keys.add(k);
+        collect(x);
+      }
+  };
+  collect(op);
+  // An array replacer lists the keys kept, in its order, at every depth: all of them, sorted.
+  const json = JSON.stringify(op, [...keys].sort());
+  return createHash("sha256").update(json).digest("hex").slice(0, 16);
+};
 
 const validEntry = (e: unknown): e is Entry =>
   Array.isArray(e) && e.length === 2 && typeof e[0] === "string" && typeof e[1] === "string";
