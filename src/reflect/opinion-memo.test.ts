@@ -63,17 +63,26 @@ describe("opinionMemo", () => {
 
 describe("opinionMemo after a full run", () => {
   it("takes the region of an opinion whose fields come in another order (a full run's, then the page's)", () => {
-    const built = opinion(0.6);
-    // The same opinion as loadOpinions parses it back: the same values, its evidence's fields in the page's order.
+    // As a full run builds it: evidence by day, each row's fields in the order evolve sets them.
+    const row = (day: string, stance: "support" | "contradict", line: number) => ({
+      factId: `${day}-f${line}`,
+      date: day,
+      stance,
+      source: { path: `memory/${day}.md`, line },
+      content: stance === "support" ? "The night bus beats the tram" : "Took the tram, it was quicker",
+      strength: 0.5,
+    });
+    const built: Opinion = {
+      ...opinion(0.6),
+      evidence: [row("2025-03-02", "support", 7), row("2025-03-05", "contradict", 3), row("2025-03-09", "support", 12)],
+    };
+    // The same opinion as loadOpinions parses it back: the page lists evidence by stance, its fields in another order.
     const parsed: Opinion = {
       ...built,
-      evidence: built.evidence.map(({ content, source, stance, date, factId }) => ({
-        source,
-        date,
-        factId,
-        stance,
-        ...(content === undefined ? {} : { content }),
-      })),
+      evidence: [0, 2, 1].map((i) => {
+        const { content, source, stance, date, factId, strength } = built.evidence[i]!;
+        return { source, date, factId, stance, strength, content };
+      }),
     };
     expect(JSON.stringify(parsed)).not.toBe(JSON.stringify(built));
     const stored = storedAfter(built);

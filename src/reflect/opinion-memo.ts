@@ -12,7 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { type Opinion, renderOpinion } from "../markdown/opinions.js";
+import { type Evidence, type Opinion, renderOpinion, sortEvidence } from "../markdown/opinions.js";
 import { bodyHash } from "../markdown/regions.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
@@ -44,9 +44,35 @@ export interface OpinionMemo {
 }
 
 /**
- * The opinion's JSON with every object's keys in one sorted order: an opinion parsed back from
- * the page and the same opinion as evolve built it (a full run's) list their evidence fields in
- * other orders, and must hash the same or the first night after a full run renders them all.
+ * The evidence in the order renderOpinion lists it (supporting, then contradicting, each by
+ * sortEvidence): the page lists it by stance, a run by day, and the same rows must hash the
+ * same. Rows the sort cannot tell apart keep their order (then the order is part of the input).
+ */
+function inRenderOrder(evidence: readonly Evidence[]): readonly Evidence[] {
+  const sorted = [
+    ...sortEvidence(evidence.filter((e) => e.stance === "support")),
+    ...sortEvidence(evidence.filter((e) => e.stance === "contradict")),
+  ];
+  if (sorted.length !== evidence.length) return evidence;
+  for (let i = 1; i < sorted.length; i++) {
+    const [a, b] = [sorted[i - 1]!, sorted[i]!];
+    if (
+      a.stance === b.stance &&
+      a.date === b.date &&
+      a.source.path === b.source.path &&
+      a.source.line === b.source.line &&
+      a.factId === b.factId
+    )
+      return evidence;
+  }
+  return sorted;
+}
+
+/**
+ * A hash of every field renderOpinion reads: the opinion's JSON with every object's keys in
+ * one sorted order and its evidence in render order. An opinion parsed back from the page and
+ * the same opinion as evolve built it (a full run's) differ in both orders, and must hash the
+ * same or the first night after a full run renders every opinion again.
  */
 const inputHash = (op: Opinion) => {
   const keys = new Set<string>();
@@ -58,9 +84,10 @@ const inputHash = (op: Opinion) => {
         collect(x);
       }
   };
-  collect(op);
+  const canonical = { ...op, evidence: inRenderOrder(op.evidence) };
+  collect(canonical);
   // An array replacer lists the keys kept, in its order, at every depth: all of them, sorted.
-  const json = JSON.stringify(op, [...keys].sort());
+  const json = JSON.stringify(canonical, [...keys].sort());
   return createHash("sha256").update(json).digest("hex").slice(0, 16);
 };
 
