@@ -89,7 +89,12 @@ describe("opinionMemo after a full run", () => {
     const sha = bodyHash(renderOpinion(built));
     const memo = opinionMemo("code", stored);
     expect(memo.render(parsed, { body: "KEPT", sha })).toBe("KEPT");
-    expect(memo.dirty).toBe(false);
+    // Rewritten with the page's own hash, so the next night knows it at once; and it still vouches for the region.
+    expect(memo.dirty).toBe(true);
+    const file = JSON.parse(memo.serialise());
+    const next = opinionMemo("code", new Map(file.ids.map((id: string, i: number) => [id, file.entries[i]])));
+    expect(next.render(parsed, { body: "KEPT", sha })).toBe("KEPT");
+    expect(next.dirty).toBe(false);
     // A value that differs still does not hash the same.
     const moved: Opinion = {
       ...parsed,
