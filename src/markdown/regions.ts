@@ -267,7 +267,8 @@ export function applyRegions(
       out += text.slice(region.start, region.end);
     } else {
       const normalized = withFinalBreak(toLf(body));
-      if (isEdited(region) && toLf(region.body) !== normalized && !force.has(region.name)) {
+      // The cheap test first: most regions are rewritten with the body they hold (no hash needed).
+      if (toLf(region.body) !== normalized && isEdited(region) && !force.has(region.name)) {
         conflicts.push(region.name);
         out += text.slice(region.start, region.end);
       } else {

@@ -20,6 +20,7 @@ import { isHiddenName, listMemoryFiles } from "../workspace/files.js";
 import { nulSplit, repoInfo, runGit } from "../workspace/git.js";
 import { readMemoryText } from "../workspace/text-file.js";
 import type { Workspace } from "../workspace/workspace.js";
+import { type LoadedFacts, logPaths, snapshotLogs } from "./load.js";
 
 export const NOT_ON_DISK = "ENOTONDISK";
 
@@ -129,4 +130,29 @@ export function assertLogsNotVanished(gone: readonly string[], known: number): v
       "a backup restored?) and run again; if you deleted them on purpose, run once with --accept-deleted-logs",
     { code: NOT_ON_DISK },
   );
+}
+
+/**
+ * Many logs of the last run gone at once: refused unless meant (assertLogsNotVanished). Before =
+ * the snapshot's logs in the window (an incremental run's window reaches back to the oldest gone
+ * log), or all of them in a full run. A dry run only says it; returns its warnings.
+ */
+export async function checkGoneLogs(
+  ws: Workspace,
+  loaded: LoadedFacts,
+  since: string | undefined,
+  opts: { acceptDeletedLogs?: boolean; dryRun?: boolean },
+): Promise<string[]> {
+  if (opts.acceptDeletedLogs) return [];
+  const before =
+    since !== undefined && !loaded.fellBackToFull
+      ? logPaths(loaded.windowBefore, loaded.proseBefore)
+      : await snapshotLogs(ws);
+  const missing = [...before].filter((rel) => !existsSync(path.join(ws.root, rel)));
+  if (missing.length === 0) return []; // the nightly's case: no pass over every fact
+  const present = logPaths(loaded.facts, loaded.prose);
+  const gone = goneLogs(missing, present, () => false);
+  if (!opts.dryRun) assertLogsNotVanished(gone, present.size + gone.length);
+  else if (gone.length > 0) return [`${gone.length} log(s) of the last run are gone: ${gone.slice(0, 3).join(", ")}`];
+  return [];
 }

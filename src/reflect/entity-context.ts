@@ -71,7 +71,7 @@ const ALIAS_CUE = /\b(?:aka|a\.k\.a\.?|also known as|short for|goes by|nicknamed
  */
 function cueBetween(text: string, a: string, b: string): boolean {
   const find = (name: string) =>
-    text.search(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(name)}(?![\\p{L}\\p{N}])`, "iu"));
+    text.search(cached(`w\u0000${name}`, () => `(?<![\\p{L}\\p{N}])${escapeRe(name)}(?![\\p{L}\\p{N}])`));
   const [i, j] = [find(a), find(b)];
   if (i < 0 || j < 0) return ALIAS_CUE.test(text);
   const [from, to] = i < j ? [i + a.length, j] : [j + b.length, i];
@@ -80,6 +80,22 @@ function cueBetween(text: string, a: string, b: string): boolean {
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * Compiled `iu` patterns by key: a Unicode-class regex costs far more to compile than to run, and
+ * a MEMORY.md line of seven names asks for each name in every pair. (search and test without `g`
+ * keep no state.)
+ */
+const PATTERNS = new Map<string, RegExp>();
+function cached(key: string, source: () => string): RegExp {
+  let re = PATTERNS.get(key);
+  if (re === undefined) {
+    if (PATTERNS.size >= 10_000) PATTERNS.clear();
+    re = new RegExp(source(), "iu");
+    PATTERNS.set(key, re);
+  }
+  return re;
+}
 
 /**
  * Nicknames MEMORY.md ties to a name ("Rachel Stein (Rach)"), for names of the prose only:
@@ -241,7 +257,10 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
       for (const b of names) {
         if (cmp(a, b) >= 0) continue;
         const paren = (x: string, y: string) =>
-          new RegExp(`${escapeRe(x)}\\s*\\(\\s*["“'‘]?@?${escapeRe(y)}(?![\\p{L}\\p{N}])`, "iu").test(text);
+          cached(
+            `p\u0000${x}\u0000${y}`,
+            () => `${escapeRe(x)}\\s*\\(\\s*["“'‘]?@?${escapeRe(y)}(?![\\p{L}\\p{N}])`,
+          ).test(text);
         if (cueBetween(text, a, b) || (text.includes("(") && (paren(a, b) || paren(b, a)))) {
           suggest(
             a,

@@ -109,9 +109,18 @@ export function entityState(
   const heads = sorted.filter((f) => facet.has(f.id) && !supersededBy.has(f.id));
   if (heads.length) {
     out.push("Current state:", "");
+    // What each fact replaced, newest first: one pass (ten years: thousands of facts, dozens of heads).
+    const replaced = new Map<string, Fact[]>();
+    for (const o of sorted) {
+      const by = supersededBy.get(o.id)?.id;
+      if (by === undefined) continue;
+      const list = replaced.get(by);
+      if (list) list.push(o);
+      else replaced.set(by, [o]);
+    }
     for (const f of heads) {
       out.push(`${entityBullet(page, slug, f, ctx.today).replace(/^- /, `- ${facet.get(f.id)}: `)}`);
-      const older = sorted.filter((o) => supersededBy.get(o.id)?.id === f.id).slice(0, SUPERSEDED_SHOWN);
+      const older = (replaced.get(f.id) ?? []).slice(0, SUPERSEDED_SHOWN);
       for (const o of older) out.push(`  - superseded: ${o.date} — ${oneLine(o.content)} (${link(page, o.source)})`);
     }
     out.push("");

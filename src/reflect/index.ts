@@ -21,8 +21,6 @@
  * listed stale by the merge driver, make the run read every log and render every page;
  * opinions the machines moved differently restart from their merge-base version.
  */
-import { existsSync } from "node:fs";
-import path from "node:path";
 import { extractFromPastLogs } from "../llm/past-logs.js";
 import { citedLabels, citeLine } from "../markdown/citation.js";
 import { logDate } from "../markdown/log-path.js";
@@ -30,13 +28,13 @@ import { OPINIONS_PAGE } from "../markdown/pages.js";
 import { parseSinceDate } from "../retain/dates.js";
 import { entityKey, entitySpellings, respell, respellAll } from "../retain/entities.js";
 import { noRetainNote } from "../retain/index.js";
-import type { Fact, SourceRef } from "../retain/types.js";
+import type { Fact } from "../retain/types.js";
 import { workspaceDay } from "../workspace/clock.js";
 import { MembankError } from "../workspace/errors.js";
 import { outsideWorkspace } from "../workspace/files.js";
 import { writeOwnedFiles } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { assertLogsNotVanished, assertWorkspaceOnDisk, goneLogs } from "./checkout.js";
+import { assertWorkspaceOnDisk, checkGoneLogs } from "./checkout.js";
 import { type EntityWorld, entityWorld, IncompleteProse } from "./entity-context.js";
 import { evolveOpinions } from "./evolve.js";
 import { saveFactMemo } from "./fact-memo.js";
@@ -49,10 +47,8 @@ import {
   loadFacts,
   loadOldProse,
   loadOpinions,
-  logPaths,
   readWorkspaceFile,
   saveSnapshot,
-  snapshotLogs,
 } from "./load.js";
 import { commitMessage } from "./message.js";
 import { movedKeys, nameDecisions } from "./name-decisions.js";
@@ -61,7 +57,7 @@ import { TYPED_PAGES } from "./pages.js";
 import type { ProseLog } from "./prose.js";
 import { loadProseMemo, saveProseMemo } from "./prose-memo.js";
 import { clearStale, recoverMerges } from "./recover.js";
-import { relinkEdited } from "./relink.js";
+import { relinkEvidence } from "./relink.js";
 import { type Conflict, type RenderScope, renderBank } from "./render.js";
 import { incrementalScope } from "./scope.js";
 import { KnownNames } from "./topic.js";
@@ -78,10 +74,6 @@ export { commitMessage } from "./message.js";
 export type { Conflict } from "./render.js";
 
 export type { ReflectOptions, ReflectReport } from "./types.js";
-
-/** The same line of the same file, and nothing else in either (a copy of `b` would equal `a`). */
-const sameLine = (a: SourceRef, b: SourceRef): boolean =>
-  a.path === b.path && a.line === b.line && Object.keys(a).length === 2 && Object.keys(b).length === 2;
 
 const optional = <K extends string, V>(key: K, value: V | undefined) =>
   (value === undefined ? {} : { [key]: value }) as Partial<Record<K, V>>;
@@ -171,25 +163,8 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     );
   }
 
-  // Keep evidence links pointing at the line where each fact lives now; evidence whose fact
-  // is gone from every log stays (it moved the confidence) but is marked, never a silent dead link.
-  // Only the evidence's facts: a map of all of them (ten years, 20k) is built and dropped on every nightly.
-  const wanted = new Set(state.opinions.flatMap((op) => op.evidence.map((ev) => ev.factId)));
-  const byId = new Map<string, Fact>();
-  for (const f of facts) if (wanted.has(f.id)) byId.set(f.id, f);
-  for (const op of state.opinions) {
-    op.evidence = op.evidence.map((ev) => {
-      const f = byId.get(ev.factId);
-      if (!f) return { ...ev, gone: true };
-      const content = f.content.replace(/\s+/g, " ").trim();
-      // Most rows already say exactly this (ten years: thousands of them): kept, not copied.
-      if (ev.gone === undefined && ev.content === content && sameLine(ev.source, f.source)) return ev;
-      const { gone: _, ...rest } = ev;
-      return { ...rest, source: { ...f.source }, content };
-    });
-  }
-  // A gone entry whose line was only edited is the same evidence: not applied a second time (relink.ts).
-  relinkEdited(state.opinions, facts);
+  // Evidence links point at the line where each fact lives now (relink.ts).
+  relinkEvidence(state.opinions, facts);
 
   lap("load");
   const evolved = await evolveOpinions({
@@ -413,29 +388,4 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   for (const l of result.left) report.warnings.push(leftNote(l));
   if (result.commit) report.commit = result.commit;
   return report;
-}
-
-/**
- * Many logs of the last run gone at once: refused unless meant (checkout.ts). Before = the
- * snapshot's logs in the window (an incremental run's window reaches back to the oldest gone
- * log), or all of them in a full run. A dry run only says it.
- */
-async function checkGoneLogs(
-  ws: Workspace,
-  loaded: LoadedFacts,
-  since: string | undefined,
-  opts: ReflectOptions,
-): Promise<string[]> {
-  if (opts.acceptDeletedLogs) return [];
-  const before =
-    since !== undefined && !loaded.fellBackToFull
-      ? logPaths(loaded.windowBefore, loaded.proseBefore)
-      : await snapshotLogs(ws);
-  const missing = [...before].filter((rel) => !existsSync(path.join(ws.root, rel)));
-  if (missing.length === 0) return []; // the nightly's case: no pass over every fact
-  const present = logPaths(loaded.facts, loaded.prose);
-  const gone = goneLogs(missing, present, () => false);
-  if (!opts.dryRun) assertLogsNotVanished(gone, present.size + gone.length);
-  else if (gone.length > 0) return [`${gone.length} log(s) of the last run are gone: ${gone.slice(0, 3).join(", ")}`];
-  return [];
 }

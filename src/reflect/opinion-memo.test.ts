@@ -60,3 +60,46 @@ describe("opinionMemo", () => {
     expect(opinionMemo("code", stored).dirty).toBe(true); // nothing rendered: the opinion is gone
   });
 });
+
+describe("opinionMemo after a full run", () => {
+  it("takes the region of an opinion whose fields come in another order (a full run's, then the page's)", () => {
+    // As a full run builds it: evidence by day, each row's fields in the order evolve sets them.
+    const row = (day: string, stance: "support" | "contradict", line: number) => ({
+      factId: `${day}-f${line}`,
+      date: day,
+      stance,
+      source: { path: `memory/${day}.md`, line },
+      content: stance === "support" ? "The night bus beats the tram" : "Took the tram, it was quicker",
+      strength: 0.5,
+    });
+    const built: Opinion = {
+      ...opinion(0.6),
+      evidence: [row("2025-03-02", "support", 7), row("2025-03-05", "contradict", 3), row("2025-03-09", "support", 12)],
+    };
+    // The same opinion as loadOpinions parses it back: the page lists evidence by stance, its fields in another order.
+    const parsed: Opinion = {
+      ...built,
+      evidence: [0, 2, 1].map((i) => {
+        const { content, source, stance, date, factId, strength } = built.evidence[i]!;
+        return { source, date, factId, stance, strength, content };
+      }),
+    };
+    expect(JSON.stringify(parsed)).not.toBe(JSON.stringify(built));
+    const stored = storedAfter(built);
+    const sha = bodyHash(renderOpinion(built));
+    const memo = opinionMemo("code", stored);
+    expect(memo.render(parsed, { body: "KEPT", sha })).toBe("KEPT");
+    // Rewritten with the page's own hash, so the next night knows it at once; and it still vouches for the region.
+    expect(memo.dirty).toBe(true);
+    const file = JSON.parse(memo.serialise());
+    const next = opinionMemo("code", new Map(file.ids.map((id: string, i: number) => [id, file.entries[i]])));
+    expect(next.render(parsed, { body: "KEPT", sha })).toBe("KEPT");
+    expect(next.dirty).toBe(false);
+    // A value that differs still does not hash the same.
+    const moved: Opinion = {
+      ...parsed,
+      evidence: [{ ...parsed.evidence[0]!, source: { ...parsed.evidence[0]!.source, line: 8 } }],
+    };
+    expect(opinionMemo("code", stored).render(moved, { body: "KEPT", sha })).toBe(renderOpinion(moved));
+  });
+});

@@ -12,7 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { type Opinion, renderOpinion } from "../markdown/opinions.js";
+import { type Evidence, type Opinion, renderOpinion, sortEvidence } from "../markdown/opinions.js";
 import { bodyHash } from "../markdown/regions.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
@@ -20,7 +20,7 @@ import { derivingCode } from "./code-fingerprint.js";
 import { type KeyedMemoFile, readKeyedMemo } from "./keyed-memo.js";
 
 /** Bump when what an entry means changes in a way the code fingerprint cannot see. */
-const MEMO_VERSION = 1;
+const MEMO_VERSION = 2;
 
 export const opinionMemoPath = (ws: Workspace) => path.join(stateDir(ws), "reflect", "opinion-memo.json");
 
@@ -30,8 +30,8 @@ export interface KeptRegion {
   sha: string;
 }
 
-/** Per opinion id: [hash of the opinion's JSON, hash of its rendered body]. */
-type Entry = [input: string, body: string];
+/** Per opinion id: [hash of the opinion's JSON, hash of its rendered body, hash of its canonical JSON]. */
+type Entry = [input: string, body: string, canonical: string];
 
 type MemoFile = KeyedMemoFile<Entry>;
 
@@ -43,10 +43,56 @@ export interface OpinionMemo {
   serialise(): string;
 }
 
-const inputHash = (op: Opinion) => createHash("sha256").update(JSON.stringify(op)).digest("hex").slice(0, 16);
+/**
+ * The evidence in the order renderOpinion lists it (supporting, then contradicting, each by
+ * sortEvidence): the page lists it by stance, a run by day, and the same rows must hash the
+ * same. Rows the sort cannot tell apart keep their order (then the order is part of the input).
+ */
+function inRenderOrder(evidence: readonly Evidence[]): readonly Evidence[] {
+  const sorted = [
+    ...sortEvidence(evidence.filter((e) => e.stance === "support")),
+    ...sortEvidence(evidence.filter((e) => e.stance === "contradict")),
+  ];
+  if (sorted.length !== evidence.length) return evidence;
+  for (let i = 1; i < sorted.length; i++) {
+    const [a, b] = [sorted[i - 1]!, sorted[i]!];
+    if (
+      a.stance === b.stance &&
+      a.date === b.date &&
+      a.source.path === b.source.path &&
+      a.source.line === b.source.line &&
+      a.factId === b.factId
+    )
+      return evidence;
+  }
+  return sorted;
+}
+
+const hashOf = (json: string) => createHash("sha256").update(json).digest("hex").slice(0, 16);
+
+/** The opinion's JSON as it is: the same opinion read back from the same page gives the same text (a night's fast path). */
+const inputHash = (op: Opinion) => hashOf(JSON.stringify(op));
+
+/** A copy with every object's keys in sorted order (JSON.stringify then writes them so). */
+function sortedCopy(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortedCopy);
+  if (v === null || typeof v !== "object") return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v).sort()) out[k] = sortedCopy((v as Record<string, unknown>)[k]);
+  return out;
+}
+
+/**
+ * A hash of every field renderOpinion reads, in one order: keys sorted, evidence in render
+ * order. An opinion parsed back from the page and the same opinion as evolve built it (a full
+ * run's) differ in both orders: without this the first night after a full run renders every
+ * opinion again. Asked only when the plain hash differs (it costs more).
+ */
+const canonicalHash = (op: Opinion) =>
+  hashOf(JSON.stringify(sortedCopy({ ...op, evidence: inRenderOrder(op.evidence) })));
 
 const validEntry = (e: unknown): e is Entry =>
-  Array.isArray(e) && e.length === 2 && typeof e[0] === "string" && typeof e[1] === "string";
+  Array.isArray(e) && e.length === 3 && e.every((x) => typeof x === "string");
 
 /** A memo starting from stored entries (none: every opinion is rendered). */
 export function opinionMemo(code: string, stored?: ReadonlyMap<string, unknown>): OpinionMemo {
@@ -56,17 +102,23 @@ export function opinionMemo(code: string, stored?: ReadonlyMap<string, unknown>)
     render(op, kept) {
       const key = inputHash(op);
       const old = stored?.get(op.id);
-      let body: string;
-      let sha: string;
-      if (kept !== undefined && validEntry(old) && old[0] === key && old[1] === kept.sha) {
-        body = kept.body;
-        sha = kept.sha;
-      } else {
-        body = renderOpinion(op);
-        sha = bodyHash(body);
+      const valid = validEntry(old);
+      let entry: Entry | undefined;
+      let body: string | undefined;
+      if (kept !== undefined && valid && old[1] === kept.sha) {
+        if (old[0] === key) entry = old;
+        else {
+          // The same opinion with its fields or evidence in another order (read back after a full run)?
+          const canonical = canonicalHash(op);
+          if (old[2] === canonical) entry = [key, old[1], canonical];
+        }
+        if (entry !== undefined) body = kept.body;
       }
-      const entry: Entry = [key, sha];
-      if (!validEntry(old) || old[0] !== key || old[1] !== sha) changed = true;
+      if (body === undefined || entry === undefined) {
+        body = renderOpinion(op);
+        entry = [key, bodyHash(body), canonicalHash(op)];
+      }
+      if (!valid || entry.some((x, i) => x !== old[i])) changed = true;
       entries.set(op.id, entry);
       return body;
     },

@@ -1,7 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Opinion } from "../markdown/opinions.js";
 import type { Fact } from "../retain/types.js";
-import { proposalsBody } from "./proposals.js";
+import { hasWholeWord, proposalsBody } from "./proposals.js";
 
 let n = 0;
 const fact = (date: string, entities: string[], content: string, kind: Fact["kind"] = "world"): Fact => ({
@@ -98,5 +99,35 @@ describe("proposals for MEMORY.md", () => {
     );
     // A fact that agrees with its line (no change cue) proposes nothing.
     expect(body).not.toContain("line 5");
+  });
+});
+
+describe("hasWholeWord", () => {
+  // The rule it stands for: the name not touching a letter or digit (code points, as a `u` regex reads them).
+  const byRegex = (text: string, word: string) =>
+    new RegExp(`(?<![\\p{L}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "u").test(text);
+
+  it("finds a name only as a whole word", () => {
+    expect(hasWholeWord("team: priya, jonas, zoë", "jonas")).toBe(true);
+    expect(hasWholeWord("jonassen runs billing", "jonas")).toBe(false);
+    expect(hasWholeWord("zoëlle and zoë", "zoë")).toBe(true);
+    expect(hasWholeWord("the castle2 build", "the castle")).toBe(false);
+    expect(hasWholeWord("fixing the castle, again", "the castle")).toBe(true);
+    expect(hasWholeWord("xthe castle", "the castle")).toBe(false);
+    expect(hasWholeWord("𝒜li and li", "li")).toBe(true);
+    expect(hasWholeWord("𝒜li", "li")).toBe(false);
+  });
+
+  it("agrees with the whole-word regex on any text", () => {
+    const piece = fc.constantFrom("li", "Li", "a", " ", "-", "é", "𝒜", "\ud835", "\udc9c", "7", ".", "'", "ß", "中");
+    const text = fc.array(piece, { maxLength: 12 }).map((p) => p.join(""));
+    // A name is never empty nor half a character (the regex itself differs from the rule there).
+    const name = fc
+      .array(fc.constantFrom("li", "Li", "a", " ", "-", "é", "𝒜", "7", "'", "ß", "中"), { minLength: 1, maxLength: 4 })
+      .map((p) => p.join(""));
+    fc.assert(
+      fc.property(text, name, (t, w) => hasWholeWord(t, w) === byRegex(t, w)),
+      { numRuns: 800 },
+    );
   });
 });

@@ -94,25 +94,44 @@ function daySpan(facts: readonly Fact[]): { count: number; first: string; last: 
 /** "@The-Castle" is named by "the Castle" too: both sides lower-cased, dashes as spaces. */
 const folded = (s: string) => s.toLowerCase().replace(/[-_]+/g, " ");
 
-/** A name as a whole word, by folded name: a Unicode-class regex costs far more to compile than to run. */
-const WORD_RE = new Map<string, RegExp>();
+/** A letter or digit: what a whole word may not touch on either side. */
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/** The code point ending just before `i` (a surrogate pair read whole, as a `u` regex reads it). */
+function pointBefore(text: string, i: number): string {
+  if (i <= 0) return "";
+  const cp = i >= 2 ? text.codePointAt(i - 2)! : 0;
+  return cp > 0xffff ? text.slice(i - 2, i) : text[i - 1]!;
+}
+
+function pointAt(text: string, i: number): string {
+  const cp = text.codePointAt(i);
+  return cp === undefined ? "" : String.fromCodePoint(cp);
+}
+
+/**
+ * Does `text` hold `word` not inside a longer word (no letter or digit touching it)? By
+ * indexOf and one shared test: a Unicode-class regex per name costs far more to compile than to run.
+ */
+export function hasWholeWord(text: string, word: string): boolean {
+  let i = text.indexOf(word);
+  while (i >= 0) {
+    const insidePair = i > 0 && text.codePointAt(i - 1)! > 0xffff; // a `u` regex never starts a match there
+    if (!insidePair && !WORD_CHAR.test(pointBefore(text, i)) && !WORD_CHAR.test(pointAt(text, i + word.length)))
+      return true;
+    const next = text.indexOf(word, i + 1);
+    if (next <= i) break; // an empty word: indexOf stops at the end
+    i = next;
+  }
+  return false;
+}
 
 function names(line: CoreLine, entity: string): boolean {
   const e = folded(entity);
   const text = line.folded;
-  if (!text.includes(e)) return false; // most pairs: no regex needed
+  if (!text.includes(e)) return false; // most pairs: no word test needed
   if (text.includes(`@${e}`)) return true;
-  let re = WORD_RE.get(e);
-  if (re === undefined) {
-    if (WORD_RE.size >= 10_000) WORD_RE.clear();
-    re = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(e)}(?![\\p{L}\\p{N}])`, "u");
-    WORD_RE.set(e, re);
-  }
-  return re.test(text);
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return hasWholeWord(text, e);
 }
 
 function share(of: ReadonlySet<string>, inside: ReadonlySet<string>): number {

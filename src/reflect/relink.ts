@@ -10,7 +10,7 @@
  * evidence, judged as such). Pure; the confidence it moved stays as recorded.
  */
 import type { Evidence, Opinion } from "../markdown/opinions.js";
-import type { Fact } from "../retain/types.js";
+import type { Fact, SourceRef } from "../retain/types.js";
 import { cmp } from "./format.js";
 import { editSimilarity, negationCount } from "./text.js";
 
@@ -63,4 +63,32 @@ export function relinkEdited(opinions: readonly Opinion[], facts: readonly Fact[
     });
   }
   return taken;
+}
+
+/** The same line of the same file, and nothing else in either (a copy of `b` would equal `a`). */
+const sameLine = (a: SourceRef, b: SourceRef): boolean =>
+  a.path === b.path && a.line === b.line && Object.keys(a).length === 2 && Object.keys(b).length === 2;
+
+/**
+ * Keep evidence links pointing at the line where each fact lives now, in place; evidence whose
+ * fact is gone from every log stays (it moved the confidence) but is marked, never a silent
+ * dead link. Then a gone entry whose line was only edited is the same evidence (relinkEdited).
+ */
+export function relinkEvidence(opinions: Opinion[], facts: readonly Fact[]): void {
+  // Only the evidence's facts: a map of all of them (ten years, 20k) is built and dropped on every nightly.
+  const wanted = new Set(opinions.flatMap((op) => op.evidence.map((ev) => ev.factId)));
+  const byId = new Map<string, Fact>();
+  for (const f of facts) if (wanted.has(f.id)) byId.set(f.id, f);
+  for (const op of opinions) {
+    op.evidence = op.evidence.map((ev) => {
+      const f = byId.get(ev.factId);
+      if (!f) return { ...ev, gone: true };
+      const content = f.content.replace(/\s+/g, " ").trim();
+      // Most rows already say exactly this (ten years: thousands of them): kept, not copied.
+      if (ev.gone === undefined && ev.content === content && sameLine(ev.source, f.source)) return ev;
+      const { gone: _, ...rest } = ev;
+      return { ...rest, source: { ...f.source }, content };
+    });
+  }
+  relinkEdited(opinions, facts);
 }
