@@ -209,6 +209,29 @@ describe("a log zeroed by a power cut (ext4 keeps the size, the bytes are all 0)
   });
 });
 
+describe("a zeroed log under `membank reflect` run by hand (no nightly)", () => {
+  it.each([[["reflect"]], [["reflect", "--all"]]])(
+    "%j stops before writing or committing, as the nightly does",
+    async (args) => {
+      const dir = notes();
+      const first = await runBin(["reflect", "--workspace", dir], env);
+      expect(first.code, first.stderr).toBe(0);
+      const page = path.join(dir, "bank/entities/Halima.md");
+      const before = readFileSync(page, "utf8");
+      expect(before).toContain("runs the seed swap");
+      const head = git(dir, "rev-parse", "HEAD");
+      const log = path.join(dir, "memory/2026-04-13.md");
+      writeFileSync(log, Buffer.alloc(readFileSync(log).length));
+
+      const stopped = await runBin([...args, "--workspace", dir], env);
+      expect(stopped.code).not.toBe(0);
+      expect(stopped.stderr).toMatch(/memory\/2026-04-13\.md: holds only zero bytes .*membank changed nothing/);
+      expect(readFileSync(page, "utf8")).toBe(before);
+      expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+    },
+  );
+});
+
 describe("logs kept in Git LFS, cloned on a machine without git-lfs", () => {
   it("the first nightly of the clone stops, naming the pointer, instead of committing a bank without their facts", async () => {
     const dir = notes();

@@ -1,11 +1,12 @@
 import { type ExtractPastReport, extractFromPastLogs } from "../llm/past-logs.js";
 import type { LlmServices } from "../llm/types.js";
+import { assertNoLostLogs } from "../reflect/checkout.js";
+import { lostNow } from "../reflect/load.js";
 import { parseMemo, type SectionParser } from "../retain/memo.js";
 import { noRetainNote } from "../retain/no-retain.js";
 import { type LogInput, readFacts } from "../retain/read.js";
 import type { LogsRead } from "../retain/types.js";
 import { workspaceDay } from "../workspace/clock.js";
-import { MembankError } from "../workspace/errors.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { readFileManifest } from "./manifest.js";
 import { changedWindow, type IncrementalWindow } from "./window.js";
@@ -81,21 +82,8 @@ export async function retainForRun(ws: Workspace, opts: RetainRunOptions): Promi
   };
 }
 
-/**
- * A log whose words are not on disk (zeroed by a crash, an LFS pointer), or one an earlier run
- * read that cannot be read now (permissions), would read as empty: reflect would take its facts
- * out of the bank (a new clone without git-lfs: every fact) and the commit would record it.
- * Refused before anything is written, as a memory/ folder out of sight is (reflect/checkout.ts).
- */
+/** The lost-log refusal of reflect (checkout.ts), with the logs the nightly's last run read as "seen". */
 async function refuseLostLogs(ws: Workspace, pipeline: string, logs: readonly LogInput[]): Promise<void> {
   const seen = await readFileManifest(ws, pipeline);
-  const lost = logs.filter((l) => l.lost || (l.unread && seen?.has(l.path)));
-  if (lost.length === 0) return;
-  const reason = lost[0]!.problems?.[0]?.reason ?? "cannot be read";
-  const more = lost.length > 1 ? ` (and ${lost.length - 1} more log(s) like it)` : "";
-  throw new MembankError(
-    `${lost[0]!.path}: ${reason}${more}. membank changed nothing: reading it as an empty log ` +
-      "would take its facts out of the bank",
-    { code: "ELOGLOST" },
-  );
+  assertNoLostLogs(lostNow(logs), (rel) => seen?.has(rel) === true);
 }

@@ -20,7 +20,7 @@ import { isHiddenName, listMemoryFiles } from "../workspace/files.js";
 import { nulSplit, repoInfo, runGit } from "../workspace/git.js";
 import { readMemoryText } from "../workspace/text-file.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { type LoadedFacts, logPaths, snapshotLogs } from "./load.js";
+import { type LoadedFacts, type LostLog, logPaths, snapshotLogs } from "./load.js";
 
 export const NOT_ON_DISK = "ENOTONDISK";
 
@@ -133,6 +133,25 @@ export function assertLogsNotVanished(gone: readonly string[], known: number): v
 }
 
 /**
+ * A log whose words are not on disk (zeroed by a crash, an LFS pointer), or one an earlier run
+ * read that cannot be read now (permissions), would read as empty: reflect would take its facts
+ * out of the bank (a new clone without git-lfs: every fact) and the commit would record it.
+ * Refused before anything is written. `seen`: the logs an earlier run read.
+ */
+export function assertNoLostLogs(logs: readonly LostLog[], seen: (rel: string) => boolean): void {
+  const lost = logs.filter((l) => l.lost || seen(l.path));
+  if (lost.length === 0) return;
+  const more = lost.length > 1 ? ` (and ${lost.length - 1} more log(s) like it)` : "";
+  throw new MembankError(
+    `${lost[0]!.path}: ${lost[0]!.reason}${more}. membank changed nothing: reading it as an empty log ` +
+      "would take its facts out of the bank",
+    { code: LOG_LOST },
+  );
+}
+
+export const LOG_LOST = "ELOGLOST";
+
+/**
  * Many logs of the last run gone at once: refused unless meant (assertLogsNotVanished). Before =
  * the snapshot's logs in the window (an incremental run's window reaches back to the oldest gone
  * log), or all of them in a full run. A dry run only says it; returns its warnings.
@@ -143,11 +162,14 @@ export async function checkGoneLogs(
   since: string | undefined,
   opts: { acceptDeletedLogs?: boolean; dryRun?: boolean },
 ): Promise<string[]> {
+  const inWindow = since !== undefined && !loaded.fellBackToFull;
+  if (loaded.lostNow.length > 0) {
+    // A lost log is refused whatever --accept-deleted-logs says: it is on disk, not deleted.
+    const seen = inWindow ? logPaths(loaded.windowBefore, loaded.proseBefore) : await snapshotLogs(ws);
+    assertNoLostLogs(loaded.lostNow, (rel) => seen.has(rel));
+  }
   if (opts.acceptDeletedLogs) return [];
-  const before =
-    since !== undefined && !loaded.fellBackToFull
-      ? logPaths(loaded.windowBefore, loaded.proseBefore)
-      : await snapshotLogs(ws);
+  const before = inWindow ? logPaths(loaded.windowBefore, loaded.proseBefore) : await snapshotLogs(ws);
   const missing = [...before].filter((rel) => !existsSync(path.join(ws.root, rel)));
   if (missing.length === 0) return []; // the nightly's case: no pass over every fact
   const present = logPaths(loaded.facts, loaded.prose);

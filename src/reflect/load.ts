@@ -89,6 +89,21 @@ export interface LoadedFacts {
   kept?: { since: string; parts: SnapshotRead["parts"] };
   /** Old years whose prose was not read (the prose memo has their digests): `prose` lacks them, loadOldProse reads them. */
   unread: SnapshotPart[];
+  /** Logs read this run that could not be read as themselves (unreadable, zeroed, an LFS pointer), with why. */
+  lostNow: LostLog[];
+}
+
+/** A log on disk that could not be read as itself; `lost`: provably not the log (zeroed, an LFS pointer). */
+export interface LostLog {
+  path: string;
+  reason: string;
+  lost: boolean;
+}
+
+export function lostNow(logs: readonly LogInput[]): LostLog[] {
+  return logs
+    .filter((l) => l.unread)
+    .map((l) => ({ path: l.path, reason: l.problems?.[0]?.reason ?? "cannot be read", lost: l.lost === true }));
 }
 
 function scanLogs(logs: readonly { path: string; text: string }[]): ProseLog[] {
@@ -145,6 +160,7 @@ export async function loadFacts(
       prose: scanLogs(res.logs),
       proseBefore: [],
       unread: [],
+      lostNow: lostNow(res.logs),
     };
   }
   const fresh = given ?? (await readWindowFacts(ws, since)) ?? (await readFacts(ws, { since }));
@@ -166,6 +182,7 @@ export async function loadFacts(
     ...(snapshot.names === undefined ? {} : { names: snapshot.names }),
     kept: { since, parts: snapshot.parts },
     unread: snapshot.unread,
+    lostNow: lostNow(fresh.logs),
   };
 }
 
