@@ -53,4 +53,30 @@ describe("prose names read the same night by night as in one full run", () => {
     const lived = filesOf(out.lived, ["bank/entities"]);
     expect(lived.get("bank/entities/Oskar.md")).toContain("memory/2026-08-03.md#L1");
   }, 120_000);
+
+  it("a name the prose wrote first names the page when a later log tags it in lower case", async () => {
+    // "Priya" gets a page from the prose; days later the Retain section tags @priya, then
+    // @PRIYA. One person, one page, the first spelling: Priya.md, night by night as in a full
+    // run (two pages Priya.md and priya.md are one file on macOS and Windows: one clobbers the other).
+    const nights = [
+      night(
+        "2026-03-02",
+        "Priya came round after lunch w/ tile samples. Priya reckons the blue ones are way too loud\n",
+      ),
+      night("2026-03-03", "sanding all evening, ugh. Priya dropped the grout off on her way home\n"),
+      night("2026-03-04", "Priya is adamant about herringbone for the hallway, not sure I agree\n"),
+      night(
+        "2026-03-05",
+        "## Retain\n- O(c=0.8) @priya: prefers matte tiles to glossy ones in the bathroom.\n- W @priya: works Saturdays at the hardware place on Elm St.\n",
+      ),
+      night("2026-03-06", "## Retain\n- O(c=0.7) @PRIYA: thinks the grout should be grey, not white.\n"),
+    ];
+    const out = await runScenario(dirs, { name: "priya", nights, questions: ["Priya tiles", "grout"] });
+    expect(out.differences).toEqual([]);
+    expect(out.spellingOnly).toEqual([]);
+    expect(out.fullInPlace).toEqual([]);
+    const pages = [...filesOf(out.lived, ["bank/entities"]).keys()];
+    expect(pages).toEqual(["bank/entities/Priya.md"]);
+    expect(filesOf(out.lived, ["bank"]).get("bank/opinions.md")).toContain("- entities: @Priya\n");
+  }, 120_000);
 });

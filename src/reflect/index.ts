@@ -40,6 +40,7 @@ import { assertLogsNotVanished, assertWorkspaceOnDisk, goneLogs } from "./checko
 import { type EntityWorld, entityWorld, IncompleteProse } from "./entity-context.js";
 import { evolveOpinions } from "./evolve.js";
 import { saveFactMemo } from "./fact-memo.js";
+import { proseFirst } from "./first-spelling.js";
 import { assertGitCanCommit, commitPending, gitInit, isGitRepo, leftNote, unifiedDiff } from "./git.js";
 import {
   aliasKey,
@@ -158,8 +159,8 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   const vanishWarnings = await checkGoneLogs(ws, loaded, since, opts);
   // Case variants (@Peter, @peter, @PETER) are one entity with one page, under one spelling.
   const aliased = applyAliases(loaded.facts, entityPages.aliases);
-  const spellings = entitySpellings(aliased, entityPages.texts.keys());
-  const facts = respellAll(aliased, spellings);
+  let spellings = entitySpellings(aliased, entityPages.texts.keys());
+  let facts = respellAll(aliased, spellings);
   const state = await loadOpinions(ws, OPINIONS_PAGE);
   for (const op of state.opinions) op.entities = respell(op.entities, spellings);
   if (merges.recompute.size > 0) {
@@ -237,6 +238,14 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     loaded.prose = [...(await loadOldProse(ws, loaded.unread)), ...loaded.prose].sort((a, b) => at(a) - at(b));
     loaded.unread = [];
     world = worldOf(loaded.prose, []);
+  }
+  // A name the prose wrote before its first fact names its new page (first-spelling.ts): respelled, asked again.
+  const earlier = proseFirst(facts, spellings, entityPages.texts.keys(), () => world.firstSpellings());
+  if (earlier.size > 0) {
+    spellings = entitySpellings(aliased, entityPages.texts.keys(), earlier);
+    facts = respellAll(aliased, spellings);
+    for (const op of evolved.opinions) op.entities = respell(op.entities, spellings);
+    world = worldOf(loaded.prose, loaded.unread);
   }
   // An incremental run re-renders only what the window can have changed (scope.ts).
   let scope: RenderScope | undefined;

@@ -155,6 +155,21 @@ export interface ProseNames {
   keyOf(name: string): string;
   /** Entity key -> the prose spellings whose lines count for it, sorted: which lines go to which page. */
   spellings(): Map<string, string[]>;
+  /** Entity key -> the first line naming it by its own name (any case) and the spelling written there. */
+  firstSpellings(): Map<string, FirstSpelling>;
+}
+
+/** Where a spelling of a name was first written. */
+export interface FirstSpelling {
+  name: string;
+  date: string;
+  path: string;
+  line: number;
+}
+
+/** Order of first uses: by date, path, line, then spelling (two spellings on one line). */
+export function compareFirst(a: FirstSpelling, b: FirstSpelling): number {
+  return cmp(a.date, b.date) || cmp(a.path, b.path) || a.line - b.line || cmp(a.name, b.name);
 }
 
 const unpack = (packed: string): number[] => (packed === "" ? [] : packed.split(",").map(Number));
@@ -376,5 +391,25 @@ export function namesOf(
     for (const list of out.values()) list.sort(cmp);
     return out;
   };
-  return { names, linesOf, keyOf: keyOfName, spellings: spellingsOf };
+  const firstSpellings = () => {
+    const out = new Map<string, FirstSpelling>();
+    const logs = digests.flatMap((d) => d.logs);
+    digests.forEach((d, at) => {
+      for (const [raw, packed] of Object.entries(d.lines)) {
+        const k = keyOfName(raw);
+        // Its own name only: "Ash" of "Ash Grove" counts for ash-grove but is no spelling of it.
+        if (!names.has(k) || entityKey(raw) !== k) continue;
+        const comma = packed.indexOf(",");
+        const item = comma < 0 ? packed : packed.slice(0, comma); // (log, line) order: the first is the earliest
+        const dot = item.indexOf(".");
+        const log = logs[offsets[at]! + Number(item.slice(0, dot))];
+        if (log === undefined) continue;
+        const here = { name: raw, date: log.date, path: log.path, line: Number(item.slice(dot + 1)) };
+        const best = out.get(k);
+        if (best === undefined || compareFirst(here, best) < 0) out.set(k, here);
+      }
+    });
+    return out;
+  };
+  return { names, linesOf, keyOf: keyOfName, spellings: spellingsOf, firstSpellings };
 }
