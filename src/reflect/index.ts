@@ -162,7 +162,12 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   let spellings = entitySpellings(aliased, entityPages.texts.keys());
   let facts = respellAll(aliased, spellings);
   const state = await loadOpinions(ws, OPINIONS_PAGE);
-  for (const op of state.opinions) op.entities = respell(op.entities, spellings);
+  // An opinion's names go through the aliases as its facts' do (a page renamed by hand: aliases.ts).
+  for (const op of state.opinions)
+    op.entities = respell(
+      op.entities.map((e) => entityPages.aliases.get(e.toLowerCase()) ?? e),
+      spellings,
+    );
   if (merges.recompute.size > 0) {
     // Moved differently on two machines and no common state to start from (recover.ts): rebuilt
     // from every fact, oldest day first, as one machine would.
@@ -348,6 +353,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     adoptedEdits: state.adopted,
     diagnostics: [...entityPages.diagnostics, ...loaded.diagnostics],
     warnings: [
+      ...entityPages.notes,
       ...vanishWarnings,
       ...merges.notes,
       ...evolved.warnings,
