@@ -79,4 +79,34 @@ describe("prose names read the same night by night as in one full run", () => {
     expect(pages).toEqual(["bank/entities/Priya.md"]);
     expect(filesOf(out.lived, ["bank"]).get("bank/opinions.md")).toContain("- entities: @Priya\n");
   }, 120_000);
+
+  it("a prose-only name keeps the spelling it was first written with when another one takes over", async () => {
+    // "LeAnn" twice makes her page; afterwards the logs mostly write "Leann". Night by night the
+    // page is LeAnn.md, so one full run must name it so too, not after the spelling used most.
+    const nights = [
+      night("2026-06-01", "dinner at LeAnn and Marco's, way too much pasta\n"),
+      night("2026-06-02", "walked the dogs with LeAnn before work\n"),
+      night("2026-06-04", "met Leann for lunch, she's thinking of quitting\n"),
+      night("2026-06-06", "long call with Leann about the job offer\n"),
+      night("2026-06-07", "helped Leann with her CV, sent it off tonight\n"),
+    ];
+    const out = await runScenario(dirs, { name: "leann", nights, questions: ["Leann job offer"] });
+    expect([...out.differences, ...out.spellingOnly]).toEqual([]);
+    expect([...filesOf(out.lived, ["bank/entities"]).keys()]).toContain("bank/entities/LeAnn.md");
+  }, 120_000);
+
+  it("a name an opinion's text gives is spelled as the facts spell it: one page, not PRIYA.md and Priya.md", async () => {
+    // @PRIYA is tagged first (her page is PRIYA.md); Noor's opinion names "Priya" in its text.
+    // That opinion belongs on PRIYA.md, night by night as in a full run, never on a second page.
+    const nights = [
+      night("2026-03-30", "## Retain\n- B @PRIYA: I lent her my spare bike lock.\n"),
+      night("2026-03-31", "## Retain\n- W @Priya: bike nicked from the station rack again.\n"),
+      night("2026-04-04", "## Retain\n- O(c=0.6) @Noor: Priya reckons bambi beats lme4 once it installs.\n"),
+      night("2026-04-05", "slow day, mostly emails\n"),
+    ];
+    const out = await runScenario(dirs, { name: "priya-op", nights, questions: ["bambi"] });
+    expect([...out.differences, ...out.spellingOnly, ...out.fullInPlace]).toEqual([]);
+    const pages = [...filesOf(out.lived, ["bank/entities"]).keys()].filter((p) => /priya/i.test(p));
+    expect(pages).toEqual(["bank/entities/PRIYA.md"]);
+  }, 120_000);
 });

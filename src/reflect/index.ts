@@ -225,6 +225,12 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     // Every fact's tags, also those before `since`: an incremental run reads plain-text mentions as a full run does.
     knownNames: KnownNames.fromFacts(facts),
   });
+  // A name an opinion takes from its text ("@Noor: Priya reckons ...") is spelled as the facts
+  // spell it (@PRIYA): else it would get a page of its own, Priya.md beside PRIYA.md.
+  for (const op of evolved.opinions) {
+    const names = respell(op.entities, spellings);
+    if (names.length !== op.entities.length || names.some((e, i) => e !== op.entities[i])) op.entities = names;
+  }
 
   lap("opinions");
   // What entity pages show beyond facts: MEMORY.md lines, prose mentions, prose-only entities.

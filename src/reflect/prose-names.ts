@@ -320,11 +320,9 @@ export function namesOf(
       names.set(entityKey(run), run);
       continue;
     }
-    let best = "";
-    let count = -1;
-    for (const [name, n] of bySpelling)
-      if (n > count || (n === count && cmp(name, best) < 0)) [best, count] = [name, n];
-    names.set(key, known.get(key) ?? best);
+    // The first spelling written (logs in path order), not the most used: the night the page is
+    // made it gets the name one full run over all the logs gives it later (entitySpellings).
+    names.set(key, known.get(key) ?? bySpelling.keys().next().value ?? "");
   }
   const keyOfName = (raw: string) => {
     const key = keyOf(raw);
