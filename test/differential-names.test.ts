@@ -53,4 +53,60 @@ describe("prose names read the same night by night as in one full run", () => {
     const lived = filesOf(out.lived, ["bank/entities"]);
     expect(lived.get("bank/entities/Oskar.md")).toContain("memory/2026-08-03.md#L1");
   }, 120_000);
+
+  it("a name the prose wrote first names the page when a later log tags it in lower case", async () => {
+    // "Priya" gets a page from the prose; days later the Retain section tags @priya, then
+    // @PRIYA. One person, one page, the first spelling: Priya.md, night by night as in a full
+    // run (two pages Priya.md and priya.md are one file on macOS and Windows: one clobbers the other).
+    const nights = [
+      night(
+        "2026-03-02",
+        "Priya came round after lunch w/ tile samples. Priya reckons the blue ones are way too loud\n",
+      ),
+      night("2026-03-03", "sanding all evening, ugh. Priya dropped the grout off on her way home\n"),
+      night("2026-03-04", "Priya is adamant about herringbone for the hallway, not sure I agree\n"),
+      night(
+        "2026-03-05",
+        "## Retain\n- O(c=0.8) @priya: prefers matte tiles to glossy ones in the bathroom.\n- W @priya: works Saturdays at the hardware place on Elm St.\n",
+      ),
+      night("2026-03-06", "## Retain\n- O(c=0.7) @PRIYA: thinks the grout should be grey, not white.\n"),
+    ];
+    const out = await runScenario(dirs, { name: "priya", nights, questions: ["Priya tiles", "grout"] });
+    expect(out.differences).toEqual([]);
+    expect(out.spellingOnly).toEqual([]);
+    expect(out.fullInPlace).toEqual([]);
+    const pages = [...filesOf(out.lived, ["bank/entities"]).keys()];
+    expect(pages).toEqual(["bank/entities/Priya.md"]);
+    expect(filesOf(out.lived, ["bank"]).get("bank/opinions.md")).toContain("- entities: @Priya\n");
+  }, 120_000);
+
+  it("a prose-only name keeps the spelling it was first written with when another one takes over", async () => {
+    // "LeAnn" twice makes her page; afterwards the logs mostly write "Leann". Night by night the
+    // page is LeAnn.md, so one full run must name it so too, not after the spelling used most.
+    const nights = [
+      night("2026-06-01", "dinner at LeAnn and Marco's, way too much pasta\n"),
+      night("2026-06-02", "walked the dogs with LeAnn before work\n"),
+      night("2026-06-04", "met Leann for lunch, she's thinking of quitting\n"),
+      night("2026-06-06", "long call with Leann about the job offer\n"),
+      night("2026-06-07", "helped Leann with her CV, sent it off tonight\n"),
+    ];
+    const out = await runScenario(dirs, { name: "leann", nights, questions: ["Leann job offer"] });
+    expect([...out.differences, ...out.spellingOnly]).toEqual([]);
+    expect([...filesOf(out.lived, ["bank/entities"]).keys()]).toContain("bank/entities/LeAnn.md");
+  }, 120_000);
+
+  it("a name an opinion's text gives is spelled as the facts spell it: one page, not PRIYA.md and Priya.md", async () => {
+    // @PRIYA is tagged first (her page is PRIYA.md); Noor's opinion names "Priya" in its text.
+    // That opinion belongs on PRIYA.md, night by night as in a full run, never on a second page.
+    const nights = [
+      night("2026-03-30", "## Retain\n- B @PRIYA: I lent her my spare bike lock.\n"),
+      night("2026-03-31", "## Retain\n- W @Priya: bike nicked from the station rack again.\n"),
+      night("2026-04-04", "## Retain\n- O(c=0.6) @Noor: Priya reckons bambi beats lme4 once it installs.\n"),
+      night("2026-04-05", "slow day, mostly emails\n"),
+    ];
+    const out = await runScenario(dirs, { name: "priya-op", nights, questions: ["bambi"] });
+    expect([...out.differences, ...out.spellingOnly, ...out.fullInPlace]).toEqual([]);
+    const pages = [...filesOf(out.lived, ["bank/entities"]).keys()].filter((p) => /priya/i.test(p));
+    expect(pages).toEqual(["bank/entities/PRIYA.md"]);
+  }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { aliasTable } from "./aliases.js";
+import { aliasTable, renamedPages } from "./aliases.js";
 
 const page = (slug: string, front: string) => ({
   slug,
@@ -59,5 +59,32 @@ describe("alias table", () => {
     const a = aliasTable(pages);
     const b = aliasTable([...pages].reverse());
     expect(b).toEqual(a);
+  });
+});
+
+describe("pages renamed by hand", () => {
+  const made = (file: string, title: string, summaryName = title) => ({
+    slug: file,
+    path: `bank/entities/${file}.md`,
+    text: `---\naliases: []\n---\n# ${title}\n\n<!-- membank:begin summary -->\n@${summaryName}: 2 facts on 1 day.\n<!-- membank:end summary -->\n\nmy notes\n`,
+  });
+
+  it("follow a page whose title names another entity, once per old name, and say it until membank rewrites it", () => {
+    const found = renamedPages([made("Priya-Shah", "Priya"), made("Mara", "Mara")], new Map());
+    expect(found).toEqual([{ from: "Priya", slug: "Priya-Shah", path: "bank/entities/Priya-Shah.md", fresh: true }]);
+    expect(renamedPages([made("Priya-Shah", "Priya", "Priya-Shah")], new Map())[0]?.fresh).toBe(false);
+  });
+
+  it("are no rename: a case-only rename, a cut file name, an old name with a page of its own or an alias, a page with no region", () => {
+    expect(renamedPages([made("priya", "Priya")], new Map())).toEqual([]);
+    expect(renamedPages([made("CON~1143da2bc5", "CON")], new Map())).toEqual([]);
+    expect(renamedPages([made("Priya-Shah", "Priya"), made("Priya", "Priya")], new Map())).toEqual([]);
+    expect(renamedPages([made("Priya-Shah", "Priya")], new Map([["priya", "Ana"]]))).toEqual([]);
+    expect(
+      renamedPages(
+        [page("Jonas", "aliases: []")].map((p) => ({ ...p, text: "# Jo\n" })),
+        new Map(),
+      ),
+    ).toEqual([]);
   });
 });

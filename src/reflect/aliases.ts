@@ -1,5 +1,6 @@
-import { frontMatterAliases } from "../markdown/frontmatter.js";
-import { entitySlug } from "../retain/entities.js";
+import { frontMatterAliases, frontMatterBlock } from "../markdown/frontmatter.js";
+import { hasManagedRegion, readRegions } from "../markdown/regions.js";
+import { entityFileStem, entityKey, entitySlug } from "../retain/entities.js";
 import type { Diagnostic } from "../retain/types.js";
 import { cmp } from "./format.js";
 
@@ -73,3 +74,42 @@ export function aliasTable(pages: readonly { slug: string; path: string; text: s
   for (const e of entries.values()) if (!inCycle.has(e.key)) aliases.set(e.key, e.slug);
   return { aliases, diagnostics };
 }
+
+/** A page a person renamed (`git mv bank/entities/Priya.md bank/entities/Priya-Shah.md`). */
+export interface RenamedPage {
+  /** The name the page was made for: its title, which membank writes once and never again. */
+  from: string;
+  slug: string;
+  path: string;
+  /** The page's summary still names the old name: membank has not written it since the rename. */
+  fresh: boolean;
+}
+
+/**
+ * Pages renamed by hand, followed: a membank page whose title (`# Priya`) names an entity
+ * other than its file (`Priya-Shah.md`), when no page of that name exists, files the old
+ * name's facts under it, as an alias would (a case-only rename is the same entity anyway; a
+ * cut file name like `CON~1143da2bc5.md` is its title's own page). Without this, the next
+ * run would make `Priya.md` again and leave the renamed page empty. Pure.
+ */
+export function renamedPages(
+  pages: readonly { slug: string; path: string; text: string }[],
+  taken: ReadonlyMap<string, string>,
+): RenamedPage[] {
+  const keys = new Set(pages.map((p) => entityKey(p.slug)));
+  const out: RenamedPage[] = [];
+  const claimed = new Set<string>();
+  for (const page of pages) {
+    if (!hasManagedRegion(page.text)) continue;
+    const title = TITLE.exec(page.text.slice(frontMatterBlock(page.text)?.bodyOffset ?? 0))?.[1]?.trim() ?? "";
+    if (title === "" || entitySlug(title) !== title) continue;
+    const key = entityKey(title);
+    if (key === entityKey(page.slug) || entityFileStem(title) === page.slug || keys.has(key)) continue;
+    if (taken.has(title.toLowerCase()) || taken.has(page.slug.toLowerCase()) || claimed.has(key)) continue;
+    claimed.add(key);
+    const summary = readRegions(page.text).find((r) => r.name === "summary")?.body ?? "";
+    out.push({ from: title, slug: page.slug, path: page.path, fresh: summary.trimStart().startsWith(`@${title}:`) });
+  }
+  return out;
+}
+const TITLE = /^#[ \t]+(.+?)[ \t]*\r?$/m;

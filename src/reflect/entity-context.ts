@@ -7,7 +7,7 @@ import { accentTies, foldName, surnameTies } from "./name-ties.js";
 import { nicknameTies } from "./nicknames.js";
 import { coreNames, coreNamesInSentences, type ProseLine, type ProseLog, scanProse } from "./prose.js";
 import type { ProseMemo } from "./prose-memo.js";
-import { namesOf, type ProseDigest, type ProseNames, proseNames } from "./prose-names.js";
+import { type FirstSpelling, namesOf, type ProseDigest, type ProseNames, proseNames } from "./prose-names.js";
 import type { SnapshotPart } from "./snapshot.js";
 
 /**
@@ -22,6 +22,8 @@ export interface EntityWorld {
   spellings(): Map<string, string[]>;
   /** Keys of every entity: of facts, opinions, kept pages and the prose alone. */
   knownKeys(): string[];
+  /** Entity key -> where the prose first wrote its own name, and how (entitySpellings' `earlier`). */
+  firstSpellings(): Map<string, FirstSpelling>;
   /** The context of one entity's page. */
   context(slug: string, facts: readonly Fact[]): EntityContext;
   /** Alias suggestions, one line each ("@Zoe and @Zoë: same name without accents"), sorted. */
@@ -286,6 +288,7 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
     proseOnly,
     spellings: () => found.spellings(),
     knownKeys: () => [...all.keys()],
+    firstSpellings: () => found.firstSpellings(),
     suggestions,
     context(slug, facts) {
       const key = entityKey(slug);

@@ -24,7 +24,7 @@
 import { extractFromPastLogs } from "../llm/past-logs.js";
 import { citedLabels, citeLine } from "../markdown/citation.js";
 import { logDate } from "../markdown/log-path.js";
-import { OPINIONS_PAGE } from "../markdown/pages.js";
+import { ENTITY_DIR, OPINIONS_PAGE, PROPOSALS_PAGE } from "../markdown/pages.js";
 import { parseSinceDate } from "../retain/dates.js";
 import { entityKey, entitySpellings, respell, respellAll } from "../retain/entities.js";
 import { noRetainNote } from "../retain/index.js";
@@ -38,6 +38,7 @@ import { assertWorkspaceOnDisk, checkGoneLogs } from "./checkout.js";
 import { type EntityWorld, entityWorld, IncompleteProse } from "./entity-context.js";
 import { evolveOpinions } from "./evolve.js";
 import { saveFactMemo } from "./fact-memo.js";
+import { proseFirst } from "./first-spelling.js";
 import { assertGitCanCommit, commitPending, gitInit, isGitRepo, leftNote, unifiedDiff } from "./git.js";
 import {
   aliasKey,
@@ -59,6 +60,7 @@ import { loadProseMemo, saveProseMemo } from "./prose-memo.js";
 import { clearStale, recoverMerges } from "./recover.js";
 import { relinkEvidence } from "./relink.js";
 import { type Conflict, type RenderScope, renderBank } from "./render.js";
+import { loadMarkers, markersOf, restoredPages, saveMarkers } from "./restored.js";
 import { incrementalScope } from "./scope.js";
 import { KnownNames } from "./topic.js";
 import type { ReflectOptions, ReflectReport } from "./types.js";
@@ -143,6 +145,21 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   }
 
   const entityPages = await loadEntityPages(ws);
+  // Pages git put back since the last run (a revert of membank's commit): a full run (restored.ts).
+  const pagesNow = new Map<string, string>();
+  for (const [slug, text] of entityPages.texts) pagesNow.set(`${ENTITY_DIR}/${slug}.md`, text);
+  for (const rel of [OPINIONS_PAGE, PROPOSALS_PAGE, ...Object.values(TYPED_PAGES)]) {
+    const text = await readWorkspaceFile(ws, rel);
+    if (text !== undefined) pagesNow.set(rel, text);
+  }
+  const markersBefore = await loadMarkers(ws);
+  const putBack = markersBefore === undefined ? [] : restoredPages(markersBefore, pagesNow);
+  if (putBack.length > 0 && since !== undefined) {
+    since = undefined;
+    merges.notes.push(
+      `${putBack.join(", ")}: changed back or deleted outside membank since its last run (a git revert, reset, checkout or pull of yours); the logs still say what membank wrote there, so this run re-read every log and wrote the pages as they say: to drop something for good, edit or delete its line in the log`,
+    );
+  }
   const aliases = aliasKey(entityPages.aliases);
   // The prose memo first: an old year it has a digest of is not read from the snapshot (load.ts).
   const memo = await loadProseMemo(ws);
@@ -150,10 +167,15 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   const vanishWarnings = await checkGoneLogs(ws, loaded, since, opts);
   // Case variants (@Peter, @peter, @PETER) are one entity with one page, under one spelling.
   const aliased = applyAliases(loaded.facts, entityPages.aliases);
-  const spellings = entitySpellings(aliased, entityPages.texts.keys());
-  const facts = respellAll(aliased, spellings);
+  let spellings = entitySpellings(aliased, entityPages.texts.keys());
+  let facts = respellAll(aliased, spellings);
   const state = await loadOpinions(ws, OPINIONS_PAGE);
-  for (const op of state.opinions) op.entities = respell(op.entities, spellings);
+  // An opinion's names go through the aliases as its facts' do (a page renamed by hand: aliases.ts).
+  for (const op of state.opinions)
+    op.entities = respell(
+      op.entities.map((e) => entityPages.aliases.get(e.toLowerCase()) ?? e),
+      spellings,
+    );
   if (merges.recompute.size > 0) {
     // Moved differently on two machines and no common state to start from (recover.ts): rebuilt
     // from every fact, oldest day first, as one machine would.
@@ -178,6 +200,12 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     // Every fact's tags, also those before `since`: an incremental run reads plain-text mentions as a full run does.
     knownNames: KnownNames.fromFacts(facts),
   });
+  // A name an opinion takes from its text ("@Noor: Priya reckons ...") is spelled as the facts
+  // spell it (@PRIYA): else it would get a page of its own, Priya.md beside PRIYA.md.
+  for (const op of evolved.opinions) {
+    const names = respell(op.entities, spellings);
+    if (names.length !== op.entities.length || names.some((e, i) => e !== op.entities[i])) op.entities = names;
+  }
 
   lap("opinions");
   // What entity pages show beyond facts: MEMORY.md lines, prose mentions, prose-only entities.
@@ -212,6 +240,14 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     loaded.prose = [...(await loadOldProse(ws, loaded.unread)), ...loaded.prose].sort((a, b) => at(a) - at(b));
     loaded.unread = [];
     world = worldOf(loaded.prose, []);
+  }
+  // A name the prose wrote before its first fact names its new page (first-spelling.ts): respelled, asked again.
+  const earlier = proseFirst(facts, spellings, entityPages.texts.keys(), () => world.firstSpellings());
+  if (earlier.size > 0) {
+    spellings = entitySpellings(aliased, entityPages.texts.keys(), earlier);
+    facts = respellAll(aliased, spellings);
+    for (const op of evolved.opinions) op.entities = respell(op.entities, spellings);
+    world = worldOf(loaded.prose, loaded.unread);
   }
   // An incremental run re-renders only what the window can have changed (scope.ts).
   let scope: RenderScope | undefined;
@@ -314,6 +350,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     adoptedEdits: state.adopted,
     diagnostics: [...entityPages.diagnostics, ...loaded.diagnostics],
     warnings: [
+      ...entityPages.notes,
       ...vanishWarnings,
       ...merges.notes,
       ...evolved.warnings,
@@ -360,6 +397,14 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     core: core.text,
     names,
   });
+  const pagesAfter = new Map(pagesNow);
+  for (const page of rendered.pages) pagesAfter.set(page.path, page.after);
+  if (
+    markersBefore === undefined ||
+    [...pagesAfter].some(([rel, text]) => markersBefore.get(rel) !== markersOf(text)) ||
+    markersBefore.size !== pagesAfter.size
+  )
+    await saveMarkers(ws, pagesAfter);
   await saveFactMemo(ws, rendered.memo);
   await saveOpinionMemo(ws, rendered.opinionMemo);
   proseMemo.settle(parts);

@@ -5,11 +5,12 @@ import { logDate } from "../markdown/log-path.js";
 import { type Opinion, parseOpinion } from "../markdown/opinions.js";
 import { ENTITY_DIR } from "../markdown/pages.js";
 import { hasManagedRegion, isEdited, readRegions, toLf } from "../markdown/regions.js";
+import { entityFileStem } from "../retain/entities.js";
 import { type LogInput, readFacts } from "../retain/index.js";
 import type { Diagnostic, Fact, LogsRead } from "../retain/types.js";
 import { listMemoryFiles, outsideWorkspace } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { aliasTable } from "./aliases.js";
+import { aliasTable, renamedPages } from "./aliases.js";
 import { cmp } from "./format.js";
 import { type ProseLog, scanProse } from "./prose.js";
 import {
@@ -263,6 +264,8 @@ export interface EntityPages {
    * is re-rendered without what is gone, never left citing a deleted line.
    */
   managed: string[];
+  /** Pages renamed by hand that this run follows for the first time (README "bank"). */
+  notes: string[];
 }
 
 /**
@@ -288,7 +291,16 @@ export async function loadEntityPages(ws: Workspace): Promise<EntityPages> {
   const managed = pages
     .filter((p) => hasManagedRegion(p.text) && !table.aliases.has(p.slug.toLowerCase()))
     .map((p) => p.slug);
-  return { texts, ...table, managed };
+  // A page renamed by hand keeps its entity: the old name is an alias of it (aliases.ts).
+  const notes: string[] = [];
+  for (const r of renamedPages(pages, table.aliases)) {
+    table.aliases.set(r.from.toLowerCase(), r.slug);
+    if (r.fresh)
+      notes.push(
+        `${r.path}: renamed from ${ENTITY_DIR}/${entityFileStem(r.from)}.md (its title is "# ${r.from}"): @${r.from} is filed under it from now on; to undo, rename it back`,
+      );
+  }
+  return { texts, ...table, managed, notes };
 }
 
 /** A stable key of an alias table, to notice when it changed. */

@@ -155,6 +155,21 @@ export interface ProseNames {
   keyOf(name: string): string;
   /** Entity key -> the prose spellings whose lines count for it, sorted: which lines go to which page. */
   spellings(): Map<string, string[]>;
+  /** Entity key -> the first line naming it by its own name (any case) and the spelling written there. */
+  firstSpellings(): Map<string, FirstSpelling>;
+}
+
+/** Where a spelling of a name was first written. */
+export interface FirstSpelling {
+  name: string;
+  date: string;
+  path: string;
+  line: number;
+}
+
+/** Order of first uses: by date, path, line, then spelling (two spellings on one line). */
+export function compareFirst(a: FirstSpelling, b: FirstSpelling): number {
+  return cmp(a.date, b.date) || cmp(a.path, b.path) || a.line - b.line || cmp(a.name, b.name);
 }
 
 const unpack = (packed: string): number[] => (packed === "" ? [] : packed.split(",").map(Number));
@@ -309,11 +324,9 @@ export function namesOf(
       names.set(entityKey(run), run);
       continue;
     }
-    let best = "";
-    let count = -1;
-    for (const [name, n] of bySpelling)
-      if (n > count || (n === count && cmp(name, best) < 0)) [best, count] = [name, n];
-    names.set(key, known.get(key) ?? best);
+    // The first spelling written (logs in path order), not the most used: the night the page is
+    // made it gets the name one full run over all the logs gives it later (entitySpellings).
+    names.set(key, known.get(key) ?? bySpelling.keys().next().value ?? "");
   }
   const keyOfName = (raw: string) => {
     const key = keyOf(raw);
@@ -380,5 +393,25 @@ export function namesOf(
     for (const list of out.values()) list.sort(cmp);
     return out;
   };
-  return { names, linesOf, keyOf: keyOfName, spellings: spellingsOf };
+  const firstSpellings = () => {
+    const out = new Map<string, FirstSpelling>();
+    const logs = digests.flatMap((d) => d.logs);
+    digests.forEach((d, at) => {
+      for (const [raw, packed] of Object.entries(d.lines)) {
+        const k = keyOfName(raw);
+        // Its own name only: "Ash" of "Ash Grove" counts for ash-grove but is no spelling of it.
+        if (!names.has(k) || entityKey(raw) !== k) continue;
+        const comma = packed.indexOf(",");
+        const item = comma < 0 ? packed : packed.slice(0, comma); // (log, line) order: the first is the earliest
+        const dot = item.indexOf(".");
+        const log = logs[offsets[at]! + Number(item.slice(0, dot))];
+        if (log === undefined) continue;
+        const here = { name: raw, date: log.date, path: log.path, line: Number(item.slice(dot + 1)) };
+        const best = out.get(k);
+        if (best === undefined || compareFirst(here, best) < 0) out.set(k, here);
+      }
+    });
+    return out;
+  };
+  return { names, linesOf, keyOf: keyOfName, spellings: spellingsOf, firstSpellings };
 }

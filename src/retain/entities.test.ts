@@ -98,9 +98,13 @@ describe("entity page file names", () => {
     expect(entityFileStem(a)).not.toBe(entityFileStem(b));
   });
 
-  it("choose one spelling per entity: an existing page's, else the most frequent, ties to the first", () => {
+  it("choose one spelling per entity: an existing page's, else the first written", () => {
     const facts = [{ entities: ["PETER"] }, { entities: ["peter"] }, { entities: ["peter", "Mara"] }];
-    expect(entitySpellings(facts).get(entityKey("Peter"))).toBe("peter");
+    // The first, not the most frequent: the page a first night made keeps it, so one full run must too.
+    expect(entitySpellings(facts).get(entityKey("Peter"))).toBe("PETER");
+    // A spelling the prose wrote before the first fact ("Peter came by") names the page.
+    expect(entitySpellings(facts, [], new Map([["peter", "Peter"]])).get(entityKey("PETER"))).toBe("Peter");
+    expect(entitySpellings(facts, ["peter"], new Map([["peter", "Peter"]])).get(entityKey("PETER"))).toBe("peter");
     expect(entitySpellings(facts, ["Peter", "Mara"]).get(entityKey("PETER"))).toBe("Peter");
     expect(entitySpellings([...facts, { entities: ["Peter"] }], ["Peter"]).get(entityKey("peter"))).toBe("Peter");
     expect(entitySpellings([{ entities: ["Zoë"] }, { entities: ["ZOË"] }]).get(entityKey("zoë"))).toBe("Zoë");

@@ -170,11 +170,17 @@ interface HasEntities {
 
 /**
  * One spelling per entity key, so case variants are one entity with one page: the
- * spelling of an existing page (`preferred` holds page stems) if any, else the most
- * frequent spelling, ties to the first one seen. `items` must come in a stable order
- * (facts by date, path, line) for the result to be deterministic.
+ * spelling of an existing page (`preferred` holds page stems) if any, else the first one
+ * written: `earlier` (key -> a spelling the prose wrote before any of these items, e.g.
+ * "Priya came by" before `@priya`), else the first one seen in `items`. First, not most
+ * frequent: the night a page is made, it is named as one full run over all the logs names
+ * it later. `items` must come in a stable order (facts by date, path, line).
  */
-export function entitySpellings(items: readonly HasEntities[], preferred: Iterable<string> = []): Map<string, string> {
+export function entitySpellings(
+  items: readonly HasEntities[],
+  preferred: Iterable<string> = [],
+  earlier: ReadonlyMap<string, string> = new Map(),
+): Map<string, string> {
   const counts = new Map<string, Map<string, number>>();
   const add = (e: string) => {
     const key = entityKey(e);
@@ -203,10 +209,14 @@ export function entitySpellings(items: readonly HasEntities[], preferred: Iterab
   for (const [key, byName] of counts) {
     const count = (name: string) => byName.get(name) ?? 0;
     const pages = [...(pageNames.get(key) ?? []), ...[...byName.keys()].filter((n) => stems.has(entityFileStem(n)))];
-    // The page used most (then the first); else the spelling used most (then the first seen).
-    const pool = pages.length > 0 ? pages : [...byName.keys()];
-    let best = pool[0]!;
-    for (const name of pool) if (count(name) > count(best)) best = name;
+    // The page used most (then the first); else the first written.
+    if (pages.length === 0) {
+      const before = earlier.get(key);
+      out.set(key, before !== undefined && entityKey(before) === key ? before : byName.keys().next().value!);
+      continue;
+    }
+    let best = pages[0]!;
+    for (const name of pages) if (count(name) > count(best)) best = name;
     out.set(key, best);
   }
   return out;

@@ -60,6 +60,37 @@ function respell(line: string, how: number): string {
   return line.replace(whole, variants[how % variants.length]!);
 }
 
+/**
+ * Names as people write them, in words of their own (none of the fixtures' lines): a name
+ * first in the prose then tagged in another case, possessives, a married name, two Sams told
+ * apart by surname later, a nickname that takes over mid-year, accents, emoji, hyphen and
+ * underscore spellings. Lines starting "- " go to the Retain section.
+ */
+export const PEOPLE_LINES = [
+  "Ana Silva dropped the contract round, signs it Ana Costa now (got married in June)",
+  "- W @Ana-Costa: formerly Ana Silva; married in June, same email.",
+  "- W @Ana-Silva: does our bookkeeping, invoices on the 1st.",
+  "coffee w/ Sam Okafor — the other Sam, not climbing Sam",
+  "- W @Sam-Okafor: new PM on the payments team.",
+  "- O(c=0.7) @sam: likes the early standup, says it saves his afternoons.",
+  "Sam bailed on climbing again 🙄",
+  "Priya's bike got nicked again 😩 third time this year",
+  "- W @Priya: bike stolen from the station rack 🚲.",
+  "- B @PRIYA: I lent her my spare D-lock.",
+  "- O(c=0.8) @priya: prefers the train to cycling in winter.",
+  "choir: Zoë and zoe are NOT the same person lol",
+  "- W @Zoë: sings alto, back from Lyon.",
+  "- W @zoe: runs the choir mailing list.",
+  "everyone calls Katarzyna Kasia now, even her boss",
+  "Kasia's talk went really well, people asked for the slides",
+  "- O(c=0.65) @Kasia: thinks the offsite should be in Kraków.",
+  "- W @Katarzyna: leads the data team since March.",
+  "- W @priya-shah: starts at the central library on Monday.",
+  "- W @Priya_Shah: the library job is part-time.",
+  "Jo (Joanna, not Jonas!) says the venue's booked",
+  "- W @Jo: booked the venue for the 14th.",
+];
+
 const dayPlus = (day: string, n: number) => {
   const d = new Date(`${day}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + n);
@@ -72,6 +103,8 @@ interface DayPlan {
   prose: number[];
   retain: number[];
   respell?: { line: number; how: number };
+  /** Lines of PEOPLE_LINES the day also holds. */
+  people?: number[];
   /** The night's run is stopped after this step and run again. */
   stop?: "sessions" | "retain" | "reflect" | "commit";
   /** What else happens before this night's run. */
@@ -95,6 +128,7 @@ const dayPlan: fc.Arbitrary<DayPlan> = fc.record(
     prose: fc.array(idx, { minLength: 0, maxLength: 4 }),
     retain: fc.array(idx, { minLength: 0, maxLength: 4 }),
     respell: fc.record({ line: idx, how: fc.nat({ max: 3 }) }),
+    people: fc.array(idx, { minLength: 1, maxLength: 3 }),
     stop: fc.constantFrom("sessions" as const, "retain" as const, "reflect" as const, "commit" as const),
     extra: fc.oneof(
       { weight: 3, arbitrary: fc.constant(undefined) },
@@ -154,6 +188,10 @@ export function buildScenario(pools: Pools, plan: ScenarioPlan): Scenario {
     if (n === 0 && core !== "") change["MEMORY.md"] = `# Me\n\n${core}\n`;
     const prose = d.prose.map((i) => pick(pools.prose, i));
     const retain = d.retain.map((i) => pick(pools.retain, i));
+    for (const i of d.people ?? []) {
+      const line = pick(PEOPLE_LINES, i);
+      (line.startsWith("- ") ? retain : prose).push(line);
+    }
     if (d.respell) {
       const lines = [...prose, ...retain];
       if (lines.length) {

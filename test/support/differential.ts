@@ -243,8 +243,8 @@ export async function runScenario(dirs: string[], sc: Scenario): Promise<Outcome
   for (const rel of leftovers) livedFiles.delete(rel);
   const fullFiles = filesOf(full);
   let differences = compareFiles(livedFiles, fullFiles);
-  // A page keeps the spelling it was made with (`@noor` first, `@Noor` more often later: the
-  // page stays noor.md; README). Differences of nothing but that case are apart.
+  // Differences of nothing but a page name's case are apart: a page keeps the spelling it was
+  // made with, so a back-dated or edited log can leave one (README); a new day must not.
   const spellingOnly: string[] = [];
   if (differences.length > 0 && compareFiles(folded(livedFiles), folded(fullFiles)).length === 0) {
     spellingOnly.push(...differences);
