@@ -24,7 +24,7 @@
 import { extractFromPastLogs } from "../llm/past-logs.js";
 import { citedLabels, citeLine } from "../markdown/citation.js";
 import { logDate } from "../markdown/log-path.js";
-import { ENTITY_DIR, OPINIONS_PAGE, PROPOSALS_PAGE } from "../markdown/pages.js";
+import { OPINIONS_PAGE } from "../markdown/pages.js";
 import { parseSinceDate } from "../retain/dates.js";
 import { entityKey, entitySpellings, respell, respellAll } from "../retain/entities.js";
 import { noRetainNote } from "../retain/index.js";
@@ -60,7 +60,7 @@ import { loadProseMemo, saveProseMemo } from "./prose-memo.js";
 import { clearStale, recoverMerges } from "./recover.js";
 import { relinkEvidence } from "./relink.js";
 import { type Conflict, type RenderScope, renderBank } from "./render.js";
-import { loadMarkers, markersOf, restoredPages, saveMarkers } from "./restored.js";
+import { checkPutBack, putBackNote, saveMarkersAfter } from "./restored.js";
 import { incrementalScope } from "./scope.js";
 import { KnownNames } from "./topic.js";
 import type { ReflectOptions, ReflectReport } from "./types.js";
@@ -146,19 +146,10 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
 
   const entityPages = await loadEntityPages(ws);
   // Pages git put back since the last run (a revert of membank's commit): a full run (restored.ts).
-  const pagesNow = new Map<string, string>();
-  for (const [slug, text] of entityPages.texts) pagesNow.set(`${ENTITY_DIR}/${slug}.md`, text);
-  for (const rel of [OPINIONS_PAGE, PROPOSALS_PAGE, ...Object.values(TYPED_PAGES)]) {
-    const text = await readWorkspaceFile(ws, rel);
-    if (text !== undefined) pagesNow.set(rel, text);
-  }
-  const markersBefore = await loadMarkers(ws);
-  const putBack = markersBefore === undefined ? [] : restoredPages(markersBefore, pagesNow);
-  if (putBack.length > 0 && since !== undefined) {
+  const markers = await checkPutBack(ws, entityPages.texts);
+  if (markers.putBack.length > 0 && since !== undefined) {
     since = undefined;
-    merges.notes.push(
-      `${putBack.join(", ")}: changed back or deleted outside membank since its last run (a git revert, reset, checkout or pull of yours); the logs still say what membank wrote there, so this run re-read every log and wrote the pages as they say: to drop something for good, edit or delete its line in the log`,
-    );
+    merges.notes.push(putBackNote(markers.putBack));
   }
   const aliases = aliasKey(entityPages.aliases);
   // The prose memo first: an old year it has a digest of is not read from the snapshot (load.ts).
@@ -397,14 +388,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     core: core.text,
     names,
   });
-  const pagesAfter = new Map(pagesNow);
-  for (const page of rendered.pages) pagesAfter.set(page.path, page.after);
-  if (
-    markersBefore === undefined ||
-    [...pagesAfter].some(([rel, text]) => markersBefore.get(rel) !== markersOf(text)) ||
-    markersBefore.size !== pagesAfter.size
-  )
-    await saveMarkers(ws, pagesAfter);
+  await saveMarkersAfter(ws, markers, rendered.pages);
   await saveFactMemo(ws, rendered.memo);
   await saveOpinionMemo(ws, rendered.opinionMemo);
   proseMemo.settle(parts);

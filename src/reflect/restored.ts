@@ -9,10 +9,13 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { ENTITY_DIR, OPINIONS_PAGE, PROPOSALS_PAGE } from "../markdown/pages.js";
 import { isEdited, readRegions } from "../markdown/regions.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
 import { cmp } from "./format.js";
+import { readWorkspaceFile } from "./load.js";
+import { TYPED_PAGES } from "./pages.js";
 
 const VERSION = 1;
 const END = /^[ \t]*<!--[ \t]*membank:end[ \t]+([A-Za-z0-9_.:-]+)(?:[ \t]+sha=([0-9a-f]+))?[ \t]*-->/gm;
@@ -60,4 +63,49 @@ export function restoredPages(before: ReadonlyMap<string, string>, now: Readonly
     if (regions.length > 0 && !regions.some((r) => isEdited(r))) out.push(rel);
   }
   return out.sort(cmp);
+}
+
+/** The pages as this run found them, the last run's markers, and the pages put back since. */
+export interface PutBackCheck {
+  pagesNow: Map<string, string>;
+  before: Map<string, string> | undefined;
+  putBack: string[];
+}
+
+/** Reads the bank pages besides the entity pages (slug -> text) and compares their markers with the last run's. */
+export async function checkPutBack(ws: Workspace, entityTexts: ReadonlyMap<string, string>): Promise<PutBackCheck> {
+  const pagesNow = new Map<string, string>();
+  for (const [slug, text] of entityTexts) pagesNow.set(`${ENTITY_DIR}/${slug}.md`, text);
+  for (const rel of [OPINIONS_PAGE, PROPOSALS_PAGE, ...Object.values(TYPED_PAGES)]) {
+    const text = await readWorkspaceFile(ws, rel);
+    if (text !== undefined) pagesNow.set(rel, text);
+  }
+  const before = await loadMarkers(ws);
+  return { pagesNow, before, putBack: before === undefined ? [] : restoredPages(before, pagesNow) };
+}
+
+export function putBackNote(putBack: readonly string[]): string {
+  return (
+    `${putBack.join(", ")}: changed back or deleted outside membank since its last run (a git revert, reset, ` +
+    "checkout or pull of yours); the logs still say what membank wrote there, so this run re-read every log and " +
+    "wrote the pages as they say: to drop something for good, edit or delete its line in the log"
+  );
+}
+
+/** Saves the markers of the pages as this run leaves them, when they differ from what was saved. */
+export async function saveMarkersAfter(
+  ws: Workspace,
+  check: PutBackCheck,
+  written: readonly { path: string; after: string }[],
+): Promise<void> {
+  const after = new Map(check.pagesNow);
+  for (const page of written) after.set(page.path, page.after);
+  const before = check.before;
+  if (
+    before !== undefined &&
+    before.size === after.size &&
+    [...after].every(([rel, t]) => before.get(rel) === markersOf(t))
+  )
+    return;
+  await saveMarkers(ws, after);
 }
