@@ -68,6 +68,23 @@ export const LAST_WORD_TAKEBACKS: ReadonlySet<string> = new Set([
   "scrap what i said",
 ]);
 
+/**
+ * Reversal cues that concede what follows ("admitted it went smoother than she expected"; the
+ * writer's own "I must concede the new hours suit me"): they assert their clause (valence.ts).
+ */
+export const CONCESSION_CUES: readonly string[] = [
+  "admits",
+  "admitted",
+  "concedes",
+  "conceded",
+  "must admit",
+  "have to admit",
+  "i admit",
+  "must concede",
+  "have to concede",
+  "i concede",
+];
+
 export const CUE_LISTS: readonly CueList[] = [
   {
     kind: "reversal",
@@ -82,17 +99,7 @@ export const CUE_LISTS: readonly CueList[] = [
       "gave up on",
       "gives up on",
       "given up on",
-      "admits",
-      "admitted",
-      "concedes",
-      "conceded",
-      // the writer's own concession: "I must concede the new hours suit me"
-      "must admit",
-      "have to admit",
-      "i admit",
-      "must concede",
-      "have to concede",
-      "i concede",
+      ...CONCESSION_CUES,
       "accepted the new date",
       "accepts the new date",
       "accepted the slip",

@@ -4,7 +4,7 @@
  * neither says "not": "the rota is unfair" / "the rota is fine now", "the design system
  * feels clunky" / "it is pretty smooth". The words themselves are data in valence-words.ts.
  */
-import { RECANTING_CUES } from "./cue-lists.js";
+import { CONCESSION_CUES, RECANTING_CUES } from "./cue-lists.js";
 import { type CueHit, cueResidue, findCues, polarity } from "./cues.js";
 import { NEGATIVE, POSITIVE, SCALES } from "./valence-words.js";
 
@@ -19,22 +19,8 @@ const PHRASES = [...POSITIVE.map((p) => [p, 1] as const), ...NEGATIVE.map((p) =>
  */
 export const RECANTING: ReadonlySet<string> = new Set(RECANTING_CUES);
 
-/**
- * Reversal cues that concede what follows ("admitted it went smoother than she expected"):
- * they assert their clause, so the clause's own words say which way it goes.
- */
-const CONCESSIONS: ReadonlySet<string> = new Set([
-  "admits",
-  "admitted",
-  "concedes",
-  "conceded",
-  "must admit",
-  "have to admit",
-  "i admit",
-  "must concede",
-  "have to concede",
-  "i concede",
-]);
+/** Reversal cues that concede what follows: they assert their clause (cue-lists.ts). */
+const CONCESSIONS: ReadonlySet<string> = new Set(CONCESSION_CUES);
 
 /** The first recanting cue among `cues`. */
 export function recanting(cues: readonly CueHit[]): CueHit | undefined {
