@@ -3,8 +3,10 @@
  * "my manager Rosa thinks ...", "..., says Rosa"), else a person-like head entity, else the
  * first head entity. topic.ts builds an opinion's identity on it.
  */
+import { STOP_WORDS } from "../analysis/stopwords.js";
 import { fold } from "../analysis/tokens.js";
 import { entityKey, findMentions } from "../retain/entities.js";
+import { KIN_NAMES, PERSON_ROLES } from "./person-words.js";
 
 /** A name is a person's when written like one: one capitalised word of letters ("Mara", "Zoë", "O'Neil"). */
 export const PERSON_LIKE = /^\p{Lu}[\p{Ll}\p{M}'’]+$/u;
@@ -84,6 +86,28 @@ const UNTAGGED_ATTRIBUTIONS = [
   new RegExp(AFTER, "iu"),
 ];
 
+/**
+ * A person named by kinship or role, however cased: "mum reckons ...", "my sister thinks ...",
+ * "the head chef says ...". Certainly a person, so "says" and "feels" report a belief as they
+ * do for a tagged name. The holder is the kinship or role word ("mum", "sister", "chef").
+ */
+const ROLE_WORDS = `(?:${[...PERSON_ROLES].sort((a, b) => b.length - a.length).join("|")})`;
+const KIN_WORDS = `(?:${[...KIN_NAMES].sort((a, b) => b.length - a.length).join("|")})`;
+const PERSON_BY_ROLE = new RegExp(
+  `^[\\s"“]*${LEAD}(?:(?:my|our|the)\\s+(?:[\\p{Ll}-]+\\s+)?(${ROLE_WORDS})|(${KIN_WORDS}))(?:${ASIDE})?,?${ADVERB}${BELIEF_VERBS}\\b`,
+  "iu",
+);
+/**
+ * A name written lower case, as quick notes and dictation write them ("priya reckons ...",
+ * "tasha admits ..."): a word no dictionary of function words holds, before a verb only a person
+ * does with a belief. A bare noun before "thinks" or "admits" is a name in English ("everyone
+ * thinks" and "management reckons" name no one in particular).
+ */
+const LOWER_CASE_NAME = new RegExp(
+  `^[\\s"“]*${LEAD}([\\p{Ll}][\\p{Ll}\\p{M}'’-]+)(?:${ASIDE})?,?${ADVERB}${PERSON_VERBS}\\b`,
+  "u",
+);
+
 /** A word without which no pattern above reports a belief. */
 const REPORT_WORD =
   /\b(?:thinks?|thought|believes?|reckon(?:s|ed)?|insist(?:s|ing)?|argu(?:es|ing)|suspects|maintains|swears|admit(?:s|ted)?|conceded?|concedes|says|said|saying|mentioned|told|pointed|feels|felt|claims|expects|predicts|figures|figured|according|per|words|view|take|opinion|position|belief|feeling|read|convinced|adamant|sure|certain|positive|confident|heard|hear|learned|agree|puts?|sees|down|around|round|mind|backtracked|backpedall?ed|u-turned|stands)\b/iu;
@@ -135,10 +159,17 @@ function reportedNameOf(entities: readonly string[], content: string): string | 
     if (tagged !== undefined) return tagged;
     break;
   }
+  const role = PERSON_BY_ROLE.exec(content);
+  if (role !== null) return role[1] ?? role[2];
   for (const re of UNTAGGED_ATTRIBUTIONS) {
     const m = re.exec(content);
     const name = m?.[1] ?? m?.[2];
     if (name !== undefined && PERSON_LIKE.test(name) && !NOBODY_IN_PARTICULAR.has(fold(name))) return name;
+  }
+  const lower = LOWER_CASE_NAME.exec(content)?.[1];
+  if (lower !== undefined && !STOP_WORDS.has(lower) && !NOBODY_IN_PARTICULAR.has(lower)) {
+    // A name tagged elsewhere keeps its tagged spelling ("tasha admits" on @Tasha's statement).
+    return entities.find((e) => entityKey(e) === entityKey(lower)) ?? lower;
   }
   return undefined;
 }

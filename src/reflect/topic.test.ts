@@ -56,6 +56,36 @@ describe("holderOf: a belief reported for someone else", () => {
     expect(holderOf(["Sam"], "the pricing page came around again in review")).toBe("sam");
   });
 
+  it("gives a belief to a person named by kinship or role, or by a name written lower case", () => {
+    for (const [said, holder] of [
+      ["dad reckons the new bypass will never get built", "dad"],
+      ["Nan still says the old surgery was better run", "nan"],
+      ["my brother thinks the season tickets are a rip off", "brother"],
+      ["our landlord says the damp is our fault", "landlord"],
+      ["the head gardener feels the lawn needs another year", "gardener"],
+      ["the vet, to be fair, says the diet is working", "vet"],
+      ["my flatmate changed her mind about the heating", "flatmate"],
+      ["jonas reckons the cutover will slip", "jonas"],
+      ["ines admits the old dashboard was clearer", "ines"],
+    ] as const) {
+      expect(holderOf(["Sam"], said), said).toBe(holder);
+    }
+    // Written lower case, a name tagged on the statement is that entity.
+    expect(holderOf(["Sam", "Ines"], "ines admits the old dashboard was clearer")).toBe("ines");
+    // No one in particular, a pronoun, a thing: the writer's.
+    for (const said of [
+      "everyone reckons the cutover will slip",
+      "management thinks the cutover will slip",
+      "she thinks the cutover will slip",
+      "the report says the cutover will slip",
+      "my gut says the cutover will slip",
+      "jonas says the cutover will slip",
+      "the weather feels off today",
+    ]) {
+      expect(holderOf(["Sam"], said), said).toBe("sam");
+    }
+  });
+
   it("reads past an aside between the name and the verb", () => {
     expect(holderOf(["Sam"], "Ingrid, bless her, still insists the pricing page needs a rewrite")).toBe("ingrid");
     expect(holderOf(["Sam", "Ingrid"], "Ingrid, to be fair, says the pricing page can wait")).toBe("ingrid");
