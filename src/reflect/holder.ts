@@ -168,11 +168,21 @@ function reportedNameOf(entities: readonly string[], content: string): string | 
   }
   const lower = LOWER_CASE_NAME.exec(content)?.[1];
   if (lower !== undefined && !STOP_WORDS.has(lower) && !NOBODY_IN_PARTICULAR.has(lower)) {
-    // A name tagged elsewhere keeps its tagged spelling ("tasha admits" on @Tasha's statement).
-    return entities.find((e) => entityKey(e) === entityKey(lower)) ?? lower;
+    // A name tagged on the statement keeps its tagged spelling ("tasha admits" on @Tasha's statement).
+    const tagged = entities.find((e) => entityKey(e) === entityKey(lower));
+    if (tagged !== undefined) return tagged;
+    // "@Mara: still thinks ...", "really reckons": the subject left out, an adverb before the verb.
+    if (!NOT_A_SUBJECT.has(lower) && !lower.endsWith("ly")) return lower;
   }
   return undefined;
 }
+
+/** Adverbs notes put where the subject was left out ("still thinks", "now admits", "kinda reckons"). */
+const NOT_A_SUBJECT = new Set(
+  "still now also always never ever even just sort kind kinda sorta somehow maybe perhaps probably definitely totally quite rather pretty very much often sometimes finally already again".split(
+    " ",
+  ),
+);
 
 /** Words that name a group of people who can hold a view together ("the plot group", "the team chat"). */
 const GROUP_NOUN = "(?:group|chat|channel|thread|forum|committee|team|slack|whatsapp|discord|board|panel|crowd)";

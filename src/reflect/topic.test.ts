@@ -81,6 +81,9 @@ describe("holderOf: a belief reported for someone else", () => {
       "my gut says the cutover will slip",
       "jonas says the cutover will slip",
       "the weather feels off today",
+      "still thinks the cutover will slip",
+      "really reckons the cutover will slip",
+      "kinda thinks the cutover will slip",
     ]) {
       expect(holderOf(["Sam"], said), said).toBe("sam");
     }
