@@ -537,4 +537,12 @@ export const AFFIRMING_NEGATIONS: readonly string[] = [
   "can't go wrong with",
   "can't recommend it enough",
   "can't say enough good things",
+  // "no contest", "no doubt about it": the "no" rules out a rival or a doubt, and so insists.
+  "no contest",
+  "no competition",
+  "no doubt",
+  "no question",
+  "no two ways about it",
+  "no brainer",
+  "no-brainer",
 ];
