@@ -219,6 +219,18 @@ describe("praisesIronically", () => {
     expect(praisesIronically("Great, the lift works again")).toBe(false);
     expect(praisesIronically("The new bike shed is great. Love it.")).toBe(false);
   });
+
+  it("reads the same bookends dictated without their punctuation, and a closing 'great X that'", () => {
+    expect(praisesIronically("oh brilliant the boiler packed in again on the coldest night, great timing that")).toBe(
+      true,
+    );
+    expect(evaluation("wonderful my train got cancelled again, lovely").sign).toBe(-1);
+    expect(praisesIronically("Perfect, the parcel went to next door again, great service there")).toBe(true);
+    // One end alone, or praise words inside the sentence, are meant.
+    expect(praisesIronically("great the boiler is fixed")).toBe(false);
+    expect(praisesIronically("the boiler is fixed, great job that")).toBe(false);
+    expect(praisesIronically("great value for a boiler, fitted same day")).toBe(false);
+  });
 });
 
 describe("answeredQuestion: a belief put as a question and answered at once", () => {

@@ -58,8 +58,18 @@ const PRAISE_OPENER =
   "(?:oh\\s+)?(?:great|wonderful|fantastic|perfect|brilliant|lovely|marvell?ous|super|awesome|excellent|amazing)";
 const PRAISE_CLOSER =
   "(?:love it|loving it|love that|love this|just great|just perfect|just lovely|lovely|perfect|brilliant|great|fantastic|marvell?ous|super|awesome|wonderful|amazing|living the dream)";
+/**
+ * Dictation and hurried notes leave the punctuation out ("oh great the grinder jammed again ...,
+ * fantastic investment that"): an opener is set off by a comma or "!", or is an interjection
+ * straight before the clause it comments on ("great the", "brilliant my"); a closer follows a
+ * comma as well as a full stop, and may be praise of a noun with a pointing word ("fantastic
+ * investment that", "great planning there").
+ */
+const OPENER_END = "(?:\\s*[,!]+|\\s+(?=(?:the|my|our|his|her|their|this|that|it|we|they|he|she|i|another)\\s))";
+const NOUN_CLOSER = `(?:great|fantastic|brilliant|wonderful|lovely|perfect|superb|excellent|amazing|marvell?ous)\\s+[\\p{L}-]+(?:\\s+(?:that|there|then))?`;
+const CLOSER = `(?:${PRAISE_CLOSER}|${NOUN_CLOSER})`;
 const BOOKENDED = new RegExp(
-  `^\\s*${PRAISE_OPENER}(?=\\s*[,!]+.+[.!?…]\\s*${PRAISE_CLOSER}\\s*[.!]*\\s*$)|(?<=^\\s*${PRAISE_OPENER}\\s*[,!]+.+[.!?…]\\s*)${PRAISE_CLOSER}\\s*[.!]*\\s*$`,
+  `^\\s*${PRAISE_OPENER}(?=${OPENER_END}.+[.!?…,]\\s*${CLOSER}\\s*[.!]*\\s*$)|(?<=^\\s*${PRAISE_OPENER}${OPENER_END}.+[.!?…,]\\s*)${CLOSER}\\s*[.!]*\\s*$`,
   "giu",
 );
 
