@@ -504,6 +504,21 @@ describe("a take-back of the last thing said ('scrap that', 'take that back')", 
   });
 });
 
+describe("a statement that corrects itself ('X. scratch that, Y')", () => {
+  const lights = { statement: "the new street lights are far too bright", entities: ["Ida"], confidence: 0.7 };
+  it("takes back what it said before the take-back and is read by what follows", () => {
+    const held = line(
+      "- O @Ida: the street lights are fine now they dimmed them. scrap that, too bright again tonight",
+    );
+    // Whatever was said last on an earlier day: the take-back points inside the line.
+    expect(judgePair(lights, held, "restatement", { lastStance: "support" }).stance).toBe("support");
+    const turned = line(
+      "- O @Ida: street lights still too bright, scratch that, they're fine since the council dimmed them",
+    );
+    expect(judgePair(lights, turned, "restatement", { lastStance: "support" }).stance).toBe("contradict");
+  });
+});
+
 describe("a fact about the holder that says nothing of the belief's subject", () => {
   const bus = { statement: "taking the bus doesn't save any time", entities: ["Ida"], confidence: 0.6 };
   it("leaves the belief alone when only its predicate's words come back", () => {

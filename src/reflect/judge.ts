@@ -11,6 +11,7 @@ import {
 } from "../analysis/cues.js";
 import {
   claimSubject,
+  correctedTo,
   evaluatedClauses,
   evaluation,
   grammaticalPolarity,
@@ -224,6 +225,9 @@ export function judgePair(
   if (!relation) return { stance: "unrelated", strength: 0, reason: "no shared holder or topic" };
   // "going to try a rota where ...": what the writer will do says nothing of what they believe.
   if (isPlan(fact.content)) return { stance: "unrelated", strength: 0, reason: "a plan, no belief" };
+  // "the till is fine now. scratch that, it crashed at lunch again": its word is what follows.
+  const corrected = correctedTo(fact.content);
+  if (corrected !== undefined) return judgePair(opinion, { ...fact, content: corrected }, relation, history);
   const claim = opinionClaim(opinion.statement);
   const opCues = claim.cues;
   const about = cuesAbout(claim.words, fact.content);

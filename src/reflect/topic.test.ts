@@ -3,6 +3,21 @@
 import { describe, expect, it } from "vitest";
 import { attributedTo, holderOf, KnownNames, topicOf, topicScore, writtenNames } from "./topic.js";
 
+describe("the thing a statement judges", () => {
+  it("reads an empty head noun ('system', 'situation') as the thing its modifier names", () => {
+    expect(topicOf(["Sam"], "the new booking system is a nightmare").judged).toBe(
+      topicOf(["Sam"], "the booking is fine now they updated it").judged,
+    );
+    expect(topicOf(["Sam"], "the parking situation is dire").judged).toBe(
+      topicOf(["Sam"], "parking is easy these days").judged,
+    );
+    // A thing of its own stays itself: the coffee machine is not the coffee.
+    expect(topicOf(["Sam"], "the coffee machine is unreliable").judged).not.toBe(
+      topicOf(["Sam"], "the coffee is awful").judged,
+    );
+  });
+});
+
 describe("holderOf: a belief reported for someone else", () => {
   it.each([
     [["Hannah", "Priya"], "Priya thinks async standups will leave new hires feeling cut off", "priya"],
