@@ -133,46 +133,83 @@ export function attributedTo(entities: readonly string[], content: string): stri
 
 /** The name, as written, of the person a statement reports the belief of (see attributedTo). */
 export function reportedName(entities: readonly string[], content: string): string | undefined {
+  return reportOf(entities, content)?.name;
+}
+
+/**
+ * What a statement reports someone as believing, without the report: "the village fête will be
+ * rained off" in "Bernadette is convinced the village fête will be rained off", "the reorg was
+ * rushed" in "the reorg was rushed, says Rosa". Undefined when it reports no one.
+ */
+export function reportedClaim(entities: readonly string[], content: string): string | undefined {
+  return reportOf(entities, content)?.claim;
+}
+
+interface Report {
+  name: string;
+  claim?: string;
+}
+
+function reportOf(entities: readonly string[], content: string): Report | undefined {
   // Most statements report nobody: one pass over the words every pattern needs, before the
   // patterns. A report opens or closes the statement, so a long one is read at its ends only.
-  const ends = content.length > 400 ? `${content.slice(0, 240)} … ${content.slice(-120)}` : content;
+  const long = content.length > 400;
+  const ends = long ? `${content.slice(0, 240)} … ${content.slice(-120)}` : content;
   if (!REPORT_WORD.test(ends)) return undefined;
   // Reflect asks for a statement's holder several times (its topic, its reporters, a new opinion's entities).
   const key = `${entities.join("\u0000")}\u0001${content}`;
   if (REPORTED.has(key)) return REPORTED.get(key);
   if (REPORTED.size >= REPORTED_KEPT) REPORTED.clear();
-  const name = reportedNameOf(entities, ends);
-  REPORTED.set(key, name);
-  return name;
+  const found = reportedNameOf(entities, ends);
+  const report: Report | undefined =
+    found === undefined
+      ? undefined
+      : long
+        ? { name: found.name }
+        : { name: found.name, claim: claimOutside(content, found.frame) };
+  REPORTED.set(key, report);
+  return report;
 }
 
-const REPORTED = new Map<string, string | undefined>();
+/** The statement without the words that report it: after a report that opens it, before one that closes it. */
+function claimOutside(content: string, frame: RegExpExecArray): string {
+  const claim = frame.index === 0 ? content.slice(frame[0].length) : content.slice(0, frame.index);
+  return claim.replace(/^[\s,:;—–-]*(?:that\s+)?/iu, "").replace(/[\s,;—–-]+$/u, "");
+}
+
+const REPORTED = new Map<string, Report | undefined>();
 const REPORTED_KEPT = 20_000;
 
-function reportedNameOf(entities: readonly string[], content: string): string | undefined {
+function reportedNameOf(
+  entities: readonly string[],
+  content: string,
+): { name: string; frame: RegExpExecArray } | undefined {
   for (const re of ATTRIBUTIONS) {
     const m = re.exec(content);
     const name = m?.[1] ?? m?.[2];
     if (name === undefined) continue;
     const key = entityKey(name);
     const tagged = entities.find((e) => entityKey(e) === key);
-    if (tagged !== undefined) return tagged;
+    if (tagged !== undefined) return { name: tagged, frame: m! };
     break;
   }
   const role = PERSON_BY_ROLE.exec(content);
-  if (role !== null) return role[1] ?? role[2];
+  if (role !== null) return { name: (role[1] ?? role[2])!, frame: role };
   for (const re of UNTAGGED_ATTRIBUTIONS) {
     const m = re.exec(content);
     const name = m?.[1] ?? m?.[2];
-    if (name !== undefined && PERSON_LIKE.test(name) && !NOBODY_IN_PARTICULAR.has(fold(name))) return name;
+    if (name !== undefined && PERSON_LIKE.test(name) && !NOBODY_IN_PARTICULAR.has(fold(name))) {
+      return { name, frame: m! };
+    }
   }
-  const lower = LOWER_CASE_NAME.exec(content)?.[1];
+  const low = LOWER_CASE_NAME.exec(content);
+  const lower = low?.[1];
   if (lower !== undefined && !STOP_WORDS.has(lower) && !NOBODY_IN_PARTICULAR.has(lower)) {
     // A name tagged on the statement keeps its tagged spelling ("tasha admits" on @Tasha's statement).
     const tagged = entities.find((e) => entityKey(e) === entityKey(lower));
-    if (tagged !== undefined) return tagged;
+    if (tagged !== undefined) return { name: tagged, frame: low! };
     // "@Mara: still thinks ...", "really reckons": the subject left out, an adverb before the verb.
-    if (!NOT_A_SUBJECT.has(lower) && !lower.endsWith("ly")) return lower;
+    if (!NOT_A_SUBJECT.has(lower) && !lower.endsWith("ly")) return { name: lower, frame: low! };
   }
   return undefined;
 }

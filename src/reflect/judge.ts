@@ -9,6 +9,7 @@ import {
   polarity,
   tentativeCue,
 } from "../analysis/cues.js";
+import { forecastsFailure } from "../analysis/forecast.js";
 import {
   claimSubject,
   correctedTo,
@@ -21,6 +22,7 @@ import {
 } from "../analysis/valence.js";
 import type { Judge, Judgement, OpinionRef } from "../llm/types.js";
 import type { Fact } from "../retain/types.js";
+import { reportedClaim } from "./holder.js";
 import { type Relation, relationOf } from "./relation.js";
 import { backToClaim, gaveUp, hindsightRival, turnsRound } from "./sides.js";
 import { contentTokens, similarity } from "./text.js";
@@ -91,8 +93,16 @@ export interface JudgeHistory {
 const r2 = (x: number) => Math.round(x * 100) / 100;
 const has = (cues: CueHit[], ...kinds: CueKind[]) => cues.find((c) => kinds.includes(c.kind));
 
-/** Where a sentence splits into clauses that can each take their own stance. */
-const CLAUSE_BREAK = /[,;:()]|\s[—–-]\s|\s(?:but|and|though|although|while|whereas)\s/iu;
+/**
+ * Where a sentence splits into clauses that can each take their own stance. A consequence
+ * dictated without its comma starts at "so" before a subject or a "no" ("it'll rain so no point
+ * putting the tables out"); "so slow", "so much better" are degree, not a clause.
+ */
+const CLAUSE_BREAK =
+  /[,;:()]|\s[—–-]\s|\s(?:but|and|though|although|while|whereas)\s|\sso\s(?=(?:no|there|we|i|you|they|he|she|it|that|now)\s)/iu;
+
+/** A text's first clause with words in it. */
+const firstClause = (text: string) => text.split(CLAUSE_BREAK).find((c) => c.trim() !== "") ?? text;
 
 /** A text's content words and written names: what a clause must share to be about it. */
 function aboutWords(text: string): Set<string> {
@@ -124,8 +134,7 @@ function cuesAbout(claim: Set<string>, content: string): { cues: CueHit[]; text:
 const opinionClaimCache = new Map<string, { cues: CueHit[]; words: Set<string>; text: string }>();
 const opinionClaim = (statement: string) =>
   memo(opinionClaimCache, statement, (s) => {
-    const first = s.split(CLAUSE_BREAK).find((c) => c.trim() !== "") ?? s;
-    const { cues, text } = cuesAbout(aboutWords(first), s);
+    const { cues, text } = cuesAbout(aboutWords(firstClause(s)), s);
     return { cues, words: aboutWords(text), text };
   });
 
@@ -327,11 +336,18 @@ export function judgePair(
   const outcomes = factCues.filter((c) => timed || !SCHEDULE_SHIFTS.has(c.cue));
   const cue = has(outcomes, "against") ?? has(outcomes, "for");
   if (cue) {
-    const bornOut = cue.kind === "against" ? opPol < 0 : opPol > 0;
+    // A forecast is read by its own clause: in "it'll rain for the fête so no point putting the
+    // tables out" the "no" is of the consequence. "the brunch is going to flop" is borne out by
+    // "flopped" and answered by "sold out".
+    const forecast = timed ? firstClause(opinion.statement) : undefined;
+    const pol = forecast !== undefined && isForecast(forecast) ? polarity(findCues(forecast)) : opPol;
+    const failure = forecastsFailure(forecast ?? "");
+    const hopes = pol > 0 !== failure;
+    const bornOut = cue.kind === "against" ? !hopes : hopes;
     return {
       stance: bornOut ? "support" : "contradict",
       strength: W.outcome,
-      reason: `outcome "${cue.cue}"${opPol < 0 ? " (the opinion is negated)" : ""}`,
+      reason: `outcome "${cue.cue}"${pol < 0 ? " (the opinion is negated)" : failure ? " (a forecast of failure)" : ""}`,
     };
   }
   const sim = similarity(statementTokens(opinion.statement), contentTokens(fact.content));
@@ -344,7 +360,7 @@ export function judgePair(
     evaluation(about.text).sign !== 0;
   // "Juno saved money on her railcard" says nothing of "growing your own veg doesn't save money":
   // a fact that bears on a claim speaks of the claim's subject.
-  const claimed = claimSubject(opinion.statement);
+  const claimed = claimSubject(reportedClaim(opinion.entities, opinion.statement) ?? opinion.statement);
   const ofSubject =
     claimed === undefined || [...contentTokens(claimed)].some((w) => contentTokens(fact.content).has(w));
   if (!ofSubject) return { stance: "unrelated", strength: 0, reason: `says nothing of "${claimed!.trim()}"` };

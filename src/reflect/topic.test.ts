@@ -1,6 +1,7 @@
 // Whose belief a statement is: the person before the colon, unless the statement itself
 // says it reports someone else's ("Priya thinks ...", "per @Tomasz, ...").
 import { describe, expect, it } from "vitest";
+import { reportedClaim } from "./holder.js";
 import { attributedTo, holderOf, KnownNames, topicOf, topicScore, writtenNames } from "./topic.js";
 
 describe("the thing a statement judges", () => {
@@ -102,6 +103,15 @@ describe("holderOf: a belief reported for someone else", () => {
     ]) {
       expect(holderOf(["Sam"], said), said).toBe("sam");
     }
+  });
+
+  it("reads what was reported without the report", () => {
+    expect(reportedClaim(["Sam"], "Nell is convinced that the show will be rained off")).toBe(
+      "the show will be rained off",
+    );
+    expect(reportedClaim(["Sam"], "the reorg was rushed, says Rosa")).toBe("the reorg was rushed");
+    expect(reportedClaim(["Sam"], "mum reckons sundays aren't worth opening")).toBe("sundays aren't worth opening");
+    expect(reportedClaim(["Sam"], "sundays aren't worth opening")).toBeUndefined();
   });
 
   it("reads past an aside between the name and the verb", () => {

@@ -16,7 +16,7 @@ import { answeredQuestion, compares, findCues, looksBack, praisesInHindsight, sw
 import { fold, nameWords } from "../analysis/tokens.js";
 import { claimSubject, judgedOnScale, praisesIronically, recanting } from "../analysis/valence.js";
 import { entityKey } from "../retain/entities.js";
-import { attributedTo, GROUP_HOLDER, headEntities, holderOf, PERSON_LIKE } from "./holder.js";
+import { attributedTo, GROUP_HOLDER, headEntities, holderOf, PERSON_LIKE, reportedClaim } from "./holder.js";
 import { judgedHead } from "./judged-head.js";
 import { contentTokens, similarity } from "./text.js";
 
@@ -248,7 +248,8 @@ export function statementTopic(entities: readonly string[], content: string, kno
   const cues = findCues(content);
   if (recanting(cues) !== undefined) parts.recants = true;
   if (cues.some((c) => c.kind === "against" || c.kind === "for")) parts.outcome = true;
-  const subject = claimSubject(content);
+  // "Bernadette is convinced the fête will be rained off" says something of the fête, not of Bernadette.
+  const subject = claimSubject(reportedClaim(entities, content) ?? content);
   if (subject !== undefined) parts.subject = contentTokens(subject);
   if (reporters !== undefined && reporters.size > 0) parts.reporters = reporters;
   const judged = judgedHead(content);
