@@ -22,11 +22,12 @@ import {
 } from "../analysis/valence.js";
 import type { Judge, Judgement, OpinionRef } from "../llm/types.js";
 import type { Fact } from "../retain/types.js";
+import { CLAUSE_BREAK, cuesAbout, firstClause, memo, opinionClaim } from "./claim.js";
 import { reportedClaim } from "./holder.js";
 import { type Relation, relationOf } from "./relation.js";
 import { backToClaim, gaveUp, hindsightRival, turnsRound } from "./sides.js";
 import { contentTokens, similarity } from "./text.js";
-import { type KnownNames, topicOf, writtenNames } from "./topic.js";
+import { type KnownNames, topicOf } from "./topic.js";
 
 export { type Relation, relationOf } from "./relation.js";
 
@@ -71,17 +72,7 @@ export function statedConfidence(fact: Fact): number | undefined {
   return fact.confidence;
 }
 
-// Opinions are few and judged against many facts: their cues and tokens are computed once.
 const tokenCache = new Map<string, Set<string>>();
-function memo<T>(cache: Map<string, T>, key: string, make: (k: string) => T): T {
-  let v = cache.get(key);
-  if (v === undefined) {
-    if (cache.size > 5000) cache.clear();
-    v = make(key);
-    cache.set(key, v);
-  }
-  return v;
-}
 const statementTokens = (s: string) => memo(tokenCache, s, contentTokens);
 
 /** What the judge may know of an opinion's evidence before the fact's day. */
@@ -92,51 +83,6 @@ export interface JudgeHistory {
 
 const r2 = (x: number) => Math.round(x * 100) / 100;
 const has = (cues: CueHit[], ...kinds: CueKind[]) => cues.find((c) => kinds.includes(c.kind));
-
-/**
- * Where a sentence splits into clauses that can each take their own stance. A consequence
- * dictated without its comma starts at "so" before a subject or a "no" ("it'll rain so no point
- * putting the tables out"); "so slow", "so much better" are degree, not a clause.
- */
-const CLAUSE_BREAK =
-  /[,;:()]|\s[—–-]\s|\s(?:but|and|though|although|while|whereas)\s|\sso\s(?=(?:no|there|we|i|you|they|he|she|it|that|now)\s)/iu;
-
-/** A text's first clause with words in it. */
-const firstClause = (text: string) => text.split(CLAUSE_BREAK).find((c) => c.trim() !== "") ?? text;
-
-/** A text's content words and written names: what a clause must share to be about it. */
-function aboutWords(text: string): Set<string> {
-  const names = writtenNames(text);
-  return new Set([...contentTokens(text), ...names.mid, ...names.lead]);
-}
-
-/**
- * The cues of a text that bear on a claim. A clause whose stance is about a rival the
- * claim never names ("I was wrong about Go, sticking with Rust was right"; "Postgres FTS
- * is fine, not worth adding Elasticsearch"; an opinion's own "no need for Kafka yet")
- * shares no word with the claim and names something else: its cues are about that
- * other thing, so they are left out. Returns the cues and the text they were read from.
- */
-function cuesAbout(claim: Set<string>, content: string): { cues: CueHit[]; text: string } {
-  const clauses = content.split(CLAUSE_BREAK).filter((c) => c.trim() !== "");
-  if (clauses.length < 2) return { cues: findCues(content), text: content };
-  const kept = clauses.filter((clause) => {
-    if (![...writtenNames(clause).mid].some((n) => !claim.has(n))) return true;
-    for (const w of contentTokens(clause)) if (claim.has(w)) return true;
-    return false;
-  });
-  if (kept.length === clauses.length || kept.length === 0) return { cues: findCues(content), text: content };
-  const text = kept.join(". ");
-  return { cues: findCues(text), text };
-}
-
-/** An opinion's claim (its first clause, and every clause not about a rival) and the cues of that claim. */
-const opinionClaimCache = new Map<string, { cues: CueHit[]; words: Set<string>; text: string }>();
-const opinionClaim = (statement: string) =>
-  memo(opinionClaimCache, statement, (s) => {
-    const { cues, text } = cuesAbout(aboutWords(firstClause(s)), s);
-    return { cues, words: aboutWords(text), text };
-  });
 
 /**
  * Whether a fact says the opposite of an opinion, and the cue that says so. Strongest first:
