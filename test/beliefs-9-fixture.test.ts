@@ -13,13 +13,13 @@ import {
   evidenceRow as row,
 } from "./opinion-fixture-support.js";
 
-const fixture = reflectedFixture("beliefs-9", "2026-07-28T12:00:00Z");
+const fixture = reflectedFixture("beliefs-9", "2026-08-13T12:00:00Z");
 const opinion = (start: string) => opinionStarting(fixture.blocks, start);
 const strength = (r: string | undefined) => Number(/ (?:supports|contradicts) (\d\.\d\d)/.exec(r ?? "")?.[1]);
 
 describe("fixtures/beliefs-9 after one reflect", () => {
   it("keeps one opinion per belief, none for a question dictated without '?', a plan or a restatement", () => {
-    for (const start of [
+    const starts = [
       "the new grinder was a waste of money",
       "oat milk beats soy in the flat whites",
       "lyles pastries are the best in town",
@@ -29,9 +29,13 @@ describe("fixtures/beliefs-9 after one reflect", () => {
       "the new till system is rubbish",
       "its gonna rain for the harbour festival",
       "the compostable cups are to flimsy",
-    ])
-      opinion(start);
-    expect(fixture.blocks).toHaveLength(9);
+      "dad reckons the new parking scheme",
+      "the new quiz night is going to be a damp squib",
+    ];
+    for (const start of starts) opinion(start);
+    // Nothing else is an opinion. (The chef's "autumn menu will be a hit" should be one too, but
+    // is read as restating his brunch forecast: EXPECTED.md R8, not asserted.)
+    expect(fixture.blocks.filter((b) => !starts.some((s) => b.startsWith(s)))).toEqual([]);
   });
 
   it("gives mum's, the chef's, my sister's and tasha's beliefs to them, written in lower case", () => {
@@ -82,6 +86,20 @@ describe("fixtures/beliefs-9 after one reflect", () => {
     expect(row(till, "the till is fine now they patched it. scratch that")).toMatch(/ supports /);
     expect(row(till, "the till is a nightmare")).toMatch(/ supports /);
     expect(confidence(till)).toBeGreaterThan(0.7);
+  });
+
+  it("second round (held out): reads the same rules in other words", () => {
+    const parking = opinion("dad reckons the new parking scheme");
+    expect(entitiesLine(parking)).toContain("@dad");
+    expect(row(parking, "dad still says the parking scheme is a joke")).toMatch(/ supports /);
+    expect(fixture.blocks.filter((b) => /^(?:do we really need|dad still says)/.test(b))).toEqual([]);
+    expect(row(opinion("the new till system is rubbish"), "brilliant the till crashed twice")).toMatch(/ supports /);
+    expect(row(opinion("the new grinder was a waste of money"), "scrap that, it's jamming again")).toMatch(
+      / supports /,
+    );
+    const quiz = opinion("the new quiz night is going to be a damp squib");
+    expect(row(quiz, "quiz night was packed out")).toMatch(/ contradicts /);
+    expect(confidence(quiz)).toBeLessThan(0.6);
   });
 
   it("answers a forecast of failure by how the event went", () => {
