@@ -4,7 +4,7 @@
 // cheap either") the belief is the same one; "X? nah, ..." answers it; reversals in plain words
 // ("actualy useful", "decent value now", "fair play to the landlord") contradict.
 import { describe, expect, it } from "vitest";
-import { opinionStarting, reflectedFixture, evidenceRow as row } from "./opinion-fixture-support.js";
+import { entitiesLine, opinionStarting, reflectedFixture, evidenceRow as row } from "./opinion-fixture-support.js";
 
 const fixture = reflectedFixture("beliefs-7", "2026-02-26T12:00:00Z");
 const opinion = (start: string) => opinionStarting(fixture.blocks, start);
@@ -37,5 +37,9 @@ describe("fixtures/beliefs-7 after one reflect", () => {
   it("makes no opinion from a question or a plan, and leaves a belief alone for a plain fact", () => {
     expect(fixture.blocks.filter((b) => /25 bus even worth|bouldering comp/.test(b.split("\n")[0]!))).toEqual([]);
     expect(row(opinion("priya reckons the new head setter"), "priya set the comp routes")).toBeUndefined();
+  });
+
+  it("gives 'priya reckons ...', written lower case, to Priya (met after beliefs-9's fixes)", () => {
+    expect(entitiesLine(opinion("priya reckons the new head setter"))).toContain("@priya");
   });
 });

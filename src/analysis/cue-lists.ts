@@ -371,6 +371,18 @@ export const CUE_LISTS: readonly CueList[] = [
       "no improvement",
       "no measurable",
       "did nothing",
+      // An event that went badly: "the fête was rained off", "the brunch flopped".
+      "flopped",
+      "was a flop",
+      "bombed",
+      "rained off",
+      "washed out",
+      "a washout",
+      "fell flat",
+      "nobody came",
+      "no one came",
+      "nobody turned up",
+      "no one turned up",
     ],
   },
   {
@@ -392,6 +404,16 @@ export const CUE_LISTS: readonly CueList[] = [
       "completed",
       "signed off",
       "done",
+      // An event that went well: "the fête went ahead", "brunch sold out", "was a hit".
+      "went ahead",
+      "sold out",
+      "was a hit",
+      "were a hit",
+      "a big hit",
+      "a huge hit",
+      "went down well",
+      "went down a storm",
+      "packed out",
     ],
   },
 ];
@@ -537,4 +559,12 @@ export const AFFIRMING_NEGATIONS: readonly string[] = [
   "can't go wrong with",
   "can't recommend it enough",
   "can't say enough good things",
+  // "no contest", "no doubt about it": the "no" rules out a rival or a doubt, and so insists.
+  "no contest",
+  "no competition",
+  "no doubt",
+  "no question",
+  "no two ways about it",
+  "no brainer",
+  "no-brainer",
 ];

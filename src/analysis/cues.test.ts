@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CUE_LISTS, NEGATIVE_OUTCOME_WORDS } from "./cue-lists.js";
-import { type CueHit, findCues, isForecast, switchSides, textPolarity } from "./cues.js";
+import { type CueHit, findCues, isForecast, isQuestion, switchSides, textPolarity } from "./cues.js";
 import { DOUBTED_VERDICTS } from "./verdicts.js";
 
 /** The plain reading: every cue, longest first, each taken out of the text once found. */
@@ -113,6 +113,9 @@ describe("findCues", () => {
       "we wouldn't change a thing about the Lisbon hub",
       "Lisbon? hard to argue against it",
       "the new rota: can't complain",
+      "the train beats the coach to leeds, no contest",
+      "no doubt about it, the old kettle was better",
+      "renewing the railcard is a no brainer",
     ]) {
       expect(textPolarity(text), text).toBe(1);
       expect(findCues(text), text).toEqual([]);
@@ -212,6 +215,38 @@ describe("findCues", () => {
     // A negated verdict is praise.
     expect(textPolarity("Kafka was not a mistake for the event bus.")).toBe(1);
     expect(textPolarity("Doesn't regret picking Kafka for the event bus.")).toBe(1);
+  });
+});
+
+describe("isQuestion: a question asked with or without its '?'", () => {
+  it("reads the word order of a question dictated or typed without a '?'", () => {
+    for (const asked of [
+      "should we switch the broadband provider or is that more hassle than its worth",
+      "is it worth renewing the gym for another year",
+      "um do we even need a second car",
+      "so are they ever going to fix the lift",
+      "how do we stop the cat getting into the shed",
+      "can anyone actually tell the two brands apart",
+      "is there any point keeping the landline",
+    ]) {
+      expect(isQuestion(asked), asked).toBe(true);
+    }
+  });
+
+  it("reads a statement that starts with an auxiliary, or a question already answered, as no question", () => {
+    for (const said of [
+      "did it again, burnt the toast",
+      "do it properly next time, the shelf is wonky",
+      "would you believe it the lift is broken again",
+      "have to say the new broadband is quick",
+      "should have gone with the other provider",
+      "is what it is",
+      "the lift is broken again",
+      "is the lift fixed? nope, still out",
+    ]) {
+      expect(isQuestion(said), said).toBe(false);
+    }
+    expect(isQuestion("is the lift fixed?")).toBe(true);
   });
 });
 

@@ -239,9 +239,20 @@ export function tentativeCue(text: string): string | undefined {
   return TENTATIVE_CUES.find((c) => t.includes(` ${c} `));
 }
 
+/**
+ * A question written without its "?", as dictation and hurried notes write one: an auxiliary
+ * before its subject at the start ("should we do a loyalty card", "is it worth a second grinder",
+ * "do we even need sunday staff"), or a question word before one ("how do we fix the till").
+ * "did it again", "do it properly" and "would you believe it, ..." are said, not asked.
+ */
+const UNMARKED_QUESTION =
+  /^\s*(?:(?:um+|uh+|er+m?|so|ok|okay|hmm+|and|but|also|right)\s*,?\s+)*(?:(?:what|why|how|where|when|who|which)\s+)?(?!do\s+it\b|would\s+you\s+believe\b)(?:is|are|was|were|isn't|aren't|do|does|did|don't|doesn't|should|shouldn't|shall|can|could|would|will|won't|have|has|haven't|hasn't|must|might)\s+(?:we|i|you|they|he|she|there|anyone|anybody|someone|people|it(?!\s+(?:again|twice|already|anyway|properly|myself|ourselves|yourself|your|my|our|all|right|before|for|by|with|without)\b))\b/iu;
+
 /** The text asks rather than states ("is Postgres really the bottleneck?"): no belief of its own. */
 export function isQuestion(text: string): boolean {
-  return /\?["'”’)\]]*\s*$/u.test(text);
+  if (/\?["'”’)\]]*\s*$/u.test(text)) return true;
+  // A writer who types "?" ends the question with it: without any, the word order says it.
+  return !text.includes("?") && UNMARKED_QUESTION.test(text.replace(/[’‘]/g, "'"));
 }
 
 /**

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answeredQuestion, findCues, isHypothetical, isPlan } from "./cues.js";
-import { evaluatedSubject, evaluation, judgedOnScale, praisesIronically, recanting } from "./valence.js";
+import { correctedTo, evaluatedSubject, evaluation, judgedOnScale, praisesIronically, recanting } from "./valence.js";
 
 describe("evaluation: praise or complaint, a 'not' counted in its own clause", () => {
   it.each([
@@ -63,6 +63,19 @@ describe("evaluation: praise or complaint, a 'not' counted in its own clause", (
         expect(evaluation(words.join(" ")).sign).toBe(0);
       }),
     );
+  });
+});
+
+describe("evaluation: everyday spoken complaints, and the bin sense of 'rubbish'", () => {
+  it.each([
+    ["the new kettle is rubbish, takes an age to boil", -1],
+    ["the replacement hinges are flimsy", -1],
+    ["honestly the signal round here is dire", -1],
+    ["that extension has been a money pit", -1],
+    ["took the rubbish out before the fox got to it", 0],
+    ["rubbish collection moved to thursday", 0],
+  ])("%s -> %i", (text, sign) => {
+    expect(evaluation(text).sign).toBe(sign);
   });
 });
 
@@ -218,6 +231,29 @@ describe("praisesIronically", () => {
     expect(evaluation("Oh great, third fire alarm this week. Just perfect.").sign).toBe(-1);
     expect(praisesIronically("Great, the lift works again")).toBe(false);
     expect(praisesIronically("The new bike shed is great. Love it.")).toBe(false);
+  });
+
+  it("reads the same bookends dictated without their punctuation, and a closing 'great X that'", () => {
+    expect(praisesIronically("oh brilliant the boiler packed in again on the coldest night, great timing that")).toBe(
+      true,
+    );
+    expect(evaluation("wonderful my train got cancelled again, lovely").sign).toBe(-1);
+    expect(praisesIronically("Perfect, the parcel went to next door again, great service there")).toBe(true);
+    // One end alone, or praise words inside the sentence, are meant.
+    expect(praisesIronically("great the boiler is fixed")).toBe(false);
+    expect(praisesIronically("the boiler is fixed, great job that")).toBe(false);
+    expect(praisesIronically("great value for a boiler, fitted same day")).toBe(false);
+  });
+});
+
+describe("correctedTo: a statement that takes back what it just said", () => {
+  it("returns what follows the take-back when something came before it", () => {
+    expect(correctedTo("the lift works again. scratch that, stuck between floors")).toBe("stuck between floors");
+    expect(correctedTo("boiler's fixed scrap that it's leaking again")).toBe("it's leaking again");
+    // A take-back that opens the line points at an earlier one; "about" names what it takes back.
+    expect(correctedTo("scratch that, the lift is fine")).toBeUndefined();
+    expect(correctedTo("ok scrap that about the lift, it's fine")).toBeUndefined();
+    expect(correctedTo("the lift is fine")).toBeUndefined();
   });
 });
 

@@ -4,7 +4,7 @@
  * neither says "not": "the rota is unfair" / "the rota is fine now", "the design system
  * feels clunky" / "it is pretty smooth". The words themselves are data in valence-words.ts.
  */
-import { CONCESSION_CUES, RECANTING_CUES } from "./cue-lists.js";
+import { CONCESSION_CUES, LAST_WORD_TAKEBACKS, RECANTING_CUES } from "./cue-lists.js";
 import { type CueHit, cueResidue, findCues, polarity } from "./cues.js";
 import { NEGATIVE, POSITIVE, SCALES } from "./valence-words.js";
 
@@ -27,12 +27,31 @@ export function recanting(cues: readonly CueHit[]): CueHit | undefined {
   return cues.find((c) => c.kind === "reversal" && RECANTING.has(c.cue));
 }
 
+/**
+ * A statement that corrects itself ("the till is fine now. scratch that, it crashed again"):
+ * the take-back points at what the statement said just before it, so its word is what follows.
+ * Returns what follows, when something was said before the take-back and something after it;
+ * a take-back that opens the statement points at an earlier one (judge.ts reads that).
+ */
+const SELF_CORRECTION = new RegExp(
+  `^(.*?\\p{L}.*?\\p{L}.*?)[\\s,.;:!…—–-]+(?:${[...LAST_WORD_TAKEBACKS].join("|")})\\b[\\s,.;:!…—–-]*(.*\\p{L}.*)$`,
+  "iu",
+);
+
+export function correctedTo(text: string): string | undefined {
+  const m = SELF_CORRECTION.exec(text.replace(/[’‘]/g, "'"));
+  if (m === null || m[1]!.trim().split(/\s+/u).length < 2) return undefined;
+  // "scratch that about Python, R wins": an "about" names what is taken back; judge.ts reads it whole.
+  if (/^about\b/iu.test(m[2]!)) return undefined;
+  return m[2]!.trim();
+}
+
 /** Where a sentence splits into clauses that each judge something. */
 const CLAUSE = /[,;:()]|\s[—–-]\s|\s(?:but|though|although|while|whereas)\s/iu;
 
-/** Set phrases with an evaluative word that judge nothing ("to be fair", "hard to say", "best case"). */
+/** Set phrases with an evaluative word that judge nothing ("to be fair", "hard to say", "best case", "the rubbish collection"). */
 const NOT_EVALUATIVE =
-  / (?:to be fair|hard to say|hard deadline|best case|at best|for good|fast forward|(?:could|might|may) be wrong|too (?:early|soon|close) to (?:tell|say|call)) /g;
+  / (?:rubbish (?:collection|collections|bins?|bags?|day|tip|dump)|(?:the|our|my) rubbish (?:out|in)|to be fair|hard to say|hard deadline|best case|at best|for good|fast forward|(?:could|might|may) be wrong|too (?:early|soon|close) to (?:tell|say|call)) /g;
 
 /**
  * "too" before a word that is no pronoun, article or preposition is excess, a complaint
@@ -58,8 +77,18 @@ const PRAISE_OPENER =
   "(?:oh\\s+)?(?:great|wonderful|fantastic|perfect|brilliant|lovely|marvell?ous|super|awesome|excellent|amazing)";
 const PRAISE_CLOSER =
   "(?:love it|loving it|love that|love this|just great|just perfect|just lovely|lovely|perfect|brilliant|great|fantastic|marvell?ous|super|awesome|wonderful|amazing|living the dream)";
+/**
+ * Dictation and hurried notes leave the punctuation out ("oh great the grinder jammed again ...,
+ * fantastic investment that"): an opener is set off by a comma or "!", or is an interjection
+ * straight before the clause it comments on ("great the", "brilliant my"); a closer follows a
+ * comma as well as a full stop, and may be praise of a noun with a pointing word ("fantastic
+ * investment that", "great planning there").
+ */
+const OPENER_END = "(?:\\s*[,!]+|\\s+(?=(?:the|my|our|his|her|their|this|that|it|we|they|he|she|i|another)\\s))";
+const NOUN_CLOSER = `(?:great|fantastic|brilliant|wonderful|lovely|perfect|superb|excellent|amazing|marvell?ous)\\s+[\\p{L}-]+(?:\\s+(?:that|there|then))?`;
+const CLOSER = `(?:${PRAISE_CLOSER}|${NOUN_CLOSER})`;
 const BOOKENDED = new RegExp(
-  `^\\s*${PRAISE_OPENER}(?=\\s*[,!]+.+[.!?…]\\s*${PRAISE_CLOSER}\\s*[.!]*\\s*$)|(?<=^\\s*${PRAISE_OPENER}\\s*[,!]+.+[.!?…]\\s*)${PRAISE_CLOSER}\\s*[.!]*\\s*$`,
+  `^\\s*${PRAISE_OPENER}(?=${OPENER_END}.+[.!?…,]\\s*${CLOSER}\\s*[.!]*\\s*$)|(?<=^\\s*${PRAISE_OPENER}${OPENER_END}.+[.!?…,]\\s*)${CLOSER}\\s*[.!]*\\s*$`,
   "giu",
 );
 

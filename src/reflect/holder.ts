@@ -3,8 +3,10 @@
  * "my manager Rosa thinks ...", "..., says Rosa"), else a person-like head entity, else the
  * first head entity. topic.ts builds an opinion's identity on it.
  */
+import { STOP_WORDS } from "../analysis/stopwords.js";
 import { fold } from "../analysis/tokens.js";
 import { entityKey, findMentions } from "../retain/entities.js";
+import { KIN_NAMES, PERSON_ROLES } from "./person-words.js";
 
 /** A name is a person's when written like one: one capitalised word of letters ("Mara", "Zoë", "O'Neil"). */
 export const PERSON_LIKE = /^\p{Lu}[\p{Ll}\p{M}'’]+$/u;
@@ -84,6 +86,28 @@ const UNTAGGED_ATTRIBUTIONS = [
   new RegExp(AFTER, "iu"),
 ];
 
+/**
+ * A person named by kinship or role, however cased: "mum reckons ...", "my sister thinks ...",
+ * "the head chef says ...". Certainly a person, so "says" and "feels" report a belief as they
+ * do for a tagged name. The holder is the kinship or role word ("mum", "sister", "chef").
+ */
+const ROLE_WORDS = `(?:${[...PERSON_ROLES].sort((a, b) => b.length - a.length).join("|")})`;
+const KIN_WORDS = `(?:${[...KIN_NAMES].sort((a, b) => b.length - a.length).join("|")})`;
+const PERSON_BY_ROLE = new RegExp(
+  `^[\\s"“]*${LEAD}(?:(?:my|our|the)\\s+(?:[\\p{Ll}-]+\\s+)?(${ROLE_WORDS})|(${KIN_WORDS}))(?:${ASIDE})?,?${ADVERB}${BELIEF_VERBS}\\b`,
+  "iu",
+);
+/**
+ * A name written lower case, as quick notes and dictation write them ("priya reckons ...",
+ * "tasha admits ..."): a word no dictionary of function words holds, before a verb only a person
+ * does with a belief. A bare noun before "thinks" or "admits" is a name in English ("everyone
+ * thinks" and "management reckons" name no one in particular).
+ */
+const LOWER_CASE_NAME = new RegExp(
+  `^[\\s"“]*${LEAD}([\\p{Ll}][\\p{Ll}\\p{M}'’-]+)(?:${ASIDE})?,?${ADVERB}${PERSON_VERBS}\\b`,
+  "u",
+);
+
 /** A word without which no pattern above reports a belief. */
 const REPORT_WORD =
   /\b(?:thinks?|thought|believes?|reckon(?:s|ed)?|insist(?:s|ing)?|argu(?:es|ing)|suspects|maintains|swears|admit(?:s|ted)?|conceded?|concedes|says|said|saying|mentioned|told|pointed|feels|felt|claims|expects|predicts|figures|figured|according|per|words|view|take|opinion|position|belief|feeling|read|convinced|adamant|sure|certain|positive|confident|heard|hear|learned|agree|puts?|sees|down|around|round|mind|backtracked|backpedall?ed|u-turned|stands)\b/iu;
@@ -109,39 +133,93 @@ export function attributedTo(entities: readonly string[], content: string): stri
 
 /** The name, as written, of the person a statement reports the belief of (see attributedTo). */
 export function reportedName(entities: readonly string[], content: string): string | undefined {
+  return reportOf(entities, content)?.name;
+}
+
+/**
+ * What a statement reports someone as believing, without the report: "the village fête will be
+ * rained off" in "Bernadette is convinced the village fête will be rained off", "the reorg was
+ * rushed" in "the reorg was rushed, says Rosa". Undefined when it reports no one.
+ */
+export function reportedClaim(entities: readonly string[], content: string): string | undefined {
+  return reportOf(entities, content)?.claim;
+}
+
+interface Report {
+  name: string;
+  claim?: string;
+}
+
+function reportOf(entities: readonly string[], content: string): Report | undefined {
   // Most statements report nobody: one pass over the words every pattern needs, before the
   // patterns. A report opens or closes the statement, so a long one is read at its ends only.
-  const ends = content.length > 400 ? `${content.slice(0, 240)} … ${content.slice(-120)}` : content;
+  const long = content.length > 400;
+  const ends = long ? `${content.slice(0, 240)} … ${content.slice(-120)}` : content;
   if (!REPORT_WORD.test(ends)) return undefined;
   // Reflect asks for a statement's holder several times (its topic, its reporters, a new opinion's entities).
   const key = `${entities.join("\u0000")}\u0001${content}`;
   if (REPORTED.has(key)) return REPORTED.get(key);
   if (REPORTED.size >= REPORTED_KEPT) REPORTED.clear();
-  const name = reportedNameOf(entities, ends);
-  REPORTED.set(key, name);
-  return name;
+  const found = reportedNameOf(entities, ends);
+  const report: Report | undefined =
+    found === undefined
+      ? undefined
+      : long
+        ? { name: found.name }
+        : { name: found.name, claim: claimOutside(content, found.frame) };
+  REPORTED.set(key, report);
+  return report;
 }
 
-const REPORTED = new Map<string, string | undefined>();
+/** The statement without the words that report it: after a report that opens it, before one that closes it. */
+function claimOutside(content: string, frame: RegExpExecArray): string {
+  const claim = frame.index === 0 ? content.slice(frame[0].length) : content.slice(0, frame.index);
+  return claim.replace(/^[\s,:;—–-]*(?:that\s+)?/iu, "").replace(/[\s,;—–-]+$/u, "");
+}
+
+const REPORTED = new Map<string, Report | undefined>();
 const REPORTED_KEPT = 20_000;
 
-function reportedNameOf(entities: readonly string[], content: string): string | undefined {
+function reportedNameOf(
+  entities: readonly string[],
+  content: string,
+): { name: string; frame: RegExpExecArray } | undefined {
   for (const re of ATTRIBUTIONS) {
     const m = re.exec(content);
     const name = m?.[1] ?? m?.[2];
     if (name === undefined) continue;
     const key = entityKey(name);
     const tagged = entities.find((e) => entityKey(e) === key);
-    if (tagged !== undefined) return tagged;
+    if (tagged !== undefined) return { name: tagged, frame: m! };
     break;
   }
+  const role = PERSON_BY_ROLE.exec(content);
+  if (role !== null) return { name: (role[1] ?? role[2])!, frame: role };
   for (const re of UNTAGGED_ATTRIBUTIONS) {
     const m = re.exec(content);
     const name = m?.[1] ?? m?.[2];
-    if (name !== undefined && PERSON_LIKE.test(name) && !NOBODY_IN_PARTICULAR.has(fold(name))) return name;
+    if (name !== undefined && PERSON_LIKE.test(name) && !NOBODY_IN_PARTICULAR.has(fold(name))) {
+      return { name, frame: m! };
+    }
+  }
+  const low = LOWER_CASE_NAME.exec(content);
+  const lower = low?.[1];
+  if (lower !== undefined && !STOP_WORDS.has(lower) && !NOBODY_IN_PARTICULAR.has(lower)) {
+    // A name tagged on the statement keeps its tagged spelling ("tasha admits" on @Tasha's statement).
+    const tagged = entities.find((e) => entityKey(e) === entityKey(lower));
+    if (tagged !== undefined) return { name: tagged, frame: low! };
+    // "@Mara: still thinks ...", "really reckons": the subject left out, an adverb before the verb.
+    if (!NOT_A_SUBJECT.has(lower) && !lower.endsWith("ly")) return { name: lower, frame: low! };
   }
   return undefined;
 }
+
+/** Adverbs notes put where the subject was left out ("still thinks", "now admits", "kinda reckons"). */
+const NOT_A_SUBJECT = new Set(
+  "still now also always never ever even just sort kind kinda sorta somehow maybe perhaps probably definitely totally quite rather pretty very much often sometimes finally already again".split(
+    " ",
+  ),
+);
 
 /** Words that name a group of people who can hold a view together ("the plot group", "the team chat"). */
 const GROUP_NOUN = "(?:group|chat|channel|thread|forum|committee|team|slack|whatsapp|discord|board|panel|crowd)";

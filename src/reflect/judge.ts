@@ -9,8 +9,10 @@ import {
   polarity,
   tentativeCue,
 } from "../analysis/cues.js";
+import { forecastsFailure } from "../analysis/forecast.js";
 import {
   claimSubject,
+  correctedTo,
   evaluatedClauses,
   evaluation,
   grammaticalPolarity,
@@ -20,10 +22,12 @@ import {
 } from "../analysis/valence.js";
 import type { Judge, Judgement, OpinionRef } from "../llm/types.js";
 import type { Fact } from "../retain/types.js";
+import { CLAUSE_BREAK, cuesAbout, firstClause, memo, opinionClaim } from "./claim.js";
+import { reportedClaim } from "./holder.js";
 import { type Relation, relationOf } from "./relation.js";
 import { backToClaim, gaveUp, hindsightRival, turnsRound } from "./sides.js";
 import { contentTokens, similarity } from "./text.js";
-import { type KnownNames, topicOf, writtenNames } from "./topic.js";
+import { type KnownNames, topicOf } from "./topic.js";
 
 export { type Relation, relationOf } from "./relation.js";
 
@@ -68,17 +72,7 @@ export function statedConfidence(fact: Fact): number | undefined {
   return fact.confidence;
 }
 
-// Opinions are few and judged against many facts: their cues and tokens are computed once.
 const tokenCache = new Map<string, Set<string>>();
-function memo<T>(cache: Map<string, T>, key: string, make: (k: string) => T): T {
-  let v = cache.get(key);
-  if (v === undefined) {
-    if (cache.size > 5000) cache.clear();
-    v = make(key);
-    cache.set(key, v);
-  }
-  return v;
-}
 const statementTokens = (s: string) => memo(tokenCache, s, contentTokens);
 
 /** What the judge may know of an opinion's evidence before the fact's day. */
@@ -89,44 +83,6 @@ export interface JudgeHistory {
 
 const r2 = (x: number) => Math.round(x * 100) / 100;
 const has = (cues: CueHit[], ...kinds: CueKind[]) => cues.find((c) => kinds.includes(c.kind));
-
-/** Where a sentence splits into clauses that can each take their own stance. */
-const CLAUSE_BREAK = /[,;:()]|\s[—–-]\s|\s(?:but|and|though|although|while|whereas)\s/iu;
-
-/** A text's content words and written names: what a clause must share to be about it. */
-function aboutWords(text: string): Set<string> {
-  const names = writtenNames(text);
-  return new Set([...contentTokens(text), ...names.mid, ...names.lead]);
-}
-
-/**
- * The cues of a text that bear on a claim. A clause whose stance is about a rival the
- * claim never names ("I was wrong about Go, sticking with Rust was right"; "Postgres FTS
- * is fine, not worth adding Elasticsearch"; an opinion's own "no need for Kafka yet")
- * shares no word with the claim and names something else: its cues are about that
- * other thing, so they are left out. Returns the cues and the text they were read from.
- */
-function cuesAbout(claim: Set<string>, content: string): { cues: CueHit[]; text: string } {
-  const clauses = content.split(CLAUSE_BREAK).filter((c) => c.trim() !== "");
-  if (clauses.length < 2) return { cues: findCues(content), text: content };
-  const kept = clauses.filter((clause) => {
-    if (![...writtenNames(clause).mid].some((n) => !claim.has(n))) return true;
-    for (const w of contentTokens(clause)) if (claim.has(w)) return true;
-    return false;
-  });
-  if (kept.length === clauses.length || kept.length === 0) return { cues: findCues(content), text: content };
-  const text = kept.join(". ");
-  return { cues: findCues(text), text };
-}
-
-/** An opinion's claim (its first clause, and every clause not about a rival) and the cues of that claim. */
-const opinionClaimCache = new Map<string, { cues: CueHit[]; words: Set<string>; text: string }>();
-const opinionClaim = (statement: string) =>
-  memo(opinionClaimCache, statement, (s) => {
-    const first = s.split(CLAUSE_BREAK).find((c) => c.trim() !== "") ?? s;
-    const { cues, text } = cuesAbout(aboutWords(first), s);
-    return { cues, words: aboutWords(text), text };
-  });
 
 /**
  * Whether a fact says the opposite of an opinion, and the cue that says so. Strongest first:
@@ -224,6 +180,9 @@ export function judgePair(
   if (!relation) return { stance: "unrelated", strength: 0, reason: "no shared holder or topic" };
   // "going to try a rota where ...": what the writer will do says nothing of what they believe.
   if (isPlan(fact.content)) return { stance: "unrelated", strength: 0, reason: "a plan, no belief" };
+  // "the till is fine now. scratch that, it crashed at lunch again": its word is what follows.
+  const corrected = correctedTo(fact.content);
+  if (corrected !== undefined) return judgePair(opinion, { ...fact, content: corrected }, relation, history);
   const claim = opinionClaim(opinion.statement);
   const opCues = claim.cues;
   const about = cuesAbout(claim.words, fact.content);
@@ -323,11 +282,18 @@ export function judgePair(
   const outcomes = factCues.filter((c) => timed || !SCHEDULE_SHIFTS.has(c.cue));
   const cue = has(outcomes, "against") ?? has(outcomes, "for");
   if (cue) {
-    const bornOut = cue.kind === "against" ? opPol < 0 : opPol > 0;
+    // A forecast is read by its own clause: in "it'll rain for the fête so no point putting the
+    // tables out" the "no" is of the consequence. "the brunch is going to flop" is borne out by
+    // "flopped" and answered by "sold out".
+    const forecast = timed ? firstClause(opinion.statement) : undefined;
+    const pol = forecast !== undefined && isForecast(forecast) ? polarity(findCues(forecast)) : opPol;
+    const failure = forecastsFailure(forecast ?? "");
+    const hopes = pol > 0 !== failure;
+    const bornOut = cue.kind === "against" ? !hopes : hopes;
     return {
       stance: bornOut ? "support" : "contradict",
       strength: W.outcome,
-      reason: `outcome "${cue.cue}"${opPol < 0 ? " (the opinion is negated)" : ""}`,
+      reason: `outcome "${cue.cue}"${pol < 0 ? " (the opinion is negated)" : failure ? " (a forecast of failure)" : ""}`,
     };
   }
   const sim = similarity(statementTokens(opinion.statement), contentTokens(fact.content));
@@ -340,7 +306,7 @@ export function judgePair(
     evaluation(about.text).sign !== 0;
   // "Juno saved money on her railcard" says nothing of "growing your own veg doesn't save money":
   // a fact that bears on a claim speaks of the claim's subject.
-  const claimed = claimSubject(opinion.statement);
+  const claimed = claimSubject(reportedClaim(opinion.entities, opinion.statement) ?? opinion.statement);
   const ofSubject =
     claimed === undefined || [...contentTokens(claimed)].some((w) => contentTokens(fact.content).has(w));
   if (!ofSubject) return { stance: "unrelated", strength: 0, reason: `says nothing of "${claimed!.trim()}"` };

@@ -1,7 +1,23 @@
 // Whose belief a statement is: the person before the colon, unless the statement itself
 // says it reports someone else's ("Priya thinks ...", "per @Tomasz, ...").
 import { describe, expect, it } from "vitest";
+import { reportedClaim } from "./holder.js";
 import { attributedTo, holderOf, KnownNames, topicOf, topicScore, writtenNames } from "./topic.js";
+
+describe("the thing a statement judges", () => {
+  it("reads an empty head noun ('system', 'situation') as the thing its modifier names", () => {
+    expect(topicOf(["Sam"], "the new booking system is a nightmare").judged).toBe(
+      topicOf(["Sam"], "the booking is fine now they updated it").judged,
+    );
+    expect(topicOf(["Sam"], "the parking situation is dire").judged).toBe(
+      topicOf(["Sam"], "parking is easy these days").judged,
+    );
+    // A thing of its own stays itself: the coffee machine is not the coffee.
+    expect(topicOf(["Sam"], "the coffee machine is unreliable").judged).not.toBe(
+      topicOf(["Sam"], "the coffee is awful").judged,
+    );
+  });
+});
 
 describe("holderOf: a belief reported for someone else", () => {
   it.each([
@@ -54,6 +70,48 @@ describe("holderOf: a belief reported for someone else", () => {
     }
     // A thing does not double down or come around: "Kafka came around" is no one's report.
     expect(holderOf(["Sam"], "the pricing page came around again in review")).toBe("sam");
+  });
+
+  it("gives a belief to a person named by kinship or role, or by a name written lower case", () => {
+    for (const [said, holder] of [
+      ["dad reckons the new bypass will never get built", "dad"],
+      ["Nan still says the old surgery was better run", "nan"],
+      ["my brother thinks the season tickets are a rip off", "brother"],
+      ["our landlord says the damp is our fault", "landlord"],
+      ["the head gardener feels the lawn needs another year", "gardener"],
+      ["the vet, to be fair, says the diet is working", "vet"],
+      ["my flatmate changed her mind about the heating", "flatmate"],
+      ["jonas reckons the cutover will slip", "jonas"],
+      ["ines admits the old dashboard was clearer", "ines"],
+    ] as const) {
+      expect(holderOf(["Sam"], said), said).toBe(holder);
+    }
+    // Written lower case, a name tagged on the statement is that entity.
+    expect(holderOf(["Sam", "Ines"], "ines admits the old dashboard was clearer")).toBe("ines");
+    // No one in particular, a pronoun, a thing: the writer's.
+    for (const said of [
+      "everyone reckons the cutover will slip",
+      "management thinks the cutover will slip",
+      "she thinks the cutover will slip",
+      "the report says the cutover will slip",
+      "my gut says the cutover will slip",
+      "jonas says the cutover will slip",
+      "the weather feels off today",
+      "still thinks the cutover will slip",
+      "really reckons the cutover will slip",
+      "kinda thinks the cutover will slip",
+    ]) {
+      expect(holderOf(["Sam"], said), said).toBe("sam");
+    }
+  });
+
+  it("reads what was reported without the report", () => {
+    expect(reportedClaim(["Sam"], "Nell is convinced that the show will be rained off")).toBe(
+      "the show will be rained off",
+    );
+    expect(reportedClaim(["Sam"], "the reorg was rushed, says Rosa")).toBe("the reorg was rushed");
+    expect(reportedClaim(["Sam"], "mum reckons sundays aren't worth opening")).toBe("sundays aren't worth opening");
+    expect(reportedClaim(["Sam"], "sundays aren't worth opening")).toBeUndefined();
   });
 
   it("reads past an aside between the name and the verb", () => {

@@ -14,9 +14,10 @@
  */
 import { answeredQuestion, compares, findCues, looksBack, praisesInHindsight, switchSides } from "../analysis/cues.js";
 import { fold, nameWords } from "../analysis/tokens.js";
-import { claimSubject, evaluatedSubject, judgedOnScale, praisesIronically, recanting } from "../analysis/valence.js";
+import { claimSubject, judgedOnScale, praisesIronically, recanting } from "../analysis/valence.js";
 import { entityKey } from "../retain/entities.js";
-import { attributedTo, GROUP_HOLDER, headEntities, holderOf, PERSON_LIKE } from "./holder.js";
+import { attributedTo, GROUP_HOLDER, headEntities, holderOf, PERSON_LIKE, reportedClaim } from "./holder.js";
+import { judgedHead } from "./judged-head.js";
 import { contentTokens, similarity } from "./text.js";
 
 export { attributedTo, headEntities, holderOf, reportedName } from "./holder.js";
@@ -247,7 +248,8 @@ export function statementTopic(entities: readonly string[], content: string, kno
   const cues = findCues(content);
   if (recanting(cues) !== undefined) parts.recants = true;
   if (cues.some((c) => c.kind === "against" || c.kind === "for")) parts.outcome = true;
-  const subject = claimSubject(content);
+  // "Bernadette is convinced the fête will be rained off" says something of the fête, not of Bernadette.
+  const subject = claimSubject(reportedClaim(entities, content) ?? content);
   if (subject !== undefined) parts.subject = contentTokens(subject);
   if (reporters !== undefined && reporters.size > 0) parts.reporters = reporters;
   const judged = judgedHead(content);
@@ -283,17 +285,6 @@ function possessed(content: string, keys: readonly string[]): string[] {
     const n = k.replace(/[-_]+/g, " ");
     return words.includes(` ${n}'s `) && !words.includes(` ${n} `);
   });
-}
-
-/**
- * The head word of what a statement judges: the last content word of its evaluated subject,
- * leaving out versions and numbers ("design system v2" -> "system"), so "the on-call rota is
- * unfair" and "the rota is fine now" judge one thing and "the office coffee" is not "the office".
- */
-function judgedHead(content: string): string | undefined {
-  const subject = evaluatedSubject(content);
-  if (subject === undefined) return undefined;
-  return [...contentTokens(subject)].filter((t) => !/\d/.test(t)).pop();
 }
 
 /** The topic on `asOf`: plain-text mentions count from the day their name was first tagged. */
