@@ -48,6 +48,8 @@ describe("roleEntities: the person a question names by the role MEMORY.md gives 
     );
     expect(roleEntities("what did the leek judge say?", garden)).toEqual(["Dot"]); // "did" before: "judge" is the verb
     expect(roleEntities("when is the leek auction?", garden)).toEqual([]);
+    expect(roleEntities("what did the tomato inspector find?", garden)).toEqual([]);
+    expect(roleEntities("did the mechanic finally ring?", garden)).toEqual(["Tomasz"]);
     expect(roleEntities("who won the tomato contest", garden)).toEqual([]);
     expect(roleEntities("what is the mechanic charging?", garden)).toEqual(["Tomasz"]);
     expect(roleEntities("how much did I pay the mechanic last week?", garden)).toEqual(["Tomasz"]);

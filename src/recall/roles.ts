@@ -22,14 +22,16 @@ const AUX_BEFORE = /\b(?:do|does|did|didn['’]t|will|would|can|could|should|sha
 /**
  * May the first `n` words of the words after a determiner be the role when more follow?
  * Yes when the next word is no noun of the same phrase: a verb (the question inverts
- * "did the plumber quote"; "is the accountant charging"), a time ("the plumber last week"),
- * or the role is a possessive ("my dentist's receptionist"). Otherwise the role's words
+ * "did the plumber quote", the verb last; "is the accountant charging"), an adverb, a time
+ * ("the plumber last week"), or the role is a possessive ("my dentist's receptionist"). Otherwise the role's words
  * only describe the noun after them ("the honey show", "the bee inspector"): no one's role.
  */
 function roleMayEndAt(raw: readonly string[], n: number, before: string): boolean {
-  if (n >= raw.length || /['’]s$/u.test(raw[n - 1]!) || AUX_BEFORE.test(before)) return true;
+  if (n >= raw.length || /['’]s$/u.test(raw[n - 1]!)) return true;
+  // After "did the": the subject's last word is right before the verb, the run's last word.
+  if (AUX_BEFORE.test(before) && n === raw.length - 1) return true;
   const next = raw[n]!;
-  return /(?:ing|ed)$/u.test(next) || mayNameTime(raw.slice(n).join(" "));
+  return /(?:ing|ed|ly)$/u.test(next) || mayNameTime(raw.slice(n).join(" "));
 }
 
 export function roleEntities(query: string, profiles: ReadonlyMap<string, { words: ReadonlySet<string> }>): string[] {
