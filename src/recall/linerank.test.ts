@@ -51,6 +51,43 @@ describe("time-word bonus", () => {
   });
 });
 
+describe("amount bonus", () => {
+  const opts = { ...DEFAULT_LINE_RANK, fileWeight: 0, coverageWeight: 0, timeWordBoost: 0 };
+  const said = (text: string): LineHit => ({ path: "memory/a.md", line: 1, score: 1, text });
+  const scores = (q: string, ...texts: string[]) => rescoreLines(texts.map(said), q, opts).map((h) => h.score);
+  const up = 1 + DEFAULT_LINE_RANK.amountBoost;
+
+  it("lifts lines with money for a question about a price", () => {
+    expect(
+      scores("how much did the new boiler cost?", "Boiler fitted, $2,300 all in.", "The new boiler is in."),
+    ).toEqual([up, 1]);
+    expect(
+      scores("what did I pay the window cleaner", "Window cleaner came, paid him 15 quid.", "window cleaner again"),
+    ).toEqual([up, 1]);
+    // A number that is no money does not answer a price.
+    expect(
+      scores(
+        "what's the parking fee at the clinic?",
+        "Clinic at 3pm, parking fee went up to €4.50",
+        "Clinic 2 hours late",
+      ),
+    ).toEqual([up, 1]);
+  });
+
+  it("lifts lines with a number for 'how much / how many'", () => {
+    expect(
+      scores("how many eggs did the hens lay?", "Hens laid nine eggs today.", "The hens are laying again."),
+    ).toEqual([up, 1]);
+  });
+
+  it("leaves other questions alone", () => {
+    expect(
+      scores("what did the landlord say about the rent?", "Rent goes up to £950 in May.", "Landlord says no"),
+    ).toEqual([1, 1]);
+    expect(scores("why did we move the database?", "Moved 3 databases.", "Moved it.")).toEqual([1, 1]);
+  });
+});
+
 describe("recency bonus", () => {
   const opts = { ...DEFAULT_LINE_RANK, fileWeight: 0, coverageWeight: 0, timeWordBoost: 0 };
   const on = (date: string, score: number, text: string): LineHit => ({
@@ -70,6 +107,19 @@ describe("recency bonus", () => {
   it("puts the newest line naming someone first when asked when they were last seen", () => {
     expect(best("when did I last see Frank?")).toBe("2026-04-24");
     expect(best("the last time I spoke to Frank")).toBe("2026-04-24");
+  });
+
+  it("puts the oldest first when asked for the first time or the first of something", () => {
+    const walks = [
+      on("2026-04-11", 2, "Walked the dog along the canal, muddy."),
+      on("2026-04-24", 2, "Canal walk again, dog swam."),
+      on("2026-04-02", 2, "Took the dog to the canal, first walk off the lead."),
+    ];
+    const oldest = (q: string) => [...rescoreLines(walks, q, opts)].sort((a, b) => b.score - a.score)[0]!.date;
+    expect(oldest("when did I first walk the dog by the canal?")).toBe("2026-04-02");
+    expect(oldest("how did our first canal walk go?")).toBe("2026-04-02");
+    // "the first week of April" is a window, not the earliest line.
+    expect(rescoreLines(walks, "canal walks in the first week of April", opts).map((h) => h.score)).toEqual([2, 2, 2]);
   });
 
   it("leaves the words' order alone when no latest state is asked for", () => {

@@ -19,9 +19,17 @@ export interface LineRankOptions {
    */
   timeWordBoost: number;
   /**
+   * Bonus, in a question after an amount ("how much did the boiler cost?", "how many jars
+   * did I sell?", "what's the fee?"), for lines that hold one: money for a question about
+   * a price, any number for "how much/many". The answer to "how much" carries a number.
+   */
+  amountBoost: number;
+  /**
    * Bonus, in a question after the latest state ("when did I last see Ana?", "what's the
    * latest on the move?"), for lines of later days: up to this
-   * share for the newest date among the hits, none for the oldest.
+   * share for the newest date among the hits, none for the oldest. A question after the
+   * earliest ("when did I first meet Ana?", "where did the first swarm go?") gets it the
+   * other way round.
    */
   recencyBoost: number;
   /**
@@ -38,6 +46,7 @@ export const DEFAULT_LINE_RANK: LineRankOptions = {
   coverageWeight: 2,
   coverageSpan: 2,
   timeWordBoost: 0.5,
+  amountBoost: 0.5,
   recencyBoost: 1,
   lastMetBoost: 4,
 };
@@ -46,12 +55,36 @@ const WHEN_QUESTION = /^\s*(?:when|what (?:year|month|date|day)|how long)\b/i;
 const TIME_WORDS =
   /\b(?:yesterday|today|tonight|tomorrow|ago|last|next|since|recently|this (?:week|month|year|weekend|morning|evening)|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|january|february|march|april|may|june|july|august|september|october|november|december|(?:19|20)\d\d)\b/i;
 
+/** Asking for a price: "how much did X cost", "what did I pay", "what's the fee". */
+const MONEY_QUESTION =
+  /\b(?:cost|costs|costing|price[ds]?|pricing|fees?|charge[ds]?|charging|pay|paid|pays|paying|spend|spent|owe[ds]?|earn(?:ed|t|s)?)\b/i;
+const AMOUNT_QUESTION = /^\s*(?:how\s+(?:much|many)|what\s+(?:did|does|do|was|is|were|will)\b|what['’]s\b)/i;
+const COUNT_QUESTION = /^\s*how\s+(?:much|many)\b/i;
+const MONEY = /[£$€¥₹]\s?\d|\d(?:[\d,.]*\d)?\s?(?:k|p|pence|quid|bucks|pounds?|dollars?|euros?|usd|gbp|eur)\b/i;
+const NUMBER =
+  /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|twenty|thirty|forty|fifty|hundred|thousand)\b/i;
+
+/** Which lines a question after an amount prefers (MONEY or NUMBER), or undefined. */
+export function amountAsked(query: string): RegExp | undefined {
+  if (!AMOUNT_QUESTION.test(query)) return undefined;
+  if (MONEY_QUESTION.test(query)) return MONEY;
+  return COUNT_QUESTION.test(query) ? NUMBER : undefined;
+}
+
 /**
  * A question after the latest state: "last" before a verb ("did I last see", "was last
  * there"), not before a unit or a day ("last week", "last Tuesday": a window, timewindow.ts).
  */
 const LATEST_QUESTION =
   /\b(?:last\s+time|latest|most\s+recent(?:ly)?)\b|\blast\s+(?!(?:week|month|year|night|weekend|time|spring|summer|autumn|fall|winter|(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?\b)[a-z]+(?:ed|ing|s|w|t|n|d|e)\b/i;
+
+/**
+ * A question after the earliest: "first" before a verb ("did I first meet") or a thing
+ * ("the first swarm", "my first lesson"), "earliest", "first time"; not "first" before a
+ * unit ("the first week of May": a window, timewindow.ts) or "first of all".
+ */
+const EARLIEST_QUESTION =
+  /\b(?:earliest|first\s+time|(?:i|we|you|he|she|they|it)\s+first\s+[a-z]+|(?:the|my|our|your|his|her|their)\s+(?:very\s+)?first\s+(?!(?:week|month|year|weekend|day|night|quarter|half|of|thing)s?\b)[a-z]+)/i;
 
 /**
  * Who a line is by or about, from its head: a chat turn `- **Melanie** (1:56 pm): ...`
@@ -98,16 +131,22 @@ export function rescoreLines(
   const byLine = new Map<string, LineHit>();
   for (const h of hits) byLine.set(`${h.path}\u0000${h.line}`, h);
   const when = opts.timeWordBoost > 0 && WHEN_QUESTION.test(query);
+  const amount = opts.amountBoost > 0 ? amountAsked(query) : undefined;
   // Dates of the hits, oldest first: a line's share of the recency bonus is its date's place.
   const lastMet = opts.lastMetBoost > 0 && LAST_MET.test(query);
   const latest = !lastMet && opts.recencyBoost > 0 && LATEST_QUESTION.test(query);
-  const dates = lastMet || latest ? datesOf(hits) : undefined;
+  const earliest = !lastMet && !latest && opts.recencyBoost > 0 && EARLIEST_QUESTION.test(query);
+  const dates = lastMet || latest || earliest ? datesOf(hits) : undefined;
   return hits.map((h) => {
     let s = h.score;
     const place = h.date === undefined ? undefined : dates?.get(h.date);
     if (place !== undefined && lastMet) s *= (1 + opts.lastMetBoost) ** place;
-    else if (place !== undefined && dates!.size > 1) s *= 1 + (opts.recencyBoost * place) / (dates!.size - 1);
+    else if (place !== undefined && dates!.size > 1) {
+      const newer = earliest ? dates!.size - 1 - place : place;
+      s *= 1 + (opts.recencyBoost * newer) / (dates!.size - 1);
+    }
     if (when && TIME_WORDS.test(h.text)) s *= 1 + opts.timeWordBoost;
+    if (amount?.test(h.text)) s *= 1 + opts.amountBoost;
     if (opts.coverageWeight > 0 && h.coverage) s *= 1 + opts.coverageWeight * coverage(h, byLine, opts.coverageSpan);
     if (opts.speakerBoost > 0) {
       const named = lineSpeakers(h.text).some((sp) => {
