@@ -194,6 +194,11 @@ describe("weekends are Saturday and Sunday", () => {
     expect(days("who came round at the weekend", sun)).toEqual(["2026-10-10", "2026-10-11"]);
   });
 
+  it("'a recent weekend' stays a vague hint, 'weekends' no time", () => {
+    expect(parseTimeWindow("what did Evan try in a recent weekend?", wed)).toMatchObject({ vague: true });
+    expect(parseTimeWindow("who do I see at weekends", wed)).toBeUndefined();
+  });
+
   it("a weekend anchored to a month or a date keeps its own rule", () => {
     expect(days("the first weekend of August 2026", wed)).toEqual(["2026-08-01", "2026-08-02"]);
     expect(days("the weekend after 4th October, 2026", wed)).toEqual(["2026-10-10", "2026-10-11"]);

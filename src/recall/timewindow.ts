@@ -145,14 +145,16 @@ function relativeTo(query: string, asOf: Date): Span | undefined {
  * August", "the weekend after May 3") are read by the rules above first.
  */
 function weekend(query: string, asOf: Date): Span | undefined {
-  const m = /\b(?:(?:over|at|on|during)\s+)?(?:the\s+)?(?:(last|past|previous|this|next|coming)\s+)?weekend\b/i.exec(
-    query,
-  );
+  // "the weekend", "last weekend"; not "a recent weekend" (vague) or "weekends" (a habit).
+  const m =
+    /\b(?:(?:over|at|on|during)\s+)?(?:the\s+(?:(?:past|previous|coming)\s+)?|(?:last|past|previous|this|next|coming)\s+)weekend\b/i.exec(
+      query,
+    );
   if (!m) return undefined;
   const today = utc(asOf.getUTCFullYear(), asOf.getUTCMonth() + 1, asOf.getUTCDate());
   const thisSat = addDays(mondayOf(today), 5);
   const begun = today.getTime() >= thisSat.getTime();
-  const which = m[1]?.toLowerCase();
+  const which = /\b(last|past|previous|this|next|coming)\s+weekend/i.exec(m[0])?.[1]?.toLowerCase();
   const from =
     which === "this"
       ? thisSat
