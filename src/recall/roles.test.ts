@@ -48,6 +48,8 @@ describe("roleEntities: the person a question names by the role MEMORY.md gives 
     );
     expect(roleEntities("what did the leek judge say?", garden)).toEqual(["Dot"]); // "did" before: "judge" is the verb
     expect(roleEntities("when is the leek auction?", garden)).toEqual([]);
+    expect(roleEntities("when is the leek show?", garden)).toEqual([]);
+    expect(roleEntities("did the mechanic show up?", garden)).toEqual(["Tomasz"]);
     expect(roleEntities("what did the tomato inspector find?", garden)).toEqual([]);
     expect(roleEntities("did the mechanic finally ring?", garden)).toEqual(["Tomasz"]);
     expect(roleEntities("who won the tomato contest", garden)).toEqual([]);

@@ -1,4 +1,4 @@
-import { STOP_WORDS } from "../analysis/stopwords.js";
+import { NOUN_STOP_WORDS, STOP_WORDS } from "../analysis/stopwords.js";
 import { describeWord } from "./entity-profile.js";
 import { mayNameTime } from "./timewindow.js";
 
@@ -41,7 +41,11 @@ export function roleEntities(query: string, profiles: ReadonlyMap<string, { word
     const raw: string[] = [];
     for (const w of m[1]!.split(/\s+/u)) {
       // A role is a common noun: a capitalised word is a name or an acronym ("the HMO licence").
-      if (STOP_WORDS.has(w) || w !== w.toLowerCase()) break;
+      if (STOP_WORDS.has(w) || w !== w.toLowerCase()) {
+        // "the honey show": the noun ends the phrase the words before it describe.
+        if (NOUN_STOP_WORDS.has(w) && raw.length > 0) raw.push(w);
+        break;
+      }
       words.push(describeWord(w.replace(/['’]s$/u, "")));
       raw.push(w);
     }
