@@ -51,43 +51,6 @@ describe("time-word bonus", () => {
   });
 });
 
-describe("amount bonus", () => {
-  const opts = { ...DEFAULT_LINE_RANK, fileWeight: 0, coverageWeight: 0, timeWordBoost: 0 };
-  const said = (text: string): LineHit => ({ path: "memory/a.md", line: 1, score: 1, text });
-  const scores = (q: string, ...texts: string[]) => rescoreLines(texts.map(said), q, opts).map((h) => h.score);
-  const up = 1 + DEFAULT_LINE_RANK.amountBoost;
-
-  it("lifts lines with money for a question about a price", () => {
-    expect(
-      scores("how much did the new boiler cost?", "Boiler fitted, $2,300 all in.", "The new boiler is in."),
-    ).toEqual([up, 1]);
-    expect(
-      scores("what did I pay the window cleaner", "Window cleaner came, paid him 15 quid.", "window cleaner again"),
-    ).toEqual([up, 1]);
-    // A number that is no money does not answer a price.
-    expect(
-      scores(
-        "what's the parking fee at the clinic?",
-        "Clinic at 3pm, parking fee went up to €4.50",
-        "Clinic 2 hours late",
-      ),
-    ).toEqual([up, 1]);
-  });
-
-  it("lifts lines with a number for 'how much / how many'", () => {
-    expect(
-      scores("how many eggs did the hens lay?", "Hens laid nine eggs today.", "The hens are laying again."),
-    ).toEqual([up, 1]);
-  });
-
-  it("leaves other questions alone", () => {
-    expect(
-      scores("what did the landlord say about the rent?", "Rent goes up to £950 in May.", "Landlord says no"),
-    ).toEqual([1, 1]);
-    expect(scores("why did we move the database?", "Moved 3 databases.", "Moved it.")).toEqual([1, 1]);
-  });
-});
-
 describe("recency bonus", () => {
   const opts = { ...DEFAULT_LINE_RANK, fileWeight: 0, coverageWeight: 0, timeWordBoost: 0 };
   const on = (date: string, score: number, text: string): LineHit => ({

@@ -19,12 +19,6 @@ export interface LineRankOptions {
    */
   timeWordBoost: number;
   /**
-   * Bonus, in a question after an amount ("how much did the boiler cost?", "how many jars
-   * did I sell?", "what's the fee?"), for lines that hold one: money for a question about
-   * a price, any number for "how much/many". The answer to "how much" carries a number.
-   */
-  amountBoost: number;
-  /**
    * Bonus, in a question after the latest state ("when did I last see Ana?", "what's the
    * latest on the move?"), for lines of later days: up to this
    * share for the newest date among the hits, none for the oldest. A question after the
@@ -46,7 +40,6 @@ export const DEFAULT_LINE_RANK: LineRankOptions = {
   coverageWeight: 2,
   coverageSpan: 2,
   timeWordBoost: 0.5,
-  amountBoost: 0.5,
   recencyBoost: 1,
   lastMetBoost: 4,
 };
@@ -54,22 +47,6 @@ export const DEFAULT_LINE_RANK: LineRankOptions = {
 const WHEN_QUESTION = /^\s*(?:when|what (?:year|month|date|day)|how long)\b/i;
 const TIME_WORDS =
   /\b(?:yesterday|today|tonight|tomorrow|ago|last|next|since|recently|this (?:week|month|year|weekend|morning|evening)|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|january|february|march|april|may|june|july|august|september|october|november|december|(?:19|20)\d\d)\b/i;
-
-/** Asking for a price: "how much did X cost", "what did I pay", "what's the fee". */
-const MONEY_QUESTION =
-  /\b(?:cost|costs|costing|price[ds]?|pricing|fees?|charge[ds]?|charging|pay|paid|pays|paying|spend|spent|owe[ds]?|earn(?:ed|t|s)?)\b/i;
-const AMOUNT_QUESTION = /^\s*(?:how\s+(?:much|many)|what\s+(?:did|does|do|was|is|were|will)\b|what['’]s\b)/i;
-const COUNT_QUESTION = /^\s*how\s+(?:much|many)\b/i;
-const MONEY = /[£$€¥₹]\s?\d|\d(?:[\d,.]*\d)?\s?(?:k|p|pence|quid|bucks|pounds?|dollars?|euros?|usd|gbp|eur)\b/i;
-const NUMBER =
-  /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|twenty|thirty|forty|fifty|hundred|thousand)\b/i;
-
-/** Which lines a question after an amount prefers (MONEY or NUMBER), or undefined. */
-export function amountAsked(query: string): RegExp | undefined {
-  if (!AMOUNT_QUESTION.test(query)) return undefined;
-  if (MONEY_QUESTION.test(query)) return MONEY;
-  return COUNT_QUESTION.test(query) ? NUMBER : undefined;
-}
 
 /**
  * A question after the latest state: "last" before a verb ("did I last see", "was last
@@ -131,7 +108,6 @@ export function rescoreLines(
   const byLine = new Map<string, LineHit>();
   for (const h of hits) byLine.set(`${h.path}\u0000${h.line}`, h);
   const when = opts.timeWordBoost > 0 && WHEN_QUESTION.test(query);
-  const amount = opts.amountBoost > 0 ? amountAsked(query) : undefined;
   // Dates of the hits, oldest first: a line's share of the recency bonus is its date's place.
   const lastMet = opts.lastMetBoost > 0 && LAST_MET.test(query);
   const latest = !lastMet && opts.recencyBoost > 0 && LATEST_QUESTION.test(query);
@@ -146,7 +122,6 @@ export function rescoreLines(
       s *= 1 + (opts.recencyBoost * newer) / (dates!.size - 1);
     }
     if (when && TIME_WORDS.test(h.text)) s *= 1 + opts.timeWordBoost;
-    if (amount?.test(h.text)) s *= 1 + opts.amountBoost;
     if (opts.coverageWeight > 0 && h.coverage) s *= 1 + opts.coverageWeight * coverage(h, byLine, opts.coverageSpan);
     if (opts.speakerBoost > 0) {
       const named = lineSpeakers(h.text).some((sp) => {
