@@ -3,10 +3,10 @@
 // written days later), asked 46 questions the way an agent asks on the user's behalf:
 // indirect ("what did I promise the café?"), relative to a day ("how did the market go last
 // weekend?" on a Tuesday), counting, first/last, opinions, prices. Expectations were written
-// before the first run. Held out: 37 of 46 in the top 3 (28 top-1) before any change; 39
+// before the first run. Held out: 37 of 46 in the top 3 (28 top-1) before any change; 40
 // (30 top-1) after weekends became two days, a role's words before a noun stopped naming a
-// person ("the bee inspector", "the honey show") and "show" counted as a noun. The rest are
-// known misses, each saying why.
+// person ("the bee inspector", "the honey show"), "show" counted as a noun and a second hop
+// stopped asking for "find" on the finding. The rest are known misses, each saying why.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Membank } from "../src/membank.js";
 import { fixtureAfterNightly, fixtureQuestions, type NightlyFixture, recallTop3 } from "./prose-fixture-support.js";
@@ -28,7 +28,7 @@ afterAll(async () => {
 describe("recall finds the line for a beekeeper's questions (no model)", () => {
   it("has the measured floor of questions answered, and every miss says why", () => {
     expect(questions.length).toBe(46);
-    expect(questions.filter((q) => !q.knownMiss).length).toBeGreaterThanOrEqual(39);
+    expect(questions.filter((q) => !q.knownMiss).length).toBeGreaterThanOrEqual(40);
   });
 
   it("last weekend, asked on a Tuesday, is the Saturday and Sunday before it", async () => {
