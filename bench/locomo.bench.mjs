@@ -3,10 +3,10 @@
 //
 //   pnpm build && node bench/locomo.bench.mjs [--mode bm25|hybrid|both] [--fusion rrf|weighted]
 //        [--before N --after N] [--k 10] [--conv conv-26 | --convs 3] [--vw W] [--fw W] [--nw W]
-//        [--cov W] [--covspan N] [--tw W] [--turn on|off] [--semw W] [--semchunks N] [--semmin S] [--sempara W] [--mhw W]
+//        [--cov W] [--covspan N] [--tw W] [--rw W] [--turn on|off] [--semw W] [--semchunks N] [--semmin S] [--sempara W] [--mhw W]
 //
 // --convs N runs only the first N conversations (a quick subset while iterating);
-// --fw/--nw/--cov/--covspan/--tw/--turn override the line ranking (src/recall/linerank.ts, windows.ts) to
+// --fw/--nw/--cov/--covspan/--tw/--rw/--turn override the line ranking (src/recall/linerank.ts, windows.ts) to
 // measure alternatives to the defaults. --semw/--semchunks/--semmin: the semantic candidate arm
 // (hybrid only: weight, nearest chunks, minimum cosine, weight when the words find
 // little; src/recall/vector-source.ts). --mhw: the
@@ -46,6 +46,7 @@ const nw = flag("nw", undefined);
 const cov = flag("cov", undefined);
 const covSpan = flag("covspan", undefined);
 const tw = flag("tw", undefined);
+const rw = flag("rw", undefined);
 const turn = flag("turn", undefined);
 const syn = flag("synonyms", undefined);
 const sw = flag("sw", undefined);
@@ -136,6 +137,7 @@ async function run(mode) {
           ...(cov !== undefined ? { coverageWeight: Number(cov) } : {}),
           ...(covSpan !== undefined ? { coverageSpan: Number(covSpan) } : {}),
           ...(tw !== undefined ? { timeWordBoost: Number(tw) } : {}),
+          ...(rw !== undefined ? { recencyBoost: Number(rw) } : {}),
         },
         sync: first,
       });

@@ -32,6 +32,10 @@ Caroline says the support group might move to wednesdays
 coffee with Dana after the session. she recommended "Becoming Nicole", said it changed how she talks to parents
 car service booked for the 14th
 `,
+  "2026-03-10.md": `- the roof surveyor came round, Hamid Qureshi from Castle & Co. he'll come back with a ladder on Tuesday
+`,
+  "2026-03-17.md": `Hamid went up at last: two slipped slates and the flashing round the chimney is shot. Quote to follow
+`,
   "2026-03-12.md": `- Caroline recommended we book the cabin early this year
 - Marco's friend recommended a plumber, number is in my phone
 - my friend Caroline is doing better, the group helps
@@ -103,6 +107,13 @@ describe("multi-hop recall", () => {
     const ILSE = /^memory\/2026-03-21\.md#L[12]-L[23]$/;
     expect(await sources(q, { multihop: 0 })).not.toContainEqual(expect.stringMatching(ILSE));
     expect(await sources(q)).toContainEqual(expect.stringMatching(ILSE));
+  });
+
+  it("a finding is the second hop's line in its own words: 'find' need not be on it", async () => {
+    const q = "what did the roof surveyor find?";
+    const FINDING = /^memory\/2026-03-17\.md#L1-L1$/;
+    expect(await sources(q, { multihop: 0 })).not.toContainEqual(expect.stringMatching(FINDING));
+    expect(await sources(q)).toContainEqual(expect.stringMatching(FINDING));
   });
 
   it("leaves a question one line answers alone", async () => {

@@ -23,3 +23,9 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     "happen happened happening going go went kind sort way recently lately"
   ).split(" "),
 );
+
+/**
+ * Stop words that are nouns too: "show me" asks, "the flower show" names a thing. After
+ * another noun they end a noun phrase ("the honey show" is no honey-seller's role: recall/roles.ts).
+ */
+export const NOUN_STOP_WORDS: ReadonlySet<string> = new Set(["show"]);

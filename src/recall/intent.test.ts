@@ -176,6 +176,15 @@ describe("lexical terms", () => {
     expect(lexicalTerms("why LEDGER_SYNC_BATCH=500?").map((t) => t.text)).toEqual(["LEDGER_SYNC_BATCH=500"]);
   });
 
+  it("keeps 'show' where it names a thing, drops it where it asks", () => {
+    const words = (q: string) => lexicalTerms(q).map((t) => t.text);
+    expect(words("when does the dog show open?")).toEqual(["dog", "show", "open"]);
+    expect(words("what did we think of the show?")).toContain("show");
+    expect(words("show me what Priya said about pricing")).toEqual(["priya", "pricing"]);
+    expect(words("can you show the invoices from May")).toEqual(["invoices", "may"]);
+    expect(words("please show all notes on the boiler")).toEqual(["notes", "boiler"]);
+  });
+
   it("a joined compound also asks for its parts as a phrase, the same word as written", () => {
     expect(lexicalTerms("when is the checkin?")).toEqual([
       { text: "checkin", exact: false },

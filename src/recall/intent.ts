@@ -1,4 +1,4 @@
-import { STOP_WORDS } from "../analysis/stopwords.js";
+import { NOUN_STOP_WORDS, STOP_WORDS } from "../analysis/stopwords.js";
 import { isExactToken, joinedCompound, nameWords, rawTokens, splitCompound } from "../analysis/tokens.js";
 import { eventWindow, parseEventAnchor } from "./event-time.js";
 import { parseTimeWindow, type TimeWindow } from "./timewindow.js";
@@ -123,11 +123,22 @@ function findEntities(
   return { slugs, words: matched };
 }
 
+/** "show me", "can you show", "please show": a request; "the flower show", "when is the show": a thing. */
+const REQUEST_BEFORE = new Set(["you", "please", "and", "then"]);
+const OBJECT_AFTER = new Set(["me", "us", "you", "him", "her", "them", "all", "every", "everything"]);
+
+/** A stop word that is a noun here (NOUN_STOP_WORDS): not opening a request nor before its object. */
+function isNounUse(word: string, before: string | undefined, after: string | undefined): boolean {
+  if (!NOUN_STOP_WORDS.has(word) || before === undefined) return false;
+  return !REQUEST_BEFORE.has(before.toLowerCase()) && !OBJECT_AFTER.has((after ?? "").toLowerCase());
+}
+
 /** Retrieval terms: exact tokens kept whole, other words lower-cased, stop words dropped. */
 export function lexicalTerms(query: string): LexicalTerm[] {
   const out: LexicalTerm[] = [];
   const seen = new Set<string>();
-  for (const raw of rawTokens(query)) {
+  const tokens = rawTokens(query);
+  for (const [i, raw] of tokens.entries()) {
     const token = raw.replace(/^@+/, "").replace(/['’]s$/i, "");
     if (token.length === 0) continue;
     if (isExactToken(token)) {
@@ -141,7 +152,7 @@ export function lexicalTerms(query: string): LexicalTerm[] {
       continue;
     }
     for (const w of nameWords(token)) {
-      if (STOP_WORDS.has(w) || seen.has(w)) continue;
+      if ((STOP_WORDS.has(w) && !isNounUse(w, tokens[i - 1], tokens[i + 1])) || seen.has(w)) continue;
       seen.add(w);
       out.push({ text: w, exact: false });
       // "checkin" also asks for "check-in" (indexed as the phrase "check in"), "email" for "e-mail".

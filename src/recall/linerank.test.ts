@@ -72,6 +72,19 @@ describe("recency bonus", () => {
     expect(best("the last time I spoke to Frank")).toBe("2026-04-24");
   });
 
+  it("puts the oldest first when asked for the first time or the first of something", () => {
+    const walks = [
+      on("2026-04-11", 2, "Walked the dog along the canal, muddy."),
+      on("2026-04-24", 2, "Canal walk again, dog swam."),
+      on("2026-04-02", 2, "Took the dog to the canal, first walk off the lead."),
+    ];
+    const oldest = (q: string) => [...rescoreLines(walks, q, opts)].sort((a, b) => b.score - a.score)[0]!.date;
+    expect(oldest("when did I first walk the dog by the canal?")).toBe("2026-04-02");
+    expect(oldest("how did our first canal walk go?")).toBe("2026-04-02");
+    // "the first week of April" is a window, not the earliest line.
+    expect(rescoreLines(walks, "canal walks in the first week of April", opts).map((h) => h.score)).toEqual([2, 2, 2]);
+  });
+
   it("leaves the words' order alone when no latest state is asked for", () => {
     expect(best("what did Frank do for a living?")).toBe("2026-04-11");
     // "last Tuesday" is a window (timewindow.ts), not a question after the newest line.

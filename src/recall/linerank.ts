@@ -21,7 +21,9 @@ export interface LineRankOptions {
   /**
    * Bonus, in a question after the latest state ("when did I last see Ana?", "what's the
    * latest on the move?"), for lines of later days: up to this
-   * share for the newest date among the hits, none for the oldest.
+   * share for the newest date among the hits, none for the oldest. A question after the
+   * earliest ("when did I first meet Ana?", "where did the first swarm go?") gets it the
+   * other way round.
    */
   recencyBoost: number;
   /**
@@ -52,6 +54,14 @@ const TIME_WORDS =
  */
 const LATEST_QUESTION =
   /\b(?:last\s+time|latest|most\s+recent(?:ly)?)\b|\blast\s+(?!(?:week|month|year|night|weekend|time|spring|summer|autumn|fall|winter|(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?\b)[a-z]+(?:ed|ing|s|w|t|n|d|e)\b/i;
+
+/**
+ * A question after the earliest: "first" before a verb ("did I first meet") or a thing
+ * ("the first swarm", "my first lesson"), "earliest", "first time"; not "first" before a
+ * unit ("the first week of May": a window, timewindow.ts) or "first of all".
+ */
+const EARLIEST_QUESTION =
+  /\b(?:earliest|first\s+time|(?:i|we|you|he|she|they|it)\s+first\s+[a-z]+|(?:the|my|our|your|his|her|their)\s+(?:very\s+)?first\s+(?!(?:week|month|year|weekend|day|night|quarter|half|of|thing)s?\b)[a-z]+)/i;
 
 /**
  * Who a line is by or about, from its head: a chat turn `- **Melanie** (1:56 pm): ...`
@@ -101,12 +111,16 @@ export function rescoreLines(
   // Dates of the hits, oldest first: a line's share of the recency bonus is its date's place.
   const lastMet = opts.lastMetBoost > 0 && LAST_MET.test(query);
   const latest = !lastMet && opts.recencyBoost > 0 && LATEST_QUESTION.test(query);
-  const dates = lastMet || latest ? datesOf(hits) : undefined;
+  const earliest = !lastMet && !latest && opts.recencyBoost > 0 && EARLIEST_QUESTION.test(query);
+  const dates = lastMet || latest || earliest ? datesOf(hits) : undefined;
   return hits.map((h) => {
     let s = h.score;
     const place = h.date === undefined ? undefined : dates?.get(h.date);
     if (place !== undefined && lastMet) s *= (1 + opts.lastMetBoost) ** place;
-    else if (place !== undefined && dates!.size > 1) s *= 1 + (opts.recencyBoost * place) / (dates!.size - 1);
+    else if (place !== undefined && dates!.size > 1) {
+      const newer = earliest ? dates!.size - 1 - place : place;
+      s *= 1 + (opts.recencyBoost * newer) / (dates!.size - 1);
+    }
     if (when && TIME_WORDS.test(h.text)) s *= 1 + opts.timeWordBoost;
     if (opts.coverageWeight > 0 && h.coverage) s *= 1 + opts.coverageWeight * coverage(h, byLine, opts.coverageSpan);
     if (opts.speakerBoost > 0) {

@@ -52,6 +52,17 @@ export function bridgeNames(
   return out;
 }
 
+/**
+ * Verbs that ask for what someone found out or settled ("what did the surveyor find?",
+ * "what did the panel decide?"): the answer says the finding, seldom the verb, so a
+ * second-hop line needs only the bridge when these are all the first hop left out.
+ */
+const OUTCOME_VERBS: ReadonlySet<string> = new Set(
+  "find finds found discover discovered notice noticed spot spotted conclude concluded decide decided report reported".split(
+    " ",
+  ),
+);
+
 /** The second hop's lines for the question's words, from its first-hop lines. */
 export function multiHopLines(ctx: ArmContext): LineHit[] {
   const t = ctx.plan.tuning.multiHop;
@@ -86,6 +97,8 @@ export function multiHopLines(ctx: ArmContext): LineHit[] {
   const best = new Map<string, LineHit>();
   for (const [i, seed] of (seeds as Line[]).entries()) {
     const rest = rests[i]!;
+    // "what did the bee inspector find?": the finding is the second hop's line, in its own words.
+    const outcomeOnly = rest.every((x) => OUTCOME_VERBS.has(x.text));
     // The first hop must say most of the question, or its names are no bridge to trust.
     const held = terms.length - rest.length;
     if (held < t.minSeedTerms || held <= terms.length * t.minSeedShare) continue;
@@ -96,7 +109,7 @@ export function multiHopLines(ctx: ArmContext): LineHit[] {
       for (const h of searchLines(ctx.idx, [bridgeTerm, ...rest], { limit: t.hopLines * 4 })) {
         if (h.path === seed.path && h.line === seed.line) continue;
         const ht = stemmedTokens(h.text);
-        if (!has(ht, bridgeTerm) || !rest.some((x) => has(ht, x))) continue;
+        if (!has(ht, bridgeTerm) || !(outcomeOnly || rest.some((x) => has(ht, x)))) continue;
         const score = (seed.score / top) * h.score;
         const key = `${h.path}#${h.line}`;
         if ((best.get(key)?.score ?? 0) < score) best.set(key, { ...h, score });

@@ -35,4 +35,26 @@ describe("roleEntities: the person a question names by the role MEMORY.md gives 
     expect(roleEntities("how much was the HMO paperwork", profiles)).toEqual([]);
     expect(roleEntities("where did I put the ladder?", profiles)).toEqual([]);
   });
+
+  it("a role's words before another noun only describe that noun; before a verb or a time they are the role", () => {
+    const garden = readCoreMemory(
+      ["- I grow tomatoes and leeks at the allotment, next to Dot's plot.", "- Mechanic: Tomasz Wrona."].map(
+        (text, i) => ({ line: i + 1, text }),
+      ),
+      [
+        { slug: "Dot", names: ["Dot"] },
+        { slug: "Tomasz", names: ["Tomasz"] },
+      ],
+    );
+    expect(roleEntities("what did the leek judge say?", garden)).toEqual(["Dot"]); // "did" before: "judge" is the verb
+    expect(roleEntities("when is the leek auction?", garden)).toEqual([]);
+    expect(roleEntities("when is the leek show?", garden)).toEqual([]);
+    expect(roleEntities("did the mechanic show up?", garden)).toEqual(["Tomasz"]);
+    expect(roleEntities("what did the tomato inspector find?", garden)).toEqual([]);
+    expect(roleEntities("did the mechanic finally ring?", garden)).toEqual(["Tomasz"]);
+    expect(roleEntities("who won the tomato contest", garden)).toEqual([]);
+    expect(roleEntities("what is the mechanic charging?", garden)).toEqual(["Tomasz"]);
+    expect(roleEntities("how much did I pay the mechanic last week?", garden)).toEqual(["Tomasz"]);
+    expect(roleEntities("what's the mechanic's number", garden)).toEqual(["Tomasz"]);
+  });
 });

@@ -166,3 +166,41 @@ describe("weekdays and 'now' that name no day", () => {
     });
   });
 });
+
+describe("weekends are Saturday and Sunday", () => {
+  // asOf a Wednesday, a Saturday and a Sunday of one week (Mon 2026-10-05 .. Sun 2026-10-11).
+  const wed = new Date("2026-10-07T09:00:00Z");
+  const sat = new Date("2026-10-10T09:00:00Z");
+  const sun = new Date("2026-10-11T20:00:00Z");
+  const days = (q: string, at: Date) => {
+    const w = parseTimeWindow(q, at);
+    return [w?.from, w?.to];
+  };
+
+  it("last weekend is the two days of the weekend before this week's", () => {
+    expect(days("how did the car boot sale go last weekend?", wed)).toEqual(["2026-10-03", "2026-10-04"]);
+    expect(days("who did I see last weekend", sun)).toEqual(["2026-10-03", "2026-10-04"]);
+    expect(days("anything from the past weekend?", sat)).toEqual(["2026-10-03", "2026-10-04"]);
+  });
+
+  it("this weekend is this week's, next weekend the one after", () => {
+    expect(days("what's on this weekend?", wed)).toEqual(["2026-10-10", "2026-10-11"]);
+    expect(days("what did we do this weekend", sun)).toEqual(["2026-10-10", "2026-10-11"]);
+    expect(days("plans for next weekend", wed)).toEqual(["2026-10-17", "2026-10-18"]);
+  });
+
+  it("a bare 'the weekend' is the latest one begun", () => {
+    expect(days("what did I cook over the weekend?", wed)).toEqual(["2026-10-03", "2026-10-04"]);
+    expect(days("who came round at the weekend", sun)).toEqual(["2026-10-10", "2026-10-11"]);
+  });
+
+  it("'a recent weekend' stays a vague hint, 'weekends' no time", () => {
+    expect(parseTimeWindow("what did Evan try in a recent weekend?", wed)).toMatchObject({ vague: true });
+    expect(parseTimeWindow("who do I see at weekends", wed)).toBeUndefined();
+  });
+
+  it("a weekend anchored to a month or a date keeps its own rule", () => {
+    expect(days("the first weekend of August 2026", wed)).toEqual(["2026-08-01", "2026-08-02"]);
+    expect(days("the weekend after 4th October, 2026", wed)).toEqual(["2026-10-10", "2026-10-11"]);
+  });
+});

@@ -137,6 +137,37 @@ function relativeTo(query: string, asOf: Date): Span | undefined {
   return { from, to, index: m.index, text: query.slice(m.index, m.index + m[0].length + r.text.length) };
 }
 
+/**
+ * "last weekend", "this weekend", "over the weekend": Saturday and Sunday (chrono reads one
+ * day). Weeks run Monday to Sunday, as for "last week": "this weekend" is the one of asOf's
+ * week, "last" the one before, "next" the one after; a bare "the weekend" is the latest one
+ * begun by asOf (recall asks about the past). Anchored weekends ("the first weekend of
+ * August", "the weekend after May 3") are read by the rules above first.
+ */
+function weekend(query: string, asOf: Date): Span | undefined {
+  // "the weekend", "last weekend"; not "a recent weekend" (vague) or "weekends" (a habit).
+  const m =
+    /\b(?:(?:over|at|on|during)\s+)?(?:the\s+(?:(?:past|previous|coming)\s+)?|(?:last|past|previous|this|next|coming)\s+)weekend\b/i.exec(
+      query,
+    );
+  if (!m) return undefined;
+  const today = utc(asOf.getUTCFullYear(), asOf.getUTCMonth() + 1, asOf.getUTCDate());
+  const thisSat = addDays(mondayOf(today), 5);
+  const begun = today.getTime() >= thisSat.getTime();
+  const which = /\b(last|past|previous|this|next|coming)\s+weekend/i.exec(m[0])?.[1]?.toLowerCase();
+  const from =
+    which === "this"
+      ? thisSat
+      : which === "next"
+        ? addDays(thisSat, 7)
+        : which === "coming"
+          ? addDays(thisSat, begun ? 7 : 0)
+          : which
+            ? addDays(thisSat, -7)
+            : addDays(thisSat, begun ? 0 : -7);
+  return { from, to: addDays(from, 1), index: m.index, text: m[0] };
+}
+
 /** How far back "recently" reaches. */
 const VAGUE_DAYS = 14;
 
@@ -273,7 +304,7 @@ export function parseTimeWindow(query: string, asOf: Date): TimeWindow | undefin
       " ".repeat(m.length),
     );
     masked = maskWeekdayLabels(masked);
-    for (const rule of [weekOfMonth, relativeTo, vague]) {
+    for (const rule of [weekOfMonth, relativeTo, weekend, vague]) {
       const s = rule(masked, asOf);
       if (!s) continue;
       if (rule === vague) fuzzy = s;
