@@ -56,5 +56,9 @@ describe("roleEntities: the person a question names by the role MEMORY.md gives 
     expect(roleEntities("what is the mechanic charging?", garden)).toEqual(["Tomasz"]);
     expect(roleEntities("how much did I pay the mechanic last week?", garden)).toEqual(["Tomasz"]);
     expect(roleEntities("what's the mechanic's number", garden)).toEqual(["Tomasz"]);
+    // A meeting with the person, or their charge, is theirs; a thing of the same words is not.
+    expect(roleEntities("when is my mechanic appointment?", garden)).toEqual(["Tomasz"]);
+    expect(roleEntities("how much was the mechanic invoice", garden)).toEqual(["Tomasz"]);
+    expect(roleEntities("how big was my leek harvest?", garden)).toEqual([]);
   });
 });

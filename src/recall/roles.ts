@@ -26,11 +26,21 @@ const AUX_BEFORE = /\b(?:do|does|did|didn['’]t|will|would|can|could|should|sha
  * ("the plumber last week"), or the role is a possessive ("my dentist's receptionist"). Otherwise the role's words
  * only describe the noun after them ("the honey show", "the bee inspector"): no one's role.
  */
+/** Nouns for a meeting with, or a charge from, the person before them: "my dentist appointment". */
+const ROLE_EVENT_NOUNS = new Set(
+  "appointment appointments appt appts meeting meetings visit visits call calls session sessions lesson lessons checkup check-up consultation bill bills invoice invoices fee fees".split(
+    " ",
+  ),
+);
+
 function roleMayEndAt(raw: readonly string[], n: number, before: string): boolean {
   if (n >= raw.length || /['’]s$/u.test(raw[n - 1]!)) return true;
   // After "did the": the subject's last word is right before the verb, the run's last word.
   if (AUX_BEFORE.test(before) && n === raw.length - 1) return true;
   const next = raw[n]!;
+  // "my dentist appointment", "the accountant's fee": the noun after is an event with that
+  // person or a charge from them, not a kind of dentist.
+  if (n === raw.length - 1 && ROLE_EVENT_NOUNS.has(next)) return true;
   return /(?:ing|ed|ly)$/u.test(next) || mayNameTime(raw.slice(n).join(" "));
 }
 
