@@ -305,13 +305,15 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
     knownKeys: () => [...all.keys()],
     firstSpellings: () => found.firstSpellings(),
     suggestions,
-    notes: found.unclear().flatMap(({ people, lines }) =>
-      lines.length === 0
-        ? []
-        : [
-            `${lines.length} line(s) name ${people.join(" or ")} by first name without saying which; cited on neither page: ${lines.slice(0, 3).join(", ")}${lines.length > 3 ? ", ..." : ""}`,
-          ],
-    ),
+    notes: found
+      .unclear()
+      .flatMap(({ people, lines }) =>
+        lines.length === 0
+          ? []
+          : [
+              `${lines.length} line(s) name ${people.join(" or ")} by first name without saying which; cited on neither page: ${lines.slice(0, 3).join(", ")}${lines.length > 3 ? ", ..." : ""}`,
+            ],
+      ),
     context(slug, facts) {
       const key = entityKey(slug);
       const withFacts = new Set<string>();

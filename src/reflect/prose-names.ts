@@ -1,7 +1,7 @@
 import { entityKey } from "../retain/entities.js";
 import { cmp } from "./format.js";
-import { digestProse, type LogList, type ProseDigest } from "./prose-digest.js";
 import type { ProseLine, ProseLog } from "./prose.js";
+import { digestProse, type LogList, type ProseDigest } from "./prose-digest.js";
 import { sharedFirstNames } from "./shared-names.js";
 
 /**

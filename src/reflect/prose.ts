@@ -202,10 +202,8 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   return out.k || out.a || out.n || out.s ? out : undefined;
 }
 
-const FULL = new RegExp(
-  String.raw`(?<![\p{L}\p{N}_@'’.-])(\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)(?= (\p{Lu}(?:\p{Ll}[\p{L}\p{M}'’-]*)?)(?![\p{L}\p{N}]))`,
-  "gu",
-);
+const FULL =
+  /(?<![\p{L}\p{N}_@'’.-])(\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)(?= (\p{Lu}(?:\p{Ll}[\p{L}\p{M}'’-]*)?)(?![\p{L}\p{N}]))/gu;
 
 /** "Sam Whitlock", "Sam O", "Jo F": a first name and a surname or its initial (neither a common word). */
 function fullNames(prose: string): [string, string][] {

@@ -65,7 +65,7 @@ export function sharedFirstNames(
   const kin = new Set<string>();
   const addFull = (first: string, second: string) => {
     const key = keyOf(first);
-    if (second.length < 2 || !eligible(key) || entityKey(second) === key || eligible(entityKey(second))) return;
+    if (second.length < 2 || !eligible(key) || entityKey(second) === key) return;
     let bySurname = surnames.get(key);
     if (bySurname === undefined) {
       bySurname = new Map();
@@ -118,7 +118,8 @@ export function sharedFirstNames(
   const bySurnameKey = new Map<string, [string, string][]>();
   for (const s of out.values())
     for (const p of s.persons)
-      if (p.surname !== undefined) bySurnameKey.set(p.surname, [...(bySurnameKey.get(p.surname) ?? []), [s.key, p.key]]);
+      if (p.surname !== undefined)
+        bySurnameKey.set(p.surname, [...(bySurnameKey.get(p.surname) ?? []), [s.key, p.key]]);
   digests.forEach((d, i) => {
     const offset = offsets[i]!;
     for (const [raw, packed] of Object.entries(d.lines)) {
