@@ -221,24 +221,29 @@ export function namesOf(
     // made it gets the name one full run over all the logs gives it later (entitySpellings).
     names.set(key, known.get(key) ?? bySpelling.keys().next().value ?? "");
   }
-  const keyOfName = (raw: string) => {
-    const key = keyOf(raw);
+  const runKey = (key: string) => {
     const run = renamed.get(key);
     return run === undefined ? key : entityKey(run);
   };
   // Two people sharing a first name: a page each, and each line of the name to the one it names.
+  // Keyed by the first name itself: "Sam Okoro" and "Sam Whitlock" with no Sam alone are two people, not the likelier run.
   const shared = sharedFirstNames(
     digests,
     offsets,
     split.core ?? [],
-    keyOfName,
-    (k) => names.has(k) && !(split.fixed?.has(k) ?? false),
-    (k) => names.get(k)!,
+    keyOf,
+    (k) => names.has(runKey(k)) && !(split.fixed?.has(k) ?? false),
+    (k) => known.get(k) ?? names.get(k) ?? spellings.get(k)?.keys().next().value ?? k,
   );
   for (const s of shared.values()) {
+    names.delete(runKey(s.key));
     names.delete(s.key);
     for (const p of s.persons) names.set(p.key, p.name);
   }
+  const keyOfName = (raw: string) => {
+    const key = keyOf(raw);
+    return shared.has(key) ? key : runKey(key);
+  };
   // Lines are collected on first use, for the keys asked for (a nightly run renders a few pages).
   let lines: Map<string, { path: string; line: number; date: string }[]> | undefined;
   const linesOf = (key: string, focus?: ReadonlySet<string>) => {

@@ -63,6 +63,19 @@ describe("two people sharing a first name", () => {
     expect(found.unclear()[0]?.lines).toEqual(["memory/2026-09-13.md#L1"]);
   });
 
+  it("two full names and no bare first name: two people, not the first name's likelier run", () => {
+    const logs = [
+      log("2026-09-01", "Warm-up by Sam Okoro. Back in goal: Sam Whitlock."),
+      log("2026-09-22", "Ankle strapped by Sam Okoro."),
+      log("2026-09-27", "Armband for Sam Whitlock today."),
+    ];
+    const found = proseNames(logs, new Map());
+    expect(found.names.get("sam-okoro")).toBe("Sam-Okoro");
+    expect(found.names.get("sam-whitlock")).toBe("Sam-Whitlock");
+    expect(cited(found, "sam-okoro")).toEqual(["09-01#L1", "09-22#L1"]);
+    expect(cited(found, "sam-whitlock")).toEqual(["09-01#L1", "09-27#L1"]);
+  });
+
   it("one surname and no kin word is one person: the first name's page as before", () => {
     const logs = [
       log("2026-03-09", "Spoke to John Pryce about the boiler."),
