@@ -128,6 +128,7 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   // The end of a word, past the dot of an abbreviation ("St. Mary's" goes on after "St.").
   const endOf = (at: number, word: string) =>
     prose[at + word.length] === "." && abbrevBefore(prose, at + word.length) ? at + word.length + 1 : at + word.length;
+  const tally = tallyItems(prose);
   for (const m of prose.matchAll(WORD)) {
     const prev = m.index > 0 ? prose[m.index - 1] : undefined;
     if (prev !== undefined && /[\p{L}\p{N}_@/\\.]/u.test(prev) && !/\s/u.test(prev)) continue; // inside a token
@@ -140,6 +141,14 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
     }
     lastNameEnd = -1;
     run = undefined;
+    // A tally ("Scorers (Maya 2, Nadia 1)", "Votes: Grace 2, Tom 1"): its words are counted, as
+    // weakly as a sentence's first word: they name someone only when the name is someone already.
+    if (tally.has(m.index)) {
+      opener = undefined;
+      lastNameEnd = -1;
+      if (!isStop(name) && name !== name.toUpperCase() && !start.includes(name)) start.push(name);
+      continue;
+    }
     // A word after a small number labels it ("on 4 West", "Bed 12 A"): a ward or a room, no one;
     // so does one before a number ("in Flat 4", "Room 101's key"), and one after "a"/"an" is a
     // kind or a make ("it's a 2009 Baxi", "an Aga"): people are not counted with an article.
@@ -200,6 +209,25 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   const kin = kinNames(prose);
   if (kin.length) out.b = kin;
   return out.k || out.a || out.n || out.s ? out : undefined;
+}
+
+/** Lists of two or more "Word N" items, N a small count: "(Maya 2, Nadia 1)", "Lou 3, Nadia 2 and Kat 0". */
+const TALLY =
+  /(?<![\p{L}\p{N}])\p{Lu}\p{Ll}+ \d{1,2}(?![\p{N}])(?:\s*(?:,|and|&)\s*\p{Lu}\p{Ll}+ \d{1,2}(?![\p{L}\p{N}:.]))+/gu;
+const TALLY_ITEM = /(\p{Lu}\p{Ll}+) \d{1,2}/gu;
+
+/**
+ * Where a tally's words start. Its words must differ ("Flat 4, Flat 5" labels flats): a tally
+ * counts for people, a list of one word's numbers labels things.
+ */
+function tallyItems(prose: string): Set<number> {
+  const out = new Set<number>();
+  for (const m of prose.matchAll(TALLY)) {
+    const items = [...m[0].matchAll(TALLY_ITEM)];
+    if (new Set(items.map((i) => i[1]!.toLowerCase())).size !== items.length) continue;
+    for (const i of items) out.add(m.index + i.index);
+  }
+  return out;
 }
 
 const FULL =
