@@ -39,6 +39,19 @@ describe("two people sharing a first name", () => {
     ]);
   });
 
+  it("a full name further up the log than the paragraph right above says nothing about a bare line", () => {
+    const logs = [
+      log("2026-05-04", "Chris Bell rang about the window.\n\nChris Adair did the milk order."),
+      log(
+        "2026-05-13",
+        "Chris Adair is off to college.\n\nMo's wife had the baby.\n\nChris rang about the replacement.\nChris says no agency.",
+      ),
+    ];
+    const found = proseNames(logs, new Map());
+    expect(cited(found, "chris-adair")).toEqual(["05-04#L3", "05-13#L1"]);
+    expect(found.unclear()[0]?.lines).toEqual(["memory/2026-05-13.md#L5", "memory/2026-05-13.md#L6"]);
+  });
+
   it("a kin word on the bare name: that one keeps the first name's page and its bare lines", () => {
     const logs = [
       log("2026-09-06", "My sister Jo came down with a flask.\n\nEmail from Jo Fairley about the fixture."),

@@ -12,8 +12,10 @@ import type { ProseDigest } from "./prose-digest.js";
  *  1. the line writes a full name, a surname's initial ("Sam O") or the surname alone: that one;
  *  2. a kin word makes one of them the bare first name ("my sister Jo"): the writer calls
  *     that one by the first name and writes the other in full, so a bare line is hers;
- *  3. else the last line above it in the same log that named one of them: that one
- *     ("John Pryce came at four ... John said foam lagging");
+ *  3. else the line or paragraph right above it names one of them: that one ("John Pryce came
+ *     at four ... John said foam lagging"); a name further up the log is too far to say
+ *     ("Chris Adair's last Saturday is the 30th ... [Mo's baby] ... Chris rang re: the
+ *     replacement" is the area manager);
  *  4. else no page: the line is unclear, and the run says so once instead of guessing.
  * Pure: digests (and MEMORY.md's scanned lines) in, people and line owners out.
  */
@@ -149,7 +151,7 @@ export function sharedFirstNames(
   for (const s of out.values()) {
     const bare = s.persons.find((p) => p.surname === undefined);
     const all = (lines.get(s.key) ?? []).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    let last: { log: number; person: string } | undefined;
+    let last: { log: number; line: number; person: string } | undefined;
     for (const [log, line] of all) {
       const here = at(log, line);
       if (s.owners.has(here)) continue;
@@ -157,10 +159,10 @@ export function sharedFirstNames(
       let owners: string[];
       if (own.length > 0) owners = own;
       else if (bare !== undefined) owners = [bare.key];
-      else if (last !== undefined && last.log === log) owners = [last.person];
+      else if (last !== undefined && last.log === log && line - last.line <= 2) owners = [last.person];
       else owners = [];
       s.owners.set(here, owners);
-      if (own.length === 1) last = { log, person: own[0]! };
+      if (own.length === 1) last = { log, line, person: own[0]! };
       else if (own.length > 1) last = undefined;
     }
   }
