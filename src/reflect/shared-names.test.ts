@@ -89,6 +89,18 @@ describe("two people sharing a first name", () => {
     expect(cited(found, "sam-whitlock")).toEqual(["09-01#L1", "09-27#L1"]);
   });
 
+  it("a name of its own after a first name is a list without commas, not a second surname", () => {
+    const logs = [
+      log("2026-09-01", "Lou Smith did the warm-up. Then we gave Nadia a run on the wing."),
+      log("2026-09-03", "Subs for Sunday: Lou Nadia Ellie"),
+      log("2026-09-06", "Lou scored twice and Nadia once."),
+    ];
+    const found = proseNames(logs, new Map());
+    expect(found.names.get("lou")).toBe("Lou");
+    expect(found.names.has("lou-nadia")).toBe(false);
+    expect(cited(found, "lou")).toEqual(["09-01#L1", "09-03#L1", "09-06#L1"]);
+  });
+
   it("one surname and no kin word is one person: the first name's page as before", () => {
     const logs = [
       log("2026-03-09", "Spoke to John Pryce about the boiler."),

@@ -91,8 +91,27 @@ export function sharedFirstNames(
     }
     for (const name of Object.keys(d.kin)) addKin(name);
   }
+  // A second word that is someone of their own, named without the first name on two days or
+  // more ("Subs: Lou Nadia Ellie" beside Nadia's own lines), is no surname: a list without commas.
+  const ownLogs = (surname: string, first: string): number => {
+    const logs = new Set<number>();
+    digests.forEach((d, i) => {
+      const withFirst = new Set<string>();
+      for (const [pair, packed] of Object.entries(d.full)) {
+        const cut = pair.indexOf("\n");
+        if (keyOf(pair.slice(0, cut)) === first && entityKey(pair.slice(cut + 1)) === surname)
+          for (const [log, line] of decoded(packed, 0)) withFirst.add(at(log, line));
+      }
+      for (const [raw, packed] of Object.entries(d.lines))
+        if (entityKey(raw) === surname)
+          for (const [log, line] of decoded(packed, 0)) if (!withFirst.has(at(log, line))) logs.add(offsets[i]! + log);
+    });
+    return logs.size;
+  };
   const out = new Map<string, SharedFirst>();
   for (const [key, bySurname] of surnames) {
+    for (const surname of [...bySurname.keys()])
+      if (eligible(surname) && ownLogs(surname, key) >= 2) bySurname.delete(surname);
     const first = spelling(key);
     const persons: Person[] = [...bySurname]
       .map(([surname, spellings]) => ({ key: "", name: `${first}-${[...spellings].sort(cmp)[0]}`, surname }))
