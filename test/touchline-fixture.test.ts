@@ -65,6 +65,12 @@ describe("entity pages from a football manager's notes", () => {
     }
   });
 
+  it("a tally line is cited on the pages of the people it counts", async () => {
+    expect(cites(await fx.page("Maya"), "09-06.md#L3")).toBe(true); // "Scorers (Maya 2, Nadia 1)"
+    for (const name of ["Lou", "Kat"]) expect(cites(await fx.page(name), "09-17.md#L3"), name).toBe(true);
+    expect(cites(await fx.page("Ellie"), "09-27.md#L3")).toBe(true); // "Scorers (Nadia 1, Ellie 1)"
+  });
+
   it("no page for surnames, labels, tallies or weekdays", () => {
     const junk = [
       ...["Sam", "Whitlock", "Okoro", "Nowak", "Fairley", "Flynn", "Update", "Progress", "Subs", "Scorers"],
