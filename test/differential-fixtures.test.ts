@@ -14,7 +14,7 @@ afterAll(() => {
 
 const FIXTURES = (
   process.env.DIFF_FIXTURES ??
-  "natural,messy,freelance,household,beliefs,beliefs-3,beliefs-4,opinions-2,landlord,bikeshop,nightshift"
+  "natural,messy,freelance,household,beliefs,beliefs-3,beliefs-4,opinions-2,landlord,bikeshop,nightshift,letters,touchline,handover"
 ).split(",");
 
 // Pages an earlier night made from names the later logs show to be something else ("Denise

@@ -71,11 +71,22 @@ describe("entity pages from a widower's letters to himself", () => {
     for (const line of ["04-08.md#L3", "04-08.md#L5", "04-24.md#L7"]) expect(cites(rosemary, line), line).toBe(true);
   });
 
-  // Known: one first name with two surnames ("John Pryce", "John Keeling"; "Pat Dunmore" and
-  // Joan's sister Pat) is one page holding both people's lines.
-  it.fails("two people sharing a first name get a page each", async () => {
-    const john = pages.includes("John") ? await fx.page("John") : "";
-    expect(cites(john, "03-09.md#L5") && cites(john, "03-19.md#L7")).toBe(false);
+  // Two Johns told apart by surname, and Pat Dunmore beside "Joan's sister Pat" (a kin word on
+  // the bare name): a page each, and a bare line on the page of the one its line or log names.
+  it("two people sharing a first name get a page each, each citing only their own lines", async () => {
+    expect(pages).not.toContain("John");
+    const [pryce, keeling] = [await fx.page("John-Pryce"), await fx.page("John-Keeling")];
+    for (const line of ["03-09.md#L5", "03-09.md#L7", "03-19.md#L9", "04-15.md#L5", "04-28.md#L5"])
+      expect(cites(pryce, line), line).toBe(true);
+    for (const line of ["03-19.md#L7", "04-15.md#L3"]) expect(cites(pryce, line), line).toBe(false);
+    for (const line of ["03-19.md#L7", "04-15.md#L3", "04-28.md#L3"]) expect(cites(keeling, line), line).toBe(true);
+    for (const line of ["03-09.md#L5", "04-28.md#L5"]) expect(cites(keeling, line), line).toBe(false);
+    const [sister, dunmore] = [await fx.page("Pat"), await fx.page("Pat-Dunmore")];
+    for (const line of ["03-23.md#L3", "03-23.md#L5", "04-24.md#L3"]) expect(cites(sister, line), line).toBe(true);
+    for (const line of ["03-05.md#L7", "03-27.md#L3", "04-20.md#L1"]) {
+      expect(cites(dunmore, line), line).toBe(true);
+      expect(cites(sister, line), line).toBe(false);
+    }
   });
 });
 

@@ -28,6 +28,8 @@ export interface EntityWorld {
   context(slug: string, facts: readonly Fact[]): EntityContext;
   /** Alias suggestions, one line each ("@Zoe and @Zoë: same name without accents"), sorted. */
   suggestions: string[];
+  /** A line per first name two people share, when some of its lines say not which (cited on neither page). */
+  notes: string[];
   /** Only these entities' pages will be rendered (an incremental run): index only their mentions. */
   focus(slugs: Iterable<string>): void;
   /** Prose lines naming a key, for incremental scope. */
@@ -198,16 +200,17 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
   );
   // Prose names keyed through the aliases, so `Jo` in a chat counts for Jonas.md when it says so.
   const canon = (x: string) => known.get(resolve(x)) ?? ties.get(entityKey(x)) ?? x;
+  const split = { core: coreScan, fixed: named };
   let found: ProseNames | undefined;
   if (digests !== undefined) {
     try {
-      found = namesOf(digests, known, coreKeys, canon, coreInSentences);
+      found = namesOf(digests, known, coreKeys, canon, coreInSentences, split);
     } catch {
       found = undefined; // a kept digest that does not read back: count every log again
     }
   }
   if (found === undefined && unread.length > 0) throw new IncompleteProse("a kept digest does not read back");
-  found ??= proseNames(input.prose, known, coreKeys, canon, coreInSentences);
+  found ??= proseNames(input.prose, known, coreKeys, canon, coreInSentences, split);
   const all = new Map(known);
   const proseOnly: string[] = [];
   for (const [key, name] of found.names) {
@@ -221,9 +224,21 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
   // MEMORY.md lines by entity key.
   const coreLines = new Map<string, LineMention[]>();
   const lines = input.core.text.split(/\r?\n/);
+  const scannedAt = new Map(coreScan.map((l) => [l.line, l]));
   for (let i = 0; i < lines.length; i++) {
     // "Ash" of "Ash Grove" counts for the run's page.
     const keys = new Set(nameTokens(lines[i]!).flatMap((n) => [resolve(n), found.keyOf(n)]));
+    // A first name two people share: the line is theirs whose full name or kin word it writes.
+    for (const key of [...keys]) {
+      const people = found.split(key);
+      if (people === undefined) continue;
+      keys.delete(key);
+      const l = scannedAt.get(i + 1);
+      for (const [first, second] of l?.f ?? [])
+        if (found.keyOf(first) === key && people.includes(entityKey(`${first}-${second}`)))
+          keys.add(entityKey(`${first}-${second}`));
+      if (people.includes(key) && (l?.b ?? []).some((n) => found.keyOf(n) === key)) keys.add(key);
+    }
     for (const key of keys) {
       if (!all.has(key)) continue;
       const list = coreLines.get(key) ?? [];
@@ -290,6 +305,15 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
     knownKeys: () => [...all.keys()],
     firstSpellings: () => found.firstSpellings(),
     suggestions,
+    notes: found
+      .unclear()
+      .flatMap(({ people, lines }) =>
+        lines.length === 0
+          ? []
+          : [
+              `${lines.length} line(s) name ${people.join(" or ")} by first name without saying which; cited on neither page: ${lines.slice(0, 3).join(", ")}${lines.length > 3 ? ", ..." : ""}`,
+            ],
+      ),
     context(slug, facts) {
       const key = entityKey(slug);
       const withFacts = new Set<string>();
@@ -316,6 +340,7 @@ export function entityWorld(input: EntityWorldInput): EntityWorld {
           for (const n of [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []), ...(l.s ?? [])]) {
             keys.add(resolve(n));
             keys.add(found.keyOf(n)); // "Ash" of "Ash Grove" is the run's page
+            for (const person of found.split(found.keyOf(n)) ?? []) keys.add(person);
           }
       return keys;
     },

@@ -342,6 +342,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     diagnostics: [...entityPages.diagnostics, ...loaded.diagnostics],
     warnings: [
       ...entityPages.notes,
+      ...world.notes,
       ...vanishWarnings,
       ...merges.notes,
       ...evolved.warnings,

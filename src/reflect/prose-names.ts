@@ -1,6 +1,8 @@
 import { entityKey } from "../retain/entities.js";
 import { cmp } from "./format.js";
-import type { ProseLog } from "./prose.js";
+import type { ProseLine, ProseLog } from "./prose.js";
+import { digestProse, type LogList, type ProseDigest } from "./prose-digest.js";
+import { sharedFirstNames } from "./shared-names.js";
 
 /**
  * Which names of the logs' prose are entities, and where each is mentioned (issue 10 item 6).
@@ -18,130 +20,7 @@ import type { ProseLog } from "./prose.js";
  */
 export const PROSE_MIN_LOGS = 2;
 
-/** Log indices (into the digest's logs), ascending and distinct: their count and "i,j,k". */
-export type LogList = [count: number, packed: string];
-
-/** What the names step needs of a run of logs, by raw name (the spelling in the log). */
-export interface ProseDigest {
-  /** The logs, in path order. */
-  logs: { path: string; date: string }[];
-  /** Uses of a name as a speaker, @mention, in a sentence or at its start (spelling votes). */
-  spell: Record<string, number>;
-  /** Logs with a name as a speaker or inside a sentence (not as a verb's second word). */
-  strong: Record<string, LogList>;
-  /** Logs naming a name anywhere. */
-  anywhere: Record<string, LogList>;
-  /** Names written as @mentions. */
-  tagged: string[];
-  /** Names seen outside a run's head and a pair's second word. */
-  alone: string[];
-  /** Names seen right after a personal title ("Mr Duguid"): surnames. */
-  titled: string[];
-  /** Runs of capitalised words ("Ash Grove") by their first word: joined run -> uses. */
-  runs: Record<string, Record<string, number>>;
-  /** Sentence-start pairs "first\nsecond" -> logs. */
-  pairs: Record<string, LogList>;
-  /** Lines naming a name: "log.line,log.line" in (log, line) order. */
-  lines: Record<string, string>;
-}
-
-/** A digest of logs (any order; they are sorted by path here). Pure. */
-export function digestProse(logs: readonly ProseLog[]): ProseDigest {
-  const sorted = [...logs].sort((a, b) => cmp(a.path, b.path));
-  const out: ProseDigest = {
-    logs: [],
-    spell: {},
-    strong: {},
-    anywhere: {},
-    tagged: [],
-    alone: [],
-    titled: [],
-    runs: {},
-    pairs: {},
-    lines: {},
-  };
-  // Built as arrays, packed at the end (a kept digest is read back as strings and unpacked only where needed).
-  const strong = new Map<string, number[]>();
-  const anywhere = new Map<string, number[]>();
-  const pairs = new Map<string, number[]>();
-  const lines = new Map<string, number[]>();
-  const spell = new Map<string, number>();
-  const tagged = new Set<string>();
-  const alone = new Set<string>();
-  const titled = new Set<string>();
-  const runs = new Map<string, Map<string, number>>();
-  const addLog = (map: Map<string, number[]>, name: string, log: number) => {
-    const list = map.get(name);
-    if (list === undefined) map.set(name, [log]);
-    else if (list[list.length - 1] !== log) list.push(log);
-  };
-  const addLine = (name: string, log: number, line: number) => {
-    const list = lines.get(name);
-    if (list === undefined) lines.set(name, [log, line]);
-    else if (list[list.length - 2] !== log || list[list.length - 1] !== line) list.push(log, line);
-  };
-  const index = new Map<string, number>();
-  for (const log of sorted) {
-    // The same path twice is one log (as a set of paths would have it).
-    let i = index.get(log.path);
-    if (i === undefined) {
-      i = out.logs.length;
-      index.set(log.path, i);
-      out.logs.push({ path: log.path, date: log.date });
-    }
-    for (const l of log.lines) {
-      const seconds = l.p && new Set(l.p.map(([, second]) => second));
-      const heads = l.r && new Set(l.r.map((r) => r[0]!));
-      if (l.t) for (const name of l.t) titled.add(name);
-      if (l.p) for (const [first, second] of l.p) addLog(pairs, `${first}\n${second}`, i);
-      if (l.r)
-        for (const r of l.r) {
-          let byRun = runs.get(r[0]!);
-          if (byRun === undefined) {
-            byRun = new Map();
-            runs.set(r[0]!, byRun);
-          }
-          const joined = r.join("-");
-          byRun.set(joined, (byRun.get(joined) ?? 0) + 1);
-        }
-      const use = (name: string, isStrong: boolean) => {
-        spell.set(name, (spell.get(name) ?? 0) + 1);
-        if (isStrong && !seconds?.has(name)) addLog(strong, name, i);
-        addLog(anywhere, name, i);
-        if (!heads?.has(name) && !seconds?.has(name)) alone.add(name);
-        addLine(name, i, l.line);
-      };
-      if (l.k) for (const name of l.k) use(name, true);
-      if (l.a)
-        for (const name of l.a) {
-          use(name, false);
-          tagged.add(name);
-        }
-      if (l.n) for (const name of l.n) use(name, true);
-      if (l.s) for (const name of l.s) use(name, false);
-      if (l.p) for (const pair of l.p) addLine(pair[0], i, l.line);
-    }
-  }
-  // Records built with fromEntries: a name is an own property even when it is "__proto__".
-  const pack = (map: Map<string, number[]>): Record<string, LogList> =>
-    Object.fromEntries([...map].map(([name, list]) => [name, [list.length, list.join(",")] as LogList]));
-  out.strong = pack(strong);
-  out.anywhere = pack(anywhere);
-  out.pairs = pack(pairs);
-  out.lines = Object.fromEntries(
-    [...lines].map(([name, list]) => {
-      const parts: string[] = [];
-      for (let j = 0; j < list.length; j += 2) parts.push(`${list[j]}.${list[j + 1]}`);
-      return [name, parts.join(",")];
-    }),
-  );
-  out.spell = Object.fromEntries(spell);
-  out.tagged = [...tagged];
-  out.alone = [...alone];
-  out.titled = [...titled];
-  out.runs = Object.fromEntries([...runs].map(([head, byRun]) => [head, Object.fromEntries(byRun)]));
-  return out;
-}
+export { digestProse, type LogList, type ProseDigest } from "./prose-digest.js";
 
 export interface ProseNames {
   /** Entity key -> spelling of every name that gets a page or is already an entity. */
@@ -157,6 +36,10 @@ export interface ProseNames {
   spellings(): Map<string, string[]>;
   /** Entity key -> the first line naming it by its own name (any case) and the spelling written there. */
   firstSpellings(): Map<string, FirstSpelling>;
+  /** The page keys of the people a shared first name's key stands for (shared-names.ts), if it is one. */
+  split(key: string): string[] | undefined;
+  /** Per shared first name: its people's page names and the lines that name neither ("path#Lline"). */
+  unclear(): { people: string[]; lines: string[] }[];
 }
 
 /** Where a spelling of a name was first written. */
@@ -186,8 +69,17 @@ export function proseNames(
   core: ReadonlySet<string> = new Set(),
   canon: (name: string) => string = (name) => name,
   coreInSentences: ReadonlySet<string> = new Set(),
+  split: SplitOptions = {},
 ): ProseNames {
-  return namesOf([digestProse(logs)], known, core, canon, coreInSentences);
+  return namesOf([digestProse(logs)], known, core, canon, coreInSentences, split);
+}
+
+/** What telling apart two people who share a first name needs (shared-names.ts). */
+export interface SplitOptions {
+  /** MEMORY.md's scanned lines: full names and kin words there tell people apart too. */
+  core?: readonly ProseLine[];
+  /** Keys of entities with facts or opinions: the facts say who they are, never split. */
+  fixed?: ReadonlySet<string>;
 }
 
 /**
@@ -200,6 +92,7 @@ export function namesOf(
   core: ReadonlySet<string> = new Set(),
   canon: (name: string) => string = (name) => name,
   coreInSentences: ReadonlySet<string> = new Set(),
+  split: SplitOptions = {},
 ): ProseNames {
   // Ten years of logs name the same few hundred spellings again and again: key each once.
   const keys = new Map<string, string>();
@@ -328,10 +221,28 @@ export function namesOf(
     // made it gets the name one full run over all the logs gives it later (entitySpellings).
     names.set(key, known.get(key) ?? bySpelling.keys().next().value ?? "");
   }
-  const keyOfName = (raw: string) => {
-    const key = keyOf(raw);
+  const runKey = (key: string) => {
     const run = renamed.get(key);
     return run === undefined ? key : entityKey(run);
+  };
+  // Two people sharing a first name: a page each, and each line of the name to the one it names.
+  // Keyed by the first name itself: "Sam Okoro" and "Sam Whitlock" with no Sam alone are two people, not the likelier run.
+  const shared = sharedFirstNames(
+    digests,
+    offsets,
+    split.core ?? [],
+    keyOf,
+    (k) => names.has(runKey(k)) && !(split.fixed?.has(k) ?? false),
+    (k) => known.get(k) ?? names.get(k) ?? spellings.get(k)?.keys().next().value ?? k,
+  );
+  for (const s of shared.values()) {
+    names.delete(runKey(s.key));
+    names.delete(s.key);
+    for (const p of s.persons) names.set(p.key, p.name);
+  }
+  const keyOfName = (raw: string) => {
+    const key = keyOf(raw);
+    return shared.has(key) ? key : runKey(key);
   };
   // Lines are collected on first use, for the keys asked for (a nightly run renders a few pages).
   let lines: Map<string, { path: string; line: number; date: string }[]> | undefined;
@@ -342,15 +253,25 @@ export function namesOf(
       digests.forEach((d, at) => {
         for (const [raw, packed] of Object.entries(d.lines)) {
           const k = keyOfName(raw);
-          if (!names.has(k) || (focus && !focus.has(k))) continue;
+          const s = shared.get(k);
+          if (s === undefined && (!names.has(k) || (focus && !focus.has(k)))) continue;
           const pairs: number[] = [];
           for (const item of packed.split(",")) {
             const dot = item.indexOf(".");
             pairs.push(offsets[at]! + Number(item.slice(0, dot)), Number(item.slice(dot + 1)));
           }
-          const list = found.get(k);
-          if (list === undefined) found.set(k, [pairs]);
-          else list.push(pairs);
+          const add = (key: string, list: number[]) => {
+            const lists = found.get(key);
+            if (lists === undefined) found.set(key, [list]);
+            else lists.push(list);
+          };
+          if (s === undefined) {
+            add(k, pairs);
+            continue;
+          }
+          for (let j = 0; j < pairs.length; j += 2)
+            for (const owner of s.owners.get(`${pairs[j]}.${pairs[j + 1]}`) ?? [])
+              if (!focus || focus.has(owner)) add(owner, [pairs[j]!, pairs[j + 1]!]);
         }
       });
       const logs = digests.flatMap((d) => d.logs);
@@ -390,6 +311,12 @@ export function namesOf(
         if (list === undefined) out.set(k, [raw]);
         else list.push(raw);
       }
+    // A shared first name's spellings count for each of its people, with who they all are.
+    for (const s of shared.values()) {
+      const raws = out.get(s.key) ?? [];
+      out.delete(s.key);
+      for (const p of s.persons) out.set(p.key, [...raws, ...s.persons.map((q) => `=${q.name}`)]);
+    }
     for (const list of out.values()) list.sort(cmp);
     return out;
   };
@@ -413,5 +340,23 @@ export function namesOf(
     });
     return out;
   };
-  return { names, linesOf, keyOf: keyOfName, spellings: spellingsOf, firstSpellings };
+  const unclear = () =>
+    [...shared.values()].map((s) => {
+      const logs = digests.flatMap((d) => d.logs);
+      const lines = [...s.owners]
+        .filter(([, owners]) => owners.length === 0)
+        .map(([item]) => item.split(".").map(Number) as [number, number])
+        .sort((a, b) => a[0] - b[0] || a[1] - b[1])
+        .map(([log, line]) => `${logs[log]?.path}#L${line}`);
+      return { people: s.persons.map((p) => p.name), lines };
+    });
+  return {
+    names,
+    linesOf,
+    keyOf: keyOfName,
+    spellings: spellingsOf,
+    firstSpellings,
+    split: (key) => shared.get(key)?.persons.map((p) => p.key),
+    unclear,
+  };
 }

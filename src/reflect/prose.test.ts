@@ -60,6 +60,19 @@ describe("names in a log's prose", () => {
     expect(names("| Electric | 2210 | read by Yusuf |")).toEqual({ n: ["Yusuf"], s: ["Electric"] });
   });
 
+  it("counts a tally's names as weakly as a sentence's first word; one word's numbers stay labels", () => {
+    // "Maya 2, Nadia 1": each a name the logs may know (a page then cites the line), none a page of its own.
+    expect(scanLine("Scorers (Maya 2, Nadia 1)", 1)?.s).toEqual(["Scorers", "Maya", "Nadia"]);
+    expect(scanLine("Pens in training: Lou 3, Nadia 2 and Kat 0, she skied them all", 1)?.s).toEqual([
+      "Pens",
+      "Lou",
+      "Nadia",
+      "Kat",
+    ]);
+    expect(scanLine("Flat 4, Flat 5 and Flat 6 all passed", 1)).toBeUndefined();
+    expect(scanLine("Readings went to Gas 04417, Water 3381 today", 1)?.s).toEqual(["Readings"]);
+  });
+
   it("gives no name to a language or nationality, capitalised or not", () => {
     const l = scanLine("The notes are in German; I added an English summary for Priya.", 1)!;
     expect(l.n).toEqual(["Priya"]);

@@ -1,7 +1,7 @@
 import { STOP_WORDS } from "../analysis/stopwords.js";
 import { findMentions } from "../retain/entities.js";
 import { retainHeading } from "../retain/parse.js";
-import { COMMON, NOT_SPEAKERS } from "./prose-words.js";
+import { COMMON, KIN, NOT_SPEAKERS } from "./prose-words.js";
 
 /**
  * Names in the prose of daily logs (issue 10 item 6): who and what a log talks about
@@ -20,6 +20,11 @@ import { COMMON, NOT_SPEAKERS } from "./prose-words.js";
  *    place or a shop whose first word never stands alone is named by the whole run;
  *  - `t` words right after a personal title ("Prof. Halvorsen", "Mr Duguid"): a surname, whose
  *    person MEMORY.md may name in full ("Prof. Ingrid Halvorsen").
+ *  - `f` full names [first, second]: a capitalised word and the next one or a single capital
+ *    ("Sam Whitlock", "Sam O", "thanks Jo F"), anywhere in the line: two people who share a
+ *    first name are told apart by these (shared-names.ts);
+ *  - `b` first names a kin word ties to the writer or someone ("my sister Jo", "Joan's sister
+ *    Pat", "Pat (my sister-in-law)"): someone named by first name alone.
  */
 export interface ProseLine {
   line: number;
@@ -30,6 +35,8 @@ export interface ProseLine {
   p?: [string, string][];
   r?: string[][];
   t?: string[];
+  f?: [string, string][];
+  b?: string[];
 }
 
 const isStop = (word: string) => {
@@ -121,6 +128,7 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   // The end of a word, past the dot of an abbreviation ("St. Mary's" goes on after "St.").
   const endOf = (at: number, word: string) =>
     prose[at + word.length] === "." && abbrevBefore(prose, at + word.length) ? at + word.length + 1 : at + word.length;
+  const tally = tallyItems(prose);
   for (const m of prose.matchAll(WORD)) {
     const prev = m.index > 0 ? prose[m.index - 1] : undefined;
     if (prev !== undefined && /[\p{L}\p{N}_@/\\.]/u.test(prev) && !/\s/u.test(prev)) continue; // inside a token
@@ -133,6 +141,14 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
     }
     lastNameEnd = -1;
     run = undefined;
+    // A tally ("Scorers (Maya 2, Nadia 1)", "Votes: Grace 2, Tom 1"): its words are counted, as
+    // weakly as a sentence's first word: they name someone only when the name is someone already.
+    if (tally.has(m.index)) {
+      opener = undefined;
+      lastNameEnd = -1;
+      if (!isStop(name) && name !== name.toUpperCase() && !start.includes(name)) start.push(name);
+      continue;
+    }
     // A word after a small number labels it ("on 4 West", "Bed 12 A"): a ward or a room, no one;
     // so does one before a number ("in Flat 4", "Room 101's key"), and one after "a"/"an" is a
     // kind or a make ("it's a 2009 Baxi", "an Aga"): people are not counted with an article.
@@ -188,8 +204,69 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   const long = runs.filter((r) => r.length > 1);
   if (long.length) out.r = long;
   if (titled.length) out.t = titled;
+  const full = fullNames(prose);
+  if (full.length) out.f = full;
+  const kin = kinNames(prose);
+  if (kin.length) out.b = kin;
   return out.k || out.a || out.n || out.s ? out : undefined;
 }
+
+/** Lists of two or more "Word N" items, N a small count: "(Maya 2, Nadia 1)", "Lou 3, Nadia 2 and Kat 0". */
+const TALLY =
+  /(?<![\p{L}\p{N}])\p{Lu}\p{Ll}+ \d{1,2}(?![\p{N}])(?:\s*(?:,|and|&)\s*\p{Lu}\p{Ll}+ \d{1,2}(?![\p{L}\p{N}:.]))+/gu;
+const TALLY_ITEM = /(\p{Lu}\p{Ll}+) \d{1,2}/gu;
+
+/**
+ * Where a tally's words start. Its words must differ ("Flat 4, Flat 5" labels flats): a tally
+ * counts for people, a list of one word's numbers labels things.
+ */
+function tallyItems(prose: string): Set<number> {
+  const out = new Set<number>();
+  for (const m of prose.matchAll(TALLY)) {
+    const items = [...m[0].matchAll(TALLY_ITEM)];
+    if (new Set(items.map((i) => i[1]!.toLowerCase())).size !== items.length) continue;
+    for (const i of items) out.add(m.index + i.index);
+  }
+  return out;
+}
+
+const FULL =
+  /(?<![\p{L}\p{N}_@'’.-])(\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)(?= (\p{Lu}(?:\p{Ll}[\p{L}\p{M}'’-]*)?)(?![\p{L}\p{N}]))/gu;
+
+/** "Sam Whitlock", "Sam O", "Jo F": a first name and a surname or its initial (neither a common word). */
+function fullNames(prose: string): [string, string][] {
+  const out: [string, string][] = [];
+  for (const m of prose.matchAll(FULL)) {
+    const [first, second] = [cleanName(m[1]!), cleanName(m[2]!)];
+    if (first.length < 2 || isStop(first) || (second.length > 1 && isStop(second))) continue;
+    if (!out.some(([a, b]) => a === first && b === second)) out.push([first, second]);
+  }
+  return out;
+}
+
+const KIN_WORDS = KIN.map((k) => k.replace(/-/gu, "[- ]")).join("|");
+const KIN_BEFORE = new RegExp(
+  String.raw`(?:^|[^\p{L}])(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|\p{Lu}[\p{L}'’-]*['’]s)\s+(?:(?:big|little|younger|older|elder|baby|twin|late|eldest|youngest)\s+)?(?:${KIN_WORDS})\s+(\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)`,
+  "gu",
+);
+const KIN_AFTER = new RegExp(
+  String.raw`(?<!\p{Lu}[\p{L}'’-]*\s)(?<![\p{L}])(\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)\s*(?:\(|,\s*)(?:my|our)\s+(?:(?:big|little|younger|older|elder|baby|twin|late)\s+)?(?:${KIN_WORDS})(?![\p{L}])`,
+  "gu",
+);
+
+/** First names a kin word names: "my sister Jo", "Joan's sister Pat", "Pat (my sister-in-law)". */
+function kinNames(prose: string): string[] {
+  const out: string[] = [];
+  for (const re of [KIN_BEFORE, KIN_AFTER])
+    for (const m of prose.matchAll(re)) {
+      const name = cleanName(m[1]!);
+      if (!/^\p{Lu}/u.test(name) || isStop(name) || FULL_AFTER.test(prose.slice(m.index + m[0].length))) continue;
+      if (!out.includes(name)) out.push(name);
+    }
+  return out;
+}
+/** A surname right after the name: "my cousin Pat Dunmore" names Pat Dunmore, no bare Pat. */
+const FULL_AFTER = /^ \p{Lu}\p{Ll}/u;
 
 /** Candidate names of a log's prose: every line outside Retain sections, headings and code blocks. */
 export function scanProse(text: string): ProseLine[] {
