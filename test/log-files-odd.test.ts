@@ -160,20 +160,46 @@ describe("a log named for a day that does not exist", () => {
   });
 });
 
-describe('a log saved as UTF-16 (Notepad\'s "Unicode")', () => {
-  it("is said to be UTF-16, not a line of bad bytes, and reads once saved as UTF-8", async () => {
+describe('a log re-saved as UTF-16 (Notepad\'s "Unicode", with its byte order mark)', () => {
+  it("is read as the same text: its facts stay on the bank pages, recall and get find its lines, its bytes are never rewritten", async () => {
     const dir = notes();
-    const text = "Parents' evening.\r\n\r\n## Retain\r\n- W @MsOkafor: teaches Year 4 and runs the chess club\r\n";
-    const log = path.join(dir, "memory/2026-04-20.md");
-    writeFileSync(log, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]));
-    const facts = await runBin(["facts", "--workspace", dir], env);
-    expect(facts.stderr).toContain(
-      "memory/2026-04-20.md:1: saved as UTF-16 (it starts with the byte order mark 0xFF 0xFE): nothing in it is read; save the file as UTF-8",
+    const first = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(first.code, first.stderr).toBe(0);
+    const page = path.join(dir, "bank/entities/Halima.md");
+    const before = readFileSync(page, "utf8");
+    expect(before).toContain("runs the seed swap");
+    const head = git(dir, "rev-parse", "HEAD");
+    // Notepad: the same words, CRLF, UTF-16 LE with FF FE; a new day saved big-endian (FE FF).
+    const log = path.join(dir, "memory/2026-04-13.md");
+    const le = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(readFileSync(log, "utf8").replace(/\n/g, "\r\n"), "utf16le"),
+    ]);
+    writeFileSync(log, le);
+    const beText = "Parents' evening.\r\n\r\n## Retain\r\n- W @MsOkafor: teaches Year 4 and runs the chess club\r\n";
+    const be = Buffer.from(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(beText, "utf16le")]).swap16());
+    const beLog = path.join(dir, "memory/2026-04-20.md");
+    writeFileSync(beLog, be);
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "saved in Notepad");
+
+    const second = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).not.toContain("UTF-16");
+    expect(readFileSync(page, "utf8")).toBe(before);
+    expect(readFileSync(path.join(dir, "bank/entities/MsOkafor.md"), "utf8")).toContain(
+      "teaches Year 4 and runs the chess club",
     );
-    writeFileSync(log, text);
-    const again = await runBin(["facts", "--workspace", dir], env);
-    expect(again.stderr).not.toContain("UTF-16");
-    expect(again.stdout).toContain("teaches Year 4");
+    expect(git(dir, "diff", "--stat", head.trim(), "HEAD", "--", "bank/entities/Halima.md")).toBe("");
+    expect(readFileSync(log)).toEqual(le);
+    expect(readFileSync(beLog)).toEqual(be);
+
+    const facts = await runBin(["facts", "--workspace", dir], env);
+    expect(facts.stdout).toContain("memory/2026-04-20.md:4");
+    const got = await runBin(["get", "memory/2026-04-20.md", "--from", "3", "--lines", "2", "--workspace", dir], env);
+    expect(got.stdout).toBe("## Retain\n- W @MsOkafor: teaches Year 4 and runs the chess club\n");
+    const recall = await runBin(["recall", "who runs the chess club", "--workspace", dir], env);
+    expect(recall.stdout).toContain("memory/2026-04-20.md");
   });
 });
 

@@ -128,7 +128,7 @@ export function collectFacts(
     // The file's own UTF-8 diagnostic already speaks for its first bad line.
     const said = new Set((log.problems ?? []).map((p) => p.line));
     diagnostics.push(
-      ...result.diagnostics.filter((d) => !(said.has(d.line) && d.reason.startsWith("not valid UTF-8"))),
+      ...result.diagnostics.filter((d) => !(said.has(d.line) && /^not valid UTF-(?:8|16)\b/.test(d.reason))),
     );
     all.push(...result.facts);
     // A file that could not be read already has its diagnostic.

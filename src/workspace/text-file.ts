@@ -20,8 +20,14 @@ export interface MemoryText {
   zeroed?: number;
   /** Set when the file is a Git LFS pointer (git-lfs not installed, or not pulled): the text is elsewhere. */
   lfsPointer?: true;
-  /** Set when some bytes are not UTF-8: the first one, and every line that has one (1-based). */
-  invalid?: { line: number; byte: number; lines: number[]; utf16?: "FF 0xFE" | "FE 0xFF" };
+  /**
+   * Set when the file is UTF-16 with a byte order mark (Notepad's "Unicode"): the text was read
+   * from it, but anything that writes text into the file must leave it alone (appending UTF-8
+   * bytes would garble it). Check the bytes with isUtf8 before writing, as every writer does.
+   */
+  utf16?: "le" | "be";
+  /** Set when some bytes are not UTF-8 (or, in a UTF-16 file, not UTF-16): the first one, and every line that has one (1-based). */
+  invalid?: { line: number; byte: number; lines: number[] };
 }
 
 const strict = new TextDecoder("utf-8", { fatal: true });
@@ -85,15 +91,59 @@ export function decodeMemoryText(buf: Uint8Array): MemoryText {
   // No text starts with a zero byte: only then is the whole file looked at.
   if (buf[0] === 0 && buf.every((b) => b === 0)) return { text: "", zeroed: buf.length };
   if (buf.length < 1024 && LFS_POINTER.test(Buffer.from(buf).toString("latin1"))) return { text: "", lfsPointer: true };
+  const utf16 = utf16Bom(buf);
+  if (utf16 !== undefined) return decodeUtf16(buf, utf16);
   try {
     return { text: strict.decode(buf) };
   } catch {
     const invalid = invalidBytes(buf);
-    const bom =
-      buf[0] === 0xff && buf[1] === 0xfe ? "FF 0xFE" : buf[0] === 0xfe && buf[1] === 0xff ? "FE 0xFF" : undefined;
-    if (invalid && bom) invalid.utf16 = bom;
     return invalid ? { text: lenient.decode(buf), invalid } : { text: lenient.decode(buf) };
   }
+}
+
+/** The byte order of a UTF-16 file by its byte order mark (not UTF-32's FF FE 00 00), or undefined. */
+function utf16Bom(buf: Uint8Array): "le" | "be" | undefined {
+  if (buf[0] === 0xff && buf[1] === 0xfe && !(buf[2] === 0 && buf[3] === 0)) return "le";
+  if (buf[0] === 0xfe && buf[1] === 0xff) return "be";
+  return undefined;
+}
+
+/**
+ * A UTF-16 file's text (the mark dropped, as for UTF-8's). A lone surrogate or an odd last byte
+ * (a file cut mid-character) reads as U+FFFD, and its line is marked invalid like a bad UTF-8 byte.
+ */
+function decodeUtf16(buf: Uint8Array, order: "le" | "be"): MemoryText {
+  try {
+    return { text: new TextDecoder(`utf-16${order}`, { fatal: true }).decode(buf), utf16: order };
+  } catch {
+    const text = decodeText(buf);
+    // Lines as splitLines counts them; a U+FFFD the person wrote is rare enough to be marked too.
+    const lines = text
+      .split(/\r\n|\r|\n/)
+      .flatMap((l, i) => (l.includes("\uFFFD") ? [i + 1] : []));
+    if (lines.length === 0) return { text, utf16: order };
+    return { text, utf16: order, invalid: { line: lines[0]!, byte: firstBadUnit(buf, order), lines } };
+  }
+}
+
+/** The first byte of the first code unit that is not UTF-16 (an unpaired surrogate's high byte, or a lone last byte). */
+function firstBadUnit(buf: Uint8Array, order: "le" | "be"): number {
+  const unit = (i: number) => (order === "le" ? buf[i]! | (buf[i + 1]! << 8) : (buf[i]! << 8) | buf[i + 1]!);
+  for (let i = 2; i + 1 < buf.length; i += 2) {
+    const u = unit(i);
+    if (u >= 0xd800 && u <= 0xdbff) {
+      const next = i + 3 < buf.length ? unit(i + 2) : -1;
+      if (next >= 0xdc00 && next <= 0xdfff) i += 2;
+      else return u >> 8;
+    } else if (u >= 0xdc00 && u <= 0xdfff) return u >> 8;
+  }
+  return buf[buf.length - 1]!;
+}
+
+/** The text of a file's bytes, as everything that reads a memory file sees it: UTF-16 by its byte order mark, else UTF-8 (bad bytes as U+FFFD); a mark is dropped. */
+export function decodeText(buf: Uint8Array): string {
+  const utf16 = utf16Bom(buf);
+  return utf16 === undefined ? lenient.decode(buf) : new TextDecoder(`utf-16${utf16}`).decode(buf);
 }
 
 /** Read a memory file (see MemoryText); a file over the limit is not read at all. */
@@ -140,21 +190,12 @@ export function memoryTextProblems(m: MemoryText): { line: number; reason: strin
       },
     ];
   }
-  if (m.invalid?.utf16) {
-    // Notepad's "Unicode": every character is two bytes, so nothing of it reads as text.
-    return [
-      {
-        line: 1,
-        reason: `saved as UTF-16 (it starts with the byte order mark 0x${m.invalid.utf16}): nothing in it is read; save the file as UTF-8`,
-      },
-    ];
-  }
   if (m.invalid) {
     const hex = m.invalid.byte.toString(16).toUpperCase().padStart(2, "0");
     return [
       {
         line: m.invalid.line,
-        reason: `not valid UTF-8 (byte 0x${hex}, ${m.invalid.lines.length} line(s) in all): read with the bad bytes as U+FFFD, facts on those lines skipped; save the file as UTF-8`,
+        reason: `not valid ${m.utf16 ? "UTF-16" : "UTF-8"} (byte 0x${hex}, ${m.invalid.lines.length} line(s) in all): read with the bad bytes as U+FFFD, facts on those lines skipped; save the file as UTF-8`,
       },
     ];
   }
