@@ -93,7 +93,9 @@ export async function getMemoryLines(ws: Workspace, requested: string, opts: Get
     }
   }
 
-  const all = decodeText(await readFile(current)).replace(/\r\n?/g, "\n").split("\n");
+  const all = decodeText(await readFile(current))
+    .replace(/\r\n?/g, "\n")
+    .split("\n");
   if (all.length > 1 && all[all.length - 1] === "") all.pop();
   const start = from - 1;
   const end = opts.lines === undefined ? all.length : Math.min(all.length, start + opts.lines);

@@ -79,7 +79,7 @@ describe("a Git LFS pointer where the text should be", () => {
   });
 });
 
-describe("a file saved as UTF-16 with its byte order mark (Notepad's \"Unicode\")", () => {
+describe('a file saved as UTF-16 with its byte order mark (Notepad\'s "Unicode")', () => {
   const text = "# Mon\r\n\r\n## Retain\r\n- W @Zoë: café crème 😀\r\n";
   const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
   const be = Buffer.from(Buffer.from(le).swap16());

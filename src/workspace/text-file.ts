@@ -118,9 +118,7 @@ function decodeUtf16(buf: Uint8Array, order: "le" | "be"): MemoryText {
   } catch {
     const text = decodeText(buf);
     // Lines as splitLines counts them; a U+FFFD the person wrote is rare enough to be marked too.
-    const lines = text
-      .split(/\r\n|\r|\n/)
-      .flatMap((l, i) => (l.includes("\uFFFD") ? [i + 1] : []));
+    const lines = text.split(/\r\n|\r|\n/).flatMap((l, i) => (l.includes("\uFFFD") ? [i + 1] : []));
     if (lines.length === 0) return { text, utf16: order };
     return { text, utf16: order, invalid: { line: lines[0]!, byte: firstBadUnit(buf, order), lines } };
   }
