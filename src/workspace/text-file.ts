@@ -144,18 +144,72 @@ export function decodeText(buf: Uint8Array): string {
   return utf16 === undefined ? lenient.decode(buf) : new TextDecoder(`utf-16${utf16}`).decode(buf);
 }
 
-/** Read a memory file (see MemoryText); a file over the limit is not read at all. */
-export async function readMemoryText(file: string): Promise<MemoryText> {
-  const { size } = await stat(file);
-  if (size > MAX_MEMORY_FILE_BYTES) return { text: "", tooLarge: size };
-  return decodeMemoryText(await readFile(file));
+/** How many times a file that changes while it is read is read again before its unfinished last line is left out. */
+const READ_TRIES = 5;
+/**
+ * A last line without its line break, in a file written less than this long ago, may be an
+ * append half-way done (an agent writing a line in two pieces): it is given this long to be
+ * finished before it is read as it is.
+ */
+export const SETTLE_MS = 500;
+
+type FileStamp = { size: number; mtimeMs: number; ino: number };
+const sameStamp = (a: FileStamp, b: FileStamp) => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+
+/** A read of `bytes` between two stats of the file: its text, "changed" (read again), or how long to wait for a last line to be finished (never without `now`). */
+function judgeRead(before: FileStamp, bytes: Buffer, after: FileStamp, now?: number): MemoryText | "changed" | number {
+  if (!sameStamp(before, after) || bytes.length !== after.size) return "changed";
+  const m = decodeMemoryText(bytes);
+  if (now === undefined || m.text === "" || /[\r\n]$/.test(m.text)) return m;
+  // mtimeMs has a fraction and Date.now() none: a write in this very millisecond looks a little
+  // in the future. A clock set a second or more apart (a synced file) is no reason to wait.
+  const age = now - after.mtimeMs;
+  return age > -1000 && age < SETTLE_MS ? Math.min(SETTLE_MS, SETTLE_MS - age) : m;
 }
 
-/** `readMemoryText`, synchronously (the index applies files inside one transaction). */
+/** `bytes` (a file still changing after READ_TRIES reads) up to its last line break: a half-written line waits for the next run. */
+function completeLines(bytes: Buffer): MemoryText {
+  const m = decodeMemoryText(bytes);
+  const end = Math.max(m.text.lastIndexOf("\n"), m.text.lastIndexOf("\r")) + 1;
+  return { ...m, text: m.text.slice(0, end) };
+}
+
+/**
+ * Read a memory file (see MemoryText); a file over the limit is not read at all. The read is
+ * one state of the file: when it changed while read (an agent appending), it is read again,
+ * so no line is ever cut half-way (see SETTLE_MS for a last line still being written).
+ */
+export async function readMemoryText(file: string): Promise<MemoryText> {
+  let bytes = Buffer.alloc(0);
+  for (let i = 0; i < READ_TRIES; i++) {
+    const before = await stat(file);
+    if (before.size > MAX_MEMORY_FILE_BYTES) return { text: "", tooLarge: before.size };
+    bytes = await readFile(file);
+    const after = await stat(file);
+    const judged = judgeRead(before, bytes, after, Date.now());
+    if (judged === "changed") continue;
+    if (typeof judged !== "number") return judged;
+    await new Promise((resolve) => setTimeout(resolve, judged));
+    if (sameStamp(after, await stat(file))) return decodeMemoryText(bytes);
+  }
+  return completeLines(bytes);
+}
+
+/**
+ * `readMemoryText`, synchronously (the index applies files inside one transaction): read again
+ * when the file changed while read, but never waited on (the index reads a file again once
+ * its size or time changes, so a line still being written is put right by the next sync).
+ */
 export function readMemoryTextSync(file: string): MemoryText {
-  const { size } = statSync(file);
-  if (size > MAX_MEMORY_FILE_BYTES) return { text: "", tooLarge: size };
-  return decodeMemoryText(readFileSync(file));
+  let bytes = Buffer.alloc(0);
+  for (let i = 0; i < READ_TRIES; i++) {
+    const before = statSync(file);
+    if (before.size > MAX_MEMORY_FILE_BYTES) return { text: "", tooLarge: before.size };
+    bytes = readFileSync(file);
+    const judged = judgeRead(before, bytes, statSync(file));
+    if (judged !== "changed") return judged as MemoryText;
+  }
+  return completeLines(bytes);
 }
 
 /** What is wrong with a memory file, as `line: reason` diagnostics (none for a clean file). */
