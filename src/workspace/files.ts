@@ -8,6 +8,8 @@ export interface MemoryFile {
   absPath: string;
   size: number;
   mtimeMs: number;
+  /** Set when its owner may not write it (chmod a-w / u-w): the user's way of saying "leave this one as it is". */
+  readOnly?: true;
 }
 
 /** Workspace-relative path with `/` separators, whatever the platform. */
@@ -173,7 +175,9 @@ export function scanMemoryFiles(ws: Workspace, opts: ScanOptions = {}): MemoryFi
       return;
     }
     seenReal.add(s.real);
-    out.set(rel, { path: rel, absPath: abs, size: s.info.size, mtimeMs: s.info.mtimeMs });
+    const file: MemoryFile = { path: rel, absPath: abs, size: s.info.size, mtimeMs: s.info.mtimeMs };
+    if ((s.info.mode & 0o200) === 0) file.readOnly = true;
+    out.set(rel, file);
   }
 
   const tops = opts.under === undefined ? [...ROOT_MEMORY_FILES, "memory", "bank"] : [opts.under];

@@ -1,0 +1,68 @@
+/**
+ * Bank pages their user made read-only (chmod a-w): hands-off. A rename replaces a file
+ * whatever its mode, so without this membank would rewrite and commit a page its user froze.
+ * Such a page is left as it is (not rendered, so not written nor committed), said every run
+ * with how to hand it back; the run after it is handed back reads every log, so the page
+ * catches up with what it missed. The opinions page is not skippable (opinions evolve from
+ * it): read-only, it stops the run before anything is written.
+ */
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import { OPINIONS_PAGE } from "../markdown/pages.js";
+import { writeFileAtomic } from "../workspace/atomic.js";
+import { MembankError } from "../workspace/errors.js";
+import { listMemoryFiles } from "../workspace/files.js";
+import { stateDir, type Workspace } from "../workspace/workspace.js";
+import { readIfExists } from "./load.js";
+
+const listFile = (ws: Workspace) => path.join(stateDir(ws), "read-only-pages.json");
+
+/** How to hand a page back, said with every mention of it. */
+const handBack = (rel: string) => `to hand it back to membank: chmod u+w ${rel}`;
+
+export interface ReadOnlyPages {
+  /** A page left out last run is writable again (or gone): this run must read every log. */
+  full: boolean;
+  /** Remember this run's read-only pages (after the run wrote its pages; never on a dry run). */
+  save(): Promise<void>;
+}
+
+/**
+ * Add the bank's read-only pages to `skip` and a note for each to `notes`; throws when the
+ * opinions page is one of them.
+ */
+export async function leaveReadOnly(ws: Workspace, skip: Set<string>, notes: string[]): Promise<ReadOnlyPages> {
+  const pages = (await listMemoryFiles(ws, { under: "bank" })).filter((f) => f.readOnly).map((f) => f.path);
+  if (pages.includes(OPINIONS_PAGE)) {
+    throw new MembankError(
+      `${OPINIONS_PAGE} is read-only; opinions evolve from it, so membank changed nothing: ${handBack(OPINIONS_PAGE)}, and run again`,
+      { code: "EREADONLY" },
+    );
+  }
+  for (const rel of pages) {
+    skip.add(rel);
+    notes.push(`${rel} is read-only: left as it is and not committed; ${handBack(rel)}`);
+  }
+  const before = await readList(ws);
+  const back = before.filter((rel) => !pages.includes(rel));
+  if (back.length > 0) notes.push(`${back.join(", ")} writable again: read every log, brought up to date`);
+  return {
+    full: back.length > 0,
+    save: async () => {
+      if (pages.join("\n") === before.join("\n")) return;
+      if (pages.length === 0) await rm(listFile(ws), { force: true });
+      else await writeFileAtomic(listFile(ws), `${JSON.stringify(pages, null, 2)}\n`);
+    },
+  };
+}
+
+async function readList(ws: Workspace): Promise<string[]> {
+  const raw = await readIfExists(listFile(ws));
+  if (raw === undefined) return [];
+  try {
+    const list: unknown = JSON.parse(raw);
+    return Array.isArray(list) ? list.filter((p): p is string => typeof p === "string") : [];
+  } catch {
+    return []; // derived state: at worst a handed-back page waits for its next fact
+  }
+}
