@@ -20,7 +20,7 @@ import { appendFileSync, mkdirSync } from "node:fs";
 import { open, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { writeFilesAtomic } from "./atomic.js";
-import { MembankError } from "./errors.js";
+import { MembankError, withPath } from "./errors.js";
 import { isMemoryPath } from "./files.js";
 import { processAlive } from "./pid.js";
 import { decodeMemoryText } from "./text-file.js";
@@ -81,7 +81,7 @@ async function replaceableHash(ws: Workspace, rel: string): Promise<string | nul
     bytes = await readFile(path.join(ws.root, rel));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
+    throw withPath(error, path.join(ws.root, rel));
   }
   if (!isUtf8(bytes)) {
     const m = decodeMemoryText(bytes);
