@@ -12,6 +12,18 @@ export interface MemoryFile {
   readOnly?: true;
 }
 
+/** A file mode its owner may not write (chmod a-w / u-w): the user's "leave this one as it is". */
+export const isReadOnlyMode = (mode: number): boolean => (mode & 0o200) === 0;
+
+/** Is the file there and read-only (isReadOnlyMode)? False when it is missing. */
+export function isReadOnlyFile(abs: string): boolean {
+  try {
+    return isReadOnlyMode(statSync(abs).mode);
+  } catch {
+    return false;
+  }
+}
+
 /** Workspace-relative path with `/` separators, whatever the platform. */
 export function toPosixRelative(root: string, abs: string): string {
   return path.relative(root, abs).split(path.sep).join("/");
@@ -176,7 +188,7 @@ export function scanMemoryFiles(ws: Workspace, opts: ScanOptions = {}): MemoryFi
     }
     seenReal.add(s.real);
     const file: MemoryFile = { path: rel, absPath: abs, size: s.info.size, mtimeMs: s.info.mtimeMs };
-    if ((s.info.mode & 0o200) === 0) file.readOnly = true;
+    if (isReadOnlyMode(s.info.mode)) file.readOnly = true;
     out.set(rel, file);
   }
 

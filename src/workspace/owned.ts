@@ -21,7 +21,7 @@ import { open, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { writeFilesAtomic } from "./atomic.js";
 import { MembankError, withPath } from "./errors.js";
-import { isMemoryPath } from "./files.js";
+import { isMemoryPath, isReadOnlyFile } from "./files.js";
 import { processAlive } from "./pid.js";
 import { decodeMemoryText } from "./text-file.js";
 import { stateDir, type Workspace } from "./workspace.js";
@@ -125,6 +125,15 @@ export async function writeOwnedFiles(
   opts: { record?: boolean } = {},
 ): Promise<void> {
   if (files.length === 0) return;
+  // A rename replaces a file whatever its mode: a file its user made read-only is refused here,
+  // before anything is written (reflect and the session digests leave such files out first).
+  const frozen = files.find((f) => isReadOnlyFile(path.join(ws.root, f.path)));
+  if (frozen !== undefined) {
+    throw new MembankError(
+      `${frozen.path} is read-only, so membank wrote nothing: to hand it back to membank: chmod u+w ${frozen.path}`,
+      { code: "EREADONLY" },
+    );
+  }
   const bases: (string | null)[] = [];
   for (const f of files) bases.push(await replaceableHash(ws, f.path));
   if (opts.record ?? ws.config.reflect.git.commit) {
