@@ -13,6 +13,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import os from "node:os";
@@ -200,6 +201,33 @@ describe('a log re-saved as UTF-16 (Notepad\'s "Unicode", with its byte order ma
     expect(got.stdout).toBe("## Retain\n- W @MsOkafor: teaches Year 4 and runs the chess club\n");
     const recall = await runBin(["recall", "who runs the chess club", "--workspace", dir], env);
     expect(recall.stdout).toContain("memory/2026-04-20.md");
+  });
+});
+
+describe("a log an earlier night read, moved out of the workspace and linked back (notes moved to a synced folder)", () => {
+  it("stops the nightly naming the link, instead of taking its facts out of the bank; runs on once the file is back", async () => {
+    const dir = notes();
+    const first = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(first.code, first.stderr).toBe(0);
+    const page = path.join(dir, "bank/entities/Halima.md");
+    const before = readFileSync(page, "utf8");
+    const head = git(dir, "rev-parse", "HEAD");
+    const synced = path.join(tmp, `synced-${n}`);
+    mkdirSync(synced);
+    const log = path.join(dir, "memory/2026-04-13.md");
+    renameSync(log, path.join(synced, "2026-04-13.md"));
+    symlinkSync(path.join(synced, "2026-04-13.md"), log);
+    const run = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain("memory/2026-04-13.md: is a link to");
+    expect(run.stderr).toContain("membank changed nothing");
+    expect(readFileSync(page, "utf8")).toBe(before);
+    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+    rmSync(log);
+    renameSync(path.join(synced, "2026-04-13.md"), log);
+    const back = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(back.code === 0 || back.code === 3, back.stderr).toBe(true);
+    expect(readFileSync(page, "utf8")).toContain("runs the seed swap");
   });
 });
 

@@ -64,6 +64,7 @@ export async function retainForRun(ws: Workspace, opts: RetainRunOptions): Promi
     ...(window.since === undefined ? {} : { since: window.since }),
     parse,
     files: window.listing.files,
+    skipped: window.listing.skipped,
   });
   // A log that could not be read is left out of the baseline, so the next run reads it
   // again: once its permissions are fixed (its mtime unchanged), its facts still come in.

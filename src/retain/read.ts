@@ -1,6 +1,6 @@
 import { logDate, logNameProblem } from "../markdown/log-path.js";
 import { workspaceDay } from "../workspace/clock.js";
-import { listMemoryFiles, type MemoryFile } from "../workspace/files.js";
+import { listMemoryFiles, type MemoryFile, type SkippedFile } from "../workspace/files.js";
 import { memoryTextProblems, readMemoryText } from "../workspace/text-file.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { parseSinceDate } from "./dates.js";
@@ -15,6 +15,8 @@ export interface ReadFactsOptions {
   parse?: SectionParser;
   /** The memory files as the caller just listed them (listMemoryFiles); default a new listing. */
   files?: readonly MemoryFile[];
+  /** What that listing left out, with why (its `skipped`): a daily log among them is unread, not absent. */
+  skipped?: readonly SkippedFile[];
 }
 
 function compareFacts(a: Fact, b: Fact): number {
@@ -40,7 +42,8 @@ export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Pro
     opts.since === undefined ? undefined : parseSinceDate(opts.since, workspaceDay(ws, new Date()), "since");
   // A log named for a day that does not exist gives no facts: said, never silent.
   const misnamed: Diagnostic[] = [];
-  const logs = (opts.files ?? (await listMemoryFiles(ws))).filter((f) => {
+  const skipped: SkippedFile[] = opts.files ? [...(opts.skipped ?? [])] : [];
+  const logs = (opts.files ?? (await listMemoryFiles(ws, { skipped }))).filter((f) => {
     // A log's date is the first 10 characters of its name: most files are older than the
     // window and need no full date check (ten years of logs for one new day).
     if (since !== undefined && f.path.slice(f.path.lastIndexOf("/") + 1, f.path.lastIndexOf("/") + 11) < since) {
@@ -67,6 +70,13 @@ export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Pro
       }
     }),
   );
+  // A log the listing left out (a link out of the workspace, a hard link) is unread: said, and
+  // a log an earlier run read stops the run (assertNoLostLogs) instead of leaving the bank.
+  for (const s of skipped) {
+    const date = logDate(s.path);
+    if (date === undefined || (since !== undefined && date < since)) continue;
+    inputs.push({ path: s.path, text: "", problems: [{ line: 1, reason: `${s.reason}; not read` }], unread: true });
+  }
   const result = collectFacts(inputs, ws.config.retain.defaultConfidence, opts.parse);
   if (misnamed.length > 0) result.diagnostics = [...result.diagnostics, ...misnamed].sort(compareDiagnostics);
   // The texts go back too: reflect reads the logs' prose for names without a second read.
