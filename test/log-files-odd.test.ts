@@ -231,6 +231,27 @@ describe("a log an earlier night read, moved out of the workspace and linked bac
   });
 });
 
+describe("memory/ an earlier night read, moved out of the workspace and linked back", () => {
+  it("stops the nightly naming memory/, instead of committing a bank without any of its facts", async () => {
+    const dir = notes();
+    const first = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(first.code, first.stderr).toBe(0);
+    const page = path.join(dir, "bank/entities/Halima.md");
+    const before = readFileSync(page, "utf8");
+    const head = git(dir, "rev-parse", "HEAD");
+    const synced = path.join(tmp, `synced-${n}`);
+    mkdirSync(synced);
+    renameSync(path.join(dir, "memory"), path.join(synced, "memory"));
+    symlinkSync(path.join(synced, "memory"), path.join(dir, "memory"));
+    const run = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain("memory: is a link to");
+    expect(run.stderr).toContain("membank changed nothing");
+    expect(readFileSync(page, "utf8")).toBe(before);
+    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+  });
+});
+
 describe("a log zeroed by a power cut (ext4 keeps the size, the bytes are all 0)", () => {
   it("stops the nightly before it writes or commits anything, names the file, and runs on once it is restored", async () => {
     const dir = notes();

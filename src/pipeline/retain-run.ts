@@ -86,5 +86,5 @@ export async function retainForRun(ws: Workspace, opts: RetainRunOptions): Promi
 /** The lost-log refusal of reflect (checkout.ts), with the logs the nightly's last run read as "seen". */
 async function refuseLostLogs(ws: Workspace, pipeline: string, logs: readonly LogInput[]): Promise<void> {
   const seen = await readFileManifest(ws, pipeline);
-  assertNoLostLogs(lostNow(logs), (rel) => seen?.has(rel) === true);
+  assertNoLostLogs(lostNow(logs), seen);
 }

@@ -74,7 +74,9 @@ export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Pro
   // a log an earlier run read stops the run (assertNoLostLogs) instead of leaving the bank.
   for (const s of skipped) {
     const date = logDate(s.path);
-    if (date === undefined || (since !== undefined && date < since)) continue;
+    // A folder of logs (memory/ itself linked out) may hold logs of any day.
+    const folder = date === undefined && (s.path === "memory" || s.path.startsWith("memory/"));
+    if (!folder && (date === undefined || (since !== undefined && date < since))) continue;
     inputs.push({ path: s.path, text: "", problems: [{ line: 1, reason: `${s.reason}; not read` }], unread: true });
   }
   const result = collectFacts(inputs, ws.config.retain.defaultConfidence, opts.parse);
