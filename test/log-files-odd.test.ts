@@ -252,6 +252,21 @@ describe("memory/ an earlier night read, moved out of the workspace and linked b
   });
 });
 
+describe("a log whose file name is not UTF-8 (Latin-1 from an old zip or a Windows share)", () => {
+  it("is named with the reason by facts and by the nightly, instead of its facts missing without a word", async () => {
+    const dir = notes();
+    // "2026-04-16-café.md" with é as the Latin-1 byte 0xE9.
+    const name = Buffer.concat([Buffer.from(`${dir}/memory/2026-04-16-caf`), Buffer.from([0xe9]), Buffer.from(".md")]);
+    writeFileSync(name, "## Retain\n- W @Halima: brought cake to the committee meeting\n");
+    const facts = await runBin(["facts", "--workspace", dir], env);
+    expect(`${facts.stdout}${facts.stderr}`).toContain(
+      "memory/2026-04-16-caf\uFFFD.md:1: has a name that is not valid UTF-8 (written by a system with another encoding), so membank cannot open it",
+    );
+    const run = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(run.stdout).toContain("memory/2026-04-16-caf\uFFFD.md: not indexed: has a name that is not valid UTF-8");
+  });
+});
+
 describe("a log zeroed by a power cut (ext4 keeps the size, the bytes are all 0)", () => {
   it("stops the nightly before it writes or commits anything, names the file, and runs on once it is restored", async () => {
     const dir = notes();

@@ -1,4 +1,4 @@
-import { type Dirent, lstatSync, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
+import { type Dirent, existsSync, lstatSync, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
 import path from "node:path";
 import type { Workspace } from "./workspace.js";
 
@@ -163,7 +163,18 @@ export function scanMemoryFiles(ws: Workspace, opts: ScanOptions = {}): MemoryFi
     if (dirent && !dirent.isSymbolicLink() && !dirent.isDirectory() && !dirent.isFile()) return;
     if (dirent?.isFile() && !dirent.name.toLowerCase().endsWith(".md")) return;
     const s = statOf(abs, dirent);
-    if (!s) return;
+    if (!s) {
+      // A name whose bytes are not UTF-8 (Latin-1 from an old zip or share) reads back with U+FFFD
+      // and cannot be opened by that name: said, or its facts would be missing without a word.
+      if (dirent?.name.includes("\uFFFD") && !existsSync(abs)) {
+        opts.skipped?.push({
+          path: rel,
+          reason:
+            "has a name that is not valid UTF-8 (written by a system with another encoding), so membank cannot open it: rename it (e.g. with only ASCII letters)",
+        });
+      }
+      return;
+    }
     if (seenReal.has(s.real)) return;
     if (s.info.isDirectory()) {
       seenReal.add(s.real);
