@@ -5,7 +5,7 @@
  * without its line break in a file written a moment ago is given a moment to be finished.
  */
 import { spawn } from "node:child_process";
-import { appendFileSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -81,5 +81,27 @@ describe("a log appended to while it is read", () => {
     const { text } = await readMemoryText(log);
     expect(performance.now() - t).toBeLessThan(150);
     expect(text).toBe(`${HEAD}- W @Pat: keeps the spare keys in the blue tin`);
+  });
+});
+
+describe("a log saved by an editor that renames (vim: the old file moved away, the new one written)", () => {
+  it("read in the moment it is away: waited for, read whole, never taken as unreadable", async () => {
+    const log = path.join(tmp, "2026-05-05.md");
+    const text = `${HEAD}- W @Pat: lent the mitre saw to the neighbours\n`;
+    writeFileSync(log, text);
+    renameSync(log, `${log}~`);
+    setTimeout(() => writeFileSync(log, text), 150);
+    const read = await readLog("memory/2026-05-05.md", log);
+    expect(read.problems).toEqual([]);
+    expect(read.unread).toBeUndefined();
+    expect(read.text).toBe(text);
+  });
+
+  it("a log gone for good is still said as unreadable, after a short wait", async () => {
+    const t = performance.now();
+    const read = await readLog("memory/2026-05-06.md", path.join(tmp, "2026-05-06.md"));
+    expect(read.unread).toBe(true);
+    expect(read.problems?.[0]?.reason).toMatch(/^cannot read the file \(ENOENT\)/);
+    expect(performance.now() - t).toBeLessThan(2000);
   });
 });

@@ -182,18 +182,29 @@ function completeLines(bytes: Buffer): MemoryText {
 export async function readMemoryText(file: string): Promise<MemoryText> {
   let bytes = Buffer.alloc(0);
   for (let i = 0; i < READ_TRIES; i++) {
-    const before = await stat(file);
-    if (before.size > MAX_MEMORY_FILE_BYTES) return { text: "", tooLarge: before.size };
-    bytes = await readFile(file);
-    const after = await stat(file);
-    const judged = judgeRead(before, bytes, after, Date.now());
-    if (judged === "changed") continue;
-    if (typeof judged !== "number") return judged;
-    await new Promise((resolve) => setTimeout(resolve, judged));
-    if (sameStamp(after, await stat(file))) return decodeMemoryText(bytes);
+    try {
+      const before = await stat(file);
+      if (before.size > MAX_MEMORY_FILE_BYTES) return { text: "", tooLarge: before.size };
+      bytes = await readFile(file);
+      const after = await stat(file);
+      const judged = judgeRead(before, bytes, after, Date.now());
+      if (judged === "changed") continue;
+      if (typeof judged !== "number") return judged;
+      await sleep(judged);
+      if (sameStamp(after, await stat(file))) return decodeMemoryText(bytes);
+    } catch (error) {
+      // Gone for a moment: an editor saving by rename (vim, many others) moves the file away
+      // and writes it anew. Gone for good after READ_TRIES waits: the caller says so.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT" || i === READ_TRIES - 1) throw error;
+      await sleep(GONE_WAIT_MS);
+    }
   }
   return completeLines(bytes);
 }
+
+/** How long a file gone while it is read is waited for, each of READ_TRIES times. */
+const GONE_WAIT_MS = 100;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * `readMemoryText`, synchronously (the index applies files inside one transaction): read again
