@@ -69,6 +69,17 @@ describe("a file of zero bytes only (a crash or power loss while it was written)
   });
 });
 
+describe("a log whose tail is zero bytes (a crash or power loss while it was appended to)", () => {
+  it("reads the text before them and says, on the line where they start, that what was written there is gone", () => {
+    const head = "# Mon\n\n## Retain\n- W @Zoë: took the late shift\n";
+    const m = decodeMemoryText(Buffer.concat([Buffer.from(head), Buffer.alloc(4096)]));
+    expect(m).toEqual({ text: head, zeroedTail: 4096 });
+    expect(memoryTextProblems(m)).toEqual([
+      { line: 5, reason: expect.stringMatching(/^ends in 4096 zero bytes \(what a crash or power loss leaves/) },
+    ]);
+  });
+});
+
 describe("a Git LFS pointer where the text should be", () => {
   it("is said as such and gives no text; a log that quotes a pointer is a log", () => {
     const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${"0a".repeat(32)}\nsize 2048\n`;

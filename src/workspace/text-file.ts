@@ -18,6 +18,12 @@ export interface MemoryText {
    * of a file being written on ext4/XFS. Nothing was read: the words are gone from the disk.
    */
   zeroed?: number;
+  /**
+   * Set when the file ends in a run of zero bytes (its length, at least ZERO_TAIL_MIN): what a
+   * crash or power loss leaves of a file being appended to (its size was saved, its last blocks
+   * were not). The text is what comes before them; the words of that tail are gone from the disk.
+   */
+  zeroedTail?: number;
   /** Set when the file is a Git LFS pointer (git-lfs not installed, or not pulled): the text is elsewhere. */
   lfsPointer?: true;
   /**
@@ -83,6 +89,9 @@ function invalidBytes(buf: Uint8Array): MemoryText["invalid"] {
   return first && { ...first, lines };
 }
 
+/** Zero bytes at the end of a file that make it a crash's leftover (no text ends in them; a stray few are let be). */
+export const ZERO_TAIL_MIN = 16;
+
 /** A Git LFS pointer file (the LFS spec): its first line, then an oid line. */
 const LFS_POINTER = /^version https:\/\/git-lfs\.github\.com\/spec\/v1\r?\noid sha256:[0-9a-f]{64}\r?\n/;
 
@@ -90,6 +99,12 @@ const LFS_POINTER = /^version https:\/\/git-lfs\.github\.com\/spec\/v1\r?\noid s
 export function decodeMemoryText(buf: Uint8Array): MemoryText {
   // No text starts with a zero byte: only then is the whole file looked at.
   if (buf[0] === 0 && buf.every((b) => b === 0)) return { text: "", zeroed: buf.length };
+  if (buf[buf.length - 1] === 0) {
+    let start = buf.length;
+    while (start > 0 && buf[start - 1] === 0) start--;
+    if (buf.length - start >= ZERO_TAIL_MIN)
+      return { ...decodeMemoryText(buf.subarray(0, start)), zeroedTail: buf.length - start };
+  }
   if (buf.length < 1024 && LFS_POINTER.test(Buffer.from(buf).toString("latin1"))) return { text: "", lfsPointer: true };
   const utf16 = utf16Bom(buf);
   if (utf16 !== undefined) return decodeUtf16(buf, utf16);
@@ -253,6 +268,17 @@ export function memoryTextProblems(m: MemoryText): { line: number; reason: strin
       },
     ];
   }
+  const tail =
+    m.zeroedTail === undefined
+      ? []
+      : [
+          {
+            line: m.text.split(/\r\n|\r|\n/).length,
+            reason:
+              `ends in ${m.zeroedTail} zero bytes (what a crash or power loss leaves of a file being appended to): ` +
+              "what was written there is gone from the disk, the rest is read; restore the file from git or a backup if you can, else cut the zero bytes off",
+          },
+        ];
   if (m.invalid) {
     const hex = m.invalid.byte.toString(16).toUpperCase().padStart(2, "0");
     return [
@@ -260,7 +286,8 @@ export function memoryTextProblems(m: MemoryText): { line: number; reason: strin
         line: m.invalid.line,
         reason: `not valid ${m.utf16 ? "UTF-16" : "UTF-8"} (byte 0x${hex}, ${m.invalid.lines.length} line(s) in all): read with the bad bytes as U+FFFD, facts on those lines skipped; save the file as UTF-8`,
       },
+      ...tail,
     ];
   }
-  return [];
+  return tail;
 }
