@@ -112,4 +112,29 @@ describe("a bank page made read-only by its user", () => {
     expect(readFileSync(path.join(dir, "bank/entities/Desmond.md"), "utf8")).not.toContain("tuning fork");
     expect(git(dir, "rev-parse", "HEAD").trim()).toBe(head);
   }, 60_000);
+
+  it("a page of zero bytes only (a crash while it was saved) is left as it is, said with how to restore it; restored, it catches up", async () => {
+    const dir = notes();
+    expect((await nightly(dir)).code).toBe(0);
+    const page = path.join(dir, "bank/entities/Marguerite.md");
+    const zeros = Buffer.alloc(readFileSync(page).length);
+    writeFileSync(page, zeros);
+    writeFileSync(
+      path.join(dir, "memory/2026-06-02.md"),
+      "## Retain\n- W @Marguerite: moved rehearsals to the church hall\n",
+    );
+    const head = git(dir, "rev-parse", "HEAD").trim();
+    const run = await nightly(dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(
+      "bank/entities/Marguerite.md holds only zero bytes (what a crash or power loss leaves of a file being written): left as it is and not committed; restore it from git (git checkout -- bank/entities/Marguerite.md)",
+    );
+    expect(readFileSync(page)).toEqual(zeros);
+    expect(git(dir, "log", "--format=%H", `${head}..HEAD`, "--", "bank/entities/Marguerite.md")).toBe("");
+    git(dir, "checkout", "--", "bank/entities/Marguerite.md");
+    const back = await nightly(dir);
+    expect(back.code, back.stderr).toBe(0);
+    expect(readFileSync(page, "utf8")).toContain("moved rehearsals to the church hall");
+    expect(git(dir, "status", "--porcelain", "--", "bank")).toBe("");
+  }, 60_000);
 });

@@ -4,9 +4,10 @@
  * Such a page is left as it is (not rendered, so not written nor committed), said every run
  * with how to hand it back; the run after it is handed back reads every log, so the page
  * catches up with what it missed. The opinions page is not skippable (opinions evolve from
- * it): read-only, it stops the run before anything is written.
+ * it): read-only, it stops the run before anything is written. A page of zero bytes only (a
+ * crash while it was saved) is left as it is too, said with how to restore it.
  */
-import { rm } from "node:fs/promises";
+import { open, rm } from "node:fs/promises";
 import path from "node:path";
 import { OPINIONS_PAGE } from "../markdown/pages.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
@@ -21,7 +22,7 @@ const listFile = (ws: Workspace) => path.join(stateDir(ws), "read-only-pages.jso
 const handBack = (rel: string) => `to hand it back to membank: chmod u+w ${rel}`;
 
 export interface ReadOnlyPages {
-  /** A page left out last run is writable again (or gone): this run must read every log. */
+  /** A page left out last run is back (writable, restored, or gone): this run must read every log. */
   full: boolean;
   /** Remember this run's read-only pages (after the run wrote its pages; never on a dry run). */
   save(): Promise<void>;
@@ -32,28 +33,57 @@ export interface ReadOnlyPages {
  * opinions page is one of them.
  */
 export async function leaveReadOnly(ws: Workspace, skip: Set<string>, notes: string[]): Promise<ReadOnlyPages> {
-  const pages = (await listMemoryFiles(ws, { under: "bank" })).filter((f) => f.readOnly).map((f) => f.path);
+  const listed = await listMemoryFiles(ws, { under: "bank" });
+  const pages = listed.filter((f) => f.readOnly).map((f) => f.path);
   if (pages.includes(OPINIONS_PAGE)) {
     throw new MembankError(
       `${OPINIONS_PAGE} is read-only; opinions evolve from it, so membank changed nothing: ${handBack(OPINIONS_PAGE)}, and run again`,
       { code: "EREADONLY" },
     );
   }
+  const left = [...pages];
+  // A page of zero bytes only (a crash while an editor saved it) is no text of the user's to
+  // keep, nor a page to build on: left as it is, with how to get it back from git.
+  for (const f of listed) {
+    if (f.readOnly || f.size === 0 || !(await allZero(f.absPath))) continue;
+    const why = `${f.path} holds only zero bytes (what a crash or power loss leaves of a file being written)`;
+    const restore = `restore it from git (git checkout -- ${f.path}) or delete it`;
+    if (f.path === OPINIONS_PAGE)
+      throw new MembankError(`${why}; membank changed nothing: ${restore}, and run again`, { code: "EZEROED" });
+    skip.add(f.path);
+    notes.push(`${why}: left as it is and not committed; ${restore}`);
+    left.push(f.path);
+  }
   for (const rel of pages) {
     skip.add(rel);
     notes.push(`${rel} is read-only: left as it is and not committed; ${handBack(rel)}`);
   }
   const before = await readList(ws);
-  const back = before.filter((rel) => !pages.includes(rel));
-  if (back.length > 0) notes.push(`${back.join(", ")} writable again: read every log, brought up to date`);
+  left.sort();
+  const back = before.filter((rel) => !left.includes(rel));
+  if (back.length > 0)
+    notes.push(`${back.join(", ")} handed back (writable or restored): read every log, brought up to date`);
   return {
     full: back.length > 0,
     save: async () => {
-      if (pages.join("\n") === before.join("\n")) return;
-      if (pages.length === 0) await rm(listFile(ws), { force: true });
-      else await writeFileAtomic(listFile(ws), `${JSON.stringify(pages, null, 2)}\n`);
+      if (left.join("\n") === before.join("\n")) return;
+      if (left.length === 0) await rm(listFile(ws), { force: true });
+      else await writeFileAtomic(listFile(ws), `${JSON.stringify(left, null, 2)}\n`);
     },
   };
+}
+
+/** Is the file nothing but zero bytes? (Its first byte answers for nearly every page.) */
+async function allZero(file: string): Promise<boolean> {
+  const fh = await open(file, "r").catch(() => undefined);
+  if (fh === undefined) return false;
+  try {
+    const first = Buffer.alloc(1);
+    await fh.read(first, 0, 1, 0);
+    return first[0] === 0 && (await fh.readFile()).every((b) => b === 0);
+  } finally {
+    await fh.close();
+  }
 }
 
 async function readList(ws: Workspace): Promise<string[]> {
