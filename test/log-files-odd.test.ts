@@ -14,6 +14,7 @@ import {
   renameSync,
   rmSync,
   symlinkSync,
+  truncateSync,
   writeFileSync,
 } from "node:fs";
 import os from "node:os";
@@ -264,6 +265,24 @@ describe("a log whose file name is not UTF-8 (Latin-1 from an old zip or a Windo
     );
     const run = await runBin(["run", "nightly", "--workspace", dir], env);
     expect(run.stdout).toContain("memory/2026-04-16-caf\uFFFD.md: not indexed: has a name that is not valid UTF-8");
+  });
+});
+
+describe("a log an earlier night read, grown past the size limit (a huge paste)", () => {
+  it("stops the nightly naming it and the limit, instead of taking its facts out of the bank", async () => {
+    const dir = notes();
+    const first = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(first.code, first.stderr).toBe(0);
+    const page = path.join(dir, "bank/entities/Halima.md");
+    const before = readFileSync(page, "utf8");
+    const head = git(dir, "rev-parse", "HEAD");
+    truncateSync(path.join(dir, "memory/2026-04-13.md"), 17 * 1024 * 1024);
+    const run = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain("memory/2026-04-13.md: file is 17825792 bytes, over the 16777216-byte (16 MiB) limit");
+    expect(run.stderr).toContain("membank changed nothing");
+    expect(readFileSync(page, "utf8")).toBe(before);
+    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
   });
 });
 

@@ -105,7 +105,9 @@ export async function readLog(rel: string, abs: string): Promise<LogInput> {
     const m = await readMemoryText(abs);
     const read = { path: rel, text: m.text, invalidLines: m.invalid?.lines ?? [], problems: memoryTextProblems(m) };
     // A zeroed log, or an LFS pointer, is a lost one, not an empty one: read again once restored.
-    return m.zeroed === undefined && !m.lfsPointer ? read : { ...read, unread: true, lost: true };
+    if (m.zeroed !== undefined || m.lfsPointer) return { ...read, unread: true, lost: true };
+    // Too large to read is not empty: its facts stay out of this run only (a log an earlier run read stops it).
+    return m.tooLarge === undefined ? read : { ...read, unread: true };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     return {
