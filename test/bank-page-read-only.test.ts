@@ -5,7 +5,7 @@
  * run with how to hand it back; once writable again, the next run brings it up to date.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -136,5 +136,30 @@ describe("a bank page made read-only by its user", () => {
     expect(back.code, back.stderr).toBe(0);
     expect(readFileSync(page, "utf8")).toContain("moved rehearsals to the church hall");
     expect(git(dir, "status", "--porcelain", "--", "bank")).toBe("");
+  }, 60_000);
+
+  it("a bank copied from a read-only place (every page read-only): said in one line, nothing written or committed", async () => {
+    const dir = notes();
+    writeFileSync(
+      path.join(dir, "memory/2026-05-31.md"),
+      "## Retain\n- W @Ada: plays the organ\n- W @Bea: turns the pages\n- W @Cy: tunes the piano\n- W @Dot: keeps the register\n",
+    );
+    expect((await nightly(dir)).code).toBe(0);
+    writeFileSync(path.join(dir, "memory/2026-06-02.md"), "## Retain\n- W @Desmond: brought his own music stand\n");
+    const bank = (rel: string) => path.join(dir, "bank", rel);
+    const pages = ["Ada", "Bea", "Cy", "Dot", "Marguerite", "Desmond"].map((n) => `entities/${n}.md`);
+    const present = [...pages, "world.md", "proposals.md"].filter((p) => existsSync(bank(p)));
+    expect(present.length).toBe(8);
+    for (const p of present) chmodSync(bank(p), 0o444);
+    const head = git(dir, "rev-parse", "HEAD").trim();
+    const run = await nightly(dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `${present.length} bank pages are read-only \\(.*\\): left as they are and not committed; to hand them back to membank: chmod -R u\\+w bank`,
+      ),
+    );
+    expect(run.stdout).not.toContain("bank/entities/Desmond.md is read-only");
+    expect(git(dir, "rev-parse", "HEAD").trim()).toBe(head);
   }, 60_000);
 });

@@ -18,6 +18,9 @@ import { readIfExists } from "./load.js";
 
 const listFile = (ws: Workspace) => path.join(stateDir(ws), "read-only-pages.json");
 
+/** More read-only pages than this are said in one line. */
+const MANY = 5;
+
 /** How to hand a page back, said with every mention of it. */
 const handBack = (rel: string) => `to hand it back to membank: chmod u+w ${rel}`;
 
@@ -54,10 +57,13 @@ export async function leaveReadOnly(ws: Workspace, skip: Set<string>, notes: str
     notes.push(`${why}: left as it is and not committed; ${restore}`);
     left.push(f.path);
   }
-  for (const rel of pages) {
-    skip.add(rel);
-    notes.push(`${rel} is read-only: left as it is and not committed; ${handBack(rel)}`);
-  }
+  for (const rel of pages) skip.add(rel);
+  // A bank copied from a read-only place (a CD, a Nix store) has every page read-only: one line.
+  if (pages.length > MANY) {
+    notes.push(
+      `${pages.length} bank pages are read-only (${pages.slice(0, 3).join(", ")}, ...): left as they are and not committed; to hand them back to membank: chmod -R u+w bank`,
+    );
+  } else for (const rel of pages) notes.push(`${rel} is read-only: left as it is and not committed; ${handBack(rel)}`);
   const before = await readList(ws);
   left.sort();
   const back = before.filter((rel) => !left.includes(rel));
