@@ -1,5 +1,5 @@
 import { appendFileSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -155,5 +155,20 @@ describe("extractFromPastLogs", () => {
       reason: "not valid UTF-8: not extracted, so its bytes are not rewritten; save it as UTF-8",
     });
     expect(report.skipped.map((s) => s.path)).toContain("memory/2026-03-04.md");
+  });
+  it("never rewrites a log its user made read-only: not sent to the LLM, its bytes stay, the report says how to hand it back", async () => {
+    const log = path.join(dir, "memory/2026-03-01.md");
+    const before = await readFile(log);
+    await chmod(log, 0o444);
+    server.fallback = () => ({ text: answers["2026-03-01"]! });
+    const report = await extractFromPastLogs(ws, await llm(), { before: "2026-03-06" });
+    expect(await readFile(log)).toEqual(before);
+    expect(report.changed).not.toContain("memory/2026-03-01.md");
+    expect(server.requests.map(logOf)).not.toContain("2026-03-01");
+    expect(report.skipped).toContainEqual({
+      path: "memory/2026-03-01.md",
+      reason:
+        "read-only: not extracted, so it is not rewritten; chmod u+w memory/2026-03-01.md to let membank add facts",
+    });
   });
 });

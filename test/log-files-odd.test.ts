@@ -13,6 +13,8 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  symlinkSync,
+  truncateSync,
   writeFileSync,
 } from "node:fs";
 import os from "node:os";
@@ -160,20 +162,127 @@ describe("a log named for a day that does not exist", () => {
   });
 });
 
-describe('a log saved as UTF-16 (Notepad\'s "Unicode")', () => {
-  it("is said to be UTF-16, not a line of bad bytes, and reads once saved as UTF-8", async () => {
+describe('a log re-saved as UTF-16 (Notepad\'s "Unicode", with its byte order mark)', () => {
+  it("is read as the same text: its facts stay on the bank pages, recall and get find its lines, its bytes are never rewritten", async () => {
     const dir = notes();
-    const text = "Parents' evening.\r\n\r\n## Retain\r\n- W @MsOkafor: teaches Year 4 and runs the chess club\r\n";
-    const log = path.join(dir, "memory/2026-04-20.md");
-    writeFileSync(log, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]));
-    const facts = await runBin(["facts", "--workspace", dir], env);
-    expect(facts.stderr).toContain(
-      "memory/2026-04-20.md:1: saved as UTF-16 (it starts with the byte order mark 0xFF 0xFE): nothing in it is read; save the file as UTF-8",
+    const first = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(first.code, first.stderr).toBe(0);
+    const page = path.join(dir, "bank/entities/Halima.md");
+    const before = readFileSync(page, "utf8");
+    expect(before).toContain("runs the seed swap");
+    const head = git(dir, "rev-parse", "HEAD");
+    // Notepad: the same words, CRLF, UTF-16 LE with FF FE; a new day saved big-endian (FE FF).
+    const log = path.join(dir, "memory/2026-04-13.md");
+    const le = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(readFileSync(log, "utf8").replace(/\n/g, "\r\n"), "utf16le"),
+    ]);
+    writeFileSync(log, le);
+    const beText = "Parents' evening.\r\n\r\n## Retain\r\n- W @MsOkafor: teaches Year 4 and runs the chess club\r\n";
+    const be = Buffer.from(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(beText, "utf16le")]).swap16());
+    const beLog = path.join(dir, "memory/2026-04-20.md");
+    writeFileSync(beLog, be);
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "saved in Notepad");
+
+    const second = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).not.toContain("UTF-16");
+    expect(readFileSync(page, "utf8")).toBe(before);
+    expect(readFileSync(path.join(dir, "bank/entities/MsOkafor.md"), "utf8")).toContain(
+      "teaches Year 4 and runs the chess club",
     );
-    writeFileSync(log, text);
-    const again = await runBin(["facts", "--workspace", dir], env);
-    expect(again.stderr).not.toContain("UTF-16");
-    expect(again.stdout).toContain("teaches Year 4");
+    expect(git(dir, "diff", "--stat", head.trim(), "HEAD", "--", "bank/entities/Halima.md")).toBe("");
+    expect(readFileSync(log)).toEqual(le);
+    expect(readFileSync(beLog)).toEqual(be);
+
+    const facts = await runBin(["facts", "--workspace", dir], env);
+    expect(facts.stdout).toContain("memory/2026-04-20.md:4");
+    const got = await runBin(["get", "memory/2026-04-20.md", "--from", "3", "--lines", "2", "--workspace", dir], env);
+    expect(got.stdout).toBe("## Retain\n- W @MsOkafor: teaches Year 4 and runs the chess club\n");
+    const recall = await runBin(["recall", "who runs the chess club", "--workspace", dir], env);
+    expect(recall.stdout).toContain("memory/2026-04-20.md");
+  });
+});
+
+describe("a log an earlier night read, moved out of the workspace and linked back (notes moved to a synced folder)", () => {
+  it("stops the nightly naming the link, instead of taking its facts out of the bank; runs on once the file is back", async () => {
+    const dir = notes();
+    const first = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(first.code, first.stderr).toBe(0);
+    const page = path.join(dir, "bank/entities/Halima.md");
+    const before = readFileSync(page, "utf8");
+    const head = git(dir, "rev-parse", "HEAD");
+    const synced = path.join(tmp, `synced-${n}`);
+    mkdirSync(synced);
+    const log = path.join(dir, "memory/2026-04-13.md");
+    renameSync(log, path.join(synced, "2026-04-13.md"));
+    symlinkSync(path.join(synced, "2026-04-13.md"), log);
+    const run = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain("memory/2026-04-13.md: is a link to");
+    expect(run.stderr).toContain("membank changed nothing");
+    expect(readFileSync(page, "utf8")).toBe(before);
+    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+    rmSync(log);
+    renameSync(path.join(synced, "2026-04-13.md"), log);
+    const back = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(back.code === 0 || back.code === 3, back.stderr).toBe(true);
+    expect(readFileSync(page, "utf8")).toContain("runs the seed swap");
+  });
+});
+
+describe("memory/ an earlier night read, moved out of the workspace and linked back", () => {
+  it("stops the nightly naming memory/, instead of committing a bank without any of its facts", async () => {
+    const dir = notes();
+    const first = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(first.code, first.stderr).toBe(0);
+    const page = path.join(dir, "bank/entities/Halima.md");
+    const before = readFileSync(page, "utf8");
+    const head = git(dir, "rev-parse", "HEAD");
+    const synced = path.join(tmp, `synced-${n}`);
+    mkdirSync(synced);
+    renameSync(path.join(dir, "memory"), path.join(synced, "memory"));
+    symlinkSync(path.join(synced, "memory"), path.join(dir, "memory"));
+    const run = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain("memory: is a link to");
+    expect(run.stderr).toContain("membank changed nothing");
+    expect(readFileSync(page, "utf8")).toBe(before);
+    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+  });
+});
+
+describe("a log whose file name is not UTF-8 (Latin-1 from an old zip or a Windows share)", () => {
+  it("is named with the reason by facts and by the nightly, instead of its facts missing without a word", async () => {
+    const dir = notes();
+    // "2026-04-16-café.md" with é as the Latin-1 byte 0xE9.
+    const name = Buffer.concat([Buffer.from(`${dir}/memory/2026-04-16-caf`), Buffer.from([0xe9]), Buffer.from(".md")]);
+    writeFileSync(name, "## Retain\n- W @Halima: brought cake to the committee meeting\n");
+    const facts = await runBin(["facts", "--workspace", dir], env);
+    expect(`${facts.stdout}${facts.stderr}`).toContain(
+      "memory/2026-04-16-caf\uFFFD.md:1: has a name that is not valid UTF-8 (written by a system with another encoding), so membank cannot open it",
+    );
+    const run = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(run.stdout).toContain("memory/2026-04-16-caf\uFFFD.md: not indexed: has a name that is not valid UTF-8");
+  });
+});
+
+describe("a log an earlier night read, grown past the size limit (a huge paste)", () => {
+  it("stops the nightly naming it and the limit, instead of taking its facts out of the bank", async () => {
+    const dir = notes();
+    const first = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(first.code, first.stderr).toBe(0);
+    const page = path.join(dir, "bank/entities/Halima.md");
+    const before = readFileSync(page, "utf8");
+    const head = git(dir, "rev-parse", "HEAD");
+    truncateSync(path.join(dir, "memory/2026-04-13.md"), 17 * 1024 * 1024);
+    const run = await runBin(["run", "nightly", "--workspace", dir], env);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain("memory/2026-04-13.md: file is 17825792 bytes, over the 16777216-byte (16 MiB) limit");
+    expect(run.stderr).toContain("membank changed nothing");
+    expect(readFileSync(page, "utf8")).toBe(before);
+    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
   });
 });
 

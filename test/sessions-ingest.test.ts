@@ -1,4 +1,4 @@
-import { appendFile, cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, chmod, cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -173,5 +173,24 @@ describe("heartbeat messages", () => {
     const day4 = (await digests())["2026-03-04-sessions.md"] as string;
     expect(day4).not.toContain("HEARTBEAT");
     expect(day4).toContain("heartbeat monitor of the API");
+  });
+});
+
+describe("a session digest its user made read-only", () => {
+  it("is left as it is and said; the day is read again and written once it is handed back", async () => {
+    const digest = path.join(tmp, "ws/memory/2026-03-04-sessions.md");
+    await writeFile(digest, "# 2026-03-04 sessions\n\nKept as I wrote it.\n");
+    await chmod(digest, 0o444);
+    const r = await ingestSessions(ws, { now: NOW });
+    expect(await readFile(digest, "utf8")).toBe("# 2026-03-04 sessions\n\nKept as I wrote it.\n");
+    expect(r.written).toEqual(["memory/2026-03-05-sessions.md"]);
+    expect(r.diagnostics.map((d) => `${d.path}: ${d.reason}`)).toContain(
+      "memory/2026-03-04-sessions.md: is read-only: not written (the day is read again next run); to hand it back to membank: chmod u+w memory/2026-03-04-sessions.md",
+    );
+    await chmod(digest, 0o644);
+    const back = await ingestSessions(ws, { now: NOW });
+    expect(back.written).toContain("memory/2026-03-04-sessions.md");
+    expect(await readFile(digest, "utf8")).toContain("Source: `main/sessions/s-alpha.jsonl`");
+    expect(await readFile(digest, "utf8")).toContain("Kept as I wrote it.");
   });
 });

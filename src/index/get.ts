@@ -2,6 +2,7 @@ import { lstat, readFile } from "node:fs/promises";
 import path from "node:path";
 import { MembankError } from "../workspace/errors.js";
 import { isMemoryPath, MEMORY_FILES_TEXT, memoryFileRefusal } from "../workspace/files.js";
+import { decodeText } from "../workspace/text-file.js";
 import type { Workspace } from "../workspace/workspace.js";
 
 /** Largest number of lines one read returns. */
@@ -92,7 +93,9 @@ export async function getMemoryLines(ws: Workspace, requested: string, opts: Get
     }
   }
 
-  const all = (await readFile(current, "utf8")).replace(/\r\n?/g, "\n").split("\n");
+  const all = decodeText(await readFile(current))
+    .replace(/\r\n?/g, "\n")
+    .split("\n");
   if (all.length > 1 && all[all.length - 1] === "") all.pop();
   const start = from - 1;
   const end = opts.lines === undefined ? all.length : Math.min(all.length, start + opts.lines);

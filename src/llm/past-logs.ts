@@ -85,6 +85,13 @@ export async function extractFromPastLogs(
     const date = logDate(file.path);
     if (date === undefined || /-sessions\.md$/i.test(file.path)) continue;
     if (!date || date >= before || (opts.since && date < opts.since)) continue;
+    if (file.readOnly) {
+      report.skipped.push({
+        path: file.path,
+        reason: `read-only: not extracted, so it is not rewritten; chmod u+w ${file.path} to let membank add facts`,
+      });
+      continue;
+    }
     const bytes = await readFile(file.absPath);
     if (!isUtf8(bytes)) {
       // Appending would re-encode the whole file: a Latin-1 é or a UTF-16 log would be lost.

@@ -116,3 +116,22 @@ describe("readFrontMatter on the front matter membank writes (read without the y
     expect(page.endsWith(fm.body)).toBe(true);
   });
 });
+
+describe('a page saved with a UTF-8 byte order mark (Notepad, VS Code\'s "UTF-8 with BOM")', () => {
+  const page = '\uFEFF---\r\naliases: [Hal, "H. Osman"]\r\n---\r\n# Halima\r\n\r\nMy notes.\r\n';
+
+  it("has its front matter read: aliases, line count, body", () => {
+    expect(frontMatterAliases(page).map((a) => a.alias)).toEqual(["Hal", "H. Osman"]);
+    expect(frontMatterLineCount(page)).toBe(3);
+    expect(readFrontMatter(page).body).toBe("# Halima\r\n\r\nMy notes.\r\n");
+  });
+
+  it("keeps the mark where it was when a field is written, with a block or without", () => {
+    expect(writeFrontMatter(page, { name: "Halima" })).toBe(
+      '\uFEFF---\r\naliases: [ Hal, "H. Osman" ]\r\nname: Halima\r\n---\r\n# Halima\r\n\r\nMy notes.\r\n',
+    );
+    expect(writeFrontMatter("\uFEFF# Odile\n", { aliases: ["Odi"] })).toBe(
+      "\uFEFF---\naliases:\n  - Odi\n---\n# Odile\n",
+    );
+  });
+});

@@ -38,7 +38,8 @@ const MEMBANK_FRONT = /^aliases:[ \t]*\[\][ \t]*\n$/;
 
 /** The front matter block at the very top of a page, or undefined. */
 export function frontMatterBlock(text: string): FrontMatterBlock | undefined {
-  const first = /^(---[ \t]*)(\r?\n)/.exec(text);
+  // A byte order mark first (a page saved by Notepad or as "UTF-8 with BOM") is no text of the page.
+  const first = /^(\uFEFF?---[ \t]*)(\r?\n)/.exec(text);
   if (!first) return undefined;
   let pos = first[0].length;
   let line = 1;
@@ -124,7 +125,8 @@ export function writeFrontMatter(text: string, fields: Record<string, unknown>):
   }
   const eol = block?.eol ?? "\n";
   const yamlText = doc.toString({ lineWidth: 0 }).replace(/\n/g, eol);
-  return `---${eol}${yamlText}---${eol}${block ? text.slice(block.bodyOffset) : text}`;
+  const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
+  return `${bom}---${eol}${yamlText}---${eol}${block ? text.slice(block.bodyOffset) : text.slice(bom.length)}`;
 }
 
 /** A name-like field's text (`name: Mara`, `title: 2024`), else undefined. */

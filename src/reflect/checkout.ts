@@ -136,10 +136,18 @@ export function assertLogsNotVanished(gone: readonly string[], known: number): v
  * A log whose words are not on disk (zeroed by a crash, an LFS pointer), or one an earlier run
  * read that cannot be read now (permissions), would read as empty: reflect would take its facts
  * out of the bank (a new clone without git-lfs: every fact) and the commit would record it.
- * Refused before anything is written. `seen`: the logs an earlier run read.
+ * Refused before anything is written. `seen`: the logs an earlier run read; a folder of them
+ * left unread (memory/ linked out of the workspace) is lost when it held one of them.
  */
-export function assertNoLostLogs(logs: readonly LostLog[], seen: (rel: string) => boolean): void {
-  const lost = logs.filter((l) => l.lost || seen(l.path));
+export function assertNoLostLogs(
+  logs: readonly LostLog[],
+  seen: ReadonlySet<string> | ReadonlyMap<string, unknown> | undefined,
+): void {
+  // A folder left unread (memory/ linked out of the workspace): lost when a log in it was read.
+  const read = (rel: string) =>
+    seen !== undefined &&
+    (seen.has(rel) || (logDate(rel) === undefined && [...seen.keys()].some((p) => p.startsWith(`${rel}/`))));
+  const lost = logs.filter((l) => l.lost || read(l.path));
   if (lost.length === 0) return;
   const more = lost.length > 1 ? ` (and ${lost.length - 1} more log(s) like it)` : "";
   throw new MembankError(
@@ -166,7 +174,7 @@ export async function checkGoneLogs(
   if (loaded.lostNow.length > 0) {
     // A lost log is refused whatever --accept-deleted-logs says: it is on disk, not deleted.
     const seen = inWindow ? logPaths(loaded.windowBefore, loaded.proseBefore) : await snapshotLogs(ws);
-    assertNoLostLogs(loaded.lostNow, (rel) => seen.has(rel));
+    assertNoLostLogs(loaded.lostNow, seen);
   }
   if (opts.acceptDeletedLogs) return [];
   const before = inWindow ? logPaths(loaded.windowBefore, loaded.proseBefore) : await snapshotLogs(ws);

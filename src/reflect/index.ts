@@ -57,6 +57,7 @@ import { saveOpinionMemo } from "./opinion-memo.js";
 import { TYPED_PAGES } from "./pages.js";
 import type { ProseLog } from "./prose.js";
 import { loadProseMemo, saveProseMemo } from "./prose-memo.js";
+import { leaveReadOnly } from "./read-only.js";
 import { clearStale, recoverMerges } from "./recover.js";
 import { relinkEvidence } from "./relink.js";
 import { type Conflict, type RenderScope, renderBank } from "./render.js";
@@ -131,6 +132,9 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     return repo;
   };
   const skip = new Set(merges.skip.keys());
+  // A page its user made read-only is theirs: left as it is, said each run (read-only.ts).
+  const readOnly = await leaveReadOnly(ws, skip, merges.notes);
+  if (readOnly.full) since = undefined;
   if (merges.rewritten.size > 0) {
     if (opts.dryRun) for (const p of merges.rewritten.keys()) skip.add(p);
     else {
@@ -395,6 +399,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   proseMemo.settle(parts);
   await saveProseMemo(ws, proseMemo);
   if (merges.full) await clearStale(ws);
+  await readOnly.save();
   lap("write");
 
   if (!commitWanted) {

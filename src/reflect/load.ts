@@ -8,6 +8,7 @@ import { hasManagedRegion, isEdited, readRegions, toLf } from "../markdown/regio
 import { entityFileStem } from "../retain/entities.js";
 import { type LogInput, readFacts } from "../retain/index.js";
 import type { Diagnostic, Fact, LogsRead } from "../retain/types.js";
+import { withPath } from "../workspace/errors.js";
 import { listMemoryFiles, outsideWorkspace } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { aliasTable, renamedPages } from "./aliases.js";
@@ -33,7 +34,7 @@ export async function readIfExists(file: string): Promise<string | undefined> {
     return await readFile(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
+    throw withPath(error, file);
   }
 }
 
@@ -43,7 +44,7 @@ export function readIfExistsSync(file: string): string | undefined {
     return readFileSync(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
+    throw withPath(error, file);
   }
 }
 

@@ -1,6 +1,6 @@
 import { logDate, logNameProblem } from "../markdown/log-path.js";
 import { workspaceDay } from "../workspace/clock.js";
-import { listMemoryFiles, type MemoryFile } from "../workspace/files.js";
+import { listMemoryFiles, type MemoryFile, type SkippedFile } from "../workspace/files.js";
 import { memoryTextProblems, readMemoryText } from "../workspace/text-file.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { parseSinceDate } from "./dates.js";
@@ -15,6 +15,8 @@ export interface ReadFactsOptions {
   parse?: SectionParser;
   /** The memory files as the caller just listed them (listMemoryFiles); default a new listing. */
   files?: readonly MemoryFile[];
+  /** What that listing left out, with why (its `skipped`): a daily log among them is unread, not absent. */
+  skipped?: readonly SkippedFile[];
 }
 
 function compareFacts(a: Fact, b: Fact): number {
@@ -40,7 +42,8 @@ export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Pro
     opts.since === undefined ? undefined : parseSinceDate(opts.since, workspaceDay(ws, new Date()), "since");
   // A log named for a day that does not exist gives no facts: said, never silent.
   const misnamed: Diagnostic[] = [];
-  const logs = (opts.files ?? (await listMemoryFiles(ws))).filter((f) => {
+  const skipped: SkippedFile[] = opts.files ? [...(opts.skipped ?? [])] : [];
+  const logs = (opts.files ?? (await listMemoryFiles(ws, { skipped }))).filter((f) => {
     // A log's date is the first 10 characters of its name: most files are older than the
     // window and need no full date check (ten years of logs for one new day).
     if (since !== undefined && f.path.slice(f.path.lastIndexOf("/") + 1, f.path.lastIndexOf("/") + 11) < since) {
@@ -67,6 +70,15 @@ export async function readFacts(ws: Workspace, opts: ReadFactsOptions = {}): Pro
       }
     }),
   );
+  // A log the listing left out (a link out of the workspace, a hard link) is unread: said, and
+  // a log an earlier run read stops the run (assertNoLostLogs) instead of leaving the bank.
+  for (const s of skipped) {
+    const date = logDate(s.path);
+    // A folder of logs (memory/ itself linked out) may hold logs of any day.
+    const folder = date === undefined && (s.path === "memory" || s.path.startsWith("memory/"));
+    if (!folder && (date === undefined || (since !== undefined && date < since))) continue;
+    inputs.push({ path: s.path, text: "", problems: [{ line: 1, reason: `${s.reason}; not read` }], unread: true });
+  }
   const result = collectFacts(inputs, ws.config.retain.defaultConfidence, opts.parse);
   if (misnamed.length > 0) result.diagnostics = [...result.diagnostics, ...misnamed].sort(compareDiagnostics);
   // The texts go back too: reflect reads the logs' prose for names without a second read.
@@ -93,7 +105,9 @@ export async function readLog(rel: string, abs: string): Promise<LogInput> {
     const m = await readMemoryText(abs);
     const read = { path: rel, text: m.text, invalidLines: m.invalid?.lines ?? [], problems: memoryTextProblems(m) };
     // A zeroed log, or an LFS pointer, is a lost one, not an empty one: read again once restored.
-    return m.zeroed === undefined && !m.lfsPointer ? read : { ...read, unread: true, lost: true };
+    if (m.zeroed !== undefined || m.lfsPointer) return { ...read, unread: true, lost: true };
+    // Too large to read is not empty: its facts stay out of this run only (a log an earlier run read stops it).
+    return m.tooLarge === undefined ? read : { ...read, unread: true };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     return {
@@ -128,7 +142,7 @@ export function collectFacts(
     // The file's own UTF-8 diagnostic already speaks for its first bad line.
     const said = new Set((log.problems ?? []).map((p) => p.line));
     diagnostics.push(
-      ...result.diagnostics.filter((d) => !(said.has(d.line) && d.reason.startsWith("not valid UTF-8"))),
+      ...result.diagnostics.filter((d) => !(said.has(d.line) && /^not valid UTF-(?:8|16)\b/.test(d.reason))),
     );
     all.push(...result.facts);
     // A file that could not be read already has its diagnostic.

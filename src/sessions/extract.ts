@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ExtractedFact, LlmServices } from "../llm/types.js";
 import { citeLine } from "../markdown/citation.js";
+import { isReadOnlyFile } from "../workspace/files.js";
 import { writeOwnedFile } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
 import type { SessionMessage } from "./types.js";
@@ -56,6 +57,10 @@ export async function extractSessionFacts(
   let exists = true;
   try {
     const bytes = await readFile(abs);
+    if (isReadOnlyFile(abs)) {
+      out.warnings.push(`${rel} is read-only: no session facts added to it; chmod u+w ${rel} to let membank add them`);
+      return out;
+    }
     if (!isUtf8(bytes)) {
       // Appending rewrites the file: bytes that are not UTF-8 would not survive it.
       out.warnings.push(`${rel} is not valid UTF-8: no session facts added to it; save it as UTF-8`);

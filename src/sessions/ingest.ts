@@ -3,7 +3,7 @@ import path from "node:path";
 import type { LlmServices } from "../llm/types.js";
 import { type Clock, sessionsClock } from "../workspace/clock.js";
 import { MembankError } from "../workspace/errors.js";
-import { outsideWorkspace } from "../workspace/files.js";
+import { isReadOnlyFile, outsideWorkspace } from "../workspace/files.js";
 import { writeOwnedFile } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { DayDigest } from "./day.js";
@@ -268,6 +268,16 @@ async function ingestOpened(
         path: rel,
         line: 0,
         reason: `leads outside the workspace (to ${outside}) through a symbolic link; not written (make memory/ a real folder, the day is read again next run)`,
+      });
+      continue;
+    }
+    if (isReadOnlyFile(path.join(ws.root, rel))) {
+      // Made read-only by its user: left as it is; the day is read again once it is handed back.
+      blocked.add(day);
+      report.diagnostics.push({
+        path: rel,
+        line: 0,
+        reason: `is read-only: not written (the day is read again next run); to hand it back to membank: chmod u+w ${rel}`,
       });
       continue;
     }

@@ -16,6 +16,13 @@ export class MembankError extends Error {
   }
 }
 
+/** The error, naming `file` when it names none (Node's EISDIR for a folder read as a file carries no path). */
+export function withPath(error: unknown, file: string): unknown {
+  const e = error as NodeJS.ErrnoException;
+  if (typeof e === "object" && e !== null && typeof e.code === "string" && e.path === undefined) e.path = file;
+  return error;
+}
+
 /** The errno/SQLite code of an error, if it carries one. */
 export function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | undefined)?.code;

@@ -1,4 +1,4 @@
-import { type Dirent, lstatSync, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
+import { type Dirent, existsSync, lstatSync, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
 import path from "node:path";
 import type { Workspace } from "./workspace.js";
 
@@ -8,6 +8,20 @@ export interface MemoryFile {
   absPath: string;
   size: number;
   mtimeMs: number;
+  /** Set when its owner may not write it (chmod a-w / u-w): the user's way of saying "leave this one as it is". */
+  readOnly?: true;
+}
+
+/** A file mode its owner may not write (chmod a-w / u-w): the user's "leave this one as it is". */
+export const isReadOnlyMode = (mode: number): boolean => (mode & 0o200) === 0;
+
+/** Is the file there and read-only (isReadOnlyMode)? False when it is missing. */
+export function isReadOnlyFile(abs: string): boolean {
+  try {
+    return isReadOnlyMode(statSync(abs).mode);
+  } catch {
+    return false;
+  }
 }
 
 /** Workspace-relative path with `/` separators, whatever the platform. */
@@ -149,7 +163,18 @@ export function scanMemoryFiles(ws: Workspace, opts: ScanOptions = {}): MemoryFi
     if (dirent && !dirent.isSymbolicLink() && !dirent.isDirectory() && !dirent.isFile()) return;
     if (dirent?.isFile() && !dirent.name.toLowerCase().endsWith(".md")) return;
     const s = statOf(abs, dirent);
-    if (!s) return;
+    if (!s) {
+      // A name whose bytes are not UTF-8 (Latin-1 from an old zip or share) reads back with U+FFFD
+      // and cannot be opened by that name: said, or its facts would be missing without a word.
+      if (dirent?.name.includes("\uFFFD") && !existsSync(abs)) {
+        opts.skipped?.push({
+          path: rel,
+          reason:
+            "has a name that is not valid UTF-8 (written by a system with another encoding), so membank cannot open it: rename it (e.g. with only ASCII letters)",
+        });
+      }
+      return;
+    }
     if (seenReal.has(s.real)) return;
     if (s.info.isDirectory()) {
       seenReal.add(s.real);
@@ -173,7 +198,9 @@ export function scanMemoryFiles(ws: Workspace, opts: ScanOptions = {}): MemoryFi
       return;
     }
     seenReal.add(s.real);
-    out.set(rel, { path: rel, absPath: abs, size: s.info.size, mtimeMs: s.info.mtimeMs });
+    const file: MemoryFile = { path: rel, absPath: abs, size: s.info.size, mtimeMs: s.info.mtimeMs };
+    if (isReadOnlyMode(s.info.mode)) file.readOnly = true;
+    out.set(rel, file);
   }
 
   const tops = opts.under === undefined ? [...ROOT_MEMORY_FILES, "memory", "bank"] : [opts.under];

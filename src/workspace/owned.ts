@@ -20,8 +20,8 @@ import { appendFileSync, mkdirSync } from "node:fs";
 import { open, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { writeFilesAtomic } from "./atomic.js";
-import { MembankError } from "./errors.js";
-import { isMemoryPath } from "./files.js";
+import { MembankError, withPath } from "./errors.js";
+import { isMemoryPath, isReadOnlyFile } from "./files.js";
 import { processAlive } from "./pid.js";
 import { decodeMemoryText } from "./text-file.js";
 import { stateDir, type Workspace } from "./workspace.js";
@@ -81,12 +81,16 @@ async function replaceableHash(ws: Workspace, rel: string): Promise<string | nul
     bytes = await readFile(path.join(ws.root, rel));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
+    throw withPath(error, path.join(ws.root, rel));
   }
   if (!isUtf8(bytes)) {
-    const bad = decodeMemoryText(bytes).invalid;
+    const m = decodeMemoryText(bytes);
+    const bad = m.invalid;
+    const what = m.utf16
+      ? "saved as UTF-16, not UTF-8"
+      : `not valid UTF-8 (byte 0x${(bad?.byte ?? 0).toString(16).toUpperCase().padStart(2, "0")})`;
     throw new MembankError(
-      `${rel}:${bad?.line ?? 1}: not valid UTF-8 (byte 0x${(bad?.byte ?? 0).toString(16).toUpperCase().padStart(2, "0")}); membank would turn your characters there into U+FFFD, so it wrote nothing: save the file as UTF-8 and run again`,
+      `${rel}:${bad?.line ?? 1}: ${what}; membank would turn your characters there into U+FFFD, so it wrote nothing: save the file as UTF-8 and run again`,
       { code: "ENOTUTF8" },
     );
   }
@@ -121,6 +125,15 @@ export async function writeOwnedFiles(
   opts: { record?: boolean } = {},
 ): Promise<void> {
   if (files.length === 0) return;
+  // A rename replaces a file whatever its mode: a file its user made read-only is refused here,
+  // before anything is written (reflect and the session digests leave such files out first).
+  const frozen = files.find((f) => isReadOnlyFile(path.join(ws.root, f.path)));
+  if (frozen !== undefined) {
+    throw new MembankError(
+      `${frozen.path} is read-only, so membank wrote nothing: to hand it back to membank: chmod u+w ${frozen.path}`,
+      { code: "EREADONLY" },
+    );
+  }
   const bases: (string | null)[] = [];
   for (const f of files) bases.push(await replaceableHash(ws, f.path));
   if (opts.record ?? ws.config.reflect.git.commit) {

@@ -3,7 +3,13 @@ import { mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeMemoryText, MAX_MEMORY_FILE_BYTES, memoryTextProblems, readMemoryText } from "./text-file.js";
+import {
+  decodeMemoryText,
+  decodeText,
+  MAX_MEMORY_FILE_BYTES,
+  memoryTextProblems,
+  readMemoryText,
+} from "./text-file.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -63,6 +69,17 @@ describe("a file of zero bytes only (a crash or power loss while it was written)
   });
 });
 
+describe("a log whose tail is zero bytes (a crash or power loss while it was appended to)", () => {
+  it("reads the text before them and says, on the line where they start, that what was written there is gone", () => {
+    const head = "# Mon\n\n## Retain\n- W @Zoë: took the late shift\n";
+    const m = decodeMemoryText(Buffer.concat([Buffer.from(head), Buffer.alloc(4096)]));
+    expect(m).toEqual({ text: head, zeroedTail: 4096 });
+    expect(memoryTextProblems(m)).toEqual([
+      { line: 5, reason: expect.stringMatching(/^ends in 4096 zero bytes \(what a crash or power loss leaves/) },
+    ]);
+  });
+});
+
 describe("a Git LFS pointer where the text should be", () => {
   it("is said as such and gives no text; a log that quotes a pointer is a log", () => {
     const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${"0a".repeat(32)}\nsize 2048\n`;
@@ -70,5 +87,36 @@ describe("a Git LFS pointer where the text should be", () => {
     expect(m).toEqual({ text: "", lfsPointer: true });
     expect(memoryTextProblems(m)[0]!.reason).toMatch(/^is a Git LFS pointer/);
     expect(decodeMemoryText(Buffer.from(`# LFS notes\n\n${pointer}`)).lfsPointer).toBeUndefined();
+  });
+});
+
+describe('a file saved as UTF-16 with its byte order mark (Notepad\'s "Unicode")', () => {
+  const text = "# Mon\r\n\r\n## Retain\r\n- W @Zoë: café crème 😀\r\n";
+  const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
+  const be = Buffer.from(Buffer.from(le).swap16());
+
+  it("reads as the same text, little- or big-endian, with no problem said", () => {
+    expect(decodeMemoryText(le)).toEqual({ text, utf16: "le" });
+    expect(decodeMemoryText(be)).toEqual({ text, utf16: "be" });
+    expect(memoryTextProblems(decodeMemoryText(le))).toEqual([]);
+    expect(decodeText(be)).toBe(text);
+  });
+
+  it("marks the line of a lone surrogate or of a last byte cut in half, and reads the rest", () => {
+    const lone = Buffer.concat([le.subarray(0, 2 + 2 * 10), Buffer.from([0x00, 0xd8]), le.subarray(2 + 2 * 10)]);
+    const m = decodeMemoryText(lone);
+    expect(m.utf16).toBe("le");
+    expect(m.invalid).toEqual({ line: 3, byte: 0xd8, lines: [3] });
+    expect(m.text).toContain("- W @Zoë: café crème 😀");
+    expect(memoryTextProblems(m)[0]!.reason).toMatch(/^not valid UTF-16 \(byte 0xD8, 1 line/);
+    // Cut in the middle of the emoji (a copy or a write stopped half-way).
+    const cut = decodeMemoryText(le.subarray(0, le.length - 5));
+    expect(cut.invalid?.lines).toEqual([4]);
+  });
+
+  it("UTF-32's mark (FF FE 00 00) is not taken for UTF-16", () => {
+    const m = decodeMemoryText(Buffer.from([0xff, 0xfe, 0, 0, 0x41, 0, 0, 0]));
+    expect(m.utf16).toBeUndefined();
+    expect(m.invalid?.byte).toBe(0xff);
   });
 });

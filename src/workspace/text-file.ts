@@ -18,10 +18,22 @@ export interface MemoryText {
    * of a file being written on ext4/XFS. Nothing was read: the words are gone from the disk.
    */
   zeroed?: number;
+  /**
+   * Set when the file ends in a run of zero bytes (its length, at least ZERO_TAIL_MIN): what a
+   * crash or power loss leaves of a file being appended to (its size was saved, its last blocks
+   * were not). The text is what comes before them; the words of that tail are gone from the disk.
+   */
+  zeroedTail?: number;
   /** Set when the file is a Git LFS pointer (git-lfs not installed, or not pulled): the text is elsewhere. */
   lfsPointer?: true;
-  /** Set when some bytes are not UTF-8: the first one, and every line that has one (1-based). */
-  invalid?: { line: number; byte: number; lines: number[]; utf16?: "FF 0xFE" | "FE 0xFF" };
+  /**
+   * Set when the file is UTF-16 with a byte order mark (Notepad's "Unicode"): the text was read
+   * from it, but anything that writes text into the file must leave it alone (appending UTF-8
+   * bytes would garble it). Check the bytes with isUtf8 before writing, as every writer does.
+   */
+  utf16?: "le" | "be";
+  /** Set when some bytes are not UTF-8 (or, in a UTF-16 file, not UTF-16): the first one, and every line that has one (1-based). */
+  invalid?: { line: number; byte: number; lines: number[] };
 }
 
 const strict = new TextDecoder("utf-8", { fatal: true });
@@ -77,6 +89,9 @@ function invalidBytes(buf: Uint8Array): MemoryText["invalid"] {
   return first && { ...first, lines };
 }
 
+/** Zero bytes at the end of a file that make it a crash's leftover (no text ends in them; a stray few are let be). */
+export const ZERO_TAIL_MIN = 16;
+
 /** A Git LFS pointer file (the LFS spec): its first line, then an oid line. */
 const LFS_POINTER = /^version https:\/\/git-lfs\.github\.com\/spec\/v1\r?\noid sha256:[0-9a-f]{64}\r?\n/;
 
@@ -84,30 +99,143 @@ const LFS_POINTER = /^version https:\/\/git-lfs\.github\.com\/spec\/v1\r?\noid s
 export function decodeMemoryText(buf: Uint8Array): MemoryText {
   // No text starts with a zero byte: only then is the whole file looked at.
   if (buf[0] === 0 && buf.every((b) => b === 0)) return { text: "", zeroed: buf.length };
+  if (buf[buf.length - 1] === 0) {
+    let start = buf.length;
+    while (start > 0 && buf[start - 1] === 0) start--;
+    if (buf.length - start >= ZERO_TAIL_MIN)
+      return { ...decodeMemoryText(buf.subarray(0, start)), zeroedTail: buf.length - start };
+  }
   if (buf.length < 1024 && LFS_POINTER.test(Buffer.from(buf).toString("latin1"))) return { text: "", lfsPointer: true };
+  const utf16 = utf16Bom(buf);
+  if (utf16 !== undefined) return decodeUtf16(buf, utf16);
   try {
     return { text: strict.decode(buf) };
   } catch {
     const invalid = invalidBytes(buf);
-    const bom =
-      buf[0] === 0xff && buf[1] === 0xfe ? "FF 0xFE" : buf[0] === 0xfe && buf[1] === 0xff ? "FE 0xFF" : undefined;
-    if (invalid && bom) invalid.utf16 = bom;
     return invalid ? { text: lenient.decode(buf), invalid } : { text: lenient.decode(buf) };
   }
 }
 
-/** Read a memory file (see MemoryText); a file over the limit is not read at all. */
-export async function readMemoryText(file: string): Promise<MemoryText> {
-  const { size } = await stat(file);
-  if (size > MAX_MEMORY_FILE_BYTES) return { text: "", tooLarge: size };
-  return decodeMemoryText(await readFile(file));
+/** The byte order of a UTF-16 file by its byte order mark (not UTF-32's FF FE 00 00), or undefined. */
+function utf16Bom(buf: Uint8Array): "le" | "be" | undefined {
+  if (buf[0] === 0xff && buf[1] === 0xfe && !(buf[2] === 0 && buf[3] === 0)) return "le";
+  if (buf[0] === 0xfe && buf[1] === 0xff) return "be";
+  return undefined;
 }
 
-/** `readMemoryText`, synchronously (the index applies files inside one transaction). */
+/**
+ * A UTF-16 file's text (the mark dropped, as for UTF-8's). A lone surrogate or an odd last byte
+ * (a file cut mid-character) reads as U+FFFD, and its line is marked invalid like a bad UTF-8 byte.
+ */
+function decodeUtf16(buf: Uint8Array, order: "le" | "be"): MemoryText {
+  try {
+    return { text: new TextDecoder(`utf-16${order}`, { fatal: true }).decode(buf), utf16: order };
+  } catch {
+    const text = decodeText(buf);
+    // Lines as splitLines counts them; a U+FFFD the person wrote is rare enough to be marked too.
+    const lines = text.split(/\r\n|\r|\n/).flatMap((l, i) => (l.includes("\uFFFD") ? [i + 1] : []));
+    if (lines.length === 0) return { text, utf16: order };
+    return { text, utf16: order, invalid: { line: lines[0]!, byte: firstBadUnit(buf, order), lines } };
+  }
+}
+
+/** The first byte of the first code unit that is not UTF-16 (an unpaired surrogate's high byte, or a lone last byte). */
+function firstBadUnit(buf: Uint8Array, order: "le" | "be"): number {
+  const unit = (i: number) => (order === "le" ? buf[i]! | (buf[i + 1]! << 8) : (buf[i]! << 8) | buf[i + 1]!);
+  for (let i = 2; i + 1 < buf.length; i += 2) {
+    const u = unit(i);
+    if (u >= 0xd800 && u <= 0xdbff) {
+      const next = i + 3 < buf.length ? unit(i + 2) : -1;
+      if (next >= 0xdc00 && next <= 0xdfff) i += 2;
+      else return u >> 8;
+    } else if (u >= 0xdc00 && u <= 0xdfff) return u >> 8;
+  }
+  return buf[buf.length - 1]!;
+}
+
+/** The text of a file's bytes, as everything that reads a memory file sees it: UTF-16 by its byte order mark, else UTF-8 (bad bytes as U+FFFD); a mark is dropped. */
+export function decodeText(buf: Uint8Array): string {
+  const utf16 = utf16Bom(buf);
+  return utf16 === undefined ? lenient.decode(buf) : new TextDecoder(`utf-16${utf16}`).decode(buf);
+}
+
+/** How many times a file that changes while it is read is read again before its unfinished last line is left out. */
+const READ_TRIES = 5;
+/**
+ * A last line without its line break, in a file written less than this long ago, may be an
+ * append half-way done (an agent writing a line in two pieces): it is given this long to be
+ * finished before it is read as it is.
+ */
+export const SETTLE_MS = 500;
+
+type FileStamp = { size: number; mtimeMs: number; ino: number };
+const sameStamp = (a: FileStamp, b: FileStamp) => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+
+/** A read of `bytes` between two stats of the file: its text, "changed" (read again), or how long to wait for a last line to be finished (never without `now`). */
+function judgeRead(before: FileStamp, bytes: Buffer, after: FileStamp, now?: number): MemoryText | "changed" | number {
+  if (!sameStamp(before, after) || bytes.length !== after.size) return "changed";
+  const m = decodeMemoryText(bytes);
+  if (now === undefined || m.text === "" || /[\r\n]$/.test(m.text)) return m;
+  // mtimeMs has a fraction and Date.now() none: a write in this very millisecond looks a little
+  // in the future. A clock set a second or more apart (a synced file) is no reason to wait.
+  const age = now - after.mtimeMs;
+  return age > -1000 && age < SETTLE_MS ? Math.min(SETTLE_MS, SETTLE_MS - age) : m;
+}
+
+/** `bytes` (a file still changing after READ_TRIES reads) up to its last line break: a half-written line waits for the next run. */
+function completeLines(bytes: Buffer): MemoryText {
+  const m = decodeMemoryText(bytes);
+  const end = Math.max(m.text.lastIndexOf("\n"), m.text.lastIndexOf("\r")) + 1;
+  return { ...m, text: m.text.slice(0, end) };
+}
+
+/**
+ * Read a memory file (see MemoryText); a file over the limit is not read at all. The read is
+ * one state of the file: when it changed while read (an agent appending), it is read again,
+ * so no line is ever cut half-way (see SETTLE_MS for a last line still being written).
+ */
+export async function readMemoryText(file: string): Promise<MemoryText> {
+  let bytes = Buffer.alloc(0);
+  for (let i = 0; i < READ_TRIES; i++) {
+    try {
+      const before = await stat(file);
+      if (before.size > MAX_MEMORY_FILE_BYTES) return { text: "", tooLarge: before.size };
+      bytes = await readFile(file);
+      const after = await stat(file);
+      const judged = judgeRead(before, bytes, after, Date.now());
+      if (judged === "changed") continue;
+      if (typeof judged !== "number") return judged;
+      await sleep(judged);
+      if (sameStamp(after, await stat(file))) return decodeMemoryText(bytes);
+    } catch (error) {
+      // Gone for a moment: an editor saving by rename (vim, many others) moves the file away
+      // and writes it anew. Gone for good after READ_TRIES waits: the caller says so.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT" || i === READ_TRIES - 1) throw error;
+      await sleep(GONE_WAIT_MS);
+    }
+  }
+  return completeLines(bytes);
+}
+
+/** How long a file gone while it is read is waited for, each of READ_TRIES times. */
+const GONE_WAIT_MS = 100;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * `readMemoryText`, synchronously (the index applies files inside one transaction): read again
+ * when the file changed while read, but never waited on (the index reads a file again once
+ * its size or time changes, so a line still being written is put right by the next sync).
+ */
 export function readMemoryTextSync(file: string): MemoryText {
-  const { size } = statSync(file);
-  if (size > MAX_MEMORY_FILE_BYTES) return { text: "", tooLarge: size };
-  return decodeMemoryText(readFileSync(file));
+  let bytes = Buffer.alloc(0);
+  for (let i = 0; i < READ_TRIES; i++) {
+    const before = statSync(file);
+    if (before.size > MAX_MEMORY_FILE_BYTES) return { text: "", tooLarge: before.size };
+    bytes = readFileSync(file);
+    const judged = judgeRead(before, bytes, statSync(file));
+    if (judged !== "changed") return judged as MemoryText;
+  }
+  return completeLines(bytes);
 }
 
 /** What is wrong with a memory file, as `line: reason` diagnostics (none for a clean file). */
@@ -140,23 +268,26 @@ export function memoryTextProblems(m: MemoryText): { line: number; reason: strin
       },
     ];
   }
-  if (m.invalid?.utf16) {
-    // Notepad's "Unicode": every character is two bytes, so nothing of it reads as text.
-    return [
-      {
-        line: 1,
-        reason: `saved as UTF-16 (it starts with the byte order mark 0x${m.invalid.utf16}): nothing in it is read; save the file as UTF-8`,
-      },
-    ];
-  }
+  const tail =
+    m.zeroedTail === undefined
+      ? []
+      : [
+          {
+            line: m.text.split(/\r\n|\r|\n/).length,
+            reason:
+              `ends in ${m.zeroedTail} zero bytes (what a crash or power loss leaves of a file being appended to): ` +
+              "what was written there is gone from the disk, the rest is read; restore the file from git or a backup if you can, else cut the zero bytes off",
+          },
+        ];
   if (m.invalid) {
     const hex = m.invalid.byte.toString(16).toUpperCase().padStart(2, "0");
     return [
       {
         line: m.invalid.line,
-        reason: `not valid UTF-8 (byte 0x${hex}, ${m.invalid.lines.length} line(s) in all): read with the bad bytes as U+FFFD, facts on those lines skipped; save the file as UTF-8`,
+        reason: `not valid ${m.utf16 ? "UTF-16" : "UTF-8"} (byte 0x${hex}, ${m.invalid.lines.length} line(s) in all): read with the bad bytes as U+FFFD, facts on those lines skipped; save the file as UTF-8`,
       },
+      ...tail,
     ];
   }
-  return [];
+  return tail;
 }
