@@ -1,4 +1,4 @@
-// The word lists of holder.ts (data): lower-case words that name a person by kinship or role.
+// Lower-case words that name a person by kinship or role (data): holder.ts reads them as holders, prose.ts as the kin before a first name.
 
 /**
  * Kinship words English uses as a name, with no "my" or "the" before them: "mum reckons ...",
@@ -10,16 +10,38 @@ export const KIN_NAMES: readonly string[] = (
 ).split(" ");
 
 /**
+ * A spouse or partner: the one person whose full name a writer puts on forms and bookings
+ * ("my wife Ana", then "booked the dentist for Ana Silva"), so a kin word of these names no
+ * second person of the same first name (shared-names.ts).
+ */
+export const SPOUSE_WORDS: readonly string[] =
+  "wife husband partner missus fiancé fiance fiancée fiancee boyfriend girlfriend".split(" ");
+
+/**
+ * Kin and close relations written right before or after a first name ("my sister Jo", "Joan's
+ * sister Pat", "Pat (my sister-in-law)"): a person the writer names by first name alone.
+ */
+export const KIN: readonly string[] = [
+  ...SPOUSE_WORDS,
+  ...(
+    "sister brother mum mom mother dad father son daughter aunt auntie aunty uncle " +
+    "cousin niece nephew gran granny grandma nan nana grandad grandpa grandson granddaughter stepson " +
+    "stepdaughter stepmum stepdad neighbour neighbor " +
+    "sister-in-law brother-in-law mother-in-law father-in-law son-in-law daughter-in-law"
+  ).split(" "),
+];
+
+/**
  * Nouns that name a person by relation or role after "my", "our" or "the": "my sister thinks ...",
  * "the chef says ...", "our landlord reckons ...". Things ("the report says") are not in it.
  */
-export const PERSON_ROLES: readonly string[] = (
-  "sister brother wife husband partner missus fiancé fiance fiancée fiancee boyfriend girlfriend son daughter " +
-  "kid kids cousin niece nephew aunt auntie aunty uncle mother father mum mom dad stepmum stepdad " +
-  "mother-in-law father-in-law sister-in-law brother-in-law grandma grandad grandpa granny nan gran " +
-  "boss manager supervisor landlord landlady neighbour neighbor flatmate housemate roommate mate friend " +
-  "colleague chef cook barista waiter waitress doctor gp nurse vet dentist plumber builder electrician " +
-  "mechanic accountant lawyer solicitor teacher tutor coach trainer therapist vicar priest cofounder co-founder " +
-  "gardener cleaner childminder babysitter receptionist midwife carer physio optician pharmacist caretaker " +
-  "surveyor architect consultant headteacher principal"
-).split(" ");
+export const PERSON_ROLES: readonly string[] = [
+  ...KIN,
+  ...(
+    "kid kids boss manager supervisor landlord landlady flatmate housemate roommate mate friend " +
+    "colleague chef cook barista waiter waitress doctor gp nurse vet dentist plumber builder electrician " +
+    "mechanic accountant lawyer solicitor teacher tutor coach trainer therapist vicar priest cofounder co-founder " +
+    "gardener cleaner childminder babysitter receptionist midwife carer physio optician pharmacist caretaker " +
+    "surveyor architect consultant headteacher principal"
+  ).split(" "),
+];

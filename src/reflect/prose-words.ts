@@ -41,14 +41,3 @@ export const COMMON = new Set(
     "british european african asian canadian australian indian irish scottish welsh swiss austrian belgian"
   ).split(" "),
 );
-
-/**
- * Kin and close relations written right before or after a first name ("my sister Jo", "Joan's
- * sister Pat", "Pat (my sister-in-law)"): a person the writer names by first name alone.
- */
-export const KIN = (
-  "sister brother mum mom mother dad father son daughter wife husband partner aunt auntie aunty uncle " +
-  "cousin niece nephew gran granny grandma nan nana grandad grandpa grandson granddaughter stepson " +
-  "stepdaughter stepmum stepdad fiance fiancee fiancé fiancée girlfriend boyfriend neighbour neighbor " +
-  "sister-in-law brother-in-law mother-in-law father-in-law son-in-law daughter-in-law"
-).split(" ");

@@ -1,7 +1,8 @@
 import { STOP_WORDS } from "../analysis/stopwords.js";
 import { findMentions } from "../retain/entities.js";
 import { retainHeading } from "../retain/parse.js";
-import { COMMON, KIN, NOT_SPEAKERS } from "./prose-words.js";
+import { KIN, SPOUSE_WORDS } from "./person-words.js";
+import { COMMON, NOT_SPEAKERS } from "./prose-words.js";
 
 /**
  * Names in the prose of daily logs (issue 10 item 6): who and what a log talks about
@@ -244,7 +245,10 @@ function fullNames(prose: string): [string, string][] {
   return out;
 }
 
-const KIN_WORDS = KIN.map((k) => k.replace(/-/gu, "[- ]")).join("|");
+// Not a spouse's word: "my wife Ana" beside "Ana Silva" is likelier one person than two.
+const KIN_WORDS = KIN.filter((k) => !SPOUSE_WORDS.includes(k))
+  .map((k) => k.replace(/-/gu, "[- ]"))
+  .join("|");
 const KIN_BEFORE = new RegExp(
   String.raw`(?:^|[^\p{L}])(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|\p{Lu}[\p{L}'’-]*['’]s)\s+(?:(?:big|little|younger|older|elder|baby|twin|late|eldest|youngest)\s+)?(?:${KIN_WORDS})\s+(\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)`,
   "gu",

@@ -64,6 +64,17 @@ describe("two people sharing a first name", () => {
     expect(found.unclear()[0]?.lines).toEqual([]);
   });
 
+  it("a spouse's kin word tells no one apart: 'my wife Ana' and 'Ana Silva' on a form are one page", () => {
+    const logs = [
+      log("2026-05-01", "My wife Ana made soup tonight."),
+      log("2026-05-02", "Dentist booked for Ana Silva on the 12th, the form wanted her full name."),
+      log("2026-05-03", "Ana is off to Porto for work on Friday."),
+    ];
+    const found = proseNames(logs, new Map());
+    expect(found.names.has("ana-silva")).toBe(false);
+    expect(cited(found, "ana")).toEqual(["05-01#L1", "05-02#L1", "05-03#L1"]);
+  });
+
   it("MEMORY.md's full names tell them apart, and an initial names the one surname it starts", () => {
     const core = scanProse("- Sam Whitlock is our keeper; Sam Okoro is the physio.");
     const logs = [
