@@ -138,7 +138,8 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
       }
     }
     db.prepare("UPDATE entities SET page = NULL, aliases = '[]', name = slug WHERE page = ?").run(rel);
-    if (rel === OPINIONS_PAGE) removeOpinions(db, rel);
+    // A changed opinions page keeps the rows of its unchanged opinions (storeOpinions).
+    if (rel === OPINIONS_PAGE && !changed) removeOpinions(db, rel);
     db.prepare("DELETE FROM files WHERE path = ?").run(rel);
   }
 
@@ -188,7 +189,8 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
         }
       }
     }
-    if (f.path === OPINIONS_PAGE) storeOpinions(db, f.path, text);
+    // The old text: only the opinions whose regions changed are read and written again.
+    if (f.path === OPINIONS_PAGE) storeOpinions(db, f.path, text, oldText);
     const slug = entitySlugFromPagePath(f.path);
     if (slug !== undefined) {
       const page = parseEntityPage(slug, text);
