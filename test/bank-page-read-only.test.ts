@@ -4,46 +4,23 @@
  * committed it. Now a read-only page is hands-off: not written, not committed, said once per
  * run with how to hand it back; once writable again, the next run brings it up to date.
  */
-import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ordinaryShellEnv, runBin } from "./cli-bin.js";
+import { describe, expect, it } from "vitest";
+import { runBin } from "./cli-bin.js";
+import { notesRepos } from "./support/notes-repo.js";
 
-let tmp: string;
-let env: NodeJS.ProcessEnv;
-let n = 0;
+const repos = notesRepos("membank-readonly-");
+const { git } = repos;
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "safe.directory=*", "-c", "user.name=t", "-c", "user.email=t@t", ...args], {
-    cwd,
-    env,
-    encoding: "utf8",
+/** A user's notes in git, in their own words, before membank's first night. */
+const notes = (): string =>
+  repos.notes({
+    "memory/2026-06-01.md":
+      "Choir practice ran long.\n\n## Retain\n- W @Marguerite: conducts the Tuesday choir\n- W @Desmond: sings bass, new this term\n",
   });
 
-beforeAll(async () => {
-  tmp = mkdtempSync(path.join(os.tmpdir(), "membank-readonly-"));
-  env = await ordinaryShellEnv(tmp);
-});
-afterAll(() => {
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-function notes(): string {
-  const dir = path.join(tmp, `ws-${n++}`);
-  mkdirSync(path.join(dir, "memory"), { recursive: true });
-  writeFileSync(
-    path.join(dir, "memory/2026-06-01.md"),
-    "Choir practice ran long.\n\n## Retain\n- W @Marguerite: conducts the Tuesday choir\n- W @Desmond: sings bass, new this term\n",
-  );
-  git(dir, "init", "-q");
-  git(dir, "add", "-A");
-  git(dir, "commit", "-qm", "notes");
-  return dir;
-}
-
-const nightly = (dir: string) => runBin(["run", "nightly", "--workspace", dir], env);
+const nightly = (dir: string) => runBin(["run", "nightly", "--workspace", dir], repos.env);
 
 describe("a bank page made read-only by its user", () => {
   it("is left as it is and out of the commit, said each run with how to hand it back; updated once writable", async () => {

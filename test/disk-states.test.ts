@@ -4,49 +4,26 @@
  * membank expects a file" without naming it: Node's EISDIR carries no path), and a shallow
  * clone (it already behaved; no other test covers one).
  */
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ordinaryShellEnv, runBin } from "./cli-bin.js";
+import { describe, expect, it } from "vitest";
+import { runBin } from "./cli-bin.js";
+import { notesRepos } from "./support/notes-repo.js";
 
-let tmp: string;
-let env: NodeJS.ProcessEnv;
-let n = 0;
+const repos = notesRepos("membank-disk-");
+const { git } = repos;
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "safe.directory=*", "-c", "user.name=t", "-c", "user.email=t@t", ...args], {
-    cwd,
-    env,
-    encoding: "utf8",
+/** A user's notes in git, in their own words, before membank's first night. */
+const notes = (): string =>
+  repos.notes({
+    "memory/2026-07-01.md":
+      "Quiz night.\n\n## Retain\n- W @Farid: captains the pub quiz team\n- W @Ines: knows every capital city\n",
   });
-
-beforeAll(async () => {
-  tmp = mkdtempSync(path.join(os.tmpdir(), "membank-disk-"));
-  env = await ordinaryShellEnv(tmp);
-});
-afterAll(() => {
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-function notes(): string {
-  const dir = path.join(tmp, `ws-${n++}`);
-  mkdirSync(path.join(dir, "memory"), { recursive: true });
-  writeFileSync(
-    path.join(dir, "memory/2026-07-01.md"),
-    "Quiz night.\n\n## Retain\n- W @Farid: captains the pub quiz team\n- W @Ines: knows every capital city\n",
-  );
-  git(dir, "init", "-q");
-  git(dir, "add", "-A");
-  git(dir, "commit", "-qm", "notes");
-  return dir;
-}
 
 describe("a bank page replaced by a folder of the same name", () => {
   it("stops the nightly naming the folder, before any page is written or committed; the folder is kept", async () => {
     const dir = notes();
-    expect((await runBin(["run", "nightly", "--workspace", dir], env)).code).toBe(0);
+    expect((await runBin(["run", "nightly", "--workspace", dir], repos.env)).code).toBe(0);
     const page = path.join(dir, "bank/entities/Farid.md");
     rmSync(page);
     mkdirSync(page);
@@ -57,7 +34,7 @@ describe("a bank page replaced by a folder of the same name", () => {
     );
     const ines = readFileSync(path.join(dir, "bank/entities/Ines.md"), "utf8");
     const head = git(dir, "rev-parse", "HEAD");
-    const run = await runBin(["run", "nightly", "--workspace", dir], env);
+    const run = await runBin(["run", "nightly", "--workspace", dir], repos.env);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain(`${page} is a folder where membank expects a file (EISDIR)`);
     expect(readFileSync(path.join(dir, "bank/entities/Ines.md"), "utf8")).toBe(ines);
@@ -69,18 +46,18 @@ describe("a bank page replaced by a folder of the same name", () => {
 describe("a shallow clone (git clone --depth 1, as on a new laptop or in CI)", () => {
   it("runs the nightly on top of its one commit: the other machine's facts kept, the new ones committed", async () => {
     const origin = notes();
-    expect((await runBin(["run", "nightly", "--workspace", origin], env)).code).toBe(0);
+    expect((await runBin(["run", "nightly", "--workspace", origin], repos.env)).code).toBe(0);
     writeFileSync(
       path.join(origin, "memory/2026-07-08.md"),
       "## Retain\n- W @Ines: moved to the team's Thursday slot\n",
     );
     git(origin, "add", "-A");
     git(origin, "commit", "-qm", "a week on");
-    const dir = path.join(tmp, `clone-${n++}`);
-    git(tmp, "clone", "-q", "--depth", "1", `file://${origin}`, dir);
+    const dir = repos.fresh("clone");
+    git(repos.tmp, "clone", "-q", "--depth", "1", `file://${origin}`, dir);
     expect(git(dir, "rev-parse", "--is-shallow-repository").trim()).toBe("true");
     writeFileSync(path.join(dir, "memory/2026-07-15.md"), "## Retain\n- W @Farid: set the questions for the final\n");
-    const run = await runBin(["run", "nightly", "--workspace", dir], env);
+    const run = await runBin(["run", "nightly", "--workspace", dir], repos.env);
     expect(run.code, run.stderr).toBe(0);
     expect(readFileSync(path.join(dir, "bank/entities/Ines.md"), "utf8")).toContain("knows every capital city");
     expect(readFileSync(path.join(dir, "bank/entities/Ines.md"), "utf8")).toContain(

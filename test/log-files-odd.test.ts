@@ -9,7 +9,6 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -17,46 +16,31 @@ import {
   truncateSync,
   writeFileSync,
 } from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BinRun, MEMBANK_BIN, ordinaryShellEnv, runBin } from "./cli-bin.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type BinRun, MEMBANK_BIN, runBin } from "./cli-bin.js";
+import { notesRepos } from "./support/notes-repo.js";
 
-let tmp: string;
-let env: NodeJS.ProcessEnv;
-let n = 0;
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "safe.directory=*", "-c", "user.name=t", "-c", "user.email=t@t", ...args], {
-    cwd,
-    env,
-    encoding: "utf8",
-  });
+const repos = notesRepos("membank-odd-logs-");
+const { git } = repos;
 
 /** A user's notes in git, in their own words, before membank's first night. */
-function notes(): string {
-  const dir = path.join(tmp, `ws-${n++}`);
-  mkdirSync(path.join(dir, "memory"), { recursive: true });
-  writeFileSync(
-    path.join(dir, "memory/2026-04-13.md"),
-    "Back from the allotment, knees aching.\n\n## Retain\n- W @Halima: runs the seed swap at the community hall\n- O(c=0.65) @Halima: reckons broad beans do better sown in autumn\n",
-  );
-  writeFileSync(path.join(dir, "MEMORY.md"), "# Core\n\nI keep an allotment, plot 14.\n");
-  git(dir, "init", "-q");
-  git(dir, "add", "-A");
-  git(dir, "commit", "-qm", "notes");
-  return dir;
-}
+const notes = (): string =>
+  repos.notes({
+    "memory/2026-04-13.md":
+      "Back from the allotment, knees aching.\n\n## Retain\n- W @Halima: runs the seed swap at the community hall\n- O(c=0.65) @Halima: reckons broad beans do better sown in autumn\n",
+    "MEMORY.md": "# Core\n\nI keep an allotment, plot 14.\n",
+  });
 
 /** The bin as an unprivileged user (root reads any file whatever its mode). */
 function runAsUser(args: readonly string[], dir: string): Promise<BinRun> {
-  if (process.getuid?.() !== 0) return runBin(args, env);
+  if (process.getuid?.() !== 0) return runBin(args, repos.env);
   chownRecursive(dir, 65534, 65534);
   return new Promise((resolve) => {
     const child = spawn(
       "setpriv",
       ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, MEMBANK_BIN, ...args],
-      { env: { ...env, HOME: tmp, XDG_CACHE_HOME: path.join(tmp, "cache-nobody") }, stdio: "pipe" },
+      { env: { ...repos.env, HOME: repos.tmp, XDG_CACHE_HOME: path.join(repos.tmp, "cache-nobody") }, stdio: "pipe" },
     );
     let stdout = "";
     let stderr = "";
@@ -74,14 +58,9 @@ function chownRecursive(dir: string, uid: number, gid: number): void {
   execFileSync("chown", ["-R", `${uid}:${gid}`, dir]);
 }
 
-beforeAll(async () => {
-  tmp = mkdtempSync(path.join(os.tmpdir(), "membank-odd-logs-"));
-  chmodSync(tmp, 0o755);
-  env = await ordinaryShellEnv(tmp);
-});
-
-afterAll(() => {
-  rmSync(tmp, { recursive: true, force: true });
+// runAsUser runs the bin as another user: the temp dir must be theirs to enter.
+beforeAll(() => {
+  chmodSync(repos.tmp, 0o755);
 });
 
 describe("a log membank could not read", () => {
@@ -140,22 +119,22 @@ describe("a log an earlier night read, unreadable now", () => {
 describe("a log named for a day that does not exist", () => {
   it("is named with its reason every night, and reads once renamed to its day", async () => {
     const dir = notes();
-    const first = await runBin(["run", "nightly", "--workspace", dir], env);
+    const first = await runBin(["run", "nightly", "--workspace", dir], repos.env);
     expect(first.code, first.stderr).toBe(0);
     // A slip of the keyboard and a month/day swap from a phone's date picker.
     writeFileSync(path.join(dir, "memory/2026-02-30.md"), "## Retain\n- W @Odile: took over the water rota\n");
     writeFileSync(path.join(dir, "memory/2026-14-04-trip.md"), "## Retain\n- W @Ferran: drives the minibus\n");
     for (const night of [1, 2]) {
-      const run = await runBin(["run", "nightly", "--workspace", dir], env);
+      const run = await runBin(["run", "nightly", "--workspace", dir], repos.env);
       expect([0, 3], `night ${night}: ${run.stderr}`).toContain(run.code);
       expect(run.stdout).toContain("memory/2026-02-30.md:1: 2026-02-30 is not a calendar day");
       expect(run.stdout).toContain("memory/2026-14-04-trip.md:1: 2026-14-04 is not a calendar day");
     }
-    const facts = await runBin(["facts", "--workspace", dir], env);
+    const facts = await runBin(["facts", "--workspace", dir], repos.env);
     expect(facts.stderr).toContain("memory/2026-02-30.md:1: 2026-02-30 is not a calendar day");
 
     renameSync(path.join(dir, "memory/2026-02-30.md"), path.join(dir, "memory/2026-03-02.md"));
-    const fixed = await runBin(["run", "nightly", "--workspace", dir], env);
+    const fixed = await runBin(["run", "nightly", "--workspace", dir], repos.env);
     expect(fixed.code, fixed.stderr).toBe(0);
     expect(fixed.stdout).not.toContain("2026-02-30 is not a calendar day");
     expect(readFileSync(path.join(dir, "bank/entities/Odile.md"), "utf8")).toContain("took over the water rota");
@@ -165,7 +144,7 @@ describe("a log named for a day that does not exist", () => {
 describe('a log re-saved as UTF-16 (Notepad\'s "Unicode", with its byte order mark)', () => {
   it("is read as the same text: its facts stay on the bank pages, recall and get find its lines, its bytes are never rewritten", async () => {
     const dir = notes();
-    const first = await runBin(["run", "nightly", "--workspace", dir], env);
+    const first = await runBin(["run", "nightly", "--workspace", dir], repos.env);
     expect(first.code, first.stderr).toBe(0);
     const page = path.join(dir, "bank/entities/Halima.md");
     const before = readFileSync(page, "utf8");
@@ -185,7 +164,7 @@ describe('a log re-saved as UTF-16 (Notepad\'s "Unicode", with its byte order ma
     git(dir, "add", "-A");
     git(dir, "commit", "-qm", "saved in Notepad");
 
-    const second = await runBin(["run", "nightly", "--workspace", dir], env);
+    const second = await runBin(["run", "nightly", "--workspace", dir], repos.env);
     expect(second.code, second.stderr).toBe(0);
     expect(second.stderr).not.toContain("UTF-16");
     expect(readFileSync(page, "utf8")).toBe(before);
@@ -196,11 +175,14 @@ describe('a log re-saved as UTF-16 (Notepad\'s "Unicode", with its byte order ma
     expect(readFileSync(log)).toEqual(le);
     expect(readFileSync(beLog)).toEqual(be);
 
-    const facts = await runBin(["facts", "--workspace", dir], env);
+    const facts = await runBin(["facts", "--workspace", dir], repos.env);
     expect(facts.stdout).toContain("memory/2026-04-20.md:4");
-    const got = await runBin(["get", "memory/2026-04-20.md", "--from", "3", "--lines", "2", "--workspace", dir], env);
+    const got = await runBin(
+      ["get", "memory/2026-04-20.md", "--from", "3", "--lines", "2", "--workspace", dir],
+      repos.env,
+    );
     expect(got.stdout).toBe("## Retain\n- W @MsOkafor: teaches Year 4 and runs the chess club\n");
-    const recall = await runBin(["recall", "who runs the chess club", "--workspace", dir], env);
+    const recall = await runBin(["recall", "who runs the chess club", "--workspace", dir], repos.env);
     expect(recall.stdout).toContain("memory/2026-04-20.md");
   });
 });
@@ -208,17 +190,17 @@ describe('a log re-saved as UTF-16 (Notepad\'s "Unicode", with its byte order ma
 describe("a log an earlier night read, moved out of the workspace and linked back (notes moved to a synced folder)", () => {
   it("stops the nightly naming the link, instead of taking its facts out of the bank; runs on once the file is back", async () => {
     const dir = notes();
-    const first = await runBin(["run", "nightly", "--workspace", dir], env);
+    const first = await runBin(["run", "nightly", "--workspace", dir], repos.env);
     expect(first.code, first.stderr).toBe(0);
     const page = path.join(dir, "bank/entities/Halima.md");
     const before = readFileSync(page, "utf8");
     const head = git(dir, "rev-parse", "HEAD");
-    const synced = path.join(tmp, `synced-${n}`);
+    const synced = repos.fresh("synced");
     mkdirSync(synced);
     const log = path.join(dir, "memory/2026-04-13.md");
     renameSync(log, path.join(synced, "2026-04-13.md"));
     symlinkSync(path.join(synced, "2026-04-13.md"), log);
-    const run = await runBin(["run", "nightly", "--workspace", dir], env);
+    const run = await runBin(["run", "nightly", "--workspace", dir], repos.env);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain("memory/2026-04-13.md: is a link to");
     expect(run.stderr).toContain("membank changed nothing");
@@ -226,7 +208,7 @@ describe("a log an earlier night read, moved out of the workspace and linked bac
     expect(git(dir, "rev-parse", "HEAD")).toBe(head);
     rmSync(log);
     renameSync(path.join(synced, "2026-04-13.md"), log);
-    const back = await runBin(["run", "nightly", "--workspace", dir], env);
+    const back = await runBin(["run", "nightly", "--workspace", dir], repos.env);
     expect(back.code === 0 || back.code === 3, back.stderr).toBe(true);
     expect(readFileSync(page, "utf8")).toContain("runs the seed swap");
   });
@@ -235,16 +217,16 @@ describe("a log an earlier night read, moved out of the workspace and linked bac
 describe("memory/ an earlier night read, moved out of the workspace and linked back", () => {
   it("stops the nightly naming memory/, instead of committing a bank without any of its facts", async () => {
     const dir = notes();
-    const first = await runBin(["run", "nightly", "--workspace", dir], env);
+    const first = await runBin(["run", "nightly", "--workspace", dir], repos.env);
     expect(first.code, first.stderr).toBe(0);
     const page = path.join(dir, "bank/entities/Halima.md");
     const before = readFileSync(page, "utf8");
     const head = git(dir, "rev-parse", "HEAD");
-    const synced = path.join(tmp, `synced-${n}`);
+    const synced = repos.fresh("synced");
     mkdirSync(synced);
     renameSync(path.join(dir, "memory"), path.join(synced, "memory"));
     symlinkSync(path.join(synced, "memory"), path.join(dir, "memory"));
-    const run = await runBin(["run", "nightly", "--workspace", dir], env);
+    const run = await runBin(["run", "nightly", "--workspace", dir], repos.env);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain("memory: is a link to");
     expect(run.stderr).toContain("membank changed nothing");
@@ -259,11 +241,11 @@ describe("a log whose file name is not UTF-8 (Latin-1 from an old zip or a Windo
     // "2026-04-16-café.md" with é as the Latin-1 byte 0xE9.
     const name = Buffer.concat([Buffer.from(`${dir}/memory/2026-04-16-caf`), Buffer.from([0xe9]), Buffer.from(".md")]);
     writeFileSync(name, "## Retain\n- W @Halima: brought cake to the committee meeting\n");
-    const facts = await runBin(["facts", "--workspace", dir], env);
+    const facts = await runBin(["facts", "--workspace", dir], repos.env);
     expect(`${facts.stdout}${facts.stderr}`).toContain(
       "memory/2026-04-16-caf\uFFFD.md:1: has a name that is not valid UTF-8 (written by a system with another encoding), so membank cannot open it",
     );
-    const run = await runBin(["run", "nightly", "--workspace", dir], env);
+    const run = await runBin(["run", "nightly", "--workspace", dir], repos.env);
     expect(run.stdout).toContain("memory/2026-04-16-caf\uFFFD.md: not indexed: has a name that is not valid UTF-8");
   });
 });
@@ -271,13 +253,13 @@ describe("a log whose file name is not UTF-8 (Latin-1 from an old zip or a Windo
 describe("a log an earlier night read, grown past the size limit (a huge paste)", () => {
   it("stops the nightly naming it and the limit, instead of taking its facts out of the bank", async () => {
     const dir = notes();
-    const first = await runBin(["run", "nightly", "--workspace", dir], env);
+    const first = await runBin(["run", "nightly", "--workspace", dir], repos.env);
     expect(first.code, first.stderr).toBe(0);
     const page = path.join(dir, "bank/entities/Halima.md");
     const before = readFileSync(page, "utf8");
     const head = git(dir, "rev-parse", "HEAD");
     truncateSync(path.join(dir, "memory/2026-04-13.md"), 17 * 1024 * 1024);
-    const run = await runBin(["run", "nightly", "--workspace", dir], env);
+    const run = await runBin(["run", "nightly", "--workspace", dir], repos.env);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain("memory/2026-04-13.md: file is 17825792 bytes, over the 16777216-byte (16 MiB) limit");
     expect(run.stderr).toContain("membank changed nothing");
@@ -289,7 +271,7 @@ describe("a log an earlier night read, grown past the size limit (a huge paste)"
 describe("a log zeroed by a power cut (ext4 keeps the size, the bytes are all 0)", () => {
   it("stops the nightly before it writes or commits anything, names the file, and runs on once it is restored", async () => {
     const dir = notes();
-    const first = await runBin(["run", "nightly", "--workspace", dir], env);
+    const first = await runBin(["run", "nightly", "--workspace", dir], repos.env);
     expect(first.code, first.stderr).toBe(0);
     const log = path.join(dir, "memory/2026-04-13.md");
     const page = path.join(dir, "bank/entities/Halima.md");
@@ -303,14 +285,14 @@ describe("a log zeroed by a power cut (ext4 keeps the size, the bytes are all 0)
       "## Retain\n- W @Halima: swapping leek seedlings on Saturday\n",
     );
 
-    const stopped = await runBin(["run", "nightly", "--workspace", dir], env);
+    const stopped = await runBin(["run", "nightly", "--workspace", dir], repos.env);
     expect(stopped.code).not.toBe(0);
     expect(stopped.stderr).toMatch(/memory\/2026-04-13\.md: holds only zero bytes .*membank changed nothing/);
     expect(readFileSync(page, "utf8")).toBe(before);
     expect(git(dir, "rev-parse", "HEAD")).toBe(head);
 
     git(dir, "checkout", "--", "memory/2026-04-13.md");
-    const next = await runBin(["run", "nightly", "--workspace", dir], env);
+    const next = await runBin(["run", "nightly", "--workspace", dir], repos.env);
     expect(next.code, next.stderr).toBe(0);
     const now = readFileSync(page, "utf8");
     expect(now).toContain("runs the seed swap");
@@ -323,7 +305,7 @@ describe("a zeroed log under `membank reflect` run by hand (no nightly)", () => 
     "%j stops before writing or committing, as the nightly does",
     async (args) => {
       const dir = notes();
-      const first = await runBin(["reflect", "--workspace", dir], env);
+      const first = await runBin(["reflect", "--workspace", dir], repos.env);
       expect(first.code, first.stderr).toBe(0);
       const page = path.join(dir, "bank/entities/Halima.md");
       const before = readFileSync(page, "utf8");
@@ -332,7 +314,7 @@ describe("a zeroed log under `membank reflect` run by hand (no nightly)", () => 
       const log = path.join(dir, "memory/2026-04-13.md");
       writeFileSync(log, Buffer.alloc(readFileSync(log).length));
 
-      const stopped = await runBin([...args, "--workspace", dir], env);
+      const stopped = await runBin([...args, "--workspace", dir], repos.env);
       expect(stopped.code).not.toBe(0);
       expect(stopped.stderr).toMatch(/memory\/2026-04-13\.md: holds only zero bytes .*membank changed nothing/);
       expect(readFileSync(page, "utf8")).toBe(before);
@@ -344,10 +326,10 @@ describe("a zeroed log under `membank reflect` run by hand (no nightly)", () => 
 describe("logs kept in Git LFS, cloned on a machine without git-lfs", () => {
   it("the first nightly of the clone stops, naming the pointer, instead of committing a bank without their facts", async () => {
     const dir = notes();
-    const first = await runBin(["run", "nightly", "--workspace", dir], env);
+    const first = await runBin(["run", "nightly", "--workspace", dir], repos.env);
     expect(first.code, first.stderr).toBe(0);
-    const clone = path.join(tmp, `clone-${n++}`);
-    git(tmp, "clone", "-q", dir, clone);
+    const clone = repos.fresh("clone");
+    git(repos.tmp, "clone", "-q", dir, clone);
     // What git checks out for an LFS-tracked file when git-lfs is missing: the pointer.
     const log = path.join(clone, "memory/2026-04-13.md");
     const size = readFileSync(log).length;
@@ -355,7 +337,7 @@ describe("logs kept in Git LFS, cloned on a machine without git-lfs", () => {
     const page = path.join(clone, "bank/entities/Halima.md");
     const before = readFileSync(page, "utf8");
     const head = git(clone, "rev-parse", "HEAD");
-    const run = await runBin(["run", "nightly", "--workspace", clone], env);
+    const run = await runBin(["run", "nightly", "--workspace", clone], repos.env);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/memory\/2026-04-13\.md: is a Git LFS pointer.*git lfs pull.*membank changed nothing/);
     expect(readFileSync(page, "utf8")).toBe(before);
