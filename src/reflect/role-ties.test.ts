@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { lineRoleTies, roleTies } from "./role-ties.js";
+
+describe("roleTies: the person MEMORY.md says a kin or role word names", () => {
+  it("reads the ways people write the tie", () => {
+    const cases: [string, [string, string][]][] = [
+      ["- Mum (Rita) does the till on Saturdays and Sundays.", [["mum", "Rita"]]],
+      ["- Rita (mum) does the till", [["mum", "Rita"]]],
+      ["- My sister Cass does the books every other Monday.", [["sister", "Cass"]]],
+      ["- Kemal is the chef, here since day one; everyone calls him the chef.", [["chef", "Kemal"]]],
+      ["- our accountant, Huw Pugh, files in January", [["accountant", "Huw"]]],
+      ["- Huw Pugh (our accountant)", [["accountant", "Huw"]]],
+      ["- Cass, my little sister, does the books", [["sister", "Cass"]]],
+      ["Accountant: Huw Pugh", [["accountant", "Huw"]]],
+      ["- Tasha: head barista, four days a week.", [["barista", "Tasha"]]],
+      ["- the head chef is new; Jude is the head chef now", [["chef", "Jude"]]],
+      ["- **Dad** (Ken) retired in May", [["dad", "Ken"]]],
+    ];
+    for (const [line, ties] of cases) expect(lineRoleTies(line), line).toEqual(ties);
+  });
+
+  it("ties no one where the words only sit near each other", () => {
+    for (const line of [
+      "- Mum and Rita went to the market",
+      "- the chef at Rita's place does a great brunch",
+      "- Kemal is the chef's brother",
+      "- my sister and Cass are both at uni",
+      "- Dad drove. Rita sat in the back",
+      "- Kemal is the chef at the Crown",
+    ])
+      expect(lineRoleTies(line), line).toEqual([]);
+  });
+
+  it("leaves a word two names share untied, and keeps the rest", () => {
+    const ties = roleTies(
+      "- my sister Cass does the books\n- my sister Jo lives in Leeds\n- Mum (Rita) does the till\n- Rita, my mum, hates Sundays",
+    );
+    expect(ties).toEqual(new Map([["mum", "Rita"]]));
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * The person MEMORY.md says a kin or role word names (pure): "Mum (Rita)", "Rita (mum)", "my
+ * sister Cass", "Kemal is the chef", "our accountant, Huw Pugh", "Cass, my sister, ...",
+ * "Accountant: Huw Pugh", "Tasha: head barista". A belief the logs give "mum" or "the chef"
+ * (holder.ts) is then that person's, on their page.
+ *
+ * Only a tie written as one: the word and the name side by side, in one of the shapes above.
+ * "Mum and Rita went to the market" or "the chef at Rita's place" tie no one. A word tied to two
+ * names ("my sister Cass", "my sister Jo") is no one's. Recall reads roles more loosely
+ * (recall/roles.ts: any word of a person's MEMORY.md clause, to answer a question); a holder is
+ * who a belief belongs to, so it takes the strict reading.
+ */
+import { STOP_WORDS } from "../analysis/stopwords.js";
+import { KIN_NAMES, PERSON_ROLES } from "./person-words.js";
+
+/** A word in either case of its first letter: "[Mm]um" (a name is told by its capital, so no `i` flag). */
+const eitherCase = (w: string) => `[${w[0]!.toLowerCase()}${w[0]!.toUpperCase()}]${w.slice(1)}`;
+
+const ROLE = `(${[...new Set([...PERSON_ROLES, ...KIN_NAMES])]
+  .sort((a, b) => b.length - a.length || (a < b ? -1 : 1))
+  .map(eitherCase)
+  .join("|")})`;
+/** "my", "our new", "the head": who the role is to, and words describing it. */
+const DET = `(?:${["my", "our", "the"].map(eitherCase).join("|")})\\s+(?:[\\p{Ll}-]+\\s+){0,2}?`;
+/** A first name, and a surname after it that the tie does not need ("Huw Pugh" is Huw's page). */
+const NAME = "(\\p{Lu}[\\p{Ll}\\p{M}'’]+)(?:\\s+\\p{Lu}[\\p{L}\\p{M}'’-]+)?";
+/** After a role: the clause ends, or goes on about the person ("Kemal is the chef, here since day one"), not "the chef at ...". */
+const ENDS = "(?![\\p{L}\\p{N}'’-])(?=\\s*(?:[,.;:()!?—–]|$)|\\s+(?:and|since|who|here|now|too)\\b)";
+const B = "(?<![\\p{L}\\p{N}'’-])";
+
+/** Each shape, with the group of its role and of its name. */
+const SHAPES: { re: RegExp; role: number; name: number }[] = [
+  // "Mum (Rita)", "my sister (Cass)"
+  { re: new RegExp(`${B}(?:${DET})?${ROLE}\\s*\\(\\s*${NAME}\\s*\\)`, "gu"), role: 1, name: 2 },
+  // "Rita (mum)", "Huw Pugh (our accountant)"
+  { re: new RegExp(`${B}${NAME}\\s*\\(\\s*(?:${DET})?${ROLE}\\s*\\)`, "gu"), role: 2, name: 1 },
+  // "my sister Cass", "our accountant, Huw Pugh"
+  { re: new RegExp(`${B}${DET}${ROLE},?\\s+${NAME}`, "gu"), role: 1, name: 2 },
+  // "Kemal is the chef", "Huw Pugh is our accountant"
+  { re: new RegExp(`${B}${NAME}\\s+(?:is|was)\\s+${DET}${ROLE}${ENDS}`, "gu"), role: 2, name: 1 },
+  // "Cass, my sister, does the books"
+  { re: new RegExp(`${B}${NAME},\\s+${DET}${ROLE}${ENDS}`, "gu"), role: 2, name: 1 },
+  // "Accountant: Huw Pugh" (a line's label)
+  { re: new RegExp(`^(?:${DET})?${ROLE}\\s*:\\s*${NAME}`, "gu"), role: 1, name: 2 },
+  // "Tasha: head barista, four days a week"
+  { re: new RegExp(`^${NAME}\\s*:\\s*(?:[\\p{Ll}-]+\\s+){0,2}?${ROLE}${ENDS}`, "gu"), role: 2, name: 1 },
+];
+
+/** The ties one line writes: [role word, lower case; name as written]. */
+export function lineRoleTies(line: string): [string, string][] {
+  const text = line.replace(/^\s*(?:[-*+]|\d+[.)])\s+/u, "").replace(/\*\*|__/g, "");
+  const out: [string, string][] = [];
+  for (const { re, role, name } of SHAPES) {
+    for (const m of text.matchAll(re)) {
+      const r = m[role]!.toLowerCase();
+      const n = m[name]!;
+      if (STOP_WORDS.has(n.toLowerCase()) || PERSON_ROLES.includes(n.toLowerCase())) continue;
+      out.push([r, n]);
+    }
+  }
+  return out;
+}
+
+/**
+ * Kin or role word (lower case) -> the one name MEMORY.md ties it to. Words tied to two names
+ * are left out. Same text, same map (lines in order; a name's first spelling wins).
+ */
+export function roleTies(coreText: string): Map<string, string> {
+  const names = new Map<string, Map<string, string>>();
+  for (const line of coreText.split(/\r?\n/u))
+    for (const [role, name] of lineRoleTies(line)) {
+      const set = names.get(role) ?? new Map<string, string>();
+      if (!set.has(name.toLowerCase())) set.set(name.toLowerCase(), name);
+      names.set(role, set);
+    }
+  const out = new Map<string, string>();
+  for (const [role, set] of [...names].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
+    if (set.size === 1) out.set(role, [...set.values()][0]!);
+  return out;
+}
