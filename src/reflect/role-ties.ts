@@ -11,6 +11,8 @@
  * who a belief belongs to, so it takes the strict reading.
  */
 import { STOP_WORDS } from "../analysis/stopwords.js";
+import { entityKey } from "../retain/entities.js";
+import { reportedName } from "./holder.js";
 import { KIN_NAMES, PERSON_ROLES } from "./person-words.js";
 
 /** A word in either case of its first letter: "[Mm]um" (a name is told by its capital, so no `i` flag). */
@@ -77,4 +79,24 @@ export function roleTies(coreText: string): Map<string, string> {
   for (const [role, set] of [...names].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
     if (set.size === 1) out.set(role, [...set.values()][0]!);
   return out;
+}
+
+/**
+ * An opinion's entities with the kin or role word its statement reports ("mum reckons ...") put
+ * as the person `roles` ties it to: a tie MEMORY.md gained after the opinion was made gives it to
+ * the person, as a full run would.
+ */
+export function tiedEntities(
+  entities: readonly string[],
+  statement: string,
+  roles: ReadonlyMap<string, string>,
+): string[] {
+  if (roles.size === 0) return [...entities];
+  const word = reportedName(entities, statement);
+  const name = reportedName(entities, statement, roles);
+  if (word === undefined || name === undefined || word === name) return [...entities];
+  const [from, to] = [entityKey(word), entityKey(name)];
+  if (!entities.some((e) => entityKey(e) === from)) return [...entities];
+  const out = entities.filter((e) => entityKey(e) !== from && entityKey(e) !== to);
+  return [...out, name];
 }
