@@ -84,19 +84,20 @@ export function roleTies(coreText: string): Map<string, string> {
 /**
  * An opinion's entities with the kin or role word its statement reports ("mum reckons ...") put
  * as the person `roles` ties it to: a tie MEMORY.md gained after the opinion was made gives it to
- * the person, as a full run would.
+ * the person, as a full run would. (The word is among the entities then, as if tagged: the
+ * statement is read without it.)
  */
 export function tiedEntities(
   entities: readonly string[],
   statement: string,
   roles: ReadonlyMap<string, string>,
 ): string[] {
-  if (roles.size === 0) return [...entities];
-  const word = reportedName(entities, statement);
-  const name = reportedName(entities, statement, roles);
-  if (word === undefined || name === undefined || word === name) return [...entities];
-  const [from, to] = [entityKey(word), entityKey(name)];
-  if (!entities.some((e) => entityKey(e) === from)) return [...entities];
-  const out = entities.filter((e) => entityKey(e) !== from && entityKey(e) !== to);
-  return [...out, name];
+  for (const word of entities) {
+    const name = roles.get(word.toLowerCase());
+    if (name === undefined || entityKey(name) === entityKey(word)) continue;
+    const others = entities.filter((e) => e !== word);
+    if (reportedName(others, statement, roles) !== name) continue;
+    return [...others.filter((e) => entityKey(e) !== entityKey(name)), name];
+  }
+  return [...entities];
 }
