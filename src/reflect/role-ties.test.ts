@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { lineRoleTies, roleTies } from "./role-ties.js";
+import { holderOf, reportedName } from "./holder.js";
+import { lineRoleTies, roleTies, tiedEntities } from "./role-ties.js";
 
 describe("roleTies: the person MEMORY.md says a kin or role word names", () => {
   it("reads the ways people write the tie", () => {
@@ -36,5 +37,31 @@ describe("roleTies: the person MEMORY.md says a kin or role word names", () => {
       "- my sister Cass does the books\n- my sister Jo lives in Leeds\n- Mum (Rita) does the till\n- Rita, my mum, hates Sundays",
     );
     expect(ties).toEqual(new Map([["mum", "Rita"]]));
+  });
+});
+
+describe("a holder named by kin or role is the person tied to the word", () => {
+  const roles = roleTies("- Mum (Rita) does the till\n- Kemal is the chef\n- my sister Cass does the books");
+
+  it("gives the belief to the person, however the word is written", () => {
+    expect(holderOf(["Dom"], "mum reckons opening on sundays isnt worth it", roles)).toBe("rita");
+    expect(holderOf(["Dom"], "Mum still says sundays are dead", roles)).toBe("rita");
+    expect(holderOf(["Dom"], "the head chef says the brunch menu will flop", roles)).toBe("kemal");
+    expect(reportedName(["Dom"], "my sister thinks the card fees are robbery", roles)).toBe("Cass");
+  });
+
+  it("keeps the word when no one is tied to it, or no tie is given", () => {
+    expect(holderOf(["Dom"], "dad reckons the parking scheme is a joke", roles)).toBe("dad");
+    expect(holderOf(["Dom"], "mum reckons opening on sundays isnt worth it")).toBe("mum");
+    expect(holderOf(["Dom"], "the card machine is rubbish", roles)).toBe("dom");
+  });
+
+  it("moves an opinion made before the tie to the person, and leaves others alone", () => {
+    const sundays = "mum reckons opening on sundays isnt worth it";
+    expect(tiedEntities(["Dom", "mum"], sundays, roles)).toEqual(["Dom", "Rita"]);
+    expect(tiedEntities(["Dom", "Rita"], sundays, roles)).toEqual(["Dom", "Rita"]);
+    expect(tiedEntities(["Dom", "dad"], "dad reckons the parking scheme is a joke", roles)).toEqual(["Dom", "dad"]);
+    // "mum" as a topic, not the holder: the opinion is Dom's.
+    expect(tiedEntities(["Dom", "mum"], "the till is easier for mum now", roles)).toEqual(["Dom", "mum"]);
   });
 });
