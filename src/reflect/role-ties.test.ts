@@ -16,6 +16,14 @@ describe("roleTies: the person MEMORY.md says a kin or role word names", () => {
       ["- Tasha: head barista, four days a week.", [["barista", "Tasha"]]],
       ["- the head chef is new; Jude is the head chef now", [["chef", "Jude"]]],
       ["- **Dad** (Ken) retired in May", [["dad", "Ken"]]],
+      [
+        "- Partner: Jonas. Sister: Ifeoma (everyone calls her Ify).",
+        [
+          ["partner", "Jonas"],
+          ["sister", "Ifeoma"],
+        ],
+      ],
+      ["- Husband Tomasz (works from home, IT).", [["husband", "Tomasz"]]],
     ];
     for (const [line, ties] of cases) expect(lineRoleTies(line), line).toEqual(ties);
   });
@@ -28,6 +36,9 @@ describe("roleTies: the person MEMORY.md says a kin or role word names", () => {
       "- my sister and Cass are both at uni",
       "- Dad drove. Rita sat in the back",
       "- Kemal is the chef at the Crown",
+      "- Landlord: Mr Osei. Rent due on the 1st.",
+      "- Dr. Okafor — my physio, Tuesdays.",
+      "- Builder Bob came round",
     ])
       expect(lineRoleTies(line), line).toEqual([]);
   });
@@ -37,6 +48,10 @@ describe("roleTies: the person MEMORY.md says a kin or role word names", () => {
       "- my sister Cass does the books\n- my sister Jo lives in Leeds\n- Mum (Rita) does the till\n- Rita, my mum, hates Sundays",
     );
     expect(ties).toEqual(new Map([["mum", "Rita"]]));
+    // Two Sams: "the physio" is Sam Okoro, but a page "Sam" would say not which.
+    expect(roleTies("- Sam Whitlock is our keeper; Sam Okoro is the club physio, Tuesday nights only.")).toEqual(
+      new Map(),
+    );
   });
 });
 

@@ -13,7 +13,8 @@
 import { STOP_WORDS } from "../analysis/stopwords.js";
 import { entityKey } from "../retain/entities.js";
 import { reportedName } from "./holder.js";
-import { KIN_NAMES, PERSON_ROLES } from "./person-words.js";
+import { KIN, KIN_NAMES, PERSON_ROLES } from "./person-words.js";
+import { COMMON } from "./prose-words.js";
 
 /** A word in either case of its first letter: "[Mm]um" (a name is told by its capital, so no `i` flag). */
 const eitherCase = (w: string) => `[${w[0]!.toLowerCase()}${w[0]!.toUpperCase()}]${w.slice(1)}`;
@@ -29,6 +30,12 @@ const NAME = "(\\p{Lu}[\\p{Ll}\\p{M}'’]+)(?:\\s+\\p{Lu}[\\p{L}\\p{M}'’-]+)?"
 /** After a role: the clause ends, or goes on about the person ("Kemal is the chef, here since day one"), not "the chef at ...". */
 const ENDS = "(?![\\p{L}\\p{N}'’-])(?=\\s*(?:[,.;:()!?—–]|$)|\\s+(?:and|since|who|here|now|too)\\b)";
 const B = "(?<![\\p{L}\\p{N}'’-])";
+const START = "(?:^|(?<=[.;]\\s+))";
+/** Kin words written capitalised before a first name, like a title: "Husband Tomasz", "Sister Jo". */
+const KIN_TITLE = `(${[...KIN]
+  .sort((a, b) => b.length - a.length || (a < b ? -1 : 1))
+  .map((w) => w[0]!.toUpperCase() + w.slice(1))
+  .join("|")})`;
 
 /** Each shape, with the group of its role and of its name. */
 const SHAPES: { re: RegExp; role: number; name: number }[] = [
@@ -42,8 +49,10 @@ const SHAPES: { re: RegExp; role: number; name: number }[] = [
   { re: new RegExp(`${B}${NAME}\\s+(?:is|was)\\s+${DET}${ROLE}${ENDS}`, "gu"), role: 2, name: 1 },
   // "Cass, my sister, does the books"
   { re: new RegExp(`${B}${NAME},\\s+${DET}${ROLE}${ENDS}`, "gu"), role: 2, name: 1 },
-  // "Accountant: Huw Pugh" (a line's label)
-  { re: new RegExp(`^(?:${DET})?${ROLE}\\s*:\\s*${NAME}`, "gu"), role: 1, name: 2 },
+  // "Accountant: Huw Pugh", "Partner: Jonas. Sister: Ifeoma" (a label, at a line's or sentence's start)
+  { re: new RegExp(`${START}(?:${DET})?${ROLE}\\s*:\\s*${NAME}`, "gu"), role: 1, name: 2 },
+  // "Husband Tomasz (works from home)", "Sister Josephine lives in York": kin as a title, at a line's start
+  { re: new RegExp(`^${KIN_TITLE}\\s+${NAME}`, "gu"), role: 1, name: 2 },
   // "Tasha: head barista, four days a week"
   { re: new RegExp(`^${NAME}\\s*:\\s*(?:[\\p{Ll}-]+\\s+){0,2}?${ROLE}${ENDS}`, "gu"), role: 2, name: 1 },
 ];
@@ -56,18 +65,39 @@ export function lineRoleTies(line: string): [string, string][] {
     for (const m of text.matchAll(re)) {
       const r = m[role]!.toLowerCase();
       const n = m[name]!;
-      if (STOP_WORDS.has(n.toLowerCase()) || PERSON_ROLES.includes(n.toLowerCase())) continue;
+      // "Landlord: Mr Osei" (a title, not a first name), "my physio, Tuesdays" (a day): no one's name.
+      const low = n.toLowerCase();
+      if (STOP_WORDS.has(low) || PERSON_ROLES.includes(low) || COMMON.has(low) || COMMON.has(low.replace(/s$/u, "")))
+        continue;
       out.push([r, n]);
     }
   }
   return out;
 }
 
+/** "Sam Whitlock": a first name and a surname, as MEMORY.md writes a person in full. */
+const FULL_NAME = /(?<![\p{L}\p{N}'’-])(\p{Lu}[\p{Ll}\p{M}'’]+)\s+(\p{Lu}[\p{Ll}\p{M}'’-]+)/gu;
+
+/** First names MEMORY.md gives two surnames ("Sam Whitlock", "Sam Okoro"): a tie to one says not which. */
+function sharedFirstNames(coreText: string): Set<string> {
+  const surnames = new Map<string, Set<string>>();
+  for (const m of coreText.matchAll(FULL_NAME)) {
+    const [first, last] = [m[1]!.toLowerCase(), m[2]!.toLowerCase()];
+    if (COMMON.has(first) || COMMON.has(last) || STOP_WORDS.has(last)) continue;
+    const set = surnames.get(first) ?? new Set<string>();
+    set.add(last);
+    surnames.set(first, set);
+  }
+  return new Set([...surnames].filter(([, set]) => set.size > 1).map(([first]) => first));
+}
+
 /**
- * Kin or role word (lower case) -> the one name MEMORY.md ties it to. Words tied to two names
- * are left out. Same text, same map (lines in order; a name's first spelling wins).
+ * Kin or role word (lower case) -> the one name MEMORY.md ties it to. Words tied to two names,
+ * or to a first name two people share, are left out. Same text, same map (lines in order; a
+ * name's first spelling wins).
  */
 export function roleTies(coreText: string): Map<string, string> {
+  const shared = sharedFirstNames(coreText);
   const names = new Map<string, Map<string, string>>();
   for (const line of coreText.split(/\r?\n/u))
     for (const [role, name] of lineRoleTies(line)) {
@@ -77,7 +107,7 @@ export function roleTies(coreText: string): Map<string, string> {
     }
   const out = new Map<string, string>();
   for (const [role, set] of [...names].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
-    if (set.size === 1) out.set(role, [...set.values()][0]!);
+    if (set.size === 1 && !shared.has([...set.keys()][0]!)) out.set(role, [...set.values()][0]!);
   return out;
 }
 
