@@ -1,9 +1,13 @@
 // fixtures/beliefs-9: a café owner's voice notes, dictated on the walk home (speech-to-text: little
 // punctuation, "um", "so yeah", homophones), held out after beliefs-8's fixes
 // (fixtures/beliefs-9/EXPECTED.md). Mum, my sister and the chef are written in lower case and never
-// tagged, and their beliefs are theirs; questions come without a "?"; "X. scratch that, Y" is read
+// tagged, and their beliefs are theirs: MEMORY.md says who they are ("Mum (Rita)", "My sister Cass",
+// "Kemal is the chef"), so the beliefs are Rita's, Cass's and Kemal's (role-ties.ts); dad is tied to
+// no one, so his stay dad's; questions come without a "?"; "X. scratch that, Y" is read
 // by Y; forecasts of failure ("going to flop", "gonna rain for the festival") are answered by how the
 // event went ("sold out", "went ahead in blazing sunshine").
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   confidence,
@@ -38,10 +42,13 @@ describe("fixtures/beliefs-9 after one reflect", () => {
     expect(fixture.blocks.filter((b) => !starts.some((s) => b.startsWith(s)))).toEqual([]);
   });
 
-  it("gives mum's, the chef's, my sister's and tasha's beliefs to them, written in lower case", () => {
-    expect(entitiesLine(opinion("mum reckons opening on sundays"))).toContain("@mum");
-    expect(entitiesLine(opinion("the chef says the brunch menu"))).toContain("@chef");
-    expect(entitiesLine(opinion("my sister thinks the card machine fees"))).toContain("@sister");
+  it("gives mum's, the chef's, my sister's and tasha's beliefs to the people MEMORY.md says they are", () => {
+    expect(entitiesLine(opinion("mum reckons opening on sundays"))).toBe("@Dom, @Rita");
+    expect(entitiesLine(opinion("the chef says the brunch menu"))).toBe("@Dom, @Kemal");
+    expect(entitiesLine(opinion("my sister thinks the card machine fees"))).toBe("@Dom, @Cass");
+    // Their pages, named as MEMORY.md names them; no lower-case "mum.md" beside them. Dad is tied to no one.
+    const pages = readdirSync(path.join(fixture.dir, "bank", "entities")).sort();
+    expect(pages).toEqual(["Cass.md", "Dom.md", "Kemal.md", "Rita.md", "Tasha.md", "dad.md"]);
     const cups = opinion("the compostable cups are to flimsy");
     expect(entitiesLine(cups)).toContain("@Tasha");
     expect(row(cups, "tasha admits the compostable cups held up alright")).toMatch(/ contradicts /);

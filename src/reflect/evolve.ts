@@ -72,8 +72,8 @@ export interface EvolveResult {
 export { streakDays } from "./streak.js";
 
 /** A fact's entities and, when it reports the belief of a person nobody tagged ("Dev said that ..."), that person: the opinion is theirs. */
-function withReported(fact: Fact): string[] {
-  const name = reportedName(fact.entities, fact.content);
+function withReported(fact: Fact, roles?: ReadonlyMap<string, string>): string[] {
+  const name = reportedName(fact.entities, fact.content, roles);
   const key = name === undefined ? undefined : entityKey(name);
   return key === undefined || fact.entities.some((e) => entityKey(e) === key)
     ? [...fact.entities]
@@ -293,7 +293,7 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
       const op: Opinion = {
         id: opinionIdFor(fact.id),
         statement: fact.content.replace(/\s+/g, " ").trim(),
-        entities: withReported(fact),
+        entities: withReported(fact, known.roles),
         confidence: c,
         lastUpdated: day,
         created: day,

@@ -155,14 +155,28 @@ const NOBODY_IN_PARTICULAR = new Set(
  * entityKey of the person a statement reports the belief of, when it says so at its start:
  * one of the statement's entities, or a name written like a person's that nobody tagged.
  */
-export function attributedTo(entities: readonly string[], content: string): string | undefined {
-  const name = reportedName(entities, content);
+export function attributedTo(
+  entities: readonly string[],
+  content: string,
+  roles?: ReadonlyMap<string, string>,
+): string | undefined {
+  const name = reportedName(entities, content, roles);
   return name === undefined ? undefined : entityKey(name);
 }
 
-/** The name, as written, of the person a statement reports the belief of (see attributedTo). */
-export function reportedName(entities: readonly string[], content: string): string | undefined {
-  return reportOf(entities, content)?.name;
+/**
+ * The name, as written, of the person a statement reports the belief of (see attributedTo). One
+ * named by kin or role ("mum reckons ...", "the chef says ...") is the person `roles` ties that
+ * word to (MEMORY.md's "Mum (Rita)", "Kemal is the chef": role-ties.ts), else the word itself.
+ */
+export function reportedName(
+  entities: readonly string[],
+  content: string,
+  roles?: ReadonlyMap<string, string>,
+): string | undefined {
+  const report = reportOf(entities, content);
+  if (report?.byRole && roles !== undefined) return roles.get(report.name.toLowerCase()) ?? report.name;
+  return report?.name;
 }
 
 /**
@@ -177,6 +191,8 @@ export function reportedClaim(entities: readonly string[], content: string): str
 interface Report {
   name: string;
   claim?: string;
+  /** The name is a kin or role word ("mum", "chef"). */
+  byRole?: true;
 }
 
 function reportOf(entities: readonly string[], content: string): Report | undefined {
@@ -196,6 +212,7 @@ function reportOf(entities: readonly string[], content: string): Report | undefi
       : long
         ? { name: found.name }
         : { name: found.name, claim: claimOutside(content, found.frame) };
+  if (report !== undefined && found?.byRole) report.byRole = true;
   REPORTED.set(key, report);
   return report;
 }
@@ -214,7 +231,7 @@ export function reportedNameOf(
   entities: readonly string[],
   content: string,
   gated = true,
-): { name: string; frame: RegExpExecArray } | undefined {
+): { name: string; frame: RegExpExecArray; byRole?: true } | undefined {
   for (const [i, re] of ATTRIBUTIONS.entries()) {
     if (gated && !NEEDED_TAGGED[i]!.test(content)) continue;
     const m = re.exec(content);
@@ -226,7 +243,7 @@ export function reportedNameOf(
     break;
   }
   const role = PERSON_BY_ROLE.exec(content);
-  if (role !== null) return { name: (role[1] ?? role[2])!, frame: role };
+  if (role !== null) return { name: (role[1] ?? role[2])!, frame: role, byRole: true };
   for (const [i, re] of UNTAGGED_ATTRIBUTIONS.entries()) {
     if (gated && !NEEDED_UNTAGGED[i]!.test(content)) continue;
     const m = re.exec(content);
@@ -304,8 +321,12 @@ export function groupHolder(content: string): string | undefined {
  * else the group it reports the view of ("the plot group consensus is ..."), else a
  * person-like head entity, else the first head entity, else the first entity.
  */
-export function holderOf(entities: readonly string[], content: string): string | undefined {
-  const reported = attributedTo(entities, content) ?? groupHolder(content);
+export function holderOf(
+  entities: readonly string[],
+  content: string,
+  roles?: ReadonlyMap<string, string>,
+): string | undefined {
+  const reported = attributedTo(entities, content, roles) ?? groupHolder(content);
   if (reported !== undefined) return reported;
   const heads = headEntities(entities, content);
   const pick = heads.find((e) => PERSON_LIKE.test(e)) ?? heads[0] ?? entities[0];

@@ -62,6 +62,7 @@ import { clearStale, recoverMerges } from "./recover.js";
 import { relinkEvidence } from "./relink.js";
 import { type Conflict, type RenderScope, renderBank } from "./render.js";
 import { checkPutBack, putBackNote, saveMarkersAfter } from "./restored.js";
+import { roleTies, tiedEntities } from "./role-ties.js";
 import { incrementalScope } from "./scope.js";
 import { KnownNames } from "./topic.js";
 import type { ReflectOptions, ReflectReport } from "./types.js";
@@ -180,6 +181,14 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     );
   }
 
+  const coreText = await readWorkspaceFile(ws, "MEMORY.md");
+  const core =
+    coreText === undefined
+      ? { path: "memory.md", text: (await readWorkspaceFile(ws, "memory.md")) ?? "" }
+      : { path: "MEMORY.md", text: coreText };
+  // "mum reckons ..." is Rita's when MEMORY.md says "Mum (Rita)": also an opinion a night before the tie made.
+  const roles = roleTies(core.text);
+  for (const op of state.opinions) op.entities = tiedEntities(op.entities, op.statement, roles);
   // Evidence links point at the line where each fact lives now (relink.ts).
   relinkEvidence(state.opinions, facts);
 
@@ -193,7 +202,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     defaultConfidence: ws.config.retain.defaultConfidence,
     reserved: state.broken.map((b) => b.region),
     // Every fact's tags, also those before `since`: an incremental run reads plain-text mentions as a full run does.
-    knownNames: KnownNames.fromFacts(facts),
+    knownNames: KnownNames.fromFacts(facts, roles),
   });
   // A name an opinion takes from its text ("@Noor: Priya reckons ...") is spelled as the facts
   // spell it (@PRIYA): else it would get a page of its own, Priya.md beside PRIYA.md.
@@ -205,11 +214,6 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   lap("opinions");
   // What entity pages show beyond facts: MEMORY.md lines, prose mentions, prose-only entities.
   const today = workspaceDay(ws, now);
-  const coreText = await readWorkspaceFile(ws, "MEMORY.md");
-  const core =
-    coreText === undefined
-      ? { path: "memory.md", text: (await readWorkspaceFile(ws, "memory.md")) ?? "" }
-      : { path: "MEMORY.md", text: coreText };
   const proseMemo = memo.at(loaded.kept);
   const worldOf = (prose: ProseLog[], unread: LoadedFacts["unread"]) =>
     entityWorld({

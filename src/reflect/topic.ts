@@ -144,7 +144,11 @@ export class KnownNames {
    * from that date on, so a run over a prefix of the logs reads each fact as a later full
    * run does (an incremental run equals a full one).
    */
-  constructor(names: Iterable<readonly [string, string]>) {
+  constructor(
+    names: Iterable<readonly [string, string]>,
+    /** Kin or role word -> the person MEMORY.md ties it to (role-ties.ts): who "mum reckons ..." is. */
+    readonly roles?: ReadonlyMap<string, string>,
+  ) {
     const first = new Map<string, { name: string; since: string }>();
     for (const [name, since] of names) {
       const key = entityKey(name);
@@ -161,10 +165,13 @@ export class KnownNames {
   }
 
   /** The first date of every entity the facts tag. */
-  static fromFacts(facts: Iterable<{ entities: readonly string[]; date: string }>): KnownNames {
+  static fromFacts(
+    facts: Iterable<{ entities: readonly string[]; date: string }>,
+    roles?: ReadonlyMap<string, string>,
+  ): KnownNames {
     const out: [string, string][] = [];
     for (const f of facts) for (const e of f.entities) out.push([e, f.date]);
-    return new KnownNames(out);
+    return new KnownNames(out, roles);
   }
 
   /** entityKeys of the known names (known on `asOf`, when given) the text mentions in plain words. */
@@ -221,10 +228,11 @@ export interface StatementTopic
 }
 
 export function statementTopic(entities: readonly string[], content: string, known?: KnownNames): StatementTopic {
-  const holder = holderOf(entities, content);
+  const holder = holderOf(entities, content, known?.roles);
   // Who reported someone else's belief ("@Hannah: Priya thinks ...", "the plot group consensus is ...") is not what it is about.
   const reporters =
-    holder !== undefined && (holder.startsWith(GROUP_HOLDER) || attributedTo(entities, content) === holder)
+    holder !== undefined &&
+    (holder.startsWith(GROUP_HOLDER) || attributedTo(entities, content, known?.roles) === holder)
       ? new Set(
           headEntities(entities, content)
             .filter((e) => PERSON_LIKE.test(e))
