@@ -16,7 +16,7 @@ import path from "node:path";
 import { citedSource } from "../markdown/citation.js";
 import { logDate } from "../markdown/log-path.js";
 import { MembankError } from "../workspace/errors.js";
-import { isHiddenName, listMemoryFiles } from "../workspace/files.js";
+import { isHiddenName, listMemoryFiles, outsideWorkspace } from "../workspace/files.js";
 import { nulSplit, repoInfo, runGit } from "../workspace/git.js";
 import { readMemoryText } from "../workspace/text-file.js";
 import type { Workspace } from "../workspace/workspace.js";
@@ -185,4 +185,20 @@ export async function checkGoneLogs(
   if (!opts.dryRun) assertLogsNotVanished(gone, present.size + gone.length);
   else if (gone.length > 0) return [`${gone.length} log(s) of the last run are gone: ${gone.slice(0, 3).join(", ")}`];
   return [];
+}
+
+/**
+ * One rule for every file membank touches: nothing outside the workspace (README). A bank
+ * page linked out of it would be overwritten there and committed as a link.
+ */
+export function assertPagesInside(ws: Workspace, pages: readonly { path: string }[]): void {
+  for (const page of pages) {
+    const real = outsideWorkspace(ws, page.path);
+    if (real !== undefined) {
+      throw new MembankError(
+        `${page.path} leads outside the workspace (to ${real}) through a symbolic link; membank writes only inside the workspace: replace the link with a real file or folder`,
+        { code: "EOUTSIDE" },
+      );
+    }
+  }
 }

@@ -22,19 +22,17 @@
  * opinions the machines moved differently restart from their merge-base version.
  */
 import { extractFromPastLogs } from "../llm/past-logs.js";
-import { citedLabels, citeLine } from "../markdown/citation.js";
 import { logDate } from "../markdown/log-path.js";
 import { OPINIONS_PAGE } from "../markdown/pages.js";
 import { parseSinceDate } from "../retain/dates.js";
 import { entityKey, entitySpellings, respell, respellAll } from "../retain/entities.js";
 import { noRetainNote } from "../retain/index.js";
-import type { Fact } from "../retain/types.js";
 import { workspaceDay } from "../workspace/clock.js";
 import { MembankError } from "../workspace/errors.js";
-import { outsideWorkspace } from "../workspace/files.js";
 import { writeOwnedFiles } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { assertWorkspaceOnDisk, checkGoneLogs } from "./checkout.js";
+import { factsAdded } from "./added.js";
+import { assertPagesInside, assertWorkspaceOnDisk, checkGoneLogs } from "./checkout.js";
 import { type EntityWorld, entityWorld, IncompleteProse } from "./entity-context.js";
 import { evolveOpinions } from "./evolve.js";
 import { saveFactMemo } from "./fact-memo.js";
@@ -54,7 +52,6 @@ import {
 import { commitMessage } from "./message.js";
 import { movedKeys, nameDecisions } from "./name-decisions.js";
 import { saveOpinionMemo } from "./opinion-memo.js";
-import { TYPED_PAGES } from "./pages.js";
 import type { ProseLog } from "./prose.js";
 import { loadProseMemo, saveProseMemo } from "./prose-memo.js";
 import { leaveReadOnly } from "./read-only.js";
@@ -295,30 +292,14 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     ...rendered.conflicts.filter((c) => !state.broken.some((b) => b.region === c.region && c.path === OPINIONS_PAGE)),
   ];
 
-  // New in this run. Incremental: facts of the window the previous run did not have (by id,
-  // so a fact whose line moved is not new); older ones come from the snapshot, so are not new.
-  // Full: facts no page linked before, the typed pages included (a page not re-rendered has them too).
-  let added: Fact[];
-  if (since !== undefined && !loaded.fellBackToFull) {
-    const seenBefore = new Set(loaded.windowBefore.map((f) => f.id));
-    added = facts.filter((f) => f.date >= since && !seenBefore.has(f.id));
-  } else {
-    const linked = new Set<string>();
-    const renderedPaths = new Set(rendered.pages.map((p) => p.path));
-    const typedTexts = await Promise.all(
-      Object.values(TYPED_PAGES)
-        .filter((rel) => !renderedPaths.has(rel))
-        .map((rel) => readWorkspaceFile(ws, rel)),
-    );
-    const oldTexts = [
-      ...entityPages.texts.values(),
-      ...rendered.pages.map((p) => p.before ?? ""),
-      ...typedTexts.map((t) => t ?? ""),
-      state.text ?? "",
-    ];
-    for (const text of oldTexts) for (const c of citedLabels(text)) linked.add(c);
-    added = facts.filter((f) => !linked.has(citeLine(f.source)));
-  }
+  // New in this run (added.ts): what the commit message and the report count as added.
+  const added = await factsAdded(ws, {
+    facts,
+    since: loaded.fellBackToFull ? undefined : since,
+    windowBefore: loaded.windowBefore,
+    pages: rendered.pages,
+    oldTexts: [...entityPages.texts.values(), state.text ?? ""],
+  });
 
   const createdSet = new Set(evolved.created);
   const report: ReflectReport = {
@@ -364,17 +345,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   };
   report.message = commitMessage(report, rendered.pages.length === 0 ? [] : added);
 
-  // One rule for every file membank touches: nothing outside the workspace (README). A bank
-  // page linked out of it would be overwritten there and committed as a link.
-  for (const page of rendered.pages) {
-    const real = outsideWorkspace(ws, page.path);
-    if (real !== undefined) {
-      throw new MembankError(
-        `${page.path} leads outside the workspace (to ${real}) through a symbolic link; membank writes only inside the workspace: replace the link with a real file or folder`,
-        { code: "EOUTSIDE" },
-      );
-    }
-  }
+  assertPagesInside(ws, rendered.pages);
 
   if (opts.dryRun) {
     report.diff = await unifiedDiff(rendered.pages);
