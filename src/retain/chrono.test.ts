@@ -96,11 +96,16 @@ describe("chronoParse (parsers left out when their pattern cannot match)", () =>
     ];
     const seps = fc.constantFrom(" ", "", "-", "/", ", ");
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...words), { maxLength: 9 }), seps, fc.boolean(), (parts, sep, forwardDate) => {
-        const text = parts.join(sep);
-        const option = { forwardDate };
-        expect(said(chronoParse(text, ref, option))).toEqual(said(chronoEn().parse(text, ref, option)));
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...words), { maxLength: 9 }),
+        seps,
+        fc.boolean(),
+        (parts, sep, forwardDate) => {
+          const text = parts.join(sep);
+          const option = { forwardDate };
+          expect(said(chronoParse(text, ref, option))).toEqual(said(chronoEn().parse(text, ref, option)));
+        },
+      ),
       { numRuns: 300 },
     );
   });
