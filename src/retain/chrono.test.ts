@@ -24,6 +24,12 @@ describe("chronoParse (parsers left out when their pattern cannot match)", () =>
     "Lease ends 31/08/2026, deposit back a fortnight after that",
     "HENCEFORTH meetings every other Thursday, 10am",
     "Anniversary 2025-12-03; dinner booked for the 3rd at 7pm",
+    "Release 5.6 is planned for Mar 7, 2026.",
+    "lease signed the twenty-first of sept. - keys 5jan",
+    "back in 2026 December, or maybe early May",
+    "25 incidents this week, all minor.",
+    "Thinks the scaffolding can come down a month early.",
+    "retro moved to next month; budget after this quarter",
     "flight EARLIER than planned, 5 hrs before the talk",
     "",
   ])("reads %j as chrono does", (text) => {
@@ -76,13 +82,30 @@ describe("chronoParse (parsers left out when their pattern cannot match)", () =>
       "shipped",
       ",",
       "weekend",
+      "Jan.",
+      "sept.",
+      "December",
+      "may",
+      "5jan",
+      "twenty-first",
+      "of",
+      "week",
+      "quarter",
+      "1st",
+      "through",
     ];
+    const seps = fc.constantFrom(" ", "", "-", "/", ", ");
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...words), { maxLength: 9 }), fc.boolean(), (parts, forwardDate) => {
-        const text = parts.join(" ");
-        const option = { forwardDate };
-        expect(said(chronoParse(text, ref, option))).toEqual(said(chronoEn().parse(text, ref, option)));
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...words), { maxLength: 9 }),
+        seps,
+        fc.boolean(),
+        (parts, sep, forwardDate) => {
+          const text = parts.join(sep);
+          const option = { forwardDate };
+          expect(said(chronoParse(text, ref, option))).toEqual(said(chronoEn().parse(text, ref, option)));
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -94,7 +117,46 @@ describe("chronoParse (parsers left out when their pattern cannot match)", () =>
       "ENTimeUnitLaterFormatParser",
       "ENTimeUnitCasualRelativeFormatParser",
       "ENTimeUnitWithinFormatParser",
+      "ENMonthNameLittleEndianParser",
+      "ENMonthNameMiddleEndianParser",
+      "ENMonthNameParser",
+      "ENYearMonthNameParser",
+      "ENRelativeDateFormatParser",
     ])
       expect(names).toContain(name);
+  });
+
+  it("leaves the month-name and relative parsers out of a text without their words, and runs them on one with", () => {
+    // Counts calls of the parsers' own pattern() (chrono calls it once per parse it runs).
+    const gated = [
+      "ENMonthNameLittleEndianParser",
+      "ENMonthNameMiddleEndianParser",
+      "ENMonthNameParser",
+      "ENYearMonthNameParser",
+      "ENRelativeDateFormatParser",
+    ];
+    const runs = new Map<string, number>();
+    const parsers = chronoEn().casual.parsers.filter((p) => gated.includes(p.constructor.name));
+    const restore = parsers.map((p) => {
+      const q = p as unknown as { pattern: (c: unknown) => RegExp };
+      const own = Object.hasOwn(q, "pattern");
+      const before = q.pattern;
+      q.pattern = function (this: unknown, c: unknown) {
+        runs.set(p.constructor.name, (runs.get(p.constructor.name) ?? 0) + 1);
+        return before.call(this, c);
+      };
+      return () => {
+        if (own) q.pattern = before;
+        else delete (q as { pattern?: unknown }).pattern;
+      };
+    });
+    try {
+      chronoParse("Owns the on-call rotation tomorrow at 9am, 2026-01-14.", ref);
+      expect([...runs.keys()]).toEqual([]);
+      chronoParse("Release 5.6 is planned for Mar 7, 2026; retro next week.", ref);
+      expect([...runs.keys()].sort()).toEqual([...gated].sort());
+    } finally {
+      for (const r of restore) r();
+    }
   });
 });

@@ -20,12 +20,25 @@ export function chronoEn(): typeof ChronoEn {
  * the "ago" and "later" ones). Each literal below is in every match of its parser's pattern,
  * so leaving the parser out of a text without it changes no result. Within: its prefix is
  * required only without `forwardDate`.
+ *
+ * The four month-name parsers ("Mar 7, 2026", "7th of March", "March 2026", "2026 March")
+ * all need one of chrono's month words (MONTH_DICTIONARY: "january" ... "sept.", each
+ * holding its three-letter stem); their patterns, with the ordinal words ("twenty-first"),
+ * cost ~35-50 ms each to compile to machine code on a night's second text. The relative
+ * parser ("next week", "this month") needs its modifier word. Substrings, not words:
+ * "5jan" matches chrono's little-endian pattern.
  */
+const MONTH_STEM = /jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec/i;
 const NEEDED: Record<string, RegExp> = {
   ENTimeUnitAgoFormatParser: /ago|before|earlier/i,
   ENTimeUnitLaterFormatParser: /later|after|from now|henceforth|forward|out/i,
   ENTimeUnitCasualRelativeFormatParser: /this|last|past|next|after|[+-]/i,
   ENTimeUnitWithinFormatParser: /within|in|for/i,
+  ENMonthNameLittleEndianParser: MONTH_STEM,
+  ENMonthNameMiddleEndianParser: MONTH_STEM,
+  ENMonthNameParser: MONTH_STEM,
+  ENYearMonthNameParser: MONTH_STEM,
+  ENRelativeDateFormatParser: /this|last|past|next|after/i,
 };
 
 type Chrono = typeof ChronoEn.casual;
