@@ -32,6 +32,27 @@ const notes = (): string =>
     "MEMORY.md": "# Core\n\nI keep an allotment, plot 14.\n",
   });
 
+/**
+ * Notes after a first nightly, and a check for a run that must refuse: it exits non-zero,
+ * says each of `said` and that it changed nothing, and leaves Halima's page and HEAD as they were.
+ */
+async function afterFirstNight() {
+  const dir = notes();
+  const first = await runBin(["run", "nightly", "--workspace", dir], repos.env);
+  expect(first.code, first.stderr).toBe(0);
+  const page = path.join(dir, "bank/entities/Halima.md");
+  const before = readFileSync(page, "utf8");
+  const head = git(dir, "rev-parse", "HEAD");
+  const refused = async (...said: string[]) => {
+    const run = await runBin(["run", "nightly", "--workspace", dir], repos.env);
+    expect(run.code).not.toBe(0);
+    for (const text of [...said, "membank changed nothing"]) expect(run.stderr).toContain(text);
+    expect(readFileSync(page, "utf8")).toBe(before);
+    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+  };
+  return { dir, page, refused };
+}
+
 /** The bin as an unprivileged user (root reads any file whatever its mode). */
 function runAsUser(args: readonly string[], dir: string): Promise<BinRun> {
   if (process.getuid?.() !== 0) return runBin(args, repos.env);
@@ -189,23 +210,13 @@ describe('a log re-saved as UTF-16 (Notepad\'s "Unicode", with its byte order ma
 
 describe("a log an earlier night read, moved out of the workspace and linked back (notes moved to a synced folder)", () => {
   it("stops the nightly naming the link, instead of taking its facts out of the bank; runs on once the file is back", async () => {
-    const dir = notes();
-    const first = await runBin(["run", "nightly", "--workspace", dir], repos.env);
-    expect(first.code, first.stderr).toBe(0);
-    const page = path.join(dir, "bank/entities/Halima.md");
-    const before = readFileSync(page, "utf8");
-    const head = git(dir, "rev-parse", "HEAD");
+    const { dir, page, refused } = await afterFirstNight();
     const synced = repos.fresh("synced");
     mkdirSync(synced);
     const log = path.join(dir, "memory/2026-04-13.md");
     renameSync(log, path.join(synced, "2026-04-13.md"));
     symlinkSync(path.join(synced, "2026-04-13.md"), log);
-    const run = await runBin(["run", "nightly", "--workspace", dir], repos.env);
-    expect(run.code).not.toBe(0);
-    expect(run.stderr).toContain("memory/2026-04-13.md: is a link to");
-    expect(run.stderr).toContain("membank changed nothing");
-    expect(readFileSync(page, "utf8")).toBe(before);
-    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+    await refused("memory/2026-04-13.md: is a link to");
     rmSync(log);
     renameSync(path.join(synced, "2026-04-13.md"), log);
     const back = await runBin(["run", "nightly", "--workspace", dir], repos.env);
@@ -216,22 +227,12 @@ describe("a log an earlier night read, moved out of the workspace and linked bac
 
 describe("memory/ an earlier night read, moved out of the workspace and linked back", () => {
   it("stops the nightly naming memory/, instead of committing a bank without any of its facts", async () => {
-    const dir = notes();
-    const first = await runBin(["run", "nightly", "--workspace", dir], repos.env);
-    expect(first.code, first.stderr).toBe(0);
-    const page = path.join(dir, "bank/entities/Halima.md");
-    const before = readFileSync(page, "utf8");
-    const head = git(dir, "rev-parse", "HEAD");
+    const { dir, refused } = await afterFirstNight();
     const synced = repos.fresh("synced");
     mkdirSync(synced);
     renameSync(path.join(dir, "memory"), path.join(synced, "memory"));
     symlinkSync(path.join(synced, "memory"), path.join(dir, "memory"));
-    const run = await runBin(["run", "nightly", "--workspace", dir], repos.env);
-    expect(run.code).not.toBe(0);
-    expect(run.stderr).toContain("memory: is a link to");
-    expect(run.stderr).toContain("membank changed nothing");
-    expect(readFileSync(page, "utf8")).toBe(before);
-    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+    await refused("memory: is a link to");
   });
 });
 
@@ -252,19 +253,9 @@ describe("a log whose file name is not UTF-8 (Latin-1 from an old zip or a Windo
 
 describe("a log an earlier night read, grown past the size limit (a huge paste)", () => {
   it("stops the nightly naming it and the limit, instead of taking its facts out of the bank", async () => {
-    const dir = notes();
-    const first = await runBin(["run", "nightly", "--workspace", dir], repos.env);
-    expect(first.code, first.stderr).toBe(0);
-    const page = path.join(dir, "bank/entities/Halima.md");
-    const before = readFileSync(page, "utf8");
-    const head = git(dir, "rev-parse", "HEAD");
+    const { dir, refused } = await afterFirstNight();
     truncateSync(path.join(dir, "memory/2026-04-13.md"), 17 * 1024 * 1024);
-    const run = await runBin(["run", "nightly", "--workspace", dir], repos.env);
-    expect(run.code).not.toBe(0);
-    expect(run.stderr).toContain("memory/2026-04-13.md: file is 17825792 bytes, over the 16777216-byte (16 MiB) limit");
-    expect(run.stderr).toContain("membank changed nothing");
-    expect(readFileSync(page, "utf8")).toBe(before);
-    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+    await refused("memory/2026-04-13.md: file is 17825792 bytes, over the 16777216-byte (16 MiB) limit");
   });
 });
 
