@@ -16,13 +16,13 @@ import {
   opinionStarting,
   reflectedFixture,
   evidenceRow as row,
+  evidenceStrength as strength,
 } from "./opinion-fixture-support.js";
 
 const fixture = reflectedFixture("beliefs-4", "2026-04-24T12:00:00Z");
 const opinion = (start: string) => opinionStarting(fixture.blocks, start);
 const entities = (block: string) => entitiesLine(block).split(", ");
 /** The strength an evidence row gives ("contradicts 0.60, ..."). */
-const strength = (r: string | undefined) => Number(/ (?:supports|contradicts) (\d\.\d\d)/.exec(r ?? "")?.[1]);
 
 describe("fixtures/beliefs-4 after one reflect", () => {
   it("keeps one opinion per belief: none for a restatement, a hedge, a reversal or a prose-only belief", () => {

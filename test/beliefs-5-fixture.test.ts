@@ -17,13 +17,13 @@ import {
   opinionStarting,
   reflectedFixture,
   evidenceRow as row,
+  evidenceStrength as strength,
 } from "./opinion-fixture-support.js";
 
 const fixture = reflectedFixture("beliefs-5", "2026-06-28T12:00:00Z");
 const opinion = (start: string) => opinionStarting(fixture.blocks, start);
 const entities = (block: string) => entitiesLine(block).split(", ");
 /** The strength an evidence row gives ("contradicts 0.60, ..."). */
-const strength = (r: string | undefined) => Number(/ (?:supports|contradicts) (\d\.\d\d)/.exec(r ?? "")?.[1]);
 
 describe("fixtures/beliefs-5 after one reflect", () => {
   it("keeps one opinion per belief: none for a restatement, a hedge, a reversal or sarcasm", () => {

@@ -18,13 +18,13 @@ import {
   opinionStarting,
   reflectedFixture,
   evidenceRow as row,
+  evidenceStrength as strength,
 } from "./opinion-fixture-support.js";
 
 const fixture = reflectedFixture("beliefs-6", "2026-11-19T12:00:00Z");
 const opinion = (start: string) => opinionStarting(fixture.blocks, start);
 const entities = (block: string) => entitiesLine(block).split(", ");
 /** The strength an evidence row gives ("contradicts 0.60, ..."). */
-const strength = (r: string | undefined) => Number(/ (?:supports|contradicts) (\d\.\d\d)/.exec(r ?? "")?.[1]);
 
 const APP = "the new e-roster app is confusing";
 const CANTEEN = "the hospital canteen is overpriced";

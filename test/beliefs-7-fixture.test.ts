@@ -4,11 +4,16 @@
 // cheap either") the belief is the same one; "X? nah, ..." answers it; reversals in plain words
 // ("actualy useful", "decent value now", "fair play to the landlord") contradict.
 import { describe, expect, it } from "vitest";
-import { entitiesLine, opinionStarting, reflectedFixture, evidenceRow as row } from "./opinion-fixture-support.js";
+import {
+  entitiesLine,
+  opinionStarting,
+  reflectedFixture,
+  evidenceRow as row,
+  evidenceStrength as strength,
+} from "./opinion-fixture-support.js";
 
 const fixture = reflectedFixture("beliefs-7", "2026-02-26T12:00:00Z");
 const opinion = (start: string) => opinionStarting(fixture.blocks, start);
-const strength = (r: string | undefined) => Number(/ (?:supports|contradicts) (\d\.\d\d)/.exec(r ?? "")?.[1]);
 
 const LECTURES = "the 9am stats lectures r pointless";
 const LAUNDRETTE = "the campus laundrette is a rip off";

@@ -11,11 +11,11 @@ import {
   opinionStarting,
   reflectedFixture,
   evidenceRow as row,
+  evidenceStrength as strength,
 } from "./opinion-fixture-support.js";
 
 const fixture = reflectedFixture("beliefs-8", "2026-06-25T12:00:00Z");
 const opinion = (start: string) => opinionStarting(fixture.blocks, start);
-const strength = (r: string | undefined) => Number(/ (?:supports|contradicts) (\d\.\d\d)/.exec(r ?? "")?.[1]);
 
 describe("fixtures/beliefs-8 after one reflect", () => {
   it("keeps one opinion per belief, none for a restatement, a reversal or a question", () => {

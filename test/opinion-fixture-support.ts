@@ -51,3 +51,6 @@ export const entitiesLine = (block: string) => /- entities: (.*)/.exec(block)![1
 /** The evidence row of the fact whose text contains `text`. */
 export const evidenceRow = (block: string, text: string) =>
   block.split("\n").find((l) => l.startsWith("  - ") && l.includes(text));
+/** The weight an evidence row gives its fact ("supports 0.50"), NaN for no row. */
+export const evidenceStrength = (r: string | undefined) =>
+  Number(/ (?:supports|contradicts) (\d\.\d\d)/.exec(r ?? "")?.[1]);
