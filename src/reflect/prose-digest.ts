@@ -38,6 +38,15 @@ export interface ProseDigest {
   kin: Record<string, string>;
 }
 
+/** Each (log, line) of a `lines`-style record ("log.line,log.line"), its log shifted by the digest's global offset. */
+export function* digestLines(packed: string | undefined, offset: number): Generator<[number, number]> {
+  if (!packed) return;
+  for (const item of packed.split(",")) {
+    const dot = item.indexOf(".");
+    yield [offset + Number(item.slice(0, dot)), Number(item.slice(dot + 1))];
+  }
+}
+
 /** A digest of logs (any order; they are sorted by path here). Pure. */
 export function digestProse(logs: readonly ProseLog[]): ProseDigest {
   const sorted = [...logs].sort((a, b) => cmp(a.path, b.path));

@@ -1,7 +1,7 @@
 import { entityKey } from "../retain/entities.js";
 import { cmp } from "./format.js";
 import type { ProseLine } from "./prose.js";
-import type { ProseDigest } from "./prose-digest.js";
+import { digestLines, type ProseDigest } from "./prose-digest.js";
 
 /**
  * Two people who share a first name (gap 1 of the prose names): "Sam Whitlock" the keeper and
@@ -38,15 +38,6 @@ export interface SharedFirst {
 }
 
 const at = (log: number, line: number) => `${log}.${line}`;
-
-/** Each packed "log.line" of a digest record, with the digest's global log offset. */
-function* decoded(packed: string | undefined, offset: number): Generator<[number, number]> {
-  if (!packed) return;
-  for (const item of packed.split(",")) {
-    const dot = item.indexOf(".");
-    yield [offset + Number(item.slice(0, dot)), Number(item.slice(dot + 1))];
-  }
-}
 
 /**
  * The first names two people share, with who each of their lines names. `keyOf` keys a name
@@ -100,11 +91,12 @@ export function sharedFirstNames(
       for (const [pair, packed] of Object.entries(d.full)) {
         const cut = pair.indexOf("\n");
         if (keyOf(pair.slice(0, cut)) === first && entityKey(pair.slice(cut + 1)) === surname)
-          for (const [log, line] of decoded(packed, 0)) withFirst.add(at(log, line));
+          for (const [log, line] of digestLines(packed, 0)) withFirst.add(at(log, line));
       }
       for (const [raw, packed] of Object.entries(d.lines))
         if (entityKey(raw) === surname)
-          for (const [log, line] of decoded(packed, 0)) if (!withFirst.has(at(log, line))) logs.add(offsets[i]! + log);
+          for (const [log, line] of digestLines(packed, 0))
+            if (!withFirst.has(at(log, line))) logs.add(offsets[i]! + log);
     });
     return logs.size;
   };
@@ -145,9 +137,9 @@ export function sharedFirstNames(
     const offset = offsets[i]!;
     for (const [raw, packed] of Object.entries(d.lines)) {
       const key = keyOf(raw);
-      if (out.has(key)) lines.set(key, [...(lines.get(key) ?? []), ...decoded(packed, offset)]);
+      if (out.has(key)) lines.set(key, [...(lines.get(key) ?? []), ...digestLines(packed, offset)]);
       for (const [first, person] of bySurnameKey.get(entityKey(raw)) ?? [])
-        for (const [log, line] of decoded(packed, offset)) mark(first, log, line, person);
+        for (const [log, line] of digestLines(packed, offset)) mark(first, log, line, person);
     }
     for (const [pair, packed] of Object.entries(d.full)) {
       const cut = pair.indexOf("\n");
@@ -160,11 +152,11 @@ export function sharedFirstNames(
           ? s.persons.filter((p) => p.surname !== undefined && p.name.slice(p.name.indexOf("-") + 1).startsWith(second))
           : s.persons.filter((p) => p.surname === entityKey(second));
       if (match.length !== 1) continue;
-      for (const [log, line] of decoded(packed, offset)) mark(s.key, log, line, match[0]!.key);
+      for (const [log, line] of digestLines(packed, offset)) mark(s.key, log, line, match[0]!.key);
     }
     for (const [raw, packed] of Object.entries(d.kin)) {
       const s = out.get(keyOf(raw));
-      if (s !== undefined) for (const [log, line] of decoded(packed, offset)) mark(s.key, log, line, s.key);
+      if (s !== undefined) for (const [log, line] of digestLines(packed, offset)) mark(s.key, log, line, s.key);
     }
   });
   for (const s of out.values()) {
