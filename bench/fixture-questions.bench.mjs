@@ -14,8 +14,10 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { helpFromHeader } from "./index-support.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+helpFromHeader();
 const args = process.argv.slice(2);
 const showMisses = args.includes("--misses");
 const named = args.filter((a) => !a.startsWith("--"));

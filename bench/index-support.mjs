@@ -4,26 +4,34 @@ import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 
 export const repoRoot = path.resolve(import.meta.dirname, "..");
 
-/** `--help`: print the script's header comment (the lines before its first import) and exit. */
-export function helpFromHeader(scriptUrl) {
-  if (!process.argv.includes("--help")) return;
-  const lines = readFileSync(new URL(scriptUrl), "utf8").split("\n").slice(1);
-  console.log(
-    lines
-      .slice(
-        0,
-        lines.findIndex((l) => l.startsWith("import")),
-      )
-      .join("\n"),
-  );
+/**
+ * `--help`: print the script's header comment (the lines before its first import), and the
+ * flags it takes with their defaults when given, then exit. Without a URL, the running script.
+ */
+export function helpFromHeader(scriptUrl = pathToFileURL(process.argv[1]).href, defaults) {
+  if (!process.argv.includes("--help") && !process.argv.includes("-h")) return;
+  const lines = readFileSync(new URL(scriptUrl), "utf8").split("\n");
+  const body = lines[0].startsWith("#!") ? lines.slice(1) : lines;
+  const end = body.findIndex((l) => l.startsWith("import"));
+  console.log(body.slice(0, end === -1 ? body.length : end).join("\n"));
+  if (defaults) {
+    const kebab = (k) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    console.log(
+      `flags: ${Object.entries(defaults)
+        .map(([k, v]) => `--${kebab(k)} (${v})`)
+        .join(", ")}`,
+    );
+  }
   process.exit(0);
 }
 
-/** Parse `--name value` flags with defaults. */
+/** Parse `--name value` flags with defaults; `--help` prints the script's header and flags. */
 export function flags(defaults) {
+  helpFromHeader(undefined, defaults);
   const out = { ...defaults };
   const argv = process.argv.slice(2);
   for (let i = 0; i < argv.length; i++) {

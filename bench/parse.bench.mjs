@@ -7,6 +7,9 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { openWorkspace, parseMarkdown, parseRetain, readFacts } from "../dist/src/internal.js";
 import { DEFAULT_END, formatDay, generateDayLog, generateMemoryMd, parseDay } from "./generate.mjs";
+import { helpFromHeader } from "./index-support.mjs";
+
+helpFromHeader();
 
 const { values } = parseArgs({
   options: {
