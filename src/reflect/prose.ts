@@ -98,9 +98,15 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   const out: ProseLine = { line };
   let rest = text;
   const sp = SPEAKER.exec(text);
+  // "Attendance: 31", "Market: 40 jars gone", "Deposit: £800": a plain `Word:` before a number
+  // or an amount labels a count, as weakly a name as a sentence's first word.
+  let label: string | undefined;
   if (sp) {
     const name = cleanName(sp[1]!);
-    if (!isStop(name) && !/\d/u.test(name)) out.k = [name];
+    if (!isStop(name) && !/\d/u.test(name)) {
+      if (/^[\s\p{L}'’-]*:\s*[£$€]?\d/u.test(sp[0] + text.slice(sp[0].length, sp[0].length + 3))) label = name;
+      else out.k = [name];
+    }
     rest = " ".repeat(sp[0].length) + text.slice(sp[0].length);
   }
   const tagged = findMentions(rest);
@@ -203,6 +209,7 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   // to the clinic", "my mum had seconds"): as weak as a sentence's first word, so it counts for a
   // page it is tied to ("Mum (Rita)" in MEMORY.md) or one the capitalised word has, never alone.
   for (const name of writersKin(prose)) if (!start.includes(name) && !mid.includes(name)) start.push(name);
+  if (label !== undefined && !start.includes(label) && !mid.includes(label)) start.unshift(label);
   if (mid.length) out.n = mid;
   if (start.length) out.s = start;
   if (pairs.length) out.p = pairs;
