@@ -8,8 +8,8 @@ import { nicknameTies } from "./nicknames.js";
 import { KIN_NAMES, kinSynonyms } from "./person-words.js";
 import { coreNames, coreNamesInSentences, type ProseLine, type ProseLog, scanProse } from "./prose.js";
 import type { ProseMemo } from "./prose-memo.js";
-import { roleTies } from "./role-ties.js";
 import { type FirstSpelling, namesOf, type ProseDigest, type ProseNames, proseNames } from "./prose-names.js";
+import { roleTies } from "./role-ties.js";
 import type { SnapshotPart } from "./snapshot.js";
 
 /**

@@ -223,9 +223,13 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   return out.k || out.a || out.n || out.s ? out : undefined;
 }
 
-const KIN_NAME = new RegExp(String.raw`(?<![\p{L}\p{N}_'’-])(${KIN_NAMES.join("|")})(?=['’]s(?![\p{L}])|(?![\p{L}\p{N}_'’-]))`, "gu");
+const KIN_NAME = new RegExp(
+  String.raw`(?<![\p{L}\p{N}_'’-])(${KIN_NAMES.join("|")})(?=['’]s(?![\p{L}])|(?![\p{L}\p{N}_'’-]))`,
+  "gu",
+);
 /** Someone else's ("Femi's mum", "her dad", "the mother", "a new mum"): not the writer's. */
-const OTHERS_KIN = /(?:^|[^\p{L}'’])(?:his|her|their|your|its|the|a|an|this|that|whose|every|any|some|no|one|new|step|\p{L}+(?:['’]s|s['’]))\s+$/iu;
+const OTHERS_KIN =
+  /(?:^|[^\p{L}'’])(?:his|her|their|your|its|the|a|an|this|that|whose|every|any|some|no|one|new|step|\p{L}+(?:['’]s|s['’]))\s+$/iu;
 
 /** Lower-case kin names ("mum", "my mother") for the writer's own, capitalised ("Mum", "Mother"). */
 function writersKin(prose: string): string[] {
