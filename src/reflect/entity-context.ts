@@ -5,9 +5,11 @@ import { nameTokens } from "./entity-page.js";
 import { cmp } from "./format.js";
 import { accentTies, foldName, surnameTies } from "./name-ties.js";
 import { nicknameTies } from "./nicknames.js";
+import { KIN_NAMES, kinSynonyms } from "./person-words.js";
 import { coreNames, coreNamesInSentences, type ProseLine, type ProseLog, scanProse } from "./prose.js";
 import type { ProseMemo } from "./prose-memo.js";
 import { type FirstSpelling, namesOf, type ProseDigest, type ProseNames, proseNames } from "./prose-names.js";
+import { roleTies } from "./role-ties.js";
 import type { SnapshotPart } from "./snapshot.js";
 
 /**
@@ -139,6 +141,15 @@ function proseTies(
     for (const n of d.titled) titled.add(entityKey(n));
   }
   const count = (key: string) => uses.get(key)?.count ?? 0;
+  // "Mum (Rita)", "my dad is Colin": the writer's mum is Rita however a log writes the word
+  // ("mum", "my mother", "Mom"), and her page is named as MEMORY.md names her, not "Mum".
+  for (const [role, name] of roleTies(input.core.text)) {
+    if (!KIN_NAMES.includes(role)) continue;
+    for (const word of kinSynonyms(role)) {
+      const key = entityKey(word);
+      if (!known.has(key) && !input.aliases.has(word) && !out.has(key)) out.set(key, name);
+    }
+  }
   for (const [name, nick] of pairs) {
     const [a, b] = [entityKey(name), entityKey(nick)];
     if (a === b || known.has(a) || known.has(b) || input.aliases.has(name.toLowerCase())) continue;

@@ -10,6 +10,22 @@ export const KIN_NAMES: readonly string[] = (
 ).split(" ");
 
 /**
+ * KIN_NAMES that name one and the same person, the writer's parent, however a log spells it
+ * ("mum", "my mother", "Mom"): MEMORY.md's "Mum (Rita)" ties each of them to Rita. Grandparents'
+ * words are not folded ("nan" and "gran" are often two people).
+ */
+export const PARENT_WORDS: readonly (readonly string[])[] = [
+  "mum mom mam mummy mommy mother".split(" "),
+  "dad daddy father".split(" "),
+];
+
+/** A kin name and the words naming the same person (itself alone when it has no synonyms). */
+export const kinSynonyms = (word: string): readonly string[] => {
+  const w = word.toLowerCase();
+  return PARENT_WORDS.find((group) => group.includes(w)) ?? [w];
+};
+
+/**
  * A spouse or partner: the one person whose full name a writer puts on forms and bookings
  * ("my wife Ana", then "booked the dentist for Ana Silva"), so a kin word of these names no
  * second person of the same first name (shared-names.ts).

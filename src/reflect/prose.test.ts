@@ -10,6 +10,12 @@ describe("names in a log's prose", () => {
     ["Björn (via Slack): out sick today", ["Björn"]],
     ["Note: bring the charger", undefined],
     ["User: what's on my calendar?", undefined],
+    // A count's label, not a speaker; a note about someone is theirs.
+    ["Attendance: 31, not bad for the first week back.", undefined],
+    ["- Market: 40 jars gone by 11, £280.", undefined],
+    ["Deposit: £801.92, she'll confirm", undefined],
+    ["Rui: VAT filed. Refund expected ~EUR 420.", ["Rui"]],
+    ["[10:02] Mara: 3 more to go", ["Mara"]],
   ])("reads the chat speaker of %j", (line, speakers) => {
     expect(scanLine(line, 1)?.k).toEqual(speakers);
   });
@@ -34,6 +40,18 @@ describe("names in a log's prose", () => {
   it("gives no name to a product written in camel case, but keeps Mc/Mac/De names", () => {
     const l = scanLine("exported the slides from PowerPoint, sent them to McKay and DeShawn over WhatsApp", 1)!;
     expect(l.n).toEqual(["McKay", "DeShawn"]);
+  });
+
+  it("reads the writer's mum or dad written in lower case as a weak name, never someone else's", () => {
+    const weak = (text: string) => scanLine(text, 1)?.s ?? [];
+    expect(weak("mum came along and sat at the back")).toEqual(["Mum"]);
+    expect(weak("Afternoon: took mother to the eye clinic")).toContain("Mother");
+    expect(weak("Dave did a roast, my mum had seconds")).toContain("Mum");
+    expect(weak("mother's cataract appointment confirmed")).toEqual(["Mother"]);
+    for (const text of ["Femi's mum came to listen", "her dad rang", "the mother of the bride", "a new mum joined"])
+      expect(weak(text), text).not.toEqual(expect.arrayContaining(["Mum", "Dad", "Mother"]));
+    expect(weak("my mother-in-law and my dad-to-be")).not.toEqual(expect.arrayContaining(["Mother"]));
+    expect(weak("my mother-in-law and my dad-to-be")).not.toEqual(expect.arrayContaining(["Dad"]));
   });
 
   it("notes the surname after a personal title", () => {

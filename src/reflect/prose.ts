@@ -1,7 +1,7 @@
 import { STOP_WORDS } from "../analysis/stopwords.js";
 import { findMentions } from "../retain/entities.js";
 import { retainHeading } from "../retain/parse.js";
-import { KIN, SPOUSE_WORDS } from "./person-words.js";
+import { KIN, KIN_NAMES, SPOUSE_WORDS } from "./person-words.js";
 import { COMMON, NOT_SPEAKERS } from "./prose-words.js";
 
 /**
@@ -98,9 +98,15 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   const out: ProseLine = { line };
   let rest = text;
   const sp = SPEAKER.exec(text);
+  // "Attendance: 31", "Market: 40 jars gone", "Deposit: £800": a plain `Word:` before a number
+  // or an amount labels a count, as weakly a name as a sentence's first word.
+  let label: string | undefined;
   if (sp) {
     const name = cleanName(sp[1]!);
-    if (!isStop(name) && !/\d/u.test(name)) out.k = [name];
+    if (!isStop(name) && !/\d/u.test(name)) {
+      if (/^[\s\p{L}'’-]*:\s*[£$€]?\d/u.test(sp[0] + text.slice(sp[0].length, sp[0].length + 3))) label = name;
+      else out.k = [name];
+    }
     rest = " ".repeat(sp[0].length) + text.slice(sp[0].length);
   }
   const tagged = findMentions(rest);
@@ -199,6 +205,11 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
     const name = m[0].replace(/[.]+$/u, "");
     if (!start.includes(name)) start.push(name);
   }
+  // The writer's own mum or dad written in lower case as a name ("mum came along", "took mother
+  // to the clinic", "my mum had seconds"): as weak as a sentence's first word, so it counts for a
+  // page it is tied to ("Mum (Rita)" in MEMORY.md) or one the capitalised word has, never alone.
+  for (const name of writersKin(prose)) if (!start.includes(name) && !mid.includes(name)) start.push(name);
+  if (label !== undefined && !start.includes(label) && !mid.includes(label)) start.unshift(label);
   if (mid.length) out.n = mid;
   if (start.length) out.s = start;
   if (pairs.length) out.p = pairs;
@@ -210,6 +221,25 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   const kin = kinNames(prose);
   if (kin.length) out.b = kin;
   return out.k || out.a || out.n || out.s ? out : undefined;
+}
+
+const KIN_NAME = new RegExp(
+  String.raw`(?<![\p{L}\p{N}_'’-])(${KIN_NAMES.join("|")})(?=['’]s(?![\p{L}])|(?![\p{L}\p{N}_'’-]))`,
+  "gu",
+);
+/** Someone else's ("Femi's mum", "her dad", "the mother", "a new mum"): not the writer's. */
+const OTHERS_KIN =
+  /(?:^|[^\p{L}'’])(?:his|her|their|your|its|the|a|an|this|that|whose|every|any|some|no|one|new|step|\p{L}+(?:['’]s|s['’]))\s+$/iu;
+
+/** Lower-case kin names ("mum", "my mother") for the writer's own, capitalised ("Mum", "Mother"). */
+function writersKin(prose: string): string[] {
+  const out: string[] = [];
+  for (const m of prose.matchAll(KIN_NAME)) {
+    if (OTHERS_KIN.test(prose.slice(Math.max(0, m.index - 30), m.index))) continue;
+    const name = m[1]![0]!.toUpperCase() + m[1]!.slice(1);
+    if (!isStop(name) && !out.includes(name)) out.push(name);
+  }
+  return out;
 }
 
 /** Lists of two or more "Word N" items, N a small count: "(Maya 2, Nadia 1)", "Lou 3, Nadia 2 and Kat 0". */

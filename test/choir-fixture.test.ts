@@ -1,0 +1,91 @@
+// End to end on fixtures/choir: six weeks of a community-choir organiser's notes with no
+// `## Retain` (rehearsal headings, "Attendance:"/"Progress:"/"Note to self:" labels, a committee
+// list, song titles), one nightly run through the built CLI with no model. The writer's mother
+// is "mum", "my mum", "Mum", "mother", "mom" in the logs and "Mum (Rita)" in MEMORY.md; two Pats
+// (Dave's sister, and the allotment neighbour with a minibus) are told apart by context only.
+// fixtures/choir/EXPECTED.md was written before the first run. Measured (scored against
+// EXPECTED.md, 111 checks): 90 on the first run; 101 after the writer's kin words count for the
+// person MEMORY.md ties them to (9 lines cited on Rita's page, no "Mum" page); 102 after a
+// `Word:` before a count is a label ("Attendance: 31"), not a chat speaker.
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { fixtureAfterNightly, type NightlyFixture } from "./prose-fixture-support.js";
+import { git, membank } from "./reflect-support.js";
+
+let fx: NightlyFixture;
+let pages: string[];
+const cites = (text: string, line: string) => text.includes(`(../../memory/2026-${line})`);
+
+beforeAll(async () => {
+  fx = await fixtureAfterNightly("choir");
+  ({ pages } = fx);
+  await fx.mb.close();
+}, 90_000);
+
+const onPage = async (name: string, lines: string[]) => {
+  const text = await fx.page(name);
+  for (const line of lines) expect(cites(text, line), `${name}: ${line}`).toBe(true);
+};
+
+describe("entity pages from a choir organiser's prose", () => {
+  it("the people the logs name get pages", () => {
+    for (const name of ["Kwame", "Lowri", "Okafor", "Graham", "Imogen", "Sunita", "Femi", "Dave", "Stuart", "Rita"])
+      expect(pages).toContain(name);
+  });
+
+  it("the writer's mother, however written, is on Rita's page (MEMORY.md: Mum (Rita)); Femi's mum is not", async () => {
+    const rita = ["09-01.md#L10", "09-05.md#L6", "09-13.md#L1", "09-13.md#L3", "09-20.md#L4", "09-24.md#L5"];
+    await onPage("Rita", [...rita, "09-27.md#L9", "10-04.md#L6", "10-11.md#L3"]);
+    expect(cites(await fx.page("Rita"), "10-06.md#L9")).toBe(false);
+    for (const kin of ["Mum", "Mom", "Mother"]) expect(pages).not.toContain(kin);
+  });
+
+  it("each page cites the lines that name its person", async () => {
+    await onPage("Kwame", ["09-01.md#L6", "09-08.md#L7", "09-10.md#L6", "09-15.md#L3", "09-15.md#L5"]);
+    await onPage("Kwame", ["09-27.md#L5", "10-06.md#L6", "10-06.md#L10", "10-08.md#L4"]);
+    await onPage("Lowri", ["09-08.md#L11", "09-17.md#L1", "10-01.md#L10", "10-11.md#L6", "10-13.md#L9"]);
+    await onPage("Okafor", ["09-02.md#L5", "09-24.md#L1", "10-08.md#L1"]);
+  });
+
+  it("no page for surnames, kin words, labels, titles, day words, openers, brands or places named in passing", () => {
+    const junk = [
+      ...["Bevan", "Thwaite", "Pike", "Hollis", "Attendance", "Update", "Note", "Reminder", "Action", "Setlist"],
+      ...["Present", "Self", "Dr", "Tue", "Sun", "Sat", "Sept", "Oct", "Emailed", "Rang", "Took", "Picked", "Gave"],
+      ...["Started", "Coffee", "Physio", "Allotment", "Afternoon", "Quiet", "Lunch", "Committee", "Went", "New"],
+      ...["Last", "Got", "Read", "Did", "Worked", "Relief", "Agreed", "Fine", "Canva", "Musescore", "Yamaha"],
+      ...["Instagram", "Shell", "Marketplace", "Mytholmroyd", "Todmorden", "Calderdale", "Shenandoah", "Lean"],
+    ];
+    expect(pages.filter((p) => junk.includes(p))).toEqual([]);
+  });
+
+  // Known misses (EXPECTED.md): a label before words ("Progress: Bring Him Home ..."), a word
+  // MEMORY.md opens a sentence with ("Subs are £4"), a shop and a site after "the" or "on", a
+  // city named in two logs, and song titles still get pages.
+  it.fails("still missed: no page for a label of no count, a shop, a place named twice or a song", () => {
+    const junk = ["Progress", "Subs", "Tesco", "Facebook", "Leeds", "Africa", "Bring"];
+    expect(pages.filter((p) => junk.includes(p))).toEqual([]);
+  });
+
+  // Known miss: a split needs two surnames or a surname and a kin word (shared-names.ts); these
+  // two Pats have no surname, and what tells them apart ("allotment", "minibus", "Dave's sister")
+  // is not in the prose digest. One "Pat" page cites both.
+  it.fails("still missed: two Pats told apart by context, each on a page of their own", async () => {
+    const pats = pages.filter((p) => p === "Pat" || p.startsWith("Pat-"));
+    expect(pats).toHaveLength(2);
+  });
+});
+
+describe("a kin tie taken out of MEMORY.md", () => {
+  it("gives the lines back to the kin word's own page on the next night; Rita's page keeps none", async () => {
+    const memory = path.join(fx.dir, "MEMORY.md");
+    await writeFile(memory, (await readFile(memory, "utf8")).replace("- Mum (Rita) lives", "- Mum lives"));
+    git(fx.dir, "commit", "-q", "-am", "user: no names in MEMORY.md");
+    const run = await membank("run", "nightly", "--workspace", fx.dir);
+    expect(run.code, run.stderr).toBe(0);
+    const rita = await fx.page("Rita");
+    for (const line of ["09-05.md#L6", "09-13.md#L3", "09-20.md#L4"]) expect(cites(rita, line), line).toBe(false);
+    const mum = await fx.page("Mum");
+    for (const line of ["09-13.md#L3", "09-27.md#L9", "10-04.md#L6"]) expect(cites(mum, line), line).toBe(true);
+  }, 60_000);
+});
