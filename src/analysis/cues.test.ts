@@ -116,11 +116,13 @@ describe("findCues", () => {
       "the train beats the coach to leeds, no contest",
       "no doubt about it, the old kettle was better",
       "renewing the railcard is a no brainer",
+      "the 7:40 beats the 8:10 for a seat, not even close",
     ]) {
       expect(textPolarity(text), text).toBe(1);
       expect(findCues(text), text).toEqual([]);
     }
     expect(textPolarity("can't imagine the ingest service ever being fast")).toBe(-1);
+    expect(textPolarity("the extension is not even close to finished")).toBe(-1);
   });
 
   it("reads a belief looked back on or going sour as giving way, and 'hasn't' as a negation", () => {

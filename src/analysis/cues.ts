@@ -293,6 +293,8 @@ const NO_DIFFERENCE =
 const AFFIRMING = new RegExp(
   [
     ...AFFIRMING_NEGATIONS.map((p) => ` ${escapeRe(p)}(?= )`),
+    // "X beats Y, not even close": the rival is nowhere near, which insists; "not even close to done" is a "not".
+    " not even (?:close|a contest|in the same league)(?= )(?! to )",
     " (?:couldn't|could not|can't|cannot|never|wouldn't|would not)(?: have)?(?: be| been)? (?:any )?(?:happier|prouder|more (?:sure|certain|convinced|confident|excited))(?= )",
     " (?:can't|cannot|couldn't) imagine(?= (?:\\S+ ){0,6}?(?:any(?:thing|where|one) but|any(?:thing|where|one) other than|any(?:thing|where|one) else|going back|life without) )",
   ].join("|"),
