@@ -89,6 +89,16 @@ describe("opinion identity = holder + topic", () => {
     ]);
   });
 
+  it("reads news of an outcome only for the thing it names, not for a belief that shares a 'new'", async () => {
+    const facts = logs({
+      "2026-03-03": "- O(c=0.7) @Jonas: the new build pipeline is way too slow",
+      "2026-03-10": "- B @Jonas: demoed the new refunds flow to finance, they signed off",
+    });
+    const { opinions } = await run(facts);
+    expect(opinions).toHaveLength(1);
+    expect(opinions[0]!.evidence.map((e) => e.date)).toEqual(["2026-03-03"]);
+  });
+
   it("a same-day restatement joins the new opinion without moving it", async () => {
     const facts = logs({
       "2026-03-03": [

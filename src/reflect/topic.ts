@@ -19,7 +19,7 @@ import { entityKey } from "../retain/entities.js";
 import { attributedTo, GROUP_HOLDER, headEntities, holderOf, PERSON_LIKE, reportedClaim } from "./holder.js";
 import { judgedHead } from "./judged-head.js";
 import type { KnownNames } from "./known-names.js";
-import { contentTokens, similarity } from "./text.js";
+import { contentTokens, similarity, VAGUE_WORDS } from "./text.js";
 
 export { attributedTo, headEntities, holderOf, reportedName } from "./holder.js";
 export { KnownNames } from "./known-names.js";
@@ -116,6 +116,9 @@ function namesWithin(a: Names | undefined, b: Names | undefined): boolean {
 }
 
 /** The text names something: mid-sentence, or at its start when the word is no stop word ("Vite is ..."). */
+/** Words that never name what a statement is about ("new" in "the new CI pipeline"). */
+const VAGUE = contentTokens(VAGUE_WORDS.join(" "));
+
 const hasName = (n: Names | undefined) =>
   n !== undefined && (n.mid.size > 0 || [...n.lead].some((w) => contentTokens(w).size > 0));
 
@@ -195,7 +198,7 @@ export function statementTopic(entities: readonly string[], content: string, kno
   if (cues.some((c) => c.kind === "against" || c.kind === "for")) parts.outcome = true;
   // "Bernadette is convinced the fête will be rained off" says something of the fête, not of Bernadette.
   const subject = claimSubject(reportedClaim(entities, content) ?? content);
-  if (subject !== undefined) parts.subject = contentTokens(subject);
+  if (subject !== undefined) parts.subject = new Set([...contentTokens(subject)].filter((w) => !VAGUE.has(w)));
   if (reporters !== undefined && reporters.size > 0) parts.reporters = reporters;
   const judged = judgedHead(content);
   if (judged !== undefined) parts.judged = judged;
