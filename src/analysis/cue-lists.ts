@@ -40,6 +40,9 @@ export const RECANTING_CUES: readonly string[] = [
   "scrap that",
   "scratch what i said",
   "scrap what i said",
+  // Chat shorthand for the same ("the bot is fine tbh. nvm it just spammed the channel again").
+  "nvm",
+  "ignore that",
   "stand corrected",
   "won me over",
   "won him over",
@@ -66,6 +69,8 @@ export const LAST_WORD_TAKEBACKS: ReadonlySet<string> = new Set([
   "take that back",
   "scratch what i said",
   "scrap what i said",
+  "nvm",
+  "ignore that",
 ]);
 
 /**

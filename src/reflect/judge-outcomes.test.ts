@@ -24,6 +24,13 @@ describe("a statement that corrects itself ('X. scratch that, Y')", () => {
     );
     expect(judgePair(lights, turned, "restatement", { lastStance: "support" }).stance).toBe("contradict");
   });
+
+  it("reads chat shorthand for a take-back ('nvm', 'ignore that') the same way", () => {
+    const held = line("- O @Ida: the street lights are fine tbh. nvm they're blinding again tonight");
+    expect(judgePair(lights, held, "restatement", { lastStance: "support" }).stance).toBe("support");
+    const turned = line("- O @Ida: street lights still too bright. ignore that, they're fine since they dimmed them");
+    expect(judgePair(lights, turned, "restatement", { lastStance: "support" }).stance).toBe("contradict");
+  });
 });
 
 describe("how a forecast came out", () => {
