@@ -230,6 +230,9 @@ describe("isQuestion: a question asked with or without its '?'", () => {
       "how do we stop the cat getting into the shed",
       "can anyone actually tell the two brands apart",
       "is there any point keeping the landline",
+      "anyone know if we still need the old router",
+      "anybody tried the new bus app",
+      "any idea why the boiler keeps cutting out",
     ]) {
       expect(isQuestion(asked), asked).toBe(true);
     }
@@ -245,6 +248,7 @@ describe("isQuestion: a question asked with or without its '?'", () => {
       "is what it is",
       "the lift is broken again",
       "is the lift fixed? nope, still out",
+      "anyone can see the new bus app is better",
     ]) {
       expect(isQuestion(said), said).toBe(false);
     }

@@ -168,7 +168,10 @@ describe("isPlan: an intention is no belief", () => {
     ["We're planning to pilot async standups in May", true],
     ["let's ask Dev to price out Netlify", true],
     ["I'll look into the Stripe fees next week", true],
+    ["gonna move the retro to thursdays from next week", true],
+    ["we're going to drop the 4pm sync", true],
     ["the launch will move conversions", false],
+    ["the offsite is going to add nothing", false],
     ["going to be a tight quarter", false],
     ["the rota is going to be unfair again once Austin leaves", false],
   ])("%s -> %s", (text, plan) => {
