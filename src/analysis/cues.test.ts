@@ -128,6 +128,11 @@ describe("findCues", () => {
   it("reads a belief looked back on or going sour as giving way, and 'hasn't' as a negation", () => {
     expect(findCues("I used to think Go was right for ingest")).toEqual([{ kind: "reversal", cue: "used to think" }]);
     expect(findCues("souring on Grafana for ops")).toEqual([{ kind: "hedge", cue: "souring on" }]);
+    expect(findCues("Mona has gone cold on the four-day week")).toEqual([{ kind: "reversal", cue: "gone cold on" }]);
+    expect(findCues("Mona's gone a bit cold on the four-day week")).toEqual([
+      { kind: "hedge", cue: "gone a bit cold on" },
+    ]);
+    expect(findCues("dunno if the four-day week is that fair tbh")).toEqual([{ kind: "hedge", cue: "dunno if" }]);
     expect(findCues("Mona has lost faith in the four-day week")).toEqual([{ kind: "reversal", cue: "lost faith in" }]);
     expect(textPolarity("retention hasn't moved since the four-day week")).toBe(-1);
     expect(textPolarity("the migration hasn't been an issue")).toBe(1);

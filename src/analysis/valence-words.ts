@@ -248,6 +248,9 @@ export const NEGATIVE = [
   "a joke",
   "a money pit",
   "money pit",
+  "a time sink",
+  "time sink",
+  "timesink",
   // No effect at all: "melatonin does nothing for my sleep".
   "does nothing",
   "do nothing",

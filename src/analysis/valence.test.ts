@@ -72,6 +72,7 @@ describe("evaluation: everyday spoken complaints, and the bin sense of 'rubbish'
     ["the replacement hinges are flimsy", -1],
     ["honestly the signal round here is dire", -1],
     ["that extension has been a money pit", -1],
+    ["the weekly sync is kind of a time sink", -1],
     ["took the rubbish out before the fox got to it", 0],
     ["rubbish collection moved to thursday", 0],
   ])("%s -> %i", (text, sign) => {
