@@ -142,6 +142,9 @@ describe("holderOf: a belief reported for someone else", () => {
     expect(holderOf(["Sam"], "the residents committee reckons the lift will never be fixed")).toBe(
       "group:residents-committee",
     );
+    expect(holderOf(["Sam"], "the residents committee admits the lift has been fine since march")).toBe(
+      "group:residents-committee",
+    );
     // A group's view is not about the writer who reported it.
     expect([...topicOf(["Sam"], "the book club consensus is that the sequel was a let-down").entities]).toEqual([]);
     // No group named, or the writer's own verdict: the writer's.
