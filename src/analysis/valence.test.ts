@@ -73,6 +73,7 @@ describe("evaluation: everyday spoken complaints, and the bin sense of 'rubbish'
     ["honestly the signal round here is dire", -1],
     ["that extension has been a money pit", -1],
     ["the weekly sync is kind of a time sink", -1],
+    ["the new van saved them two hours a day", 1],
     ["took the rubbish out before the fox got to it", 0],
     ["rubbish collection moved to thursday", 0],
   ])("%s -> %i", (text, sign) => {
@@ -235,6 +236,15 @@ describe("praisesIronically", () => {
     expect(evaluation("Oh great, third fire alarm this week. Just perfect.").sign).toBe(-1);
     expect(praisesIronically("Great, the lift works again")).toBe(false);
     expect(praisesIronically("The new bike shed is great. Love it.")).toBe(false);
+  });
+
+  it("reads praise on both ends of news that something works again as meant", () => {
+    expect(praisesIronically("Great, the lift works again, lovely")).toBe(false);
+    expect(evaluation("Great, the lift works again, lovely").sign).toBe(1);
+    expect(evaluation("brilliant, the wifi has been up all week, love it").sign).toBe(1);
+    expect(evaluation("Perfect, the boiler is fixed. Brilliant.").sign).toBe(1);
+    // A mishap between them is still sarcasm, though it says "again".
+    expect(evaluation("Great, the lift broke again, lovely").sign).toBe(-1);
   });
 
   it("reads the same bookends dictated without their punctuation, and a closing 'great X that'", () => {

@@ -92,9 +92,19 @@ const BOOKENDED = new RegExp(
   "giu",
 );
 
+/**
+ * News that something works again ("Great, the lift works again, lovely", "staging has been up all
+ * week"): praise at both ends of it is meant. Only a mishap between them makes it sarcasm.
+ */
+const RECOVERED =
+  /\b(?:(?:works?|working|running|back)\s+(?:again|up|on|online|to normal)|up and running|(?:is|are|was|were|got|finally|now)\s+(?:fixed|sorted|mended|repaired)|(?:has|have) been (?:up|stable|fine|solid)|up all (?:day|week|month))\b/iu;
+
+/** Praise at both ends, as sarcasm: not of news that something works again. */
+const bookended = (text: string) => !RECOVERED.test(text);
+
 /** The text with its sarcastic praise read as the complaint it is. */
 const withIrony = (text: string) =>
-  text.replace(BOOKENDED, " ironic-praise ").replace(IRONIC_PRAISE, " ironic-praise ");
+  (bookended(text) ? text.replace(BOOKENDED, " ironic-praise ") : text).replace(IRONIC_PRAISE, " ironic-praise ");
 
 /** The valence phrases of a normalised text and their signed sum. */
 function phrasesOf(normalised: string): { sum: number; words: string[] } {
@@ -166,7 +176,7 @@ function evaluationOf(text: string): Evaluation {
 export function praisesIronically(text: string): boolean {
   IRONIC_PRAISE.lastIndex = 0;
   BOOKENDED.lastIndex = 0;
-  const found = IRONIC_PRAISE.test(text) || BOOKENDED.test(text);
+  const found = IRONIC_PRAISE.test(text) || (bookended(text) && BOOKENDED.test(text));
   IRONIC_PRAISE.lastIndex = 0;
   BOOKENDED.lastIndex = 0;
   return found;
