@@ -228,10 +228,16 @@ const SUBJECT_WORDS = 6;
  */
 export function evaluatedSubject(text: string): string | undefined {
   const split = subjectSplit(text, true);
-  if (split === undefined) return undefined;
-  const predicate = text.slice(split.at).split(CLAUSE)[0]!;
-  return evaluation(predicate).sign === 0 ? undefined : split.subject;
+  const predicate = split === undefined ? "" : text.slice(split.at).split(CLAUSE)[0]!;
+  if (split !== undefined && evaluation(predicate).sign !== 0) return split.subject;
+  // "Great, staging has been up all week, lovely": the praise is of what works again.
+  const news = text.replace(OPENING_PRAISE, "");
+  if (news === text || !RECOVERED.test(news) || evaluation(text).sign <= 0) return undefined;
+  return subjectSplit(news, true)?.subject ?? subjectSplit(news)?.subject;
 }
+
+/** A praise word opening a statement, set off by a comma or "!": "Great, ...". */
+const OPENING_PRAISE = new RegExp(`^\\s*${PRAISE_OPENER}\\s*[,!]+\\s*`, "iu");
 
 /**
  * What a "<subject> <copula> <judgement>" statement judges and on which scale: "the gym
