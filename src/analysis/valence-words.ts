@@ -158,6 +158,9 @@ export const NEGATIVE = [
   "slow",
   "slower",
   "sluggish",
+  // "CI is crawling again", "glacial builds" (not "crawling with tourists": valence.ts).
+  "crawling",
+  "glacial",
   "expensive",
   "overpriced",
   "pricey",
@@ -200,6 +203,8 @@ export const NEGATIVE = [
   "wrong",
   "a waste",
   "waste of",
+  // On the price scale (SCALES), as "a rip-off" is.
+  "waste of money",
   "wasteful",
   "overkill",
   "a disaster",
@@ -311,8 +316,8 @@ export const NEGATIVE = [
 export const SCALES: ReadonlyMap<string, string> = new Map(
   Object.entries({
     price:
-      "cheap cheaper affordable expensive overpriced pricey costly rip-off bargain|too expensive|a fortune|a rip off|daylight robbery|good value|great value|decent value|value for money|a bargain|a steal|poor value|bad value",
-    speed: "fast faster quick quicker snappy slow slower sluggish laggy|too slow",
+      "cheap cheaper affordable expensive overpriced pricey costly rip-off bargain|too expensive|a fortune|a rip off|daylight robbery|good value|great value|decent value|value for money|a bargain|a steal|poor value|bad value|a waste of money|waste of money",
+    speed: "fast faster quick quicker snappy slow slower sluggish laggy crawling glacial|too slow",
     effort:
       "easy easier simple simpler painless intuitive hard harder painful tedious complicated convoluted confusing|a pain|too complex|too complicated",
     reliability: "reliable stable robust flaky broken unreliable unstable fragile brittle buggy|rock solid",

@@ -210,6 +210,9 @@ describe("judgedOnScale: what a statement judges, and on which scale", () => {
     ],
     ["the taxi app is poor value", { subject: "the taxi app", scale: "price" }],
     ["the union bar not exactly cheap these days", { subject: "the union bar", scale: "price" }],
+    ["the gym upgrade is a waste of money", { subject: "the gym upgrade", scale: "price" }],
+    ["the night bus is crawling again", { subject: "the night bus", scale: "speed" }],
+    ["the night bus was crawling with students", undefined],
   ])("%s -> %j", (text, read) => {
     expect(judgedOnScale(text)).toEqual(read);
   });

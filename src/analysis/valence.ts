@@ -51,7 +51,7 @@ const CLAUSE = /[,;:()]|\s[—–-]\s|\s(?:but|though|although|while|whereas)\s/
 
 /** Set phrases with an evaluative word that judge nothing ("to be fair", "hard to say", "best case", "the rubbish collection"). */
 const NOT_EVALUATIVE =
-  / (?:rubbish (?:collection|collections|bins?|bags?|day|tip|dump)|(?:the|our|my) rubbish (?:out|in)|to be fair|hard to say|hard deadline|best case|at best|for good|fast forward|(?:could|might|may) be wrong|too (?:early|soon|close) to (?:tell|say|call)) /g;
+  / (?:crawling with|rubbish (?:collection|collections|bins?|bags?|day|tip|dump)|(?:the|our|my) rubbish (?:out|in)|to be fair|hard to say|hard deadline|best case|at best|for good|fast forward|(?:could|might|may) be wrong|too (?:early|soon|close) to (?:tell|say|call)) /g;
 
 /**
  * "too" before a word that is no pronoun, article or preposition is excess, a complaint
