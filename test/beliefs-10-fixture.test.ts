@@ -107,9 +107,7 @@ describe("fixtures/beliefs-10 after one reflect", () => {
   it("answers forecasts by how things came out, and keeps another forecast of the same person apart", () => {
     const monorepo = opinion("raj reckons the monorepo migration");
     expect(row(monorepo, "monorepo migration pushed to next sprint, again")).toMatch(/ contradicts /);
-    expect(row(monorepo, "raj admits the monorepo migration is gonna take another two weeks")).toMatch(
-      / contradicts /,
-    );
+    expect(row(monorepo, "raj admits the monorepo migration is gonna take another two weeks")).toMatch(/ contradicts /);
     expect(confidence(monorepo)).toBeLessThan(0.6);
     expect(row(monorepo, "raj reckons the new job queue")).toBeUndefined();
     const checkout = opinion("checkout v2 is gonna slip");

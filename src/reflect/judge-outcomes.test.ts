@@ -63,10 +63,14 @@ describe("how a forecast came out", () => {
   });
 
   it("reads a forecast that something will be late against it landing on time, and a slip as bearing it out", () => {
-    const late = { statement: "the kitchen refit is going to overrun, mark my words", entities: ["Ida"], confidence: 0.6 };
-    expect(judgePair(late, line("- W @Ida: the kitchen refit finished on time, signed off friday"), "topic").stance).toBe(
-      "contradict",
-    );
+    const late = {
+      statement: "the kitchen refit is going to overrun, mark my words",
+      entities: ["Ida"],
+      confidence: 0.6,
+    };
+    expect(
+      judgePair(late, line("- W @Ida: the kitchen refit finished on time, signed off friday"), "topic").stance,
+    ).toBe("contradict");
     expect(judgePair(late, line("- W @Ida: the kitchen refit slipped to march"), "topic").stance).toBe("support");
     const slip = { statement: "the app release will slip past easter", entities: ["Ida"], confidence: 0.6 };
     expect(judgePair(slip, line("- W @Ida: the app release shipped two days early"), "topic").stance).toBe(

@@ -192,7 +192,11 @@ describe("stance rules: outcomes about the topic, tagged with the project", () =
   });
 
   it("does not read a fact that names both sides of a ranking, and ranks neither, as repeating it", () => {
-    const train = { statement: "the train is miles better than the coach to leeds", entities: ["Mara"], confidence: 0.7 };
+    const train = {
+      statement: "the train is miles better than the coach to leeds",
+      entities: ["Mara"],
+      confidence: 0.7,
+    };
     expect(judgeSync(train, line("- W @Mara: swapped the coach tickets to leeds for train ones"), known).stance).toBe(
       "unrelated",
     );
