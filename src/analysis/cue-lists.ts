@@ -40,6 +40,9 @@ export const RECANTING_CUES: readonly string[] = [
   "scrap that",
   "scratch what i said",
   "scrap what i said",
+  // Chat shorthand for the same ("the bot is fine tbh. nvm it just spammed the channel again").
+  "nvm",
+  "ignore that",
   "stand corrected",
   "won me over",
   "won him over",
@@ -66,6 +69,8 @@ export const LAST_WORD_TAKEBACKS: ReadonlySet<string> = new Set([
   "take that back",
   "scratch what i said",
   "scrap what i said",
+  "nvm",
+  "ignore that",
 ]);
 
 /**
@@ -145,6 +150,8 @@ export const CUE_LISTS: readonly CueList[] = [
       // Taking one's own word back: "I take it back", "scratch that", "I stand corrected", "X won me over".
       "soured on",
       "gone off",
+      "gone cold on",
+      "went cold on",
       "lost faith in",
       "lost faith",
     ],
@@ -210,6 +217,9 @@ export const CUE_LISTS: readonly CueList[] = [
       // A belief weakening, not yet given up: "souring on Grafana", "cooling on the four-day week".
       "souring on",
       "cooling on",
+      "going cold on",
+      "gone a bit cold on",
+      "gone a little cold on",
       "losing faith",
       "less keen",
       "second-guessing",
@@ -232,6 +242,12 @@ export const CUE_LISTS: readonly CueList[] = [
       "remains to be seen",
       "not convinced",
       // "anymore" alone gives a belief up; after a doubt it only says the certainty went.
+      // A doubt said in chat shorthand: "dunno if the rota is that fair", "idk about graphql".
+      "dunno if",
+      "dunno whether",
+      "dunno about",
+      "idk if",
+      "idk about",
       "not so sure anymore",
       "not sure anymore",
       "less sure now",

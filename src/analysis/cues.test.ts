@@ -116,16 +116,23 @@ describe("findCues", () => {
       "the train beats the coach to leeds, no contest",
       "no doubt about it, the old kettle was better",
       "renewing the railcard is a no brainer",
+      "the 7:40 beats the 8:10 for a seat, not even close",
     ]) {
       expect(textPolarity(text), text).toBe(1);
       expect(findCues(text), text).toEqual([]);
     }
     expect(textPolarity("can't imagine the ingest service ever being fast")).toBe(-1);
+    expect(textPolarity("the extension is not even close to finished")).toBe(-1);
   });
 
   it("reads a belief looked back on or going sour as giving way, and 'hasn't' as a negation", () => {
     expect(findCues("I used to think Go was right for ingest")).toEqual([{ kind: "reversal", cue: "used to think" }]);
     expect(findCues("souring on Grafana for ops")).toEqual([{ kind: "hedge", cue: "souring on" }]);
+    expect(findCues("Mona has gone cold on the four-day week")).toEqual([{ kind: "reversal", cue: "gone cold on" }]);
+    expect(findCues("Mona's gone a bit cold on the four-day week")).toEqual([
+      { kind: "hedge", cue: "gone a bit cold on" },
+    ]);
+    expect(findCues("dunno if the four-day week is that fair tbh")).toEqual([{ kind: "hedge", cue: "dunno if" }]);
     expect(findCues("Mona has lost faith in the four-day week")).toEqual([{ kind: "reversal", cue: "lost faith in" }]);
     expect(textPolarity("retention hasn't moved since the four-day week")).toBe(-1);
     expect(textPolarity("the migration hasn't been an issue")).toBe(1);
@@ -228,6 +235,9 @@ describe("isQuestion: a question asked with or without its '?'", () => {
       "how do we stop the cat getting into the shed",
       "can anyone actually tell the two brands apart",
       "is there any point keeping the landline",
+      "anyone know if we still need the old router",
+      "anybody tried the new bus app",
+      "any idea why the boiler keeps cutting out",
     ]) {
       expect(isQuestion(asked), asked).toBe(true);
     }
@@ -243,6 +253,7 @@ describe("isQuestion: a question asked with or without its '?'", () => {
       "is what it is",
       "the lift is broken again",
       "is the lift fixed? nope, still out",
+      "anyone can see the new bus app is better",
     ]) {
       expect(isQuestion(said), said).toBe(false);
     }

@@ -243,10 +243,11 @@ export function tentativeCue(text: string): string | undefined {
  * A question written without its "?", as dictation and hurried notes write one: an auxiliary
  * before its subject at the start ("should we do a loyalty card", "is it worth a second grinder",
  * "do we even need sunday staff"), or a question word before one ("how do we fix the till").
- * "did it again", "do it properly" and "would you believe it, ..." are said, not asked.
+ * "did it again", "do it properly" and "would you believe it, ..." are said, not asked. Chat leaves
+ * the auxiliary out too: "anyone know if we still need X", "anybody tried the new build", "any idea why".
  */
 const UNMARKED_QUESTION =
-  /^\s*(?:(?:um+|uh+|er+m?|so|ok|okay|hmm+|and|but|also|right)\s*,?\s+)*(?:(?:what|why|how|where|when|who|which)\s+)?(?!do\s+it\b|would\s+you\s+believe\b)(?:is|are|was|were|isn't|aren't|do|does|did|don't|doesn't|should|shouldn't|shall|can|could|would|will|won't|have|has|haven't|hasn't|must|might)\s+(?:we|i|you|they|he|she|there|anyone|anybody|someone|people|it(?!\s+(?:again|twice|already|anyway|properly|myself|ourselves|yourself|your|my|our|all|right|before|for|by|with|without)\b))\b/iu;
+  /^\s*(?:(?:um+|uh+|er+m?|so|ok|okay|hmm+|and|but|also|right)\s*,?\s+)*(?:(?:what|why|how|where|when|who|which)\s+)?(?!do\s+it\b|would\s+you\s+believe\b)(?:is|are|was|were|isn't|aren't|do|does|did|don't|doesn't|should|shouldn't|shall|can|could|would|will|won't|have|has|haven't|hasn't|must|might)\s+(?:we|i|you|they|he|she|there|anyone|anybody|someone|people|it(?!\s+(?:again|twice|already|anyway|properly|myself|ourselves|yourself|your|my|our|all|right|before|for|by|with|without)\b))\b|^\s*(?:(?:um+|so|ok|okay|also|and|but|hey)\s*,?\s+)*(?:anyone|anybody|someone|somebody)\s+(?:know|tried|seen|remember|got|else)\b|^\s*any\s+(?:idea|ideas|thoughts)\b/iu;
 
 /** The text asks rather than states ("is Postgres really the bottleneck?"): no belief of its own. */
 export function isQuestion(text: string): boolean {
@@ -274,7 +275,7 @@ export function answeredQuestion(text: string): string | undefined {
  * none): "the launch will move conversions" is a forecast, not a plan.
  */
 const PLAN =
-  /^\s*(?:(?:(?:i|we|i'm|we're|i am|we are|i'd like|we'd like)\s+)?(?:going to|gonna|plan to|planning to|intend to|want to|will|about to|need to|have to|let's|lets|todo:?|to do:?|next step:?|next:)|i'll|we'll)\s+(?:try|trial|test|pilot|experiment with|set up|start|book|schedule|ask|talk to|look into|check|write|draft|run|propose|pitch|put together|sync with|follow up|reach out|email|ping|call|prototype|spike|sketch|review)\b/iu;
+  /^\s*(?:(?:(?:i|we|i'm|we're|i am|we are|i'd like|we'd like)\s+)?(?:going to|gonna|plan to|planning to|intend to|want to|will|about to|need to|have to|let's|lets|todo:?|to do:?|next step:?|next:)|i'll|we'll)\s+(?:try|trial|test|pilot|experiment with|set up|start|book|schedule|ask|talk to|look into|check|write|draft|run|propose|pitch|put together|sync with|follow up|reach out|email|ping|call|prototype|spike|sketch|review|move|drop|swap|cancel|rename|order|hire|bring in|add)\b/iu;
 
 /** The text states a plan or an intention of the writer's, not a belief. */
 export function isPlan(text: string): boolean {
@@ -293,6 +294,8 @@ const NO_DIFFERENCE =
 const AFFIRMING = new RegExp(
   [
     ...AFFIRMING_NEGATIONS.map((p) => ` ${escapeRe(p)}(?= )`),
+    // "X beats Y, not even close": the rival is nowhere near, which insists; "not even close to done" is a "not".
+    " not even (?:close|a contest|in the same league)(?= )(?! to )",
     " (?:couldn't|could not|can't|cannot|never|wouldn't|would not)(?: have)?(?: be| been)? (?:any )?(?:happier|prouder|more (?:sure|certain|convinced|confident|excited))(?= )",
     " (?:can't|cannot|couldn't) imagine(?= (?:\\S+ ){0,6}?(?:any(?:thing|where|one) but|any(?:thing|where|one) other than|any(?:thing|where|one) else|going back|life without) )",
   ].join("|"),

@@ -111,6 +111,12 @@ export const POSITIVE = [
   "saves me",
   "saved us",
   "saved me",
+  "saves them",
+  "saved them",
+  "saves him",
+  "saved him",
+  "saves her",
+  "saved her",
   "save time",
   "save money",
   "the right call",
@@ -152,6 +158,9 @@ export const NEGATIVE = [
   "slow",
   "slower",
   "sluggish",
+  // "CI is crawling again", "glacial builds" (not "crawling with tourists": valence.ts).
+  "crawling",
+  "glacial",
   "expensive",
   "overpriced",
   "pricey",
@@ -194,6 +203,8 @@ export const NEGATIVE = [
   "wrong",
   "a waste",
   "waste of",
+  // On the price scale (SCALES), as "a rip-off" is.
+  "waste of money",
   "wasteful",
   "overkill",
   "a disaster",
@@ -248,6 +259,9 @@ export const NEGATIVE = [
   "a joke",
   "a money pit",
   "money pit",
+  "a time sink",
+  "time sink",
+  "timesink",
   // No effect at all: "melatonin does nothing for my sleep".
   "does nothing",
   "do nothing",
@@ -302,8 +316,8 @@ export const NEGATIVE = [
 export const SCALES: ReadonlyMap<string, string> = new Map(
   Object.entries({
     price:
-      "cheap cheaper affordable expensive overpriced pricey costly rip-off bargain|too expensive|a fortune|a rip off|daylight robbery|good value|great value|decent value|value for money|a bargain|a steal|poor value|bad value",
-    speed: "fast faster quick quicker snappy slow slower sluggish laggy|too slow",
+      "cheap cheaper affordable expensive overpriced pricey costly rip-off bargain|too expensive|a fortune|a rip off|daylight robbery|good value|great value|decent value|value for money|a bargain|a steal|poor value|bad value|a waste of money|waste of money",
+    speed: "fast faster quick quicker snappy slow slower sluggish laggy crawling glacial|too slow",
     effort:
       "easy easier simple simpler painless intuitive hard harder painful tedious complicated convoluted confusing|a pain|too complex|too complicated",
     reliability: "reliable stable robust flaky broken unreliable unstable fragile brittle buggy|rock solid",

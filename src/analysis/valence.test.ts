@@ -72,6 +72,8 @@ describe("evaluation: everyday spoken complaints, and the bin sense of 'rubbish'
     ["the replacement hinges are flimsy", -1],
     ["honestly the signal round here is dire", -1],
     ["that extension has been a money pit", -1],
+    ["the weekly sync is kind of a time sink", -1],
+    ["the new van saved them two hours a day", 1],
     ["took the rubbish out before the fox got to it", 0],
     ["rubbish collection moved to thursday", 0],
   ])("%s -> %i", (text, sign) => {
@@ -168,7 +170,10 @@ describe("isPlan: an intention is no belief", () => {
     ["We're planning to pilot async standups in May", true],
     ["let's ask Dev to price out Netlify", true],
     ["I'll look into the Stripe fees next week", true],
+    ["gonna move the retro to thursdays from next week", true],
+    ["we're going to drop the 4pm sync", true],
     ["the launch will move conversions", false],
+    ["the offsite is going to add nothing", false],
     ["going to be a tight quarter", false],
     ["the rota is going to be unfair again once Austin leaves", false],
   ])("%s -> %s", (text, plan) => {
@@ -205,6 +210,9 @@ describe("judgedOnScale: what a statement judges, and on which scale", () => {
     ],
     ["the taxi app is poor value", { subject: "the taxi app", scale: "price" }],
     ["the union bar not exactly cheap these days", { subject: "the union bar", scale: "price" }],
+    ["the gym upgrade is a waste of money", { subject: "the gym upgrade", scale: "price" }],
+    ["the night bus is crawling again", { subject: "the night bus", scale: "speed" }],
+    ["the night bus was crawling with students", undefined],
   ])("%s -> %j", (text, read) => {
     expect(judgedOnScale(text)).toEqual(read);
   });
@@ -231,6 +239,15 @@ describe("praisesIronically", () => {
     expect(evaluation("Oh great, third fire alarm this week. Just perfect.").sign).toBe(-1);
     expect(praisesIronically("Great, the lift works again")).toBe(false);
     expect(praisesIronically("The new bike shed is great. Love it.")).toBe(false);
+  });
+
+  it("reads praise on both ends of news that something works again as meant", () => {
+    expect(praisesIronically("Great, the lift works again, lovely")).toBe(false);
+    expect(evaluation("Great, the lift works again, lovely").sign).toBe(1);
+    expect(evaluation("brilliant, the wifi has been up all week, love it").sign).toBe(1);
+    expect(evaluation("Perfect, the boiler is fixed. Brilliant.").sign).toBe(1);
+    // A mishap between them is still sarcasm, though it says "again".
+    expect(evaluation("Great, the lift broke again, lovely").sign).toBe(-1);
   });
 
   it("reads the same bookends dictated without their punctuation, and a closing 'great X that'", () => {

@@ -51,7 +51,7 @@ const CLAUSE = /[,;:()]|\s[—–-]\s|\s(?:but|though|although|while|whereas)\s/
 
 /** Set phrases with an evaluative word that judge nothing ("to be fair", "hard to say", "best case", "the rubbish collection"). */
 const NOT_EVALUATIVE =
-  / (?:rubbish (?:collection|collections|bins?|bags?|day|tip|dump)|(?:the|our|my) rubbish (?:out|in)|to be fair|hard to say|hard deadline|best case|at best|for good|fast forward|(?:could|might|may) be wrong|too (?:early|soon|close) to (?:tell|say|call)) /g;
+  / (?:crawling with|rubbish (?:collection|collections|bins?|bags?|day|tip|dump)|(?:the|our|my) rubbish (?:out|in)|to be fair|hard to say|hard deadline|best case|at best|for good|fast forward|(?:could|might|may) be wrong|too (?:early|soon|close) to (?:tell|say|call)) /g;
 
 /**
  * "too" before a word that is no pronoun, article or preposition is excess, a complaint
@@ -92,9 +92,19 @@ const BOOKENDED = new RegExp(
   "giu",
 );
 
+/**
+ * News that something works again ("Great, the lift works again, lovely", "staging has been up all
+ * week"): praise at both ends of it is meant. Only a mishap between them makes it sarcasm.
+ */
+const RECOVERED =
+  /\b(?:(?:works?|working|running|back)\s+(?:again|up|on|online|to normal)|up and running|(?:is|are|was|were|got|finally|now)\s+(?:fixed|sorted|mended|repaired)|(?:has|have) been (?:up|stable|fine|solid)|up all (?:day|week|month))\b/iu;
+
+/** Praise at both ends, as sarcasm: not of news that something works again. */
+const bookended = (text: string) => !RECOVERED.test(text);
+
 /** The text with its sarcastic praise read as the complaint it is. */
 const withIrony = (text: string) =>
-  text.replace(BOOKENDED, " ironic-praise ").replace(IRONIC_PRAISE, " ironic-praise ");
+  (bookended(text) ? text.replace(BOOKENDED, " ironic-praise ") : text).replace(IRONIC_PRAISE, " ironic-praise ");
 
 /** The valence phrases of a normalised text and their signed sum. */
 function phrasesOf(normalised: string): { sum: number; words: string[] } {
@@ -166,7 +176,7 @@ function evaluationOf(text: string): Evaluation {
 export function praisesIronically(text: string): boolean {
   IRONIC_PRAISE.lastIndex = 0;
   BOOKENDED.lastIndex = 0;
-  const found = IRONIC_PRAISE.test(text) || BOOKENDED.test(text);
+  const found = IRONIC_PRAISE.test(text) || (bookended(text) && BOOKENDED.test(text));
   IRONIC_PRAISE.lastIndex = 0;
   BOOKENDED.lastIndex = 0;
   return found;
@@ -218,10 +228,16 @@ const SUBJECT_WORDS = 6;
  */
 export function evaluatedSubject(text: string): string | undefined {
   const split = subjectSplit(text, true);
-  if (split === undefined) return undefined;
-  const predicate = text.slice(split.at).split(CLAUSE)[0]!;
-  return evaluation(predicate).sign === 0 ? undefined : split.subject;
+  const predicate = split === undefined ? "" : text.slice(split.at).split(CLAUSE)[0]!;
+  if (split !== undefined && evaluation(predicate).sign !== 0) return split.subject;
+  // "Great, staging has been up all week, lovely": the praise is of what works again.
+  const news = text.replace(OPENING_PRAISE, "");
+  if (news === text || !RECOVERED.test(news) || evaluation(text).sign <= 0) return undefined;
+  return subjectSplit(news, true)?.subject ?? subjectSplit(news)?.subject;
 }
+
+/** A praise word opening a statement, set off by a comma or "!": "Great, ...". */
+const OPENING_PRAISE = new RegExp(`^\\s*${PRAISE_OPENER}\\s*[,!]+\\s*`, "iu");
 
 /**
  * What a "<subject> <copula> <judgement>" statement judges and on which scale: "the gym

@@ -89,6 +89,29 @@ describe("opinion identity = holder + topic", () => {
     ]);
   });
 
+  it("reads news of an outcome only for the thing it names, not for a belief that shares a 'new'", async () => {
+    const facts = logs({
+      "2026-03-03": "- O(c=0.7) @Jonas: the new build pipeline is way too slow",
+      "2026-03-10": "- B @Jonas: demoed the new refunds flow to finance, they signed off",
+    });
+    const { opinions } = await run(facts);
+    expect(opinions).toHaveLength(1);
+    expect(opinions[0]!.evidence.map((e) => e.date)).toEqual(["2026-03-03"]);
+  });
+
+  it("keeps a forecast of another thing apart, though it shares a word, and joins one of the same thing", async () => {
+    const facts = logs({
+      "2026-03-03": "- O(c=0.6) @Jonas: the spring fair is going to be rained off",
+      "2026-03-10": "- O @Jonas: the christmas fair will be a sell-out",
+      "2026-03-12": "- O @Jonas: the spring fair will be a washout, mark my words",
+    });
+    const { opinions } = await run(facts);
+    expect(opinions.map((o) => [o.statement, o.evidence.length])).toEqual([
+      ["the spring fair is going to be rained off", 2],
+      ["the christmas fair will be a sell-out", 1],
+    ]);
+  });
+
   it("a same-day restatement joins the new opinion without moving it", async () => {
     const facts = logs({
       "2026-03-03": [

@@ -3,6 +3,7 @@ import { STOP_WORDS } from "../analysis/stopwords.js";
 import { byPlace } from "../markdown/order.js";
 import type { Fact } from "../retain/types.js";
 import { cmp, factPlace } from "./format.js";
+import { VAGUE_WORDS } from "./text.js";
 
 /**
  * Facets of an entity: the things a fact can be "the latest word" on (a contract, a role, a
@@ -166,7 +167,7 @@ export function facetTokens(text: string): Set<string> {
 }
 
 /** Words that never name the thing of a facet (beyond the stop words). */
-const VAGUE = stems(["now", "new", "today", "week", "month", "next", "last", "still", "again", "finally", "got"]);
+const VAGUE = stems(VAGUE_WORDS);
 
 /** Word lists are written as words; tokens are stems (the index's Porter stemmer). */
 function stems(words: readonly string[]): Set<string> {

@@ -24,6 +24,13 @@ describe("a statement that corrects itself ('X. scratch that, Y')", () => {
     );
     expect(judgePair(lights, turned, "restatement", { lastStance: "support" }).stance).toBe("contradict");
   });
+
+  it("reads chat shorthand for a take-back ('nvm', 'ignore that') the same way", () => {
+    const held = line("- O @Ida: the street lights are fine tbh. nvm they're blinding again tonight");
+    expect(judgePair(lights, held, "restatement", { lastStance: "support" }).stance).toBe("support");
+    const turned = line("- O @Ida: street lights still too bright. ignore that, they're fine since they dimmed them");
+    expect(judgePair(lights, turned, "restatement", { lastStance: "support" }).stance).toBe("contradict");
+  });
 });
 
 describe("how a forecast came out", () => {
@@ -53,6 +60,22 @@ describe("how a forecast came out", () => {
     expect(judgePair(rain, ahead, "topic").stance).toBe("contradict");
     const off = line("- W @Ida: school sports day was rained off");
     expect(judgePair(rain, off, "topic").stance).toBe("support");
+  });
+
+  it("reads a forecast that something will be late against it landing on time, and a slip as bearing it out", () => {
+    const late = {
+      statement: "the kitchen refit is going to overrun, mark my words",
+      entities: ["Ida"],
+      confidence: 0.6,
+    };
+    expect(
+      judgePair(late, line("- W @Ida: the kitchen refit finished on time, signed off friday"), "topic").stance,
+    ).toBe("contradict");
+    expect(judgePair(late, line("- W @Ida: the kitchen refit slipped to march"), "topic").stance).toBe("support");
+    const slip = { statement: "the app release will slip past easter", entities: ["Ida"], confidence: 0.6 };
+    expect(judgePair(slip, line("- W @Ida: the app release shipped two days early"), "topic").stance).toBe(
+      "contradict",
+    );
   });
 
   it("reads a reported forecast by what was forecast, not by who forecast it", () => {

@@ -191,6 +191,20 @@ describe("stance rules: outcomes about the topic, tagged with the project", () =
     ).toBe("support");
   });
 
+  it("does not read a fact that names both sides of a ranking, and ranks neither, as repeating it", () => {
+    const train = {
+      statement: "the train is miles better than the coach to leeds",
+      entities: ["Mara"],
+      confidence: 0.7,
+    };
+    expect(judgeSync(train, line("- W @Mara: swapped the coach tickets to leeds for train ones"), known).stance).toBe(
+      "unrelated",
+    );
+    expect(judgeSync(train, line("- W @Mara: the train to leeds beat the coach by an hour again"), known).stance).toBe(
+      "support",
+    );
+  });
+
   it("weighs an outcome below the holder's own word", () => {
     const outcome = judge("- W @ledger-sync: the March cutover slipped two weeks");
     const own = judge("- O @Mara: no longer expects the ledger-sync cutover in March");

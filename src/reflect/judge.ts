@@ -1,6 +1,7 @@
 import { type CueKind, LAST_WORD_TAKEBACKS, SCHEDULE_SHIFTS } from "../analysis/cue-lists.js";
 import {
   type CueHit,
+  compares,
   findCues,
   isForecast,
   isHypothetical,
@@ -321,6 +322,11 @@ export function judgePair(
   }
   if (sim < HEURISTIC_MIN_SIMILARITY) {
     return { stance: "unrelated", strength: 0, reason: `similarity ${sim.toFixed(2)} too low, no outcome cue` };
+  }
+  // A ranking is repeated by another ranking or a judgement: "moved the jira backlog into linear"
+  // names both sides of "linear is miles better than jira" and ranks neither.
+  if (compares(opinion.statement) && !compares(fact.content) && evaluation(fact.content).sign === 0) {
+    return { stance: "unrelated", strength: 0, reason: "names what it ranks, ranks nothing" };
   }
   // Naming the same thing is not saying the same of it: "standup moved to 9:30" does not repeat
   // "standups are theater". A repetition shares a word of what the belief says of its subject.

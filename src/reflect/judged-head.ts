@@ -3,11 +3,13 @@ import { contentTokens } from "./text.js";
 
 /**
  * Head nouns that add nothing to what their modifier names: "the till system" is the till, "the
- * parking situation" the parking, "the rota setup" the rota ("thing" and "stuff" are stop words
+ * parking situation" the parking, "the rota setup" the rota, "the staging env" staging ("thing" and "stuff" are stop words
  * already). "machine", "app" or "coffee" are things of their own ("the coffee machine" is not
  * "the coffee").
  */
-const EMPTY_HEADS = contentTokens("system systems setup set-up situation business arrangement arrangements");
+const EMPTY_HEADS = contentTokens(
+  "system systems setup set-up situation business arrangement arrangements env environment environments",
+);
 
 /**
  * The head word of what a statement judges: the last content word of its evaluated subject,

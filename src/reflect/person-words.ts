@@ -58,6 +58,11 @@ export const PERSON_ROLES: readonly string[] = [
     "colleague chef cook barista waiter waitress doctor gp nurse vet dentist plumber builder electrician " +
     "mechanic accountant lawyer solicitor teacher tutor coach trainer therapist vicar priest cofounder co-founder " +
     "gardener cleaner childminder babysitter receptionist midwife carer physio optician pharmacist caretaker " +
-    "surveyor architect consultant headteacher principal"
+    "surveyor architect consultant headteacher principal " +
+    // At work: "our cto is convinced ...", "the pm says ...", "my team lead reckons ...".
+    "cto ceo cfo coo pm lead designer developer dev engineer intern"
   ).split(" "),
 ];
+
+/** Roles written as initials, in capitals as often as not ("Owen is the CTO", "our PM"). */
+export const INITIALS_ROLES: readonly string[] = ["cto", "ceo", "cfo", "coo", "pm"];

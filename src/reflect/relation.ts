@@ -3,7 +3,7 @@
  * evolve.ts and the single-pair judge (judge.ts) use the same rule.
  */
 import { similarity } from "./text.js";
-import { type Topic, topicScore } from "./topic.js";
+import { newForecast, type Topic, topicScore } from "./topic.js";
 
 /** How a fact relates to an opinion, as the matcher (evolve.ts) found it. */
 export type Relation = "restatement" | "topic";
@@ -24,6 +24,8 @@ export function relationOf(
 ): Relation | undefined {
   const sameHolder = op.holder !== undefined && op.holder === fact.holder;
   if (factIsOpinion && sameHolder && topicScore(op, fact, { restateSimilarity: restate }) > 0) return "restatement";
+  // The holder's forecast of another thing is another belief, not evidence on this one.
+  if (factIsOpinion && sameHolder && newForecast(op, fact)) return undefined;
   // Someone else's opinion is their belief, not evidence about this holder's (it gets its own opinion).
   if (factIsOpinion && op.holder !== undefined && fact.holder !== undefined && !sameHolder) return undefined;
   const factAll = new Set([...fact.entities, ...(fact.holder === undefined ? [] : [fact.holder])]);

@@ -24,6 +24,8 @@ describe("roleTies: the person MEMORY.md says a kin or role word names", () => {
         ],
       ],
       ["- Husband Tomasz (works from home, IT).", [["husband", "Tomasz"]]],
+      ["- Owen is the CTO.", [["cto", "Owen"]]],
+      ["- Marta is our PM, ex-consultant", [["pm", "Marta"]]],
     ];
     for (const [line, ties] of cases) expect(lineRoleTies(line), line).toEqual(ties);
   });
@@ -69,6 +71,17 @@ describe("a holder named by kin or role is the person tied to the word", () => {
     expect(holderOf(["Dom"], "dad reckons the parking scheme is a joke", roles)).toBe("dad");
     expect(holderOf(["Dom"], "mum reckons opening on sundays isnt worth it")).toBe("mum");
     expect(holderOf(["Dom"], "the card machine is rubbish", roles)).toBe("dom");
+  });
+
+  it("reads a work role, and a person MEMORY.md names written in lower case, 'says' included", () => {
+    const work = roleTies("- Owen is the CTO.\n- Marta is our PM.\n- my partner Luis works in events");
+    expect(holderOf(["Ines"], "our cto is convinced rewriting billing in rust will pay off", work)).toBe("owen");
+    expect(reportedName(["Ines"], "marta thinks nobody cares about dark mode", work)).toBe("Marta");
+    expect(reportedName(["Ines"], "marta says still nobody is asking for dark mode", work)).toBe("Marta");
+    expect(reportedName(["Ines"], "owen has gone a bit cold on the rust rewrite", work)).toBe("Owen");
+    // Not a person MEMORY.md names: "recipe says" and "sat nav said" report no one.
+    expect(holderOf(["Ines"], "the recipe says two eggs is plenty", work)).toBe("ines");
+    expect(holderOf(["Ines"], "recipe says two eggs is plenty", work)).toBe("ines");
   });
 
   it("moves an opinion made before the tie to the person, and leaves others alone", () => {

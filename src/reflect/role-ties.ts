@@ -13,7 +13,7 @@
 import { STOP_WORDS } from "../analysis/stopwords.js";
 import { entityKey } from "../retain/entities.js";
 import { reportedName } from "./holder.js";
-import { KIN, KIN_NAMES, PERSON_ROLES } from "./person-words.js";
+import { INITIALS_ROLES, KIN, KIN_NAMES, PERSON_ROLES } from "./person-words.js";
 import { COMMON } from "./prose-words.js";
 
 /** A word in either case of its first letter: "[Mm]um" (a name is told by its capital, so no `i` flag). */
@@ -21,7 +21,7 @@ const eitherCase = (w: string) => `[${w[0]!.toLowerCase()}${w[0]!.toUpperCase()}
 
 const ROLE = `(${[...new Set([...PERSON_ROLES, ...KIN_NAMES])]
   .sort((a, b) => b.length - a.length || (a < b ? -1 : 1))
-  .map(eitherCase)
+  .map((w) => (INITIALS_ROLES.includes(w) ? `${eitherCase(w)}|${w.toUpperCase()}` : eitherCase(w)))
   .join("|")})`;
 /** "my", "our new", "the head": who the role is to, and words describing it. */
 const DET = `(?:${["my", "our", "the"].map(eitherCase).join("|")})\\s+(?:[\\p{Ll}-]+\\s+){0,2}?`;

@@ -34,6 +34,24 @@ const HOLDING_WORDS = new Set(
  */
 const matchStem = (word: string) => stemFamily(porterStem(sameThing(word)));
 
+/**
+ * Words that never name a thing on their own (beyond the stop words): "the new CI pipeline" is
+ * named by "CI pipeline", so "demoed the new refunds flow" is not news of it. facets.ts, topic.ts.
+ */
+export const VAGUE_WORDS: readonly string[] = [
+  "now",
+  "new",
+  "today",
+  "week",
+  "month",
+  "next",
+  "last",
+  "still",
+  "again",
+  "finally",
+  "got",
+];
+
 const skip = (w: string) => STOP_WORDS.has(w) || CUE_WORDS.has(w) || HOLDING_WORDS.has(w);
 
 /**

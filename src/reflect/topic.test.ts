@@ -12,6 +12,11 @@ describe("the thing a statement judges", () => {
     expect(topicOf(["Sam"], "the parking situation is dire").judged).toBe(
       topicOf(["Sam"], "parking is easy these days").judged,
     );
+    // Praise at both ends of news that it works again judges the thing that works.
+    expect(topicOf(["Sam"], "the preprod environment keeps falling over").judged).toBe(undefined);
+    expect(topicOf(["Sam"], "the preprod environment is unreliable").judged).toBe(
+      topicOf(["Sam"], "Brilliant, preprod has been up since monday, love it").judged,
+    );
     // A thing of its own stays itself: the coffee machine is not the coffee.
     expect(topicOf(["Sam"], "the coffee machine is unreliable").judged).not.toBe(
       topicOf(["Sam"], "the coffee is awful").judged,
@@ -140,6 +145,9 @@ describe("holderOf: a belief reported for someone else", () => {
       "group:parents-chat",
     );
     expect(holderOf(["Sam"], "the residents committee reckons the lift will never be fixed")).toBe(
+      "group:residents-committee",
+    );
+    expect(holderOf(["Sam"], "the residents committee admits the lift has been fine since march")).toBe(
       "group:residents-committee",
     );
     // A group's view is not about the writer who reported it.

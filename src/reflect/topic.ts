@@ -12,14 +12,22 @@
  * same opinion, whatever its words; facts about a topic entity tagged only with that
  * entity (the project) are candidate evidence too.
  */
-import { answeredQuestion, compares, findCues, looksBack, praisesInHindsight, switchSides } from "../analysis/cues.js";
+import {
+  answeredQuestion,
+  compares,
+  findCues,
+  isForecast,
+  looksBack,
+  praisesInHindsight,
+  switchSides,
+} from "../analysis/cues.js";
 import { fold } from "../analysis/tokens.js";
 import { claimSubject, judgedOnScale, praisesIronically, recanting } from "../analysis/valence.js";
 import { entityKey } from "../retain/entities.js";
 import { attributedTo, GROUP_HOLDER, headEntities, holderOf, PERSON_LIKE, reportedClaim } from "./holder.js";
 import { judgedHead } from "./judged-head.js";
 import type { KnownNames } from "./known-names.js";
-import { contentTokens, similarity } from "./text.js";
+import { contentTokens, similarity, VAGUE_WORDS } from "./text.js";
 
 export { attributedTo, headEntities, holderOf, reportedName } from "./holder.js";
 export { KnownNames } from "./known-names.js";
@@ -43,6 +51,8 @@ export interface Topic {
   outcome?: boolean;
   /** Content words of what the statement says something about (valence.ts claimSubject). */
   subject?: Set<string>;
+  /** The text forecasts (cues.ts isForecast): "the brunch menu is going to flop". */
+  forecasts?: boolean;
   /** entityKeys of who reported someone else's belief ("@Wren: Ash figures ..."): Wren. */
   reporters?: Set<string>;
   /** The text looks back on a choice: a verdict, hindsight or a counterfactual (cues.ts looksBack). */
@@ -116,6 +126,20 @@ function namesWithin(a: Names | undefined, b: Names | undefined): boolean {
 }
 
 /** The text names something: mid-sentence, or at its start when the word is no stop word ("Vite is ..."). */
+/**
+ * A plain forecast (no stance cue: not "was wrong about ...") of another thing than the opinion's
+ * forecast: each subject names something the other does not ("brunch menu", "autumn menu").
+ */
+export function newForecast(opinion: Topic, fact: Topic): boolean {
+  const [a, b] = [opinion.subject, fact.subject];
+  if (!opinion.forecasts || !fact.forecasts || fact.cued === true) return false;
+  if (a === undefined || b === undefined || a.size === 0 || b.size === 0) return false;
+  return [...a].some((w) => !b.has(w)) && [...b].some((w) => !a.has(w));
+}
+
+/** Words that never name what a statement is about ("new" in "the new CI pipeline"). */
+const VAGUE = contentTokens(VAGUE_WORDS.join(" "));
+
 const hasName = (n: Names | undefined) =>
   n !== undefined && (n.mid.size > 0 || [...n.lead].some((w) => contentTokens(w).size > 0));
 
@@ -149,6 +173,7 @@ export interface StatementTopic
     | "recants"
     | "outcome"
     | "subject"
+    | "forecasts"
     | "reporters"
     | "looksBack"
     | "hindsight"
@@ -195,7 +220,8 @@ export function statementTopic(entities: readonly string[], content: string, kno
   if (cues.some((c) => c.kind === "against" || c.kind === "for")) parts.outcome = true;
   // "Bernadette is convinced the fête will be rained off" says something of the fête, not of Bernadette.
   const subject = claimSubject(reportedClaim(entities, content) ?? content);
-  if (subject !== undefined) parts.subject = contentTokens(subject);
+  if (subject !== undefined) parts.subject = new Set([...contentTokens(subject)].filter((w) => !VAGUE.has(w)));
+  if (isForecast(content)) parts.forecasts = true;
   if (reporters !== undefined && reporters.size > 0) parts.reporters = reporters;
   const judged = judgedHead(content);
   if (judged !== undefined) parts.judged = judged;
@@ -244,6 +270,7 @@ export function topicOn(parts: StatementTopic, asOf?: string): Topic {
   if (parts.recants) topic.recants = true;
   if (parts.outcome) topic.outcome = true;
   if (parts.subject !== undefined) topic.subject = parts.subject;
+  if (parts.forecasts) topic.forecasts = true;
   if (parts.reporters !== undefined) topic.reporters = parts.reporters;
   if (parts.looksBack) topic.looksBack = true;
   if (parts.hindsight) topic.hindsight = true;
@@ -274,6 +301,9 @@ export function topicScore(opinion: Topic, fact: Topic, k: TopicMatching): numbe
   // A belief put as a question and answered ("handovers too long? not anymore, Helen cut them")
   // is the belief the answer is about: not one about a name in the reason given.
   if (fact.answers !== undefined && ![...fact.answers].some((w) => opinion.words.has(w))) return 0;
+  // Two forecasts of different things ("the brunch menu is going to flop", "the autumn menu will
+  // be a hit") are two beliefs, though they share a word: each subject names something the other does not.
+  if (newForecast(opinion, fact)) return 0;
   let sharedEntities = 0;
   for (const e of fact.entities) if (opinion.entities.has(e)) sharedEntities++;
   const sim = similarity(opinion.words, fact.words);
