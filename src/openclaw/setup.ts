@@ -42,10 +42,20 @@ function record(v: unknown): Record<string, unknown> {
   return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 
-/** What the plugin's config must hold: membank's CLI, its node, the workspace. */
+/** What the plugin's config must hold: membank's CLI, its node, the workspace (the user's other keys as written). */
 export function pluginConfig(ctx: OpenClawContext): Record<string, unknown> {
-  const current = record(getPath(ctx.config, `plugins.entries.${PLUGIN_ID}.config`));
+  const current = record(getPath(ctx.written, `plugins.entries.${PLUGIN_ID}.config`));
   return { ...current, membank: ctx.cli, node: ctx.node, workspace: ctx.workspace };
+}
+
+/** The plugin's config already holds `cfg`: as written, or once OpenClaw expands its `${VAR}`s. */
+function pluginConfigDone(ctx: OpenClawContext, cfg: Record<string, unknown>): boolean {
+  const at = `plugins.entries.${PLUGIN_ID}.config`;
+  const resolved = record(getPath(ctx.config, at));
+  return (
+    sameJson(getPath(ctx.written, at), cfg) ||
+    sameJson(resolved, { ...resolved, membank: ctx.cli, node: ctx.node, workspace: ctx.workspace })
+  );
 }
 
 /** The MCP server entry: absolute node and CLI (the Node 20/24 split), 120 s per request, our tools only. */
@@ -117,13 +127,14 @@ export async function planSetup(ctx: OpenClawContext, opts: SetupOptions = {}): 
         ctx,
         "plugin-config",
         `point the plugin at membank (${ctx.node} ${ctx.cli}) and the workspace`,
-        sameJson(getPath(ctx.config, `plugins.entries.${PLUGIN_ID}.config`), cfg),
+        pluginConfigDone(ctx, cfg),
         ["config", "set", `plugins.entries.${PLUGIN_ID}.config`, JSON.stringify(cfg), "--strict-json"],
       ),
     );
   }
 
-  const extra = getPath(ctx.config, "memory.search.extraPaths");
+  // As written: an entry such as "${VAULT}/daily" goes back as "${VAULT}/daily", not as its value.
+  const extra = getPath(ctx.written, "memory.search.extraPaths");
   const current = Array.isArray(extra) ? extra : [];
   const hasBank = current.some((p) => p === "bank" || (p && typeof p === "object" && record(p).path === "bank"));
   steps.push(
