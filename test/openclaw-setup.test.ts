@@ -53,17 +53,17 @@ describe("membank openclaw setup: the plan", () => {
     });
   });
 
-  it("writes the user's ${VAR} entries back as written, not as their values (and counts them as done)", async () => {
+  it("writes the user's $VAR references back as written, not as their values (and counts them as done)", async () => {
     const { state, env } = await home({
-      memory: { search: { extraPaths: ["${VAULT}/daily", "../team-docs"] } },
-      plugins: { entries: { membank: { config: { label: "${MEMBANK_LABEL}" } } } },
+      memory: { search: { extraPaths: [`\${VAULT}/daily`, "../team-docs"] } },
+      plugins: { entries: { membank: { config: { label: `\${MEMBANK_LABEL}` } } } },
     });
     const vars = { ...env, VAULT: "/home/ana/vault", MEMBANK_LABEL: "work" };
     const steps = await planSetup(await openClawContext({ env: vars }), { cron: false });
     const extra = steps.find((s) => s.id === "extra-paths")!;
-    expect(JSON.parse(extra.command![3]!)).toEqual(["${VAULT}/daily", "../team-docs", "bank"]);
+    expect(JSON.parse(extra.command![3]!)).toEqual([`\${VAULT}/daily`, "../team-docs", "bank"]);
     const cfg = steps.find((s) => s.id === "plugin-config")!;
-    expect(JSON.parse(cfg.command![3]!).label).toBe("${MEMBANK_LABEL}");
+    expect(JSON.parse(cfg.command![3]!).label).toBe(`\${MEMBANK_LABEL}`);
     // Once applied (OpenClaw writes what it was given), setup has nothing left to do for them.
     await writeFile(
       path.join(state, "openclaw.json"),
