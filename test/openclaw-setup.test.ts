@@ -117,6 +117,31 @@ describe("membank openclaw setup: the plan", () => {
     expect(ids).toEqual(["workspace", "mcp", "extra-paths", "agents-md"]);
   });
 
+  it("--mcp over the user's own membank entry: its env (an API key's $VAR, as written) and cwd stay; the other servers are not touched", async () => {
+    const mine = {
+      command: "membank",
+      args: ["mcp"],
+      env: { OPENAI_API_KEY: `\${OPENAI_API_KEY}` },
+      cwd: "/home/ana",
+      url: "http://old.example/mcp",
+    };
+    const { env } = await home({ mcp: { servers: { github: { command: "npx" }, membank: mine } } });
+    const ctx = await openClawContext({ env: { ...env, OPENAI_API_KEY: "sk-live-123" } });
+    const step = (await planSetup(ctx, { mcp: true, cron: false })).find((s) => s.id === "mcp")!;
+    expect(step.done).toBe(false);
+    expect(step.summary).toMatch(/^update MCP server "membank" .*, keeping its env, cwd$/);
+    // `openclaw mcp set <name> <json>` replaces that one entry: the json carries what stays.
+    expect(step.command!.slice(0, 3)).toEqual(["mcp", "set", "membank"]);
+    const written = JSON.parse(step.command![3]!);
+    expect(written).toEqual({
+      ...mcpServerEntry(await ctxFor({})),
+      args: [cli, "mcp", "--workspace", ctx.workspace],
+      env: mine.env,
+      cwd: "/home/ana",
+    });
+    expect(step.command!.join(" ")).not.toContain("sk-live-123");
+  });
+
   it("dry-run lines show the exact command, quoted for a shell", async () => {
     const ctx = await ctxFor({});
     const steps = await planSetup(ctx);

@@ -58,14 +58,40 @@ function pluginConfigDone(ctx: OpenClawContext, cfg: Record<string, unknown>): b
   );
 }
 
-/** The MCP server entry: absolute node and CLI (the Node 20/24 split), 120 s per request, our tools only. */
-export function mcpServerEntry(ctx: OpenClawContext): Record<string, unknown> {
+/** Keys of a remote (HTTP/SSE) MCP server: they cannot sit beside membank's stdio command. */
+const REMOTE_MCP_KEYS = ["url", "transport", "headers", "auth", "sslVerify", "clientCert", "clientKey"];
+
+/** The user's own keys of an existing "membank" MCP entry (its `env`, `cwd`…), `${VAR}`s as written. */
+function userMcpKeys(config: Record<string, unknown>): Record<string, unknown> {
+  const own = { ...record(getPath(config, `mcp.servers.${MCP_SERVER}`)) };
+  for (const k of [...REMOTE_MCP_KEYS, "command", "args", "requestTimeoutMs", "toolFilter"]) delete own[k];
+  return own;
+}
+
+/**
+ * The MCP server entry: absolute node and CLI (the Node 20/24 split), 120 s per request, our
+ * tools only; what the user added to an entry of that name (an `env` with an API key's
+ * `${VAR}`, a `cwd`) stays, as written.
+ */
+export function mcpServerEntry(
+  ctx: OpenClawContext,
+  config: Record<string, unknown> = ctx.written,
+): Record<string, unknown> {
   return {
+    ...userMcpKeys(config),
     command: ctx.node,
     args: [ctx.cli, "mcp", "--workspace", ctx.workspace],
     requestTimeoutMs: 120_000,
     toolFilter: { include: MCP_TOOLS },
   };
+}
+
+/** What setup --mcp says it does: add, or replace the user's entry of that name (and what of it stays). */
+function mcpSummary(ctx: OpenClawContext): string {
+  const what = `(${ctx.node} ${ctx.cli} mcp; 120 s timeout; tools ${MCP_TOOLS.join(", ")})`;
+  if (getPath(ctx.written, `mcp.servers.${MCP_SERVER}`) === undefined) return `add MCP server "${MCP_SERVER}" ${what}`;
+  const kept = Object.keys(userMcpKeys(ctx.written));
+  return `update MCP server "${MCP_SERVER}" ${what}${kept.length > 0 ? `, keeping its ${kept.join(", ")}` : ""}`;
 }
 
 /**
@@ -103,8 +129,9 @@ export async function planSetup(ctx: OpenClawContext, opts: SetupOptions = {}): 
       openClawStep(
         ctx,
         "mcp",
-        `add MCP server "${MCP_SERVER}" (${ctx.node} ${ctx.cli} mcp; 120 s timeout; tools ${MCP_TOOLS.join(", ")})`,
-        sameJson(getPath(ctx.config, `mcp.servers.${MCP_SERVER}`), entry),
+        mcpSummary(ctx),
+        sameJson(getPath(ctx.written, `mcp.servers.${MCP_SERVER}`), entry) ||
+          sameJson(getPath(ctx.config, `mcp.servers.${MCP_SERVER}`), mcpServerEntry(ctx, ctx.config)),
         ["mcp", "set", MCP_SERVER, JSON.stringify(entry)],
       ),
     );
