@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import {
+  bothWiredNote,
   describeStep,
   mcpServerEntry,
   nightlyArgv,
@@ -140,6 +141,23 @@ describe("membank openclaw setup: the plan", () => {
       cwd: "/home/ana",
     });
     expect(step.command!.join(" ")).not.toContain("sk-live-123");
+  });
+
+  it("plugin and MCP server both wired: setup says the tools come twice and which command keeps the chosen one", async () => {
+    const both = await ctxFor({
+      plugins: { load: { paths: [pluginDir] }, entries: { membank: { enabled: true } } },
+      mcp: { servers: { membank: { command: "membank" } } },
+    });
+    expect(bothWiredNote(both, true)).toMatch(
+      /offered memory_recall and memory_entity twice; `openclaw plugins disable membank`/,
+    );
+    expect(bothWiredNote(both, false)).toMatch(/twice; `openclaw mcp unset membank` keeps only the plugin's$/);
+    const pluginOnly = await ctxFor({ plugins: { load: { paths: [pluginDir] } } });
+    expect(bothWiredNote(pluginOnly, false)).toBeUndefined();
+    const disabled = await ctxFor({
+      plugins: { load: { paths: [pluginDir] }, entries: { membank: { enabled: false } } },
+    });
+    expect(bothWiredNote(disabled, true)).toBeUndefined();
   });
 
   it("dry-run lines show the exact command, quoted for a shell", async () => {

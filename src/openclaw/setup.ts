@@ -227,6 +227,28 @@ export async function planSetup(ctx: OpenClawContext, opts: SetupOptions = {}): 
   return steps;
 }
 
+/**
+ * When the plugin and the MCP server are both wired (setup once, then setup --mcp, or the other
+ * way round), the agent is offered memory_recall and memory_entity twice: setup leaves both in
+ * place and says which command keeps only the one just chosen.
+ */
+export function bothWiredNote(ctx: OpenClawContext, mcp: boolean): string | undefined {
+  const paths = getPath(ctx.config, "plugins.load.paths");
+  const plugin =
+    Array.isArray(paths) &&
+    paths.includes(ctx.pluginDir) &&
+    getPath(ctx.config, `plugins.entries.${PLUGIN_ID}.enabled`) !== false;
+  const server = getPath(ctx.config, `mcp.servers.${MCP_SERVER}`) !== undefined;
+  const tools = MCP_TOOLS.join(" and ");
+  if (mcp && plugin) {
+    return `note: the membank plugin is enabled too, so the agent is offered ${tools} twice; \`openclaw plugins disable ${PLUGIN_ID}\` keeps only the MCP server's`;
+  }
+  if (!mcp && server) {
+    return `note: MCP server "${MCP_SERVER}" is configured too, so the agent is offered ${tools} twice; \`openclaw mcp unset ${MCP_SERVER}\` keeps only the plugin's`;
+  }
+  return undefined;
+}
+
 /** One line per step, with the exact command or file, for --dry-run and the report. */
 export function describeStep(step: SetupStep, dryRun: boolean): string[] {
   const tag = step.done ? "ok  " : dryRun ? "will" : "did ";
