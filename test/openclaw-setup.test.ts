@@ -143,6 +143,15 @@ describe("membank openclaw setup: the plan", () => {
     expect(step.command!.join(" ")).not.toContain("sk-live-123");
   });
 
+  it("a plugin left disabled (openclaw plugins disable / uninstall leave enabled: false): setup enables it again", async () => {
+    const ctx = await ctxFor({ plugins: { entries: { membank: { enabled: false } } } });
+    const step = (await planSetup(ctx, { cron: false })).find((s) => s.id === "plugin-enabled")!;
+    expect(step.done).toBe(false);
+    expect(step.command).toEqual(["plugins", "enable", "membank", "--accept-capabilities"]);
+    const fresh = (await planSetup(await ctxFor({}), { cron: false })).find((s) => s.id === "plugin-enabled")!;
+    expect(fresh.done).toBe(true);
+  });
+
   it("plugin and MCP server both wired: setup says the tools come twice and which command keeps the chosen one", async () => {
     const both = await ctxFor({
       plugins: { load: { paths: [pluginDir] }, entries: { membank: { enabled: true } } },

@@ -148,6 +148,16 @@ export async function planSetup(ctx: OpenClawContext, opts: SetupOptions = {}): 
         ctx.pluginDir,
       ]),
     );
+    // `openclaw plugins disable` and `uninstall` leave `enabled: false`, which a new install keeps.
+    const disabled = getPath(ctx.config, `plugins.entries.${PLUGIN_ID}.enabled`) === false;
+    steps.push(
+      openClawStep(ctx, "plugin-enabled", "enable the membank plugin (its entry says enabled: false)", !disabled, [
+        "plugins",
+        "enable",
+        PLUGIN_ID,
+        "--accept-capabilities",
+      ]),
+    );
     const cfg = pluginConfig(ctx);
     steps.push(
       openClawStep(

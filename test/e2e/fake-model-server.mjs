@@ -8,7 +8,8 @@ import http from "node:http";
 const bodyFile = process.argv[2];
 
 function reply(messages) {
-  // The user's own words: the last user message that is not OpenClaw's internal context block.
+  // The user's own words: the first line of the last user message that is not OpenClaw's internal
+  // context block (OpenClaw appends a "Runtime: ..." line for the model).
   const users = messages.filter((m) => m.role === "user");
   const text = (m) =>
     typeof m.content === "string" ? m.content : (m.content ?? []).map((p) => p.text ?? "").join(" ");
@@ -17,7 +18,7 @@ function reply(messages) {
       .map(text)
       .filter((t) => !t.includes("OPENCLAW_INTERNAL_CONTEXT"))
       .at(-1) ?? "";
-  return `Noted: ${said.replace(/^\[[^\]]*\]\s*/, "").slice(0, 200)}`;
+  return `Noted: ${said.replace(/^\[[^\]]*\]\s*/, "").split("\n")[0].slice(0, 200)}`;
 }
 
 const server = http.createServer((req, res) => {
