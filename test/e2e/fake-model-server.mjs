@@ -18,7 +18,10 @@ function reply(messages) {
       .map(text)
       .filter((t) => !t.includes("OPENCLAW_INTERNAL_CONTEXT"))
       .at(-1) ?? "";
-  return `Noted: ${said.replace(/^\[[^\]]*\]\s*/, "").split("\n")[0].slice(0, 200)}`;
+  return `Noted: ${said
+    .replace(/^\[[^\]]*\]\s*/, "")
+    .split("\n")[0]
+    .slice(0, 200)}`;
 }
 
 const server = http.createServer((req, res) => {
