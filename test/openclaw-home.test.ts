@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { includeBlocksWrites, openClawContext, planSetup } from "../src/openclaw/index.js";
 import { lastLine } from "../src/openclaw/run.js";
 import { loadOpenClawConfig } from "../src/sessions/openclaw-config.js";
+import { findOpenClawSessions } from "../src/sessions/openclaw-locate.js";
 import { MEMBANK_BIN } from "./cli-bin.js";
 
 const run = promisify(execFile);
@@ -110,6 +111,28 @@ describe("membank openclaw setup on a real person's OpenClaw home", () => {
     const ctx = await openClawContext({ env: { ...env, OPENCLAW_HOME: path.join(dir, "svc") } });
     expect(ctx.stateDir).toBe(path.join(dir, "svc", ".openclaw"));
     expect(ctx.workspace).toBe(path.join(dir, "svc", ".openclaw", "workspace"));
+  });
+
+  it("a home still kept by Clawdbot (~/.clawdbot/clawdbot.json, no ~/.openclaw): read where OpenClaw 2026.9 reads it", async () => {
+    const { dir, env } = await home({
+      ".clawdbot/clawdbot.json": "{ agents: { defaults: { workspace: '~/clawd' } } }\n",
+      ".clawdbot/agents/main/sessions/s1.jsonl": "",
+    });
+    const ctx = await openClawContext({ env });
+    expect(ctx.stateDir).toBe(path.join(dir, ".clawdbot"));
+    expect(ctx.configFile).toBe(path.join(dir, ".clawdbot", "clawdbot.json"));
+    expect(ctx.workspace).toBe(path.join(dir, "clawd"));
+    expect((await findOpenClawSessions(path.join(dir, "clawd"), { env }))?.dir).toBe(
+      path.join(dir, ".clawdbot", "agents"),
+    );
+    // Once ~/.openclaw exists, OpenClaw uses it (and its openclaw.json), whatever ~/.clawdbot holds.
+    await mkdir(path.join(dir, ".openclaw"));
+    await writeFile(path.join(dir, ".openclaw", "openclaw.json"), "{}\n");
+    const moved = await openClawContext({ env });
+    expect([moved.stateDir, moved.configFile]).toEqual([
+      path.join(dir, ".openclaw"),
+      path.join(dir, ".openclaw", "openclaw.json"),
+    ]);
   });
 
   it("a config with a typo: the CLI names file:line:column, exits 1 and changes nothing at all", async () => {

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import {
+  bothWiredNote,
   describeStep,
   mcpServerEntry,
   nightlyArgv,
@@ -53,6 +54,29 @@ describe("membank openclaw setup: the plan", () => {
     });
   });
 
+  it("writes the user's $VAR references back as written, not as their values (and counts them as done)", async () => {
+    const { state, env } = await home({
+      memory: { search: { extraPaths: [`\${VAULT}/daily`, "../team-docs"] } },
+      plugins: { entries: { membank: { config: { label: `\${MEMBANK_LABEL}` } } } },
+    });
+    const vars = { ...env, VAULT: "/home/ana/vault", MEMBANK_LABEL: "work" };
+    const steps = await planSetup(await openClawContext({ env: vars }), { cron: false });
+    const extra = steps.find((s) => s.id === "extra-paths")!;
+    expect(JSON.parse(extra.command![3]!)).toEqual([`\${VAULT}/daily`, "../team-docs", "bank"]);
+    const cfg = steps.find((s) => s.id === "plugin-config")!;
+    expect(JSON.parse(cfg.command![3]!).label).toBe(`\${MEMBANK_LABEL}`);
+    // Once applied (OpenClaw writes what it was given), setup has nothing left to do for them.
+    await writeFile(
+      path.join(state, "openclaw.json"),
+      JSON.stringify({
+        memory: { search: { extraPaths: JSON.parse(extra.command![3]!) } },
+        plugins: { entries: { membank: { config: JSON.parse(cfg.command![3]!) } } },
+      }),
+    );
+    const again = await planSetup(await openClawContext({ env: vars }), { cron: false });
+    expect(again.filter((s) => ["extra-paths", "plugin-config"].includes(s.id) && !s.done)).toEqual([]);
+  });
+
   it("finds the workspace from agents.defaults.workspace, else <state>/workspace", async () => {
     const { state, env } = await home({});
     expect((await openClawContext({ env })).workspace).toBe(path.join(state, "workspace"));
@@ -92,6 +116,57 @@ describe("membank openclaw setup: the plan", () => {
     });
     const ids = (await planSetup(ctx, { mcp: true, cron: false })).map((s) => s.id);
     expect(ids).toEqual(["workspace", "mcp", "extra-paths", "agents-md"]);
+  });
+
+  it("--mcp over the user's own membank entry: its env (an API key's $VAR, as written) and cwd stay; the other servers are not touched", async () => {
+    const mine = {
+      command: "membank",
+      args: ["mcp"],
+      env: { OPENAI_API_KEY: `\${OPENAI_API_KEY}` },
+      cwd: "/home/ana",
+      url: "http://old.example/mcp",
+    };
+    const { env } = await home({ mcp: { servers: { github: { command: "npx" }, membank: mine } } });
+    const ctx = await openClawContext({ env: { ...env, OPENAI_API_KEY: "sk-live-123" } });
+    const step = (await planSetup(ctx, { mcp: true, cron: false })).find((s) => s.id === "mcp")!;
+    expect(step.done).toBe(false);
+    expect(step.summary).toMatch(/^update MCP server "membank" .*, keeping its env, cwd$/);
+    // `openclaw mcp set <name> <json>` replaces that one entry: the json carries what stays.
+    expect(step.command!.slice(0, 3)).toEqual(["mcp", "set", "membank"]);
+    const written = JSON.parse(step.command![3]!);
+    expect(written).toEqual({
+      ...mcpServerEntry(await ctxFor({})),
+      args: [cli, "mcp", "--workspace", ctx.workspace],
+      env: mine.env,
+      cwd: "/home/ana",
+    });
+    expect(step.command!.join(" ")).not.toContain("sk-live-123");
+  });
+
+  it("a plugin left disabled (openclaw plugins disable / uninstall leave enabled: false): setup enables it again", async () => {
+    const ctx = await ctxFor({ plugins: { entries: { membank: { enabled: false } } } });
+    const step = (await planSetup(ctx, { cron: false })).find((s) => s.id === "plugin-enabled")!;
+    expect(step.done).toBe(false);
+    expect(step.command).toEqual(["plugins", "enable", "membank", "--accept-capabilities"]);
+    const fresh = (await planSetup(await ctxFor({}), { cron: false })).find((s) => s.id === "plugin-enabled")!;
+    expect(fresh.done).toBe(true);
+  });
+
+  it("plugin and MCP server both wired: setup says the tools come twice and which command keeps the chosen one", async () => {
+    const both = await ctxFor({
+      plugins: { load: { paths: [pluginDir] }, entries: { membank: { enabled: true } } },
+      mcp: { servers: { membank: { command: "membank" } } },
+    });
+    expect(bothWiredNote(both, true)).toMatch(
+      /offered memory_recall and memory_entity twice; `openclaw plugins disable membank`/,
+    );
+    expect(bothWiredNote(both, false)).toMatch(/twice; `openclaw mcp unset membank` keeps only the plugin's$/);
+    const pluginOnly = await ctxFor({ plugins: { load: { paths: [pluginDir] } } });
+    expect(bothWiredNote(pluginOnly, false)).toBeUndefined();
+    const disabled = await ctxFor({
+      plugins: { load: { paths: [pluginDir] }, entries: { membank: { enabled: false } } },
+    });
+    expect(bothWiredNote(disabled, true)).toBeUndefined();
   });
 
   it("dry-run lines show the exact command, quoted for a shell", async () => {

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { loadOpenClawConfig } from "../sessions/openclaw-config.js";
+import { loadOpenClawConfig, loadOpenClawConfigAsWritten } from "../sessions/openclaw-config.js";
 import { withOpenClawDotEnv } from "../sessions/openclaw-dotenv.js";
 import {
   openClawAgents,
@@ -21,6 +21,8 @@ export interface OpenClawContext {
   configFile: string;
   /** OpenClaw's config as read (top-level keys plugins, mcp, memory, agents at least). */
   config: Record<string, unknown>;
+  /** The same with `${VAR}`s as written: where a value setup writes back (with its change) comes from. */
+  written: Record<string, unknown>;
   workspace: string;
   /** membank's companion plugin folder (openclaw-plugin/ in membank's package). */
   pluginDir: string;
@@ -112,6 +114,7 @@ export async function openClawContext(opts: ContextOptions = {}): Promise<OpenCl
   // (OpenClaw's own commands, run with `env`, read those files themselves).
   const configEnv = withOpenClawDotEnv(env, { stateDir, home: openClawHome({ env }) });
   const config = loadOpenClawConfig(configFile, configEnv) ?? {};
+  const written = loadOpenClawConfigAsWritten(configFile) ?? {};
   const workspace = opts.workspace
     ? path.resolve(opts.workspace)
     : agentWorkspace(config, configEnv, configFile, opts.agent);
@@ -129,6 +132,7 @@ export async function openClawContext(opts: ContextOptions = {}): Promise<OpenCl
     stateDir,
     configFile,
     config,
+    written,
     workspace,
     pluginDir,
     cli: cliScript(root) ?? path.join(root, "dist", "membank.mjs"),

@@ -3,6 +3,7 @@ export { BLOCK_BEGIN, BLOCK_END, retainBlockState, upsertRetainBlock } from "./a
 export { type ContextOptions, getPath, type OpenClawContext, openClawContext } from "./context.js";
 export { findOpenClawBin } from "./run.js";
 export {
+  bothWiredNote,
   describeStep,
   mcpServerEntry,
   nightlyArgv,

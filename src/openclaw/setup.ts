@@ -42,20 +42,56 @@ function record(v: unknown): Record<string, unknown> {
   return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 
-/** What the plugin's config must hold: membank's CLI, its node, the workspace. */
+/** What the plugin's config must hold: membank's CLI, its node, the workspace (the user's other keys as written). */
 export function pluginConfig(ctx: OpenClawContext): Record<string, unknown> {
-  const current = record(getPath(ctx.config, `plugins.entries.${PLUGIN_ID}.config`));
+  const current = record(getPath(ctx.written, `plugins.entries.${PLUGIN_ID}.config`));
   return { ...current, membank: ctx.cli, node: ctx.node, workspace: ctx.workspace };
 }
 
-/** The MCP server entry: absolute node and CLI (the Node 20/24 split), 120 s per request, our tools only. */
-export function mcpServerEntry(ctx: OpenClawContext): Record<string, unknown> {
+/** The plugin's config already holds `cfg`: as written, or once OpenClaw expands its `${VAR}`s. */
+function pluginConfigDone(ctx: OpenClawContext, cfg: Record<string, unknown>): boolean {
+  const at = `plugins.entries.${PLUGIN_ID}.config`;
+  const resolved = record(getPath(ctx.config, at));
+  return (
+    sameJson(getPath(ctx.written, at), cfg) ||
+    sameJson(resolved, { ...resolved, membank: ctx.cli, node: ctx.node, workspace: ctx.workspace })
+  );
+}
+
+/** Keys of a remote (HTTP/SSE) MCP server: they cannot sit beside membank's stdio command. */
+const REMOTE_MCP_KEYS = ["url", "transport", "headers", "auth", "sslVerify", "clientCert", "clientKey"];
+
+/** The user's own keys of an existing "membank" MCP entry (its `env`, `cwd`…), `${VAR}`s as written. */
+function userMcpKeys(config: Record<string, unknown>): Record<string, unknown> {
+  const own = { ...record(getPath(config, `mcp.servers.${MCP_SERVER}`)) };
+  for (const k of [...REMOTE_MCP_KEYS, "command", "args", "requestTimeoutMs", "toolFilter"]) delete own[k];
+  return own;
+}
+
+/**
+ * The MCP server entry: absolute node and CLI (the Node 20/24 split), 120 s per request, our
+ * tools only; what the user added to an entry of that name (an `env` with an API key's
+ * `${VAR}`, a `cwd`) stays, as written.
+ */
+export function mcpServerEntry(
+  ctx: OpenClawContext,
+  config: Record<string, unknown> = ctx.written,
+): Record<string, unknown> {
   return {
+    ...userMcpKeys(config),
     command: ctx.node,
     args: [ctx.cli, "mcp", "--workspace", ctx.workspace],
     requestTimeoutMs: 120_000,
     toolFilter: { include: MCP_TOOLS },
   };
+}
+
+/** What setup --mcp says it does: add, or replace the user's entry of that name (and what of it stays). */
+function mcpSummary(ctx: OpenClawContext): string {
+  const what = `(${ctx.node} ${ctx.cli} mcp; 120 s timeout; tools ${MCP_TOOLS.join(", ")})`;
+  if (getPath(ctx.written, `mcp.servers.${MCP_SERVER}`) === undefined) return `add MCP server "${MCP_SERVER}" ${what}`;
+  const kept = Object.keys(userMcpKeys(ctx.written));
+  return `update MCP server "${MCP_SERVER}" ${what}${kept.length > 0 ? `, keeping its ${kept.join(", ")}` : ""}`;
 }
 
 /**
@@ -93,8 +129,9 @@ export async function planSetup(ctx: OpenClawContext, opts: SetupOptions = {}): 
       openClawStep(
         ctx,
         "mcp",
-        `add MCP server "${MCP_SERVER}" (${ctx.node} ${ctx.cli} mcp; 120 s timeout; tools ${MCP_TOOLS.join(", ")})`,
-        sameJson(getPath(ctx.config, `mcp.servers.${MCP_SERVER}`), entry),
+        mcpSummary(ctx),
+        sameJson(getPath(ctx.written, `mcp.servers.${MCP_SERVER}`), entry) ||
+          sameJson(getPath(ctx.config, `mcp.servers.${MCP_SERVER}`), mcpServerEntry(ctx, ctx.config)),
         ["mcp", "set", MCP_SERVER, JSON.stringify(entry)],
       ),
     );
@@ -111,19 +148,30 @@ export async function planSetup(ctx: OpenClawContext, opts: SetupOptions = {}): 
         ctx.pluginDir,
       ]),
     );
+    // `openclaw plugins disable` and `uninstall` leave `enabled: false`, which a new install keeps.
+    const disabled = getPath(ctx.config, `plugins.entries.${PLUGIN_ID}.enabled`) === false;
+    steps.push(
+      openClawStep(ctx, "plugin-enabled", "enable the membank plugin (its entry says enabled: false)", !disabled, [
+        "plugins",
+        "enable",
+        PLUGIN_ID,
+        "--accept-capabilities",
+      ]),
+    );
     const cfg = pluginConfig(ctx);
     steps.push(
       openClawStep(
         ctx,
         "plugin-config",
         `point the plugin at membank (${ctx.node} ${ctx.cli}) and the workspace`,
-        sameJson(getPath(ctx.config, `plugins.entries.${PLUGIN_ID}.config`), cfg),
+        pluginConfigDone(ctx, cfg),
         ["config", "set", `plugins.entries.${PLUGIN_ID}.config`, JSON.stringify(cfg), "--strict-json"],
       ),
     );
   }
 
-  const extra = getPath(ctx.config, "memory.search.extraPaths");
+  // As written: an entry such as "${VAULT}/daily" goes back as "${VAULT}/daily", not as its value.
+  const extra = getPath(ctx.written, "memory.search.extraPaths");
   const current = Array.isArray(extra) ? extra : [];
   const hasBank = current.some((p) => p === "bank" || (p && typeof p === "object" && record(p).path === "bank"));
   steps.push(
@@ -187,6 +235,28 @@ export async function planSetup(ctx: OpenClawContext, opts: SetupOptions = {}): 
     });
   }
   return steps;
+}
+
+/**
+ * When the plugin and the MCP server are both wired (setup once, then setup --mcp, or the other
+ * way round), the agent is offered memory_recall and memory_entity twice: setup leaves both in
+ * place and says which command keeps only the one just chosen.
+ */
+export function bothWiredNote(ctx: OpenClawContext, mcp: boolean): string | undefined {
+  const paths = getPath(ctx.config, "plugins.load.paths");
+  const plugin =
+    Array.isArray(paths) &&
+    paths.includes(ctx.pluginDir) &&
+    getPath(ctx.config, `plugins.entries.${PLUGIN_ID}.enabled`) !== false;
+  const server = getPath(ctx.config, `mcp.servers.${MCP_SERVER}`) !== undefined;
+  const tools = MCP_TOOLS.join(" and ");
+  if (mcp && plugin) {
+    return `note: the membank plugin is enabled too, so the agent is offered ${tools} twice; \`openclaw plugins disable ${PLUGIN_ID}\` keeps only the MCP server's`;
+  }
+  if (!mcp && server) {
+    return `note: MCP server "${MCP_SERVER}" is configured too, so the agent is offered ${tools} twice; \`openclaw mcp unset ${MCP_SERVER}\` keeps only the plugin's`;
+  }
+  return undefined;
 }
 
 /** One line per step, with the exact command or file, for --dry-run and the report. */

@@ -120,6 +120,15 @@ export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv): unknown {
  * file does not exist. Throws OpenClawConfigError (file:line) on a config OpenClaw cannot read.
  */
 export function loadOpenClawConfig(file: string, env: NodeJS.ProcessEnv = process.env): Json | undefined {
+  const written = loadOpenClawConfigAsWritten(file);
+  return written === undefined ? undefined : (substituteEnv(written, env) as Json);
+}
+
+/**
+ * The config with includes merged but every `${VAR}` as the user wrote it: what a value that is
+ * written back through OpenClaw's CLI must start from, or the reference becomes its value.
+ */
+export function loadOpenClawConfigAsWritten(file: string): Json | undefined {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -127,7 +136,7 @@ export function loadOpenClawConfig(file: string, env: NodeJS.ProcessEnv = proces
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new OpenClawConfigError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code})`, file);
   }
-  const resolved = substituteEnv(resolveIncludes(parseConfigText(text, file), file, [path.resolve(file)]), env);
-  if (!isObject(resolved)) throw new OpenClawConfigError(`${file}: the config must be an object ({ ... })`, file);
-  return resolved;
+  const merged = resolveIncludes(parseConfigText(text, file), file, [path.resolve(file)]);
+  if (!isObject(merged)) throw new OpenClawConfigError(`${file}: the config must be an object ({ ... })`, file);
+  return merged;
 }

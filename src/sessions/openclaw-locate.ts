@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -46,19 +47,41 @@ export function openClawHome(opts: LocateOptions = {}): string {
   return expandHome(configured, osHome);
 }
 
-/** OpenClaw's state dir: `$OPENCLAW_STATE_DIR`, else `~/.openclaw` (`--profile p` sets the former to `~/.openclaw-p`). */
+/** Where Clawdbot (OpenClaw's earlier name) kept its state and config; OpenClaw 2026.9 still reads them. */
+const LEGACY_STATE_DIRS = [".clawdbot"];
+const CONFIG_FILES = ["openclaw.json", "clawdbot.json"];
+
+/**
+ * OpenClaw's state dir as its resolveStateDir (2026.9): `$OPENCLAW_STATE_DIR`, else `~/.openclaw`
+ * when it exists, else a Clawdbot `~/.clawdbot` that exists, else `~/.openclaw`
+ * (`--profile p` sets `$OPENCLAW_STATE_DIR` to `~/.openclaw-p`).
+ */
 export function openClawStateDir(opts: LocateOptions = {}): string {
   const env = opts.env ?? process.env;
   const home = openClawHome(opts);
   const configured = env.OPENCLAW_STATE_DIR?.trim();
-  return configured ? expandHome(configured, home) : path.join(home, ".openclaw");
+  if (configured) return expandHome(configured, home);
+  const current = path.join(home, ".openclaw");
+  if (existsSync(current)) return current;
+  return LEGACY_STATE_DIRS.map((d) => path.join(home, d)).find((d) => existsSync(d)) ?? current;
 }
 
-/** OpenClaw's config file: `$OPENCLAW_CONFIG_PATH`, else `<state dir>/openclaw.json`. */
+/**
+ * OpenClaw's config file as its resolveConfigPath (2026.9): `$OPENCLAW_CONFIG_PATH`, else the
+ * first that exists of `openclaw.json` and Clawdbot's `clawdbot.json` in the state dir (with no
+ * `$OPENCLAW_STATE_DIR`: in `~/.openclaw`, then `~/.clawdbot`), else `<state dir>/openclaw.json`.
+ */
 export function openClawConfigPath(opts: LocateOptions = {}): string {
   const env = opts.env ?? process.env;
   const configured = env.OPENCLAW_CONFIG_PATH?.trim();
-  return configured ? expandHome(configured, openClawHome(opts)) : path.join(openClawStateDir(opts), "openclaw.json");
+  if (configured) return expandHome(configured, openClawHome(opts));
+  const state = openClawStateDir(opts);
+  const home = openClawHome(opts);
+  const dirs = env.OPENCLAW_STATE_DIR?.trim()
+    ? [state]
+    : [path.join(home, ".openclaw"), ...LEGACY_STATE_DIRS.map((d) => path.join(home, d))];
+  const found = dirs.flatMap((d) => CONFIG_FILES.map((f) => path.join(d, f))).find((f) => existsSync(f));
+  return found ?? path.join(state, CONFIG_FILES[0]!);
 }
 
 /**

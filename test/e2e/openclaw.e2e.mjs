@@ -2,11 +2,13 @@
 // with `membank openclaw setup` into a temp OpenClaw home as people keep one (a `--profile`, a
 // hand-written JSON5 config with comments and an `$include` of two agents, the default agent's
 // workspace outside the state dir), and check with OpenClaw's own CLI that the plugin loads with its
-// tools and that `openclaw memory search` finds a bank page. A config with a typo is left untouched. Offline apart from
-// the npm registry (install only): OpenClaw's memory search runs FTS-only (provider none), no model.
+// tools and that `openclaw memory search` finds a bank page. A config with a typo is left untouched. One real
+// agent turn runs against a local model stand-in (fake-model-server.mjs): the model is offered membank's tools,
+// and membank reads that turn from the store OpenClaw wrote. Offline apart from the npm registry (install
+// only): OpenClaw's memory search runs FTS-only (provider none), no embedding model.
 // Run: pnpm build && node test/e2e/openclaw.e2e.mjs   (.ci/run calls it)
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -32,6 +34,20 @@ console.log(
     : `openclaw e2e: cold install of OpenClaw and Node 24 took ${(oc.coldMs / 1000).toFixed(1)} s`,
 );
 
+// A local model server stand-in (OpenAI-compatible), so an agent turn runs offline.
+const lastRequest = path.join(os.tmpdir(), `membank-e2e-model-${process.pid}.json`);
+const model = spawn(
+  process.execPath,
+  [path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-model-server.mjs"), lastRequest],
+  {
+    stdio: ["ignore", "pipe", "inherit"],
+  },
+);
+const modelPort = await new Promise((resolve, reject) => {
+  model.once("error", reject);
+  model.stdout.once("data", (d) => resolve(String(d).trim()));
+});
+
 const home = mkdtempSync(path.join(os.tmpdir(), "membank-openclaw-e2e-"));
 // OpenClaw's `--profile work`: state in ~/.openclaw-work; membank's commands take the same flag.
 const PROFILE = ["--profile", "work"];
@@ -47,6 +63,9 @@ const env = {
   GIT_CONFIG_GLOBAL: "/dev/null",
   GIT_CONFIG_NOSYSTEM: "1",
   LANG: "C",
+  // ${VAR}s of the config below, as people use them.
+  LOCAL_MODEL_PORT: modelPort,
+  NOTES_DIR: "notes",
 };
 
 function step(name, fn) {
@@ -109,7 +128,7 @@ try {
   const agentsText = `{
   // the family assistant, and the homelab one
   ownership: "explicit",
-  defaults: { systemAgent: { agentId: "main" } },
+  defaults: { systemAgent: { agentId: "main" }, model: { primary: "local/local" } },
   entries: {
     main: { workspace: "~/clawd" },
     ops: { workspace: "~/ops" },
@@ -123,8 +142,14 @@ try {
 {
   agents: { $include: "./agents.json5" },
   memory: {
-    search: { provider: "none", extraPaths: ["notes", ], }, // no model, no network
+    search: { provider: "none", extraPaths: ["\${NOTES_DIR}", ], }, // no model, no network
   },
+  // A local model (LM Studio, vLLM...): here the stand-in started above.
+  models: { mode: "merge", providers: { local: {
+    baseUrl: "http://127.0.0.1:\${LOCAL_MODEL_PORT}/v1", apiKey: "sk-local", api: "openai-completions",
+    models: [{ id: "local", name: "Local", reasoning: false, input: ["text"], contextWindow: 32000, maxTokens: 2048,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } }],
+  } } },
 }
 `,
   );
@@ -135,7 +160,8 @@ try {
     const out = membank(["openclaw", "setup", ...PROFILE, "--dry-run"]).stdout;
     assert.match(out, new RegExp(`state ${state}; workspace ${ws}\n`));
     assert.match(out, /\$ openclaw plugins install --link --force --accept-capabilities /);
-    assert.match(out, /\$ openclaw config set memory\.search\.extraPaths '\["notes","bank"\]' --strict-json/);
+    // The user's ${VAR} goes back as written, not as its value.
+    assert.match(out, /\$ openclaw config set memory\.search\.extraPaths '\["\$\{NOTES_DIR\}","bank"\]' --strict-json/);
     assert.match(out, /\$ openclaw cron add .*--declaration-key membank-nightly/);
     assert.match(out, /exit 3|"\$c" -eq 3/);
     assert.match(out, /AGENTS\.md/);
@@ -148,6 +174,10 @@ try {
 
   // No Gateway runs here, so the cron job (a Gateway call) is left out; the dry run above shows it.
   step("membank openclaw setup --profile work", () => membank(["openclaw", "setup", ...PROFILE, "--no-cron"]));
+  step("openclaw config validate: OpenClaw accepts what setup wrote", () => {
+    assert.match(openclaw("config", "validate").stdout, /Config valid/);
+    assert.match(readFileSync(configFile, "utf8"), /"\$\{NOTES_DIR\}",\s*"bank"/);
+  });
   step("setup again changes nothing", () => {
     const agents = readFileSync(path.join(ws, "AGENTS.md"), "utf8");
     assert.match(agents, /^# AGENTS\n\nBe brief\. Ask before sending e-mail\.\n\n<!-- membank:begin retain -->/);
@@ -197,6 +227,33 @@ try {
     );
   });
 
+  step("a real agent turn: the model is told of membank's tools; membank reads the turn from OpenClaw's store", () => {
+    const said = "Mara moved the Zanzibar rollout to Dec 10, tell the team";
+    const turn = json(openclaw("agent", "--local", "--agent", "main", "--message", said, "--json").stdout);
+    assert.match(JSON.stringify(turn), /Noted: Mara moved the Zanzibar rollout/);
+    const sent = readFileSync(lastRequest, "utf8");
+    assert.ok(sent.includes("memory_recall") && sent.includes("memory_entity"), "membank's tools were not offered");
+    // The turn is today's: membank digests past days only, so read it as the day after tomorrow.
+    const ingest = path.join(repo, "dist", "src", "sessions", "ingest.js");
+    const workspace = path.join(repo, "dist", "src", "workspace", "workspace.js");
+    const script = `const { ingestSessions } = await import(${JSON.stringify(ingest)});
+      const { openWorkspace } = await import(${JSON.stringify(workspace)});
+      const r = await ingestSessions(await openWorkspace(${JSON.stringify(ws)}), { now: new Date(Date.now() + 2 * 864e5) });
+      console.log(JSON.stringify(r));`;
+    // As the README says for a profile's nightly job: OPENCLAW_STATE_DIR names the profile's state.
+    const res = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      env: { ...env, OPENCLAW_STATE_DIR: state },
+      encoding: "utf8",
+    });
+    assert.equal(res.status, 0, res.stderr);
+    const r = JSON.parse(res.stdout);
+    assert.deepEqual(r.diagnostics, []);
+    assert.equal(r.messages, 2, JSON.stringify(r));
+    const digest = readFileSync(path.join(ws, r.written[0]), "utf8");
+    assert.match(digest, /agent `main`/);
+    assert.ok(digest.includes(`> ${said}`) && digest.includes("> Noted: Mara moved"), digest);
+  });
+
   step("membank openclaw status: everything wired but the cron job", () => {
     const s = json(membank(["openclaw", "status", ...PROFILE, "--json", "--no-cron"]).stdout);
     const by = Object.fromEntries(s.items.map((i) => [i.id, i.ok]));
@@ -212,7 +269,9 @@ try {
   });
 
   step("setup --mcp: OpenClaw accepts the MCP server entry", () => {
-    membank(["openclaw", "setup", ...PROFILE, "--mcp", "--no-cron"]);
+    const out = membank(["openclaw", "setup", ...PROFILE, "--mcp", "--no-cron"]).stdout;
+    // The plugin from the first setup is still enabled: setup says so and how to keep one.
+    assert.match(out, /note: the membank plugin is enabled too, .*`openclaw plugins disable membank`/);
     const show = json(openclaw("mcp", "show", "membank", "--json").stdout);
     const entry = show.server ?? show.membank ?? show;
     assert.equal(entry.command, process.execPath);
@@ -228,6 +287,8 @@ try {
 
   console.log(`openclaw e2e: passed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 } finally {
+  model.kill();
+  rmSync(lastRequest, { force: true });
   if (process.env.KEEP_E2E_HOME) console.log(`kept ${home}`);
   else rmSync(home, { recursive: true, force: true });
 }

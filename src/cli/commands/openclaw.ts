@@ -57,6 +57,7 @@ export function registerOpenClaw(program: Command): void {
   ).action(async (flags: SetupFlags) => {
     const {
       assertOpenClawConfigValid,
+      bothWiredNote,
       describeStep,
       includeBlocksWrites,
       openClawContext,
@@ -100,6 +101,9 @@ export function registerOpenClaw(program: Command): void {
       for (const line of describeStep(step, flags.dryRun === true)) log(line);
     }
     const todo = steps.filter((s) => !s.done).map((s) => s.id);
+    // From the config as it was read: a plugin or server that was wired before this run.
+    const note = bothWiredNote(ctx, flags.mcp === true);
+    if (note) log(note);
     if (flags.json) {
       printJson({
         dryRun: flags.dryRun === true,
@@ -111,6 +115,7 @@ export function registerOpenClaw(program: Command): void {
           ...(s.command ? { command: ["openclaw", ...s.command] } : {}),
           ...(s.file ? { file: s.file } : {}),
         })),
+        ...(note ? { note } : {}),
       });
     } else if (todo.length === 0) log("Nothing to do: membank is wired into OpenClaw.");
     else if (flags.dryRun) log(`Dry run: ${todo.length} change(s) above, nothing written.`);
