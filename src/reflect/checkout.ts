@@ -15,12 +15,14 @@ import { opendir, stat } from "node:fs/promises";
 import path from "node:path";
 import { citedSource } from "../markdown/citation.js";
 import { logDate } from "../markdown/log-path.js";
+import type { Fact } from "../retain/types.js";
 import { MembankError } from "../workspace/errors.js";
 import { isHiddenName, listMemoryFiles, outsideWorkspace } from "../workspace/files.js";
 import { nulSplit, repoInfo, runGit } from "../workspace/git.js";
 import { readMemoryText } from "../workspace/text-file.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { type LoadedFacts, type LostLog, logPaths, snapshotLogs } from "./load.js";
+import { type GarbledLog, type LoadedFacts, type LostLog, logPaths, snapshotLogs } from "./load.js";
+import { readSnapshot } from "./snapshot.js";
 
 export const NOT_ON_DISK = "ENOTONDISK";
 
@@ -160,6 +162,30 @@ export function assertNoLostLogs(
 export const LOG_LOST = "ELOGLOST";
 
 /**
+ * A log whose bytes are no longer text on some lines (re-saved in an encoding membank cannot
+ * tell, such as Shift-JIS): the facts on those lines are skipped, so those an earlier run read
+ * there (`before`) would leave the bank with the next commit. Refused, naming the first bad
+ * line, until the file is saved as UTF-8 (or the fact removed by hand, in a file that is text).
+ */
+export function assertNoGarbledLogs(
+  garbled: readonly GarbledLog[],
+  before: readonly Fact[],
+  now: readonly Fact[],
+): void {
+  const paths = new Set(garbled.map((g) => g.path));
+  const kept = new Set(now.filter((f) => paths.has(f.source.path)).map((f) => `${f.source.path}\0${f.id}`));
+  for (const g of garbled) {
+    const gone = before.filter((f) => f.source.path === g.path && !kept.has(`${g.path}\0${f.id}`)).length;
+    if (gone === 0) continue;
+    throw new MembankError(
+      `${g.path}:${g.line}: ${g.reason}. membank changed nothing: ${gone} fact(s) an earlier run read in it ` +
+        "would leave the bank; save the file as UTF-8 and run again",
+      { code: LOG_LOST },
+    );
+  }
+}
+
+/**
  * Many logs of the last run gone at once: refused unless meant (assertLogsNotVanished). Before =
  * the snapshot's logs in the window (an incremental run's window reaches back to the oldest gone
  * log), or all of them in a full run. A dry run only says it; returns its warnings.
@@ -175,6 +201,10 @@ export async function checkGoneLogs(
     // A lost log is refused whatever --accept-deleted-logs says: it is on disk, not deleted.
     const seen = inWindow ? logPaths(loaded.windowBefore, loaded.proseBefore) : await snapshotLogs(ws);
     assertNoLostLogs(loaded.lostNow, seen);
+  }
+  if (loaded.garbledNow.length > 0) {
+    const before = inWindow ? loaded.windowBefore : ((await readSnapshot(ws))?.facts ?? []);
+    assertNoGarbledLogs(loaded.garbledNow, before, loaded.facts);
   }
   if (opts.acceptDeletedLogs) return [];
   const before = inWindow ? logPaths(loaded.windowBefore, loaded.proseBefore) : await snapshotLogs(ws);

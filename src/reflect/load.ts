@@ -93,6 +93,24 @@ export interface LoadedFacts {
   unread: SnapshotPart[];
   /** Logs read this run that could not be read as themselves (unreadable, zeroed, an LFS pointer), with why. */
   lostNow: LostLog[];
+  /** Logs read this run with lines that are not text (bad bytes: facts there skipped), with the first such line and why. */
+  garbledNow: GarbledLog[];
+}
+
+/** A log read with lines whose bytes are not text (see MemoryText.invalid): the facts there are skipped. */
+export interface GarbledLog {
+  path: string;
+  line: number;
+  reason: string;
+}
+
+export function garbledNow(logs: readonly LogInput[]): GarbledLog[] {
+  return logs.flatMap((l) => {
+    const first = l.invalidLines?.[0];
+    if (first === undefined) return [];
+    const said = l.problems?.find((p) => p.line === first);
+    return [{ path: l.path, line: first, reason: said?.reason ?? "not valid text" }];
+  });
 }
 
 /** A log on disk that could not be read as itself; `lost`: provably not the log (zeroed, an LFS pointer). */
@@ -163,6 +181,7 @@ export async function loadFacts(
       proseBefore: [],
       unread: [],
       lostNow: lostNow(res.logs),
+      garbledNow: garbledNow(res.logs),
     };
   }
   const fresh = given ?? (await readWindowFacts(ws, since)) ?? (await readFacts(ws, { since }));
@@ -185,6 +204,7 @@ export async function loadFacts(
     kept: { since, parts: snapshot.parts },
     unread: snapshot.unread,
     lostNow: lostNow(fresh.logs),
+    garbledNow: garbledNow(fresh.logs),
   };
 }
 

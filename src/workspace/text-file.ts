@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { readFileSync, statSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 
@@ -32,12 +33,66 @@ export interface MemoryText {
    * bytes would garble it). Check the bytes with isUtf8 before writing, as every writer does.
    */
   utf16?: "le" | "be";
+  /**
+   * Set when the file is not UTF-8 but reads as Windows-1252 ("ANSI", an old Windows editor's
+   * default; see isWindows1252): the text was read as that, and, as for UTF-16, nothing may
+   * write text into the file (isUtf8 says no, so no writer does).
+   */
+  windows1252?: true;
   /** Set when some bytes are not UTF-8 (or, in a UTF-16 file, not UTF-16): the first one, and every line that has one (1-based). */
   invalid?: { line: number; byte: number; lines: number[] };
 }
 
 const strict = new TextDecoder("utf-8", { fatal: true });
 const lenient = new TextDecoder("utf-8");
+/**
+ * Windows-1252's characters for 0x80-0x9F (its other bytes are Latin-1's): Node's
+ * TextDecoder("windows-1252") reads those as C1 controls, as Latin-1 does.
+ */
+const WINDOWS_1252_HIGH =
+  "\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F" +
+  "\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178";
+
+function decodeWindows1252(buf: Uint8Array): string {
+  const latin1 = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString("latin1");
+  return latin1.replace(/[\x80-\x9f]/g, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80]!);
+}
+
+/** Bytes Windows-1252 has no character for: text saved in it never holds them (Shift-JIS's lead bytes 0x81 and 0x8D...). */
+const NOT_WINDOWS_1252 = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d]);
+/** More bytes over 0x7F in a row than Western text writes (öß, é’ are two): Shift-JIS, GBK or Big5, not Windows-1252. */
+const WINDOWS_1252_RUN = 3;
+
+/** Does the byte at `i` have a UTF-8 lead byte's shape (110xxxxx, 1110xxxx, 11110xxx) and its continuation bytes, valid or not (an overlong, a surrogate)? */
+function utf8Shaped(buf: Uint8Array, i: number): boolean {
+  const b = buf[i]!;
+  const n = b >= 0xf0 ? (b <= 0xf7 ? 4 : 0) : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 0;
+  if (n === 0 || i + n > buf.length) return false;
+  for (let k = 1; k < n; k++) if (buf[i + k]! < 0x80 || buf[i + k]! > 0xbf) return false;
+  return true;
+}
+
+/**
+ * Is this file, which is not UTF-8, Windows-1252 text? Every byte over 0x7F stands alone: none
+ * is part of a UTF-8 character, valid or broken (a valid one makes the file UTF-8 with stray
+ * bytes; an overlong or a surrogate is damaged UTF-8), none is one Windows-1252 leaves
+ * undefined, no run of them is longer than a Western word holds, and no byte is zero (UTF-16
+ * or UTF-32 without a mark). Anything else (Shift-JIS, a UTF-8 log with a Latin-1 line pasted
+ * in) is not guessed at: it reads as UTF-8 with its bad lines marked.
+ */
+function isWindows1252(buf: Uint8Array): boolean {
+  let run = 0;
+  for (let i = 0; i < buf.length; i++) {
+    const b = buf[i]!;
+    if (b === 0) return false;
+    if (b < 0x80) {
+      run = 0;
+      continue;
+    }
+    if (NOT_WINDOWS_1252.has(b) || ++run > WINDOWS_1252_RUN || utf8Shaped(buf, i)) return false;
+  }
+  return true;
+}
 
 /** Length of a valid UTF-8 sequence at `i`, or 0 when the byte there starts none (RFC 3629). */
 function sequenceLength(buf: Uint8Array, i: number): number {
@@ -111,6 +166,7 @@ export function decodeMemoryText(buf: Uint8Array): MemoryText {
   try {
     return { text: strict.decode(buf) };
   } catch {
+    if (isWindows1252(buf)) return { text: decodeWindows1252(buf), windows1252: true };
     const invalid = invalidBytes(buf);
     return invalid ? { text: lenient.decode(buf), invalid } : { text: lenient.decode(buf) };
   }
@@ -153,10 +209,15 @@ function firstBadUnit(buf: Uint8Array, order: "le" | "be"): number {
   return buf[buf.length - 1]!;
 }
 
-/** The text of a file's bytes, as everything that reads a memory file sees it: UTF-16 by its byte order mark, else UTF-8 (bad bytes as U+FFFD); a mark is dropped. */
+/**
+ * The text of a file's bytes, as everything that reads a memory file sees it: UTF-16 by its byte
+ * order mark, else UTF-8, else Windows-1252 when it is that (isWindows1252), else UTF-8 with
+ * bad bytes as U+FFFD; a mark is dropped.
+ */
 export function decodeText(buf: Uint8Array): string {
   const utf16 = utf16Bom(buf);
-  return utf16 === undefined ? lenient.decode(buf) : new TextDecoder(`utf-16${utf16}`).decode(buf);
+  if (utf16 !== undefined) return new TextDecoder(`utf-16${utf16}`).decode(buf);
+  return !isUtf8(buf) && isWindows1252(buf) ? decodeWindows1252(buf) : lenient.decode(buf);
 }
 
 /** How many times a file that changes while it is read is read again before its unfinished last line is left out. */
@@ -279,6 +340,17 @@ export function memoryTextProblems(m: MemoryText): { line: number; reason: strin
               "what was written there is gone from the disk, the rest is read; restore the file from git or a backup if you can, else cut the zero bytes off",
           },
         ];
+  if (m.windows1252) {
+    return [
+      {
+        line: 1,
+        reason:
+          'saved as Windows-1252 ("ANSI"), not UTF-8: read as Windows-1252, and membank writes nothing into it; ' +
+          "save it as UTF-8 in your editor, or: iconv -f WINDOWS-1252 -t UTF-8 <file> > <file>.new && mv <file>.new <file>",
+      },
+      ...tail,
+    ];
+  }
   if (m.invalid) {
     const hex = m.invalid.byte.toString(16).toUpperCase().padStart(2, "0");
     return [
