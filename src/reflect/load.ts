@@ -287,6 +287,20 @@ export interface EntityPages {
   managed: string[];
   /** Pages renamed by hand that this run follows for the first time (README "bank"). */
   notes: string[];
+  /**
+   * Pages whose file name is decomposed on disk (NFD: `Zoe\u0308.md`, as an old Mac's sync
+   * leaves it), by the path membank spells (NFC) -> the path on disk: written where they are.
+   */
+  onDisk: Map<string, string>;
+}
+
+/** Pages at the path their file has on disk (EntityPages.onDisk), not a twin that looks the same. */
+export function pagesOnDisk<P extends { path: string }>(pages: P[], onDisk: ReadonlyMap<string, string>): P[] {
+  if (onDisk.size === 0) return pages;
+  return pages.map((p) => {
+    const real = onDisk.get(p.path);
+    return real === undefined ? p : { ...p, path: real };
+  });
 }
 
 /**
@@ -299,12 +313,20 @@ export async function loadEntityPages(ws: Workspace): Promise<EntityPages> {
     .sort((a, b) => cmp(a.path, b.path));
   const texts = new Map<string, string>();
   const pages: { slug: string; path: string; text: string }[] = [];
+  const onDisk = new Map<string, string>();
+  const names = new Set(files.map((f) => f.path));
   // Read 32 at a time (hundreds of pages on a busy disk; not thousands of open files at once), kept in path order.
   const read: string[] = [];
   for (let i = 0; i < files.length; i += 32)
     read.push(...(await Promise.all(files.slice(i, i + 32).map((file) => readFile(file.absPath, "utf8")))));
   files.forEach((file, i) => {
-    const slug = path.posix.basename(file.path, ".md");
+    let slug = path.posix.basename(file.path, ".md");
+    // Names are compared in NFC: a decomposed name is the page of its entity (unless a page spelled in NFC is there too).
+    const nfc = `${ENTITY_DIR}/${slug.normalize("NFC")}.md`;
+    if (nfc !== file.path && !names.has(nfc)) {
+      slug = slug.normalize("NFC");
+      onDisk.set(nfc, file.path);
+    }
     texts.set(slug, read[i]!);
     pages.push({ slug, path: file.path, text: read[i]! });
   });
@@ -321,7 +343,7 @@ export async function loadEntityPages(ws: Workspace): Promise<EntityPages> {
         `${r.path}: renamed from ${ENTITY_DIR}/${entityFileStem(r.from)}.md (its title is "# ${r.from}"): @${r.from} is filed under it from now on; to undo, rename it back`,
       );
   }
-  return { texts, ...table, managed, notes };
+  return { texts, ...table, managed, notes, onDisk };
 }
 
 /** A stable key of an alias table, to notice when it changed. */
