@@ -275,3 +275,38 @@ export function relistMemoryFiles(
   const files = [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { files, skipped: listing.skipped, links: listing.links };
 }
+
+/** How long a file an earlier run read and the listing missed is waited for, each of GONE_TRIES times. */
+const GONE_WAIT_MS = 100;
+const GONE_TRIES = 5;
+
+/**
+ * What waiting for a file gone for a moment does: a timer. A test puts the file back here
+ * instead of racing an editor.
+ */
+export const goneWait = { wait: (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms)) };
+
+/**
+ * `listing` with the files among `missing` (logs an earlier run read that it does not hold)
+ * that are back after a short wait: an editor saving by rename (vim, many others) moves the
+ * file away and writes it anew, and a listing in that moment would take the log for deleted
+ * and its facts out of the bank for a night. As readMemoryText does for a file gone while it
+ * is read. A file left out with a reason (a link out of the workspace) is not waited for.
+ */
+export async function lookAgainForGone(
+  ws: Workspace,
+  listing: MemoryListing,
+  missing: readonly string[],
+): Promise<MemoryListing> {
+  const refused = new Set(listing.skipped.map((s) => s.path));
+  let left = missing.filter((rel) => !refused.has(rel));
+  for (let i = 0; i < GONE_TRIES && left.length > 0; i++) {
+    await goneWait.wait(GONE_WAIT_MS);
+    const back = left.filter((rel) => existsSync(path.join(ws.root, rel)));
+    if (back.length === 0) continue;
+    listing = relistMemoryFiles(ws, listing, back) ?? memoryListing(ws);
+    // Back, listed or not (a folder of that name is not waited for again): only the absent ones are.
+    left = left.filter((rel) => !back.includes(rel));
+  }
+  return listing;
+}
