@@ -8,7 +8,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runPipeline } from "../pipelines/index.js";
-import { goneWait } from "../src/workspace/files.js";
+import { fileWaits } from "../src/workspace/text-file.js";
 import { openWorkspace } from "../src/workspace/workspace.js";
 
 const exec = promisify(execFile);
@@ -19,9 +19,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
-const timer = goneWait.wait;
+const timer = fileWaits.wait;
 afterEach(() => {
-  goneWait.wait = timer;
+  fileWaits.wait = timer;
 });
 
 describe("a log saved by rename while the nightly lists memory/", () => {
@@ -45,7 +45,7 @@ describe("a log saved by rename while the nightly lists memory/", () => {
     const log = path.join(root, "memory/2026-03-09.md");
     await rename(log, `${log}~`);
     let waited = 0;
-    goneWait.wait = async () => {
+    fileWaits.wait = async () => {
       if (waited++ === 0) await rename(`${log}~`, log);
     };
     const run = await runPipeline(await openWorkspace(root), "nightly");

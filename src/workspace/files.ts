@@ -1,5 +1,6 @@
 import { type Dirent, existsSync, lstatSync, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
 import path from "node:path";
+import { fileWaits, GONE_WAIT_MS } from "./text-file.js";
 import type { Workspace } from "./workspace.js";
 
 export interface MemoryFile {
@@ -276,15 +277,8 @@ export function relistMemoryFiles(
   return { files, skipped: listing.skipped, links: listing.links };
 }
 
-/** How long a file an earlier run read and the listing missed is waited for, each of GONE_TRIES times. */
-const GONE_WAIT_MS = 100;
+/** How many times a file an earlier run read and the listing missed is waited for (GONE_WAIT_MS each). */
 const GONE_TRIES = 5;
-
-/**
- * What waiting for a file gone for a moment does: a timer. A test puts the file back here
- * instead of racing an editor.
- */
-export const goneWait = { wait: (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms)) };
 
 /**
  * `listing` with the files among `missing` (logs an earlier run read that it does not hold)
@@ -301,7 +295,7 @@ export async function lookAgainForGone(
   const refused = new Set(listing.skipped.map((s) => s.path));
   let left = missing.filter((rel) => !refused.has(rel));
   for (let i = 0; i < GONE_TRIES && left.length > 0; i++) {
-    await goneWait.wait(GONE_WAIT_MS);
+    await fileWaits.wait(GONE_WAIT_MS);
     const back = left.filter((rel) => existsSync(path.join(ws.root, rel)));
     if (back.length === 0) continue;
     listing = relistMemoryFiles(ws, listing, back) ?? memoryListing(ws);

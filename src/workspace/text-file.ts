@@ -279,13 +279,21 @@ export async function readMemoryText(file: string): Promise<MemoryText> {
 }
 
 /** How long a file gone while it is read is waited for, each of READ_TRIES times. */
-const GONE_WAIT_MS = 100;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const GONE_WAIT_MS = 100;
+
+/**
+ * Every wait on a file that is being written (a last line still being written, a file moved
+ * away for a moment by an editor's save): a timer. A test finishes the write here instead of
+ * racing a writer.
+ */
+export const fileWaits = { wait: (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms)) };
+const sleep = (ms: number) => fileWaits.wait(ms);
 
 /**
  * `readMemoryText`, synchronously (the index applies files inside one transaction): read again
- * when the file changed while read, but never waited on (the index reads a file again once
- * its size or time changes, so a line still being written is put right by the next sync).
+ * when the file changed while read, but never waited on. The index reads the files written
+ * less than SETTLE_MS ago with readMemoryText before its transaction (index/apply.ts
+ * readRecentFiles), so only older ones, whose last line is not waited for anyway, come here.
  */
 export function readMemoryTextSync(file: string): MemoryText {
   let bytes = Buffer.alloc(0);
