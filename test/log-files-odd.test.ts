@@ -137,6 +137,26 @@ describe("a log an earlier night read, unreadable now", () => {
   });
 });
 
+describe("a log an earlier `membank reflect` read, unreadable now, after an upgrade dropped reflect's record of it", () => {
+  it("stops the hand-run reflect naming it (the bank's citations say it was read), instead of taking its facts out", async () => {
+    const dir = notes();
+    const first = await runAsUser(["reflect", "--workspace", dir], dir);
+    expect(first.code, first.stderr).toBe(0);
+    const page = path.join(dir, "bank/entities/Halima.md");
+    const before = readFileSync(page, "utf8");
+    const head = git(dir, "rev-parse", "HEAD");
+    // A new version's first run: the derived state of the old one is gone (or no longer read).
+    rmSync(path.join(dir, ".memory"), { recursive: true, force: true });
+    const log = path.join(dir, "memory/2026-04-13.md");
+    chmodSync(log, 0o000);
+    const stopped = await runAsUser(["reflect", "--workspace", dir], dir);
+    expect(stopped.code).not.toBe(0);
+    expect(stopped.stderr).toMatch(/memory\/2026-04-13\.md: cannot read the file \(EACCES\).*membank changed nothing/);
+    expect(readFileSync(page, "utf8")).toBe(before);
+    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+  });
+});
+
 describe("a log named for a day that does not exist", () => {
   it("is named with its reason every night, and reads once renamed to its day", async () => {
     const dir = notes();

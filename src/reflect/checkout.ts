@@ -61,21 +61,45 @@ async function assertLogsPresent(ws: Workspace): Promise<void> {
   const memory = path.join(ws.root, "memory");
   if (await hasEntries(memory)) return;
   // Only now (the rare case) read the bank: does it cite a log of memory/?
-  for (const page of await listMemoryFiles(ws, { under: "bank" })) {
-    const { text } = await readMemoryText(path.join(ws.root, page.path)).catch(() => ({ text: "" }));
-    const cited = text
-      .split("\n")
-      .map(citedSource)
-      .find((s) => s?.path.startsWith("memory/"));
-    if (cited === undefined) continue;
+  for await (const { page, cited } of bankCitations(ws)) {
     throw new MembankError(
-      `memory/ is ${(await isDir(memory)) ? "empty" : "missing"} but ${page.path} cites ${cited.path}: ` +
+      `memory/ is ${(await isDir(memory)) ? "empty" : "missing"} but ${page} cites ${cited}: ` +
         "membank changed nothing (it would drop every fact of your logs from the bank). " +
         "Bring the logs back (a drive not mounted? a sync not finished?) and run again; " +
         "if you removed them on purpose, remove bank/ too",
       { code: NOT_ON_DISK },
     );
   }
+}
+
+/** The logs of memory/ the bank pages on disk cite, page by page: each page's cited logs, in order. */
+async function* bankCitations(ws: Workspace): AsyncGenerator<{ page: string; cited: string }> {
+  for (const page of await listMemoryFiles(ws, { under: "bank" })) {
+    const { text } = await readMemoryText(path.join(ws.root, page.path)).catch(() => ({ text: "" }));
+    const logs = new Set<string>();
+    for (const line of text.split("\n")) {
+      const cited = citedSource(line)?.path;
+      if (cited?.startsWith("memory/") && !logs.has(cited)) {
+        logs.add(cited);
+        yield { page: page.path, cited };
+      }
+    }
+  }
+}
+
+/**
+ * `seen` with the lost logs the bank cites: a log a page cites was read by an earlier run, even
+ * when no record of that run is left (a first run after an upgrade, .memory/ removed).
+ */
+async function withCitedLogs(ws: Workspace, seen: ReadonlySet<string>, lost: readonly LostLog[]): Promise<Set<string>> {
+  const out = new Set(seen);
+  const wanted = new Set(lost.map((l) => l.path).filter((p) => !seen.has(p)));
+  if (wanted.size === 0) return out;
+  for await (const { cited } of bankCitations(ws)) {
+    if (wanted.delete(cited)) out.add(cited);
+    if (wanted.size === 0) break;
+  }
+  return out;
 }
 
 async function hasEntries(dir: string): Promise<boolean> {
@@ -200,7 +224,7 @@ export async function checkGoneLogs(
   if (loaded.lostNow.length > 0) {
     // A lost log is refused whatever --accept-deleted-logs says: it is on disk, not deleted.
     const seen = inWindow ? logPaths(loaded.windowBefore, loaded.proseBefore) : await snapshotLogs(ws);
-    assertNoLostLogs(loaded.lostNow, seen);
+    assertNoLostLogs(loaded.lostNow, await withCitedLogs(ws, seen, loaded.lostNow));
   }
   if (loaded.garbledNow.length > 0) {
     const before = inWindow ? loaded.windowBefore : ((await readSnapshot(ws))?.facts ?? []);
