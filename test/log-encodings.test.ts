@@ -83,3 +83,31 @@ describe("a log an earlier night read, re-saved in an encoding membank cannot te
     expect(git(dir, "rev-parse", "HEAD")).toBe(head);
   }, 60_000);
 });
+
+describe('MEMORY.md re-saved as UTF-16 (Notepad\'s "Unicode") or as Windows-1252 ("ANSI")', () => {
+  it.each([
+    ["UTF-16", (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")])],
+    ["Windows-1252", windows1252],
+  ])(
+    "%s: the pages keep what it says of each person; nothing is committed",
+    async (_name, encode) => {
+      const core = "# Core\n\nI keep an allotment with Zoë, plot 14. @Halima runs the seed swap.\n";
+      const dir = repos.notes({
+        "MEMORY.md": core,
+        "memory/2026-05-05.md": "## Retain\n- W @Halima: swaps seeds every first Saturday\n",
+      });
+      const first = await runBin(["run", "nightly", "--workspace", dir], repos.env);
+      expect(first.code, first.stderr).toBe(0);
+      const page = path.join(dir, "bank/entities/Halima.md");
+      const before = readFileSync(page, "utf8");
+      expect(before).toContain("From MEMORY.md:");
+      const head = git(dir, "rev-parse", "HEAD");
+      writeFileSync(path.join(dir, "MEMORY.md"), encode(core.replace(/\n/g, "\r\n")));
+      const second = await runBin(["run", "nightly", "--workspace", dir], repos.env);
+      expect([0, 3], second.stderr).toContain(second.code);
+      expect(readFileSync(page, "utf8")).toBe(before);
+      expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+    },
+    60_000,
+  );
+});

@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -10,6 +11,7 @@ import { type LogInput, readFacts } from "../retain/index.js";
 import type { Diagnostic, Fact, LogsRead } from "../retain/types.js";
 import { withPath } from "../workspace/errors.js";
 import { listMemoryFiles, outsideWorkspace } from "../workspace/files.js";
+import { decodeText } from "../workspace/text-file.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { aliasTable, renamedPages } from "./aliases.js";
 import { cmp } from "./format.js";
@@ -28,10 +30,16 @@ export { snapshotPath } from "./snapshot.js";
 import type { KeptRegion } from "./opinion-memo.js";
 import { readWindowFacts } from "./window.js";
 
+/**
+ * The text of a file's bytes: UTF-8 as it is, else as the one decoding home reads it (a
+ * MEMORY.md re-saved as UTF-16 or Windows-1252 is its own text, not U+FFFD; text-file.ts).
+ */
+const fileText = (bytes: Buffer): string => (isUtf8(bytes) ? bytes.toString("utf8") : decodeText(bytes));
+
 /** Read a file, or undefined when it does not exist. */
 export async function readIfExists(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, "utf8");
+    return fileText(await readFile(file));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw withPath(error, file);
@@ -41,7 +49,7 @@ export async function readIfExists(file: string): Promise<string | undefined> {
 /** readIfExists without the wait: for many small reads in a row (a thread-pool round trip each costs more than the read). */
 export function readIfExistsSync(file: string): string | undefined {
   try {
-    return readFileSync(file, "utf8");
+    return fileText(readFileSync(file));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw withPath(error, file);
