@@ -4,7 +4,6 @@
  * exist. Before, the first was taken as read for good (its facts never reached the bank once
  * readable, since its mtime did not move) and the second gave no facts and said nothing.
  */
-import { execFileSync, spawn } from "node:child_process";
 import {
   chmodSync,
   existsSync,
@@ -18,8 +17,9 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type BinRun, MEMBANK_BIN, runBin } from "./cli-bin.js";
+import { runBin } from "./cli-bin.js";
 import { notesRepos } from "./support/notes-repo.js";
+import { chownRecursive, runAsUser as runAs } from "./support/run-as-user.js";
 
 const repos = notesRepos("membank-odd-logs-");
 const { git } = repos;
@@ -53,31 +53,7 @@ async function afterFirstNight() {
   return { dir, page, refused };
 }
 
-/** The bin as an unprivileged user (root reads any file whatever its mode). */
-function runAsUser(args: readonly string[], dir: string): Promise<BinRun> {
-  if (process.getuid?.() !== 0) return runBin(args, repos.env);
-  chownRecursive(dir, 65534, 65534);
-  return new Promise((resolve) => {
-    const child = spawn(
-      "setpriv",
-      ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, MEMBANK_BIN, ...args],
-      { env: { ...repos.env, HOME: repos.tmp, XDG_CACHE_HOME: path.join(repos.tmp, "cache-nobody") }, stdio: "pipe" },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-function chownRecursive(dir: string, uid: number, gid: number): void {
-  execFileSync("chown", ["-R", `${uid}:${gid}`, dir]);
-}
+const runAsUser = (args: readonly string[], dir: string) => runAs(repos, args, dir);
 
 // runAsUser runs the bin as another user: the temp dir must be theirs to enter.
 beforeAll(() => {

@@ -106,8 +106,11 @@ async function hasEntries(dir: string): Promise<boolean> {
   try {
     // The first entry answers: no full listing of ten years of logs. (The loop closes the handle.)
     for await (const entry of await opendir(dir)) if (!isHiddenName(entry.name)) return true;
-  } catch {
-    // missing, or not a folder
+  } catch (error) {
+    // Missing, or not a folder: no entries. Unreadable (permissions) is not empty: the listing
+    // says why, and a folder an earlier run read logs in is refused as lost (assertNoLostLogs).
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") return true;
   }
   return false;
 }

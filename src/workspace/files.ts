@@ -182,7 +182,14 @@ export function scanMemoryFiles(ws: Workspace, opts: ScanOptions = {}): MemoryFi
       let entries: Dirent[];
       try {
         entries = readdirSync(abs, { withFileTypes: true });
-      } catch {
+      } catch (error) {
+        // Said, not silent: the logs in it would read as deleted (a few: their facts gone from the bank).
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== "ENOENT" && code !== "ENOTDIR")
+          opts.skipped?.push({
+            path: rel,
+            reason: `cannot be read (${code ?? String(error)}), so membank cannot list the files in it: give your account read access to it (chmod u+rx)`,
+          });
         return;
       }
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -292,8 +299,8 @@ export async function lookAgainForGone(
   listing: MemoryListing,
   missing: readonly string[],
 ): Promise<MemoryListing> {
-  const refused = new Set(listing.skipped.map((s) => s.path));
-  let left = missing.filter((rel) => !refused.has(rel));
+  const refused = listing.skipped.map((s) => s.path);
+  let left = missing.filter((rel) => !refused.some((r) => rel === r || rel.startsWith(`${r}/`)));
   for (let i = 0; i < GONE_TRIES && left.length > 0; i++) {
     await fileWaits.wait(GONE_WAIT_MS);
     const back = left.filter((rel) => existsSync(path.join(ws.root, rel)));
