@@ -111,3 +111,25 @@ describe('MEMORY.md re-saved as UTF-16 (Notepad\'s "Unicode") or as Windows-1252
     60_000,
   );
 });
+
+describe("a log an earlier night read, with a run of zero bytes in its middle (a crash while the file was rewritten)", () => {
+  it("stops the nightly naming the line, instead of taking the facts there out of the bank", async () => {
+    const text = "## Retain\n- W @Halima: runs the seed swap at the hall\n- W @Odile: took over the water rota\n";
+    const dir = repos.notes({ "memory/2026-05-06.md": text });
+    const first = await runBin(["run", "nightly", "--workspace", dir], repos.env);
+    expect(first.code, first.stderr).toBe(0);
+    const page = path.join(dir, "bank/entities/Halima.md");
+    const before = readFileSync(page, "utf8");
+    const head = git(dir, "rev-parse", "HEAD");
+    // The block holding Halima's line never reached the disk: zeros where its words were.
+    const bytes = Buffer.from(text);
+    const start = text.indexOf("runs the");
+    bytes.fill(0, start, start + 20);
+    writeFileSync(path.join(dir, "memory/2026-05-06.md"), bytes);
+    const run = await runBin(["run", "nightly", "--workspace", dir], repos.env);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/memory\/2026-05-06\.md:2: holds 20 zero bytes.*membank changed nothing/);
+    expect(readFileSync(page, "utf8")).toBe(before);
+    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+  }, 60_000);
+});

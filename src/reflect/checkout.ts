@@ -189,10 +189,10 @@ export function assertNoLostLogs(
 export const LOG_LOST = "ELOGLOST";
 
 /**
- * A log whose bytes are no longer text on some lines (re-saved in an encoding membank cannot
- * tell, such as Shift-JIS): the facts on those lines are skipped, so those an earlier run read
- * there (`before`) would leave the bank with the next commit. Refused, naming the first bad
- * line, until the file is saved as UTF-8 (or the fact removed by hand, in a file that is text).
+ * A log whose words are no longer on some lines (re-saved in an encoding membank cannot tell,
+ * such as Shift-JIS; zeros where a crash lost a block): the facts on those lines are skipped,
+ * so those an earlier run read there (`before`) would leave the bank with the next commit.
+ * Refused, naming the first bad line and what to do, until the file is put right.
  */
 export function assertNoGarbledLogs(
   garbled: readonly GarbledLog[],
@@ -206,7 +206,7 @@ export function assertNoGarbledLogs(
     if (gone === 0) continue;
     throw new MembankError(
       `${g.path}:${g.line}: ${g.reason}. membank changed nothing: ${gone} fact(s) an earlier run read in it ` +
-        "would leave the bank; save the file as UTF-8 and run again",
+        "would leave the bank",
       { code: LOG_LOST },
     );
   }

@@ -101,11 +101,11 @@ export interface LoadedFacts {
   unread: SnapshotPart[];
   /** Logs read this run that could not be read as themselves (unreadable, zeroed, an LFS pointer), with why. */
   lostNow: LostLog[];
-  /** Logs read this run with lines that are not text (bad bytes: facts there skipped), with the first such line and why. */
+  /** Logs read this run with lines whose words are not read (bad bytes, zeros: facts there skipped), with the first such line and why. */
   garbledNow: GarbledLog[];
 }
 
-/** A log read with lines whose bytes are not text (see MemoryText.invalid): the facts there are skipped. */
+/** A log read with lines whose words are not read (see LogInput.badLine): the facts there are skipped. */
 export interface GarbledLog {
   path: string;
   line: number;
@@ -114,7 +114,7 @@ export interface GarbledLog {
 
 export function garbledNow(logs: readonly LogInput[]): GarbledLog[] {
   return logs.flatMap((l) => {
-    const first = l.invalidLines?.[0];
+    const first = l.badLine;
     if (first === undefined) return [];
     const said = l.problems?.find((p) => p.line === first);
     return [{ path: l.path, line: first, reason: said?.reason ?? "not valid text" }];

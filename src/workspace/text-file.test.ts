@@ -169,3 +169,15 @@ describe('a file saved as Windows-1252 (an old Windows editor\'s "ANSI")', () =>
     }
   });
 });
+
+describe("a run of zero bytes inside a log (a block lost in a crash while the file was rewritten)", () => {
+  it("is said on its line with its length; a stray zero or two is the text's own", () => {
+    const bytes = Buffer.from("# Mon\n- W @Ana: runs the club\n- W @Bo: fine\n");
+    bytes.fill(0, 10, 30);
+    const m = decodeMemoryText(bytes);
+    expect(m.zeroedRun).toEqual({ line: 2, bytes: 20, lines: [2] });
+    expect(memoryTextProblems(m)[0]).toMatchObject({ line: 2 });
+    expect(memoryTextProblems(m)[0]!.reason).toMatch(/^holds 20 zero bytes where text was/);
+    expect(decodeMemoryText(Buffer.from("a\0b\0\0c\n")).zeroedRun).toBeUndefined();
+  });
+});

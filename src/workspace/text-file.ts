@@ -1,6 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { readFileSync, statSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
+import { decodeWindows1252, isWindows1252 } from "./windows-1252.js";
 
 /**
  * The one home of how a memory file's bytes become text, for retain and the index: a
@@ -25,6 +26,12 @@ export interface MemoryText {
    * were not). The text is what comes before them; the words of that tail are gone from the disk.
    */
   zeroedTail?: number;
+  /**
+   * Set when a run of zero bytes (at least ZERO_TAIL_MIN) sits inside the text: a block of the
+   * file that never reached the disk (a crash while it was rewritten). The first run's line and
+   * length, and every line a run touches: the words there are gone, facts there are not read.
+   */
+  zeroedRun?: { line: number; bytes: number; lines: number[] };
   /** Set when the file is a Git LFS pointer (git-lfs not installed, or not pulled): the text is elsewhere. */
   lfsPointer?: true;
   /**
@@ -45,55 +52,6 @@ export interface MemoryText {
 
 const strict = new TextDecoder("utf-8", { fatal: true });
 const lenient = new TextDecoder("utf-8");
-/**
- * Windows-1252's characters for 0x80-0x9F (its other bytes are Latin-1's): Node's
- * TextDecoder("windows-1252") reads those as C1 controls, as Latin-1 does.
- */
-const WINDOWS_1252_HIGH =
-  "\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F" +
-  "\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178";
-
-function decodeWindows1252(buf: Uint8Array): string {
-  const latin1 = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString("latin1");
-  return latin1.replace(/[\x80-\x9f]/g, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80]!);
-}
-
-/** Bytes Windows-1252 has no character for: text saved in it never holds them (Shift-JIS's lead bytes 0x81 and 0x8D...). */
-const NOT_WINDOWS_1252 = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d]);
-/** More bytes over 0x7F in a row than Western text writes (öß, é’ are two): Shift-JIS, GBK or Big5, not Windows-1252. */
-const WINDOWS_1252_RUN = 3;
-
-/** Does the byte at `i` have a UTF-8 lead byte's shape (110xxxxx, 1110xxxx, 11110xxx) and its continuation bytes, valid or not (an overlong, a surrogate)? */
-function utf8Shaped(buf: Uint8Array, i: number): boolean {
-  const b = buf[i]!;
-  const n = b >= 0xf0 ? (b <= 0xf7 ? 4 : 0) : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 0;
-  if (n === 0 || i + n > buf.length) return false;
-  for (let k = 1; k < n; k++) if (buf[i + k]! < 0x80 || buf[i + k]! > 0xbf) return false;
-  return true;
-}
-
-/**
- * Is this file, which is not UTF-8, Windows-1252 text? Every byte over 0x7F stands alone: none
- * is part of a UTF-8 character, valid or broken (a valid one makes the file UTF-8 with stray
- * bytes; an overlong or a surrogate is damaged UTF-8), none is one Windows-1252 leaves
- * undefined, no run of them is longer than a Western word holds, and no byte is zero (UTF-16
- * or UTF-32 without a mark). Anything else (Shift-JIS, a UTF-8 log with a Latin-1 line pasted
- * in) is not guessed at: it reads as UTF-8 with its bad lines marked.
- */
-function isWindows1252(buf: Uint8Array): boolean {
-  let run = 0;
-  for (let i = 0; i < buf.length; i++) {
-    const b = buf[i]!;
-    if (b === 0) return false;
-    if (b < 0x80) {
-      run = 0;
-      continue;
-    }
-    if (NOT_WINDOWS_1252.has(b) || ++run > WINDOWS_1252_RUN || utf8Shaped(buf, i)) return false;
-  }
-  return true;
-}
-
 /** Length of a valid UTF-8 sequence at `i`, or 0 when the byte there starts none (RFC 3629). */
 function sequenceLength(buf: Uint8Array, i: number): number {
   const b = buf[i]!;
@@ -163,6 +121,14 @@ export function decodeMemoryText(buf: Uint8Array): MemoryText {
   if (buf.length < 1024 && LFS_POINTER.test(Buffer.from(buf).toString("latin1"))) return { text: "", lfsPointer: true };
   const utf16 = utf16Bom(buf);
   if (utf16 !== undefined) return decodeUtf16(buf, utf16);
+  // The zeros stay in the text: a line holding one is never a fact (retain's control-character rule).
+  const zeroedRun = buf.indexOf(0) < 0 ? undefined : zeroRuns(buf);
+  const m = decodeUtf8(buf);
+  return zeroedRun === undefined ? m : { ...m, zeroedRun };
+}
+
+/** A file without a byte order mark: UTF-8, else Windows-1252 when it is that (isWindows1252), else UTF-8 with its bad lines marked. */
+function decodeUtf8(buf: Uint8Array): MemoryText {
   try {
     return { text: strict.decode(buf) };
   } catch {
@@ -170,6 +136,33 @@ export function decodeMemoryText(buf: Uint8Array): MemoryText {
     const invalid = invalidBytes(buf);
     return invalid ? { text: lenient.decode(buf), invalid } : { text: lenient.decode(buf) };
   }
+}
+
+/** The runs of ZERO_TAIL_MIN or more zero bytes inside a file (see MemoryText.zeroedRun), by line as splitLines counts them. */
+function zeroRuns(buf: Uint8Array): MemoryText["zeroedRun"] {
+  let line = 1;
+  let first: { line: number; bytes: number } | undefined;
+  const lines: number[] = [];
+  for (let i = 0; i < buf.length; ) {
+    const b = buf[i]!;
+    if (b === 0x0a || b === 0x0d) {
+      line++;
+      i += b === 0x0d && buf[i + 1] === 0x0a ? 2 : 1;
+      continue;
+    }
+    if (b !== 0) {
+      i++;
+      continue;
+    }
+    let end = i;
+    while (end < buf.length && buf[end] === 0) end++;
+    if (end - i >= ZERO_TAIL_MIN) {
+      first ??= { line, bytes: end - i };
+      if (lines[lines.length - 1] !== line) lines.push(line);
+    }
+    i = end;
+  }
+  return first && { ...first, lines };
 }
 
 /** The byte order of a UTF-16 file by its byte order mark (not UTF-32's FF FE 00 00), or undefined. */
@@ -348,6 +341,15 @@ export function memoryTextProblems(m: MemoryText): { line: number; reason: strin
               "what was written there is gone from the disk, the rest is read; restore the file from git or a backup if you can, else cut the zero bytes off",
           },
         ];
+  if (m.zeroedRun !== undefined) {
+    tail.unshift({
+      line: m.zeroedRun.line,
+      reason:
+        `holds ${m.zeroedRun.bytes} zero bytes where text was (what a crash or power loss leaves of a file being rewritten; ` +
+        `${m.zeroedRun.lines.length} line(s) in all): what was written there is gone from the disk, facts there are not read; ` +
+        "restore the file from git (git checkout -- <file>) or a backup",
+    });
+  }
   if (m.windows1252) {
     return [
       {
