@@ -4,7 +4,7 @@
  * next night (each skipped with a diagnostic); a log in an encoding membank cannot tell
  * (Shift-JIS) must not silently take the facts it gave before out of the bank either.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runBin } from "./cli-bin.js";
@@ -56,32 +56,40 @@ describe('a log an earlier night read, re-saved as Windows-1252 ("ANSI") by an o
 });
 
 describe("a log an earlier night read, re-saved in an encoding membank cannot tell (Shift-JIS)", () => {
-  it("stops the nightly naming the file, instead of taking the facts of its lines out of the bank", async () => {
-    const text =
-      "## Retain\n- W @Tanaka: 田中さんは東京の大学で日本語を教えている\n- W @Mori: runs the Saturday go club\n";
-    const dir = repos.notes({ "memory/2026-05-03.md": text });
-    const first = await runBin(["run", "nightly", "--workspace", dir], repos.env);
-    expect(first.code, first.stderr).toBe(0);
-    const page = path.join(dir, "bank/entities/Tanaka.md");
-    const before = readFileSync(page, "utf8");
-    expect(before).toContain("田中さん");
-    const head = git(dir, "rev-parse", "HEAD");
-    // The same text in Shift-JIS (Python's 'shift_jis' codec).
-    const sjis = Buffer.concat([
-      Buffer.from("## Retain\n- W @Tanaka: "),
-      Buffer.from([
-        147, 99, 146, 134, 130, 179, 130, 241, 130, 205, 147, 140, 139, 158, 130, 204, 145, 229, 138, 119, 130, 197,
-        147, 250, 150, 123, 140, 234, 130, 240, 139, 179, 130, 166, 130, 196, 130, 162, 130, 233,
-      ]),
-      Buffer.from("\n- W @Mori: runs the Saturday go club\n"),
-    ]);
-    writeFileSync(path.join(dir, "memory/2026-05-03.md"), sjis);
-    const run = await runBin(["run", "nightly", "--workspace", dir], repos.env);
-    expect(run.code).not.toBe(0);
-    expect(run.stderr).toMatch(/memory\/2026-05-03\.md:2: not valid UTF-8.*membank changed nothing/);
-    expect(readFileSync(page, "utf8")).toBe(before);
-    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
-  }, 60_000);
+  it.each([
+    ["", false],
+    [" (also after an upgrade dropped the record of what was read: the bank's citations say it)", true],
+  ])(
+    "stops the nightly naming the file, instead of taking the facts of its lines out of the bank%s",
+    async (_, upgraded) => {
+      const text =
+        "## Retain\n- W @Tanaka: 田中さんは東京の大学で日本語を教えている\n- W @Mori: runs the Saturday go club\n";
+      const dir = repos.notes({ "memory/2026-05-03.md": text });
+      const first = await runBin(["run", "nightly", "--workspace", dir], repos.env);
+      expect(first.code, first.stderr).toBe(0);
+      const page = path.join(dir, "bank/entities/Tanaka.md");
+      const before = readFileSync(page, "utf8");
+      expect(before).toContain("田中さん");
+      const head = git(dir, "rev-parse", "HEAD");
+      // The same text in Shift-JIS (Python's 'shift_jis' codec).
+      const sjis = Buffer.concat([
+        Buffer.from("## Retain\n- W @Tanaka: "),
+        Buffer.from([
+          147, 99, 146, 134, 130, 179, 130, 241, 130, 205, 147, 140, 139, 158, 130, 204, 145, 229, 138, 119, 130, 197,
+          147, 250, 150, 123, 140, 234, 130, 240, 139, 179, 130, 166, 130, 196, 130, 162, 130, 233,
+        ]),
+        Buffer.from("\n- W @Mori: runs the Saturday go club\n"),
+      ]);
+      writeFileSync(path.join(dir, "memory/2026-05-03.md"), sjis);
+      if (upgraded) rmSync(path.join(dir, ".memory"), { recursive: true, force: true });
+      const run = await runBin(["run", "nightly", "--workspace", dir], repos.env);
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toMatch(/memory\/2026-05-03\.md:2: not valid UTF-8.*membank changed nothing/);
+      expect(readFileSync(page, "utf8")).toBe(before);
+      expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+    },
+    60_000,
+  );
 });
 
 describe('MEMORY.md re-saved as UTF-16 (Notepad\'s "Unicode") or as Windows-1252 ("ANSI")', () => {

@@ -73,17 +73,36 @@ async function assertLogsPresent(ws: Workspace): Promise<void> {
 }
 
 /** The logs of memory/ the bank pages on disk cite, page by page: each page's cited logs, in order. */
-async function* bankCitations(ws: Workspace): AsyncGenerator<{ page: string; cited: string }> {
+async function* bankCitations(ws: Workspace): AsyncGenerator<{ page: string; cited: string; line: number }> {
   for (const page of await listMemoryFiles(ws, { under: "bank" })) {
     const { text } = await readMemoryText(path.join(ws.root, page.path)).catch(() => ({ text: "" }));
-    const logs = new Set<string>();
+    const said = new Set<string>();
     for (const line of text.split("\n")) {
-      const cited = citedSource(line)?.path;
-      if (cited?.startsWith("memory/") && !logs.has(cited)) {
-        logs.add(cited);
-        yield { page: page.path, cited };
+      const cited = citedSource(line);
+      const key = `${cited?.path}#${cited?.line}`;
+      if (cited?.path.startsWith("memory/") && !said.has(key)) {
+        said.add(key);
+        yield { page: page.path, cited: cited.path, line: cited.line };
       }
     }
+  }
+}
+
+/**
+ * With no record of an earlier run's facts (a first run after an upgrade, .memory/ removed),
+ * the bank's citations stand for them: a page citing a line of a garbled log whose words are
+ * not read now is refused as assertNoGarbledLogs refuses.
+ */
+async function assertNoCitedGarbledLines(ws: Workspace, garbled: readonly GarbledLog[]): Promise<void> {
+  const byPath = new Map(garbled.map((g) => [g.path, g]));
+  for await (const { page, cited, line } of bankCitations(ws)) {
+    const g = byPath.get(cited);
+    if (g === undefined || !g.lines.includes(line)) continue;
+    throw new MembankError(
+      `${g.path}:${g.line}: ${g.reason}. membank changed nothing: ${page} cites ${g.path}#L${line}, ` +
+        "whose fact would leave the bank",
+      { code: LOG_LOST },
+    );
   }
 }
 
@@ -230,8 +249,10 @@ export async function checkGoneLogs(
     assertNoLostLogs(loaded.lostNow, await withCitedLogs(ws, seen, loaded.lostNow));
   }
   if (loaded.garbledNow.length > 0) {
-    const before = inWindow ? loaded.windowBefore : ((await readSnapshot(ws))?.facts ?? []);
+    const snapshot = inWindow ? undefined : await readSnapshot(ws);
+    const before = inWindow ? loaded.windowBefore : (snapshot?.facts ?? []);
     assertNoGarbledLogs(loaded.garbledNow, before, loaded.facts);
+    if (!inWindow && snapshot === undefined) await assertNoCitedGarbledLines(ws, loaded.garbledNow);
   }
   if (opts.acceptDeletedLogs) return [];
   const before = inWindow ? logPaths(loaded.windowBefore, loaded.proseBefore) : await snapshotLogs(ws);

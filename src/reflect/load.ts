@@ -105,19 +105,21 @@ export interface LoadedFacts {
   garbledNow: GarbledLog[];
 }
 
-/** A log read with lines whose words are not read (see LogInput.badLine): the facts there are skipped. */
+/** A log read with lines whose words are not read (see LogInput.badLines): the facts there are skipped. */
 export interface GarbledLog {
   path: string;
+  /** The first bad line (said with `reason`), and all of them. */
   line: number;
+  lines: readonly number[];
   reason: string;
 }
 
 export function garbledNow(logs: readonly LogInput[]): GarbledLog[] {
   return logs.flatMap((l) => {
-    const first = l.badLine;
+    const first = l.badLines?.[0];
     if (first === undefined) return [];
     const said = l.problems?.find((p) => p.line === first);
-    return [{ path: l.path, line: first, reason: said?.reason ?? "not valid text" }];
+    return [{ path: l.path, line: first, lines: l.badLines!, reason: said?.reason ?? "not valid text" }];
   });
 }
 

@@ -91,8 +91,8 @@ export interface LogInput {
   text: string;
   /** Lines with bytes that are not UTF-8: never facts. */
   invalidLines?: readonly number[];
-  /** The first line whose words are not read (bytes that are not text, zeros where text was); `problems` says why there. */
-  badLine?: number;
+  /** Lines whose words are not read (bytes that are not text, zeros where text was), in order; `problems` says why at the first. */
+  badLines?: readonly number[];
   /** Problems of the file as a whole (too large, not UTF-8, unreadable), reported as diagnostics. */
   problems?: { line: number; reason: string }[];
   /** The file could not be read at all (permissions, I/O): a later run must read it again. */
@@ -105,13 +105,13 @@ export interface LogInput {
 export async function readLog(rel: string, abs: string): Promise<LogInput> {
   try {
     const m = await readMemoryText(abs);
-    const bad = Math.min(m.invalid?.line ?? Infinity, m.zeroedRun?.line ?? Infinity);
+    const bad = [...new Set([...(m.invalid?.lines ?? []), ...(m.zeroedRun?.lines ?? [])])].sort((a, b) => a - b);
     const read = {
       path: rel,
       text: m.text,
       invalidLines: m.invalid?.lines ?? [],
       problems: memoryTextProblems(m),
-      ...(bad === Infinity ? {} : { badLine: bad }),
+      ...(bad.length === 0 ? {} : { badLines: bad }),
     };
     // A zeroed log, or an LFS pointer, is a lost one, not an empty one: read again once restored.
     if (m.zeroed !== undefined || m.lfsPointer) return { ...read, unread: true, lost: true };
