@@ -4,7 +4,8 @@
  * membank expects a file" without naming it: Node's EISDIR carries no path), and a shallow
  * clone (it already behaved; no other test covers one).
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runBin } from "./cli-bin.js";
@@ -66,5 +67,35 @@ describe("a shallow clone (git clone --depth 1, as on a new laptop or in CI)", (
     expect(readFileSync(path.join(dir, "bank/entities/Farid.md"), "utf8")).toContain("set the questions for the final");
     expect(git(dir, "log", "--format=%s").trim().split("\n")).toHaveLength(2);
     expect(git(dir, "status", "--porcelain", "--", "bank")).toBe("");
+  }, 30_000);
+});
+
+describe("bank/ moved to another folder and linked back (a synced folder, another project)", () => {
+  it("stops the nightly naming the link before anything is written there or committed", async () => {
+    const dir = notes();
+    expect((await runBin(["run", "nightly", "--workspace", dir], repos.env)).code).toBe(0);
+    const elsewhere = repos.fresh("elsewhere");
+    mkdirSync(elsewhere);
+    renameSync(path.join(dir, "bank"), path.join(elsewhere, "bank"));
+    symlinkSync(path.join(elsewhere, "bank"), path.join(dir, "bank"));
+    const farid = readFileSync(path.join(elsewhere, "bank/entities/Farid.md"), "utf8");
+    writeFileSync(path.join(dir, "memory/2026-07-08.md"), "## Retain\n- W @Farid: won the quiz on a tie-break\n");
+    const head = git(dir, "rev-parse", "HEAD");
+    const run = await runBin(["run", "nightly", "--workspace", dir], repos.env);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/bank\/\S+ leads outside the workspace .* through a symbolic link/);
+    expect(readFileSync(path.join(elsewhere, "bank/entities/Farid.md"), "utf8")).toBe(farid);
+    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+  }, 30_000);
+});
+
+describe("a named pipe (FIFO) where a log would be, named like one", () => {
+  it("is passed over: the nightly neither hangs on it nor stops, the other logs are read", async () => {
+    const dir = notes();
+    execFileSync("mkfifo", [path.join(dir, "memory/2026-07-02.md")]);
+    writeFileSync(path.join(dir, "memory/2026-07-03.md"), "## Retain\n- W @Ines: joined the choir\n");
+    const run = await runBin(["run", "nightly", "--workspace", dir], repos.env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(path.join(dir, "bank/entities/Ines.md"), "utf8")).toContain("joined the choir");
   }, 30_000);
 });

@@ -4,7 +4,6 @@
  * exist. Before, the first was taken as read for good (its facts never reached the bank once
  * readable, since its mtime did not move) and the second gave no facts and said nothing.
  */
-import { execFileSync, spawn } from "node:child_process";
 import {
   chmodSync,
   existsSync,
@@ -18,8 +17,9 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type BinRun, MEMBANK_BIN, runBin } from "./cli-bin.js";
+import { runBin } from "./cli-bin.js";
 import { notesRepos } from "./support/notes-repo.js";
+import { chownRecursive, runAsUser as runAs } from "./support/run-as-user.js";
 
 const repos = notesRepos("membank-odd-logs-");
 const { git } = repos;
@@ -53,31 +53,7 @@ async function afterFirstNight() {
   return { dir, page, refused };
 }
 
-/** The bin as an unprivileged user (root reads any file whatever its mode). */
-function runAsUser(args: readonly string[], dir: string): Promise<BinRun> {
-  if (process.getuid?.() !== 0) return runBin(args, repos.env);
-  chownRecursive(dir, 65534, 65534);
-  return new Promise((resolve) => {
-    const child = spawn(
-      "setpriv",
-      ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, MEMBANK_BIN, ...args],
-      { env: { ...repos.env, HOME: repos.tmp, XDG_CACHE_HOME: path.join(repos.tmp, "cache-nobody") }, stdio: "pipe" },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-function chownRecursive(dir: string, uid: number, gid: number): void {
-  execFileSync("chown", ["-R", `${uid}:${gid}`, dir]);
-}
+const runAsUser = (args: readonly string[], dir: string) => runAs(repos, args, dir);
 
 // runAsUser runs the bin as another user: the temp dir must be theirs to enter.
 beforeAll(() => {
@@ -134,6 +110,26 @@ describe("a log an earlier night read, unreadable now", () => {
     const after = await runAsUser(["run", "nightly", "--workspace", dir], dir);
     expect([0, 3], after.stderr).toContain(after.code);
     expect(readFileSync(page, "utf8")).toContain("runs the seed swap");
+  });
+});
+
+describe("a log an earlier `membank reflect` read, unreadable now, after an upgrade dropped reflect's record of it", () => {
+  it("stops the hand-run reflect naming it (the bank's citations say it was read), instead of taking its facts out", async () => {
+    const dir = notes();
+    const first = await runAsUser(["reflect", "--workspace", dir], dir);
+    expect(first.code, first.stderr).toBe(0);
+    const page = path.join(dir, "bank/entities/Halima.md");
+    const before = readFileSync(page, "utf8");
+    const head = git(dir, "rev-parse", "HEAD");
+    // A new version's first run: the derived state of the old one is gone (or no longer read).
+    rmSync(path.join(dir, ".memory"), { recursive: true, force: true });
+    const log = path.join(dir, "memory/2026-04-13.md");
+    chmodSync(log, 0o000);
+    const stopped = await runAsUser(["reflect", "--workspace", dir], dir);
+    expect(stopped.code).not.toBe(0);
+    expect(stopped.stderr).toMatch(/memory\/2026-04-13\.md: cannot read the file \(EACCES\).*membank changed nothing/);
+    expect(readFileSync(page, "utf8")).toBe(before);
+    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
   });
 });
 

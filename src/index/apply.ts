@@ -7,7 +7,9 @@ import {
   MAX_MEMORY_FILE_BYTES,
   type MemoryText,
   memoryTextProblems,
+  readMemoryText,
   readMemoryTextSync,
+  SETTLE_MS,
 } from "../workspace/text-file.js";
 import { type ChunkOptions, chunkMarkdown } from "./chunk.js";
 import { syncFileChunks, textOfChunks } from "./chunk-rows.js";
@@ -36,6 +38,8 @@ export interface ApplyOptions {
   known?: KnownFiles;
   /** The index is a fresh, empty build (beginBulkLoad): no file has rows to look up or replace. */
   fresh?: boolean;
+  /** Files the caller read already (readRecentFiles), by path: used instead of a read in the transaction. */
+  readAhead?: ReadonlyMap<string, MemoryText>;
 }
 
 export interface ApplyResult {
@@ -71,6 +75,34 @@ export function knownFiles(idx: IndexDb): KnownFiles {
 /** Must the file be read again? (New to the index, or its size or mtime changed; then its hash decides.) */
 export function needsReading(known: { size: number; mtime_ms: number } | undefined, f: MemoryFile): boolean {
   return !known || known.size !== f.size || known.mtime_ms !== f.mtimeMs;
+}
+
+/**
+ * The files to read that were written less than SETTLE_MS ago, read as retain reads them
+ * (readMemoryText: a last line still being written is waited for), before applyFiles' transaction,
+ * which cannot wait: else a half-written line sat in the index until the file's next change.
+ * Older files are read in the transaction (no wait would apply to them). A file gone is left to it.
+ */
+export async function readRecentFiles(
+  known: KnownFiles,
+  files: readonly MemoryFile[],
+): Promise<Map<string, MemoryText>> {
+  const now = Date.now();
+  const recent = files.filter(
+    (f) => now - f.mtimeMs < SETTLE_MS && f.size <= MAX_MEMORY_FILE_BYTES && needsReading(known.get(f.path), f),
+  );
+  const out = new Map<string, MemoryText>();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(16, recent.length) }, async () => {
+      while (next < recent.length) {
+        const f = recent[next++]!;
+        const read = await readMemoryText(f.absPath).catch(() => undefined);
+        if (read !== undefined) out.set(f.path, read);
+      }
+    }),
+  );
+  return out;
 }
 
 /** Could applyFiles need the Retain parser? (A daily log needs reading.) */
@@ -210,7 +242,10 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
       let read: MemoryText | undefined;
       try {
         // Over the limit by the listing's size: not opened, so a search never re-reads it.
-        read = f.size > MAX_MEMORY_FILE_BYTES ? { text: "", tooLarge: f.size } : readMemoryTextSync(f.absPath);
+        read =
+          f.size > MAX_MEMORY_FILE_BYTES
+            ? { text: "", tooLarge: f.size }
+            : (opts.readAhead?.get(f.path) ?? readMemoryTextSync(f.absPath));
       } catch {
         read = undefined; // vanished between listing and reading
       }

@@ -15,6 +15,7 @@ import {
   knownFiles,
   needsReading,
   type RetainParser,
+  readRecentFiles,
 } from "./apply.js";
 import { type IndexDb, openIndexFile, removeIndexFile } from "./db.js";
 import { createCachedEmbedder } from "./embedding-cache.js";
@@ -107,9 +108,11 @@ export async function fill(job: FillJob): Promise<Counts & { fallback?: string }
     const parseRetain = dailyLogsMayHaveChanged(known, files)
       ? (opts.parseRetain ?? (await import("../retain/index.js")).parseRetain)
       : undefined;
+    const readAhead = await readRecentFiles(known, files);
     const load = bulk ? beginBulkLoad(idx.db, { fts: idx.fts }) : undefined;
     const applied = applyFiles(idx, files, {
       known,
+      readAhead,
       fresh: bulk,
       parseRetain,
       chunk: { tokens: ws.config.index.chunkTokens, overlap: ws.config.index.chunkOverlap },

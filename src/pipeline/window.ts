@@ -1,6 +1,6 @@
 import { isDailyLog, logDate } from "../markdown/log-path.js";
 import { workspaceDay } from "../workspace/clock.js";
-import { type MemoryFile, type MemoryListing, memoryListing } from "../workspace/files.js";
+import { lookAgainForGone, type MemoryFile, type MemoryListing, memoryListing } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { changedAgainst, readFileManifest } from "./manifest.js";
 import { lastCompletedRunStart } from "./record.js";
@@ -34,14 +34,22 @@ export interface IncrementalWindow {
  * so an incremental run gives the same bank as a full one.
  */
 export async function changedWindow(ws: Workspace, opts: ChangedWindowOptions): Promise<IncrementalWindow> {
-  const listing = memoryListing(ws);
+  let listing = memoryListing(ws);
+  // What the mtime test cannot see: logs restored with old mtimes, new old-dated copies, deleted logs.
+  const seen = await readFileManifest(ws, opts.pipeline);
+  // A log the last run read, missing: an editor saving it by rename this very moment? Looked for again.
+  const missing =
+    seen &&
+    changedAgainst(
+      seen,
+      listing.files.filter((f) => isDailyLog(f.path)),
+    ).gone;
+  if (missing && missing.length > 0) listing = await lookAgainForGone(ws, listing, missing);
   const logs = listing.files.filter((f) => isDailyLog(f.path));
   if (opts.full) return { logs, listing };
   const last = await lastCompletedRunStart(ws, opts.pipeline, opts.runId);
   if (last === undefined) return { logs, listing };
   const changedPaths: string[] = [];
-  // What the mtime test cannot see: logs restored with old mtimes, new old-dated copies, deleted logs.
-  const seen = await readFileManifest(ws, opts.pipeline);
   if (seen) {
     const { changed, gone } = changedAgainst(seen, logs);
     changedPaths.push(...changed, ...gone);

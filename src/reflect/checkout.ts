@@ -15,12 +15,14 @@ import { opendir, stat } from "node:fs/promises";
 import path from "node:path";
 import { citedSource } from "../markdown/citation.js";
 import { logDate } from "../markdown/log-path.js";
+import type { Fact } from "../retain/types.js";
 import { MembankError } from "../workspace/errors.js";
 import { isHiddenName, listMemoryFiles, outsideWorkspace } from "../workspace/files.js";
 import { nulSplit, repoInfo, runGit } from "../workspace/git.js";
 import { readMemoryText } from "../workspace/text-file.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { type LoadedFacts, type LostLog, logPaths, snapshotLogs } from "./load.js";
+import { type GarbledLog, type LoadedFacts, type LostLog, logPaths, snapshotLogs } from "./load.js";
+import { readSnapshot } from "./snapshot.js";
 
 export const NOT_ON_DISK = "ENOTONDISK";
 
@@ -59,15 +61,9 @@ async function assertLogsPresent(ws: Workspace): Promise<void> {
   const memory = path.join(ws.root, "memory");
   if (await hasEntries(memory)) return;
   // Only now (the rare case) read the bank: does it cite a log of memory/?
-  for (const page of await listMemoryFiles(ws, { under: "bank" })) {
-    const { text } = await readMemoryText(path.join(ws.root, page.path)).catch(() => ({ text: "" }));
-    const cited = text
-      .split("\n")
-      .map(citedSource)
-      .find((s) => s?.path.startsWith("memory/"));
-    if (cited === undefined) continue;
+  for await (const { page, cited } of bankCitations(ws)) {
     throw new MembankError(
-      `memory/ is ${(await isDir(memory)) ? "empty" : "missing"} but ${page.path} cites ${cited.path}: ` +
+      `memory/ is ${(await isDir(memory)) ? "empty" : "missing"} but ${page} cites ${cited}: ` +
         "membank changed nothing (it would drop every fact of your logs from the bank). " +
         "Bring the logs back (a drive not mounted? a sync not finished?) and run again; " +
         "if you removed them on purpose, remove bank/ too",
@@ -76,12 +72,64 @@ async function assertLogsPresent(ws: Workspace): Promise<void> {
   }
 }
 
+/** The logs of memory/ the bank pages on disk cite, page by page: each page's cited logs, in order. */
+async function* bankCitations(ws: Workspace): AsyncGenerator<{ page: string; cited: string; line: number }> {
+  for (const page of await listMemoryFiles(ws, { under: "bank" })) {
+    const { text } = await readMemoryText(path.join(ws.root, page.path)).catch(() => ({ text: "" }));
+    const said = new Set<string>();
+    for (const line of text.split("\n")) {
+      const cited = citedSource(line);
+      const key = `${cited?.path}#${cited?.line}`;
+      if (cited?.path.startsWith("memory/") && !said.has(key)) {
+        said.add(key);
+        yield { page: page.path, cited: cited.path, line: cited.line };
+      }
+    }
+  }
+}
+
+/**
+ * With no record of an earlier run's facts (a first run after an upgrade, .memory/ removed),
+ * the bank's citations stand for them: a page citing a line of a garbled log whose words are
+ * not read now is refused as assertNoGarbledLogs refuses.
+ */
+async function assertNoCitedGarbledLines(ws: Workspace, garbled: readonly GarbledLog[]): Promise<void> {
+  const byPath = new Map(garbled.map((g) => [g.path, g]));
+  for await (const { page, cited, line } of bankCitations(ws)) {
+    const g = byPath.get(cited);
+    if (g === undefined || !g.lines.includes(line)) continue;
+    throw new MembankError(
+      `${g.path}:${g.line}: ${g.reason}. membank changed nothing: ${page} cites ${g.path}#L${line}, ` +
+        "whose fact would leave the bank",
+      { code: LOG_LOST },
+    );
+  }
+}
+
+/**
+ * `seen` with the lost logs the bank cites: a log a page cites was read by an earlier run, even
+ * when no record of that run is left (a first run after an upgrade, .memory/ removed).
+ */
+async function withCitedLogs(ws: Workspace, seen: ReadonlySet<string>, lost: readonly LostLog[]): Promise<Set<string>> {
+  const out = new Set(seen);
+  const wanted = new Set(lost.map((l) => l.path).filter((p) => !seen.has(p)));
+  if (wanted.size === 0) return out;
+  for await (const { cited } of bankCitations(ws)) {
+    if (wanted.delete(cited)) out.add(cited);
+    if (wanted.size === 0) break;
+  }
+  return out;
+}
+
 async function hasEntries(dir: string): Promise<boolean> {
   try {
     // The first entry answers: no full listing of ten years of logs. (The loop closes the handle.)
     for await (const entry of await opendir(dir)) if (!isHiddenName(entry.name)) return true;
-  } catch {
-    // missing, or not a folder
+  } catch (error) {
+    // Missing, or not a folder: no entries. Unreadable (permissions) is not empty: the listing
+    // says why, and a folder an earlier run read logs in is refused as lost (assertNoLostLogs).
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") return true;
   }
   return false;
 }
@@ -160,6 +208,30 @@ export function assertNoLostLogs(
 export const LOG_LOST = "ELOGLOST";
 
 /**
+ * A log whose words are no longer on some lines (re-saved in an encoding membank cannot tell,
+ * such as Shift-JIS; zeros where a crash lost a block): the facts on those lines are skipped,
+ * so those an earlier run read there (`before`) would leave the bank with the next commit.
+ * Refused, naming the first bad line and what to do, until the file is put right.
+ */
+export function assertNoGarbledLogs(
+  garbled: readonly GarbledLog[],
+  before: readonly Fact[],
+  now: readonly Fact[],
+): void {
+  const paths = new Set(garbled.map((g) => g.path));
+  const kept = new Set(now.filter((f) => paths.has(f.source.path)).map((f) => `${f.source.path}\0${f.id}`));
+  for (const g of garbled) {
+    const gone = before.filter((f) => f.source.path === g.path && !kept.has(`${g.path}\0${f.id}`)).length;
+    if (gone === 0) continue;
+    throw new MembankError(
+      `${g.path}:${g.line}: ${g.reason}. membank changed nothing: ${gone} fact(s) an earlier run read in it ` +
+        "would leave the bank",
+      { code: LOG_LOST },
+    );
+  }
+}
+
+/**
  * Many logs of the last run gone at once: refused unless meant (assertLogsNotVanished). Before =
  * the snapshot's logs in the window (an incremental run's window reaches back to the oldest gone
  * log), or all of them in a full run. A dry run only says it; returns its warnings.
@@ -174,7 +246,13 @@ export async function checkGoneLogs(
   if (loaded.lostNow.length > 0) {
     // A lost log is refused whatever --accept-deleted-logs says: it is on disk, not deleted.
     const seen = inWindow ? logPaths(loaded.windowBefore, loaded.proseBefore) : await snapshotLogs(ws);
-    assertNoLostLogs(loaded.lostNow, seen);
+    assertNoLostLogs(loaded.lostNow, await withCitedLogs(ws, seen, loaded.lostNow));
+  }
+  if (loaded.garbledNow.length > 0) {
+    const snapshot = inWindow ? undefined : await readSnapshot(ws);
+    const before = inWindow ? loaded.windowBefore : (snapshot?.facts ?? []);
+    assertNoGarbledLogs(loaded.garbledNow, before, loaded.facts);
+    if (!inWindow && snapshot === undefined) await assertNoCitedGarbledLines(ws, loaded.garbledNow);
   }
   if (opts.acceptDeletedLogs) return [];
   const before = inWindow ? logPaths(loaded.windowBefore, loaded.proseBefore) : await snapshotLogs(ws);

@@ -46,6 +46,7 @@ import {
   loadFacts,
   loadOldProse,
   loadOpinions,
+  pagesOnDisk,
   readWorkspaceFile,
   saveSnapshot,
 } from "./load.js";
@@ -286,6 +287,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     world,
     today,
   });
+  rendered.pages = pagesOnDisk(rendered.pages, entityPages.onDisk);
   lap("render");
   const conflicts: Conflict[] = [
     ...state.broken.map((b) => ({ path: OPINIONS_PAGE, region: b.region, reason: b.reason })),

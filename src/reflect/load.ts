@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -10,6 +11,7 @@ import { type LogInput, readFacts } from "../retain/index.js";
 import type { Diagnostic, Fact, LogsRead } from "../retain/types.js";
 import { withPath } from "../workspace/errors.js";
 import { listMemoryFiles, outsideWorkspace } from "../workspace/files.js";
+import { decodeText } from "../workspace/text-file.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { aliasTable, renamedPages } from "./aliases.js";
 import { cmp } from "./format.js";
@@ -28,10 +30,16 @@ export { snapshotPath } from "./snapshot.js";
 import type { KeptRegion } from "./opinion-memo.js";
 import { readWindowFacts } from "./window.js";
 
+/**
+ * The text of a file's bytes: UTF-8 as it is, else as the one decoding home reads it (a
+ * MEMORY.md re-saved as UTF-16 or Windows-1252 is its own text, not U+FFFD; text-file.ts).
+ */
+const fileText = (bytes: Buffer): string => (isUtf8(bytes) ? bytes.toString("utf8") : decodeText(bytes));
+
 /** Read a file, or undefined when it does not exist. */
 export async function readIfExists(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, "utf8");
+    return fileText(await readFile(file));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw withPath(error, file);
@@ -41,7 +49,7 @@ export async function readIfExists(file: string): Promise<string | undefined> {
 /** readIfExists without the wait: for many small reads in a row (a thread-pool round trip each costs more than the read). */
 export function readIfExistsSync(file: string): string | undefined {
   try {
-    return readFileSync(file, "utf8");
+    return fileText(readFileSync(file));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw withPath(error, file);
@@ -93,6 +101,26 @@ export interface LoadedFacts {
   unread: SnapshotPart[];
   /** Logs read this run that could not be read as themselves (unreadable, zeroed, an LFS pointer), with why. */
   lostNow: LostLog[];
+  /** Logs read this run with lines whose words are not read (bad bytes, zeros: facts there skipped), with the first such line and why. */
+  garbledNow: GarbledLog[];
+}
+
+/** A log read with lines whose words are not read (see LogInput.badLines): the facts there are skipped. */
+export interface GarbledLog {
+  path: string;
+  /** The first bad line (said with `reason`), and all of them. */
+  line: number;
+  lines: readonly number[];
+  reason: string;
+}
+
+export function garbledNow(logs: readonly LogInput[]): GarbledLog[] {
+  return logs.flatMap((l) => {
+    const first = l.badLines?.[0];
+    if (first === undefined) return [];
+    const said = l.problems?.find((p) => p.line === first);
+    return [{ path: l.path, line: first, lines: l.badLines!, reason: said?.reason ?? "not valid text" }];
+  });
 }
 
 /** A log on disk that could not be read as itself; `lost`: provably not the log (zeroed, an LFS pointer). */
@@ -163,6 +191,7 @@ export async function loadFacts(
       proseBefore: [],
       unread: [],
       lostNow: lostNow(res.logs),
+      garbledNow: garbledNow(res.logs),
     };
   }
   const fresh = given ?? (await readWindowFacts(ws, since)) ?? (await readFacts(ws, { since }));
@@ -185,6 +214,7 @@ export async function loadFacts(
     kept: { since, parts: snapshot.parts },
     unread: snapshot.unread,
     lostNow: lostNow(fresh.logs),
+    garbledNow: garbledNow(fresh.logs),
   };
 }
 
@@ -267,6 +297,20 @@ export interface EntityPages {
   managed: string[];
   /** Pages renamed by hand that this run follows for the first time (README "bank"). */
   notes: string[];
+  /**
+   * Pages whose file name is decomposed on disk (NFD: `Zoe\u0308.md`, as an old Mac's sync
+   * leaves it), by the path membank spells (NFC) -> the path on disk: written where they are.
+   */
+  onDisk: Map<string, string>;
+}
+
+/** Pages at the path their file has on disk (EntityPages.onDisk), not a twin that looks the same. */
+export function pagesOnDisk<P extends { path: string }>(pages: P[], onDisk: ReadonlyMap<string, string>): P[] {
+  if (onDisk.size === 0) return pages;
+  return pages.map((p) => {
+    const real = onDisk.get(p.path);
+    return real === undefined ? p : { ...p, path: real };
+  });
 }
 
 /**
@@ -279,12 +323,20 @@ export async function loadEntityPages(ws: Workspace): Promise<EntityPages> {
     .sort((a, b) => cmp(a.path, b.path));
   const texts = new Map<string, string>();
   const pages: { slug: string; path: string; text: string }[] = [];
+  const onDisk = new Map<string, string>();
+  const names = new Set(files.map((f) => f.path));
   // Read 32 at a time (hundreds of pages on a busy disk; not thousands of open files at once), kept in path order.
   const read: string[] = [];
   for (let i = 0; i < files.length; i += 32)
     read.push(...(await Promise.all(files.slice(i, i + 32).map((file) => readFile(file.absPath, "utf8")))));
   files.forEach((file, i) => {
-    const slug = path.posix.basename(file.path, ".md");
+    let slug = path.posix.basename(file.path, ".md");
+    // Names are compared in NFC: a decomposed name is the page of its entity (unless a page spelled in NFC is there too).
+    const nfc = `${ENTITY_DIR}/${slug.normalize("NFC")}.md`;
+    if (nfc !== file.path && !names.has(nfc)) {
+      slug = slug.normalize("NFC");
+      onDisk.set(nfc, file.path);
+    }
     texts.set(slug, read[i]!);
     pages.push({ slug, path: file.path, text: read[i]! });
   });
@@ -301,7 +353,7 @@ export async function loadEntityPages(ws: Workspace): Promise<EntityPages> {
         `${r.path}: renamed from ${ENTITY_DIR}/${entityFileStem(r.from)}.md (its title is "# ${r.from}"): @${r.from} is filed under it from now on; to undo, rename it back`,
       );
   }
-  return { texts, ...table, managed, notes };
+  return { texts, ...table, managed, notes, onDisk };
 }
 
 /** A stable key of an alias table, to notice when it changed. */

@@ -91,6 +91,8 @@ export interface LogInput {
   text: string;
   /** Lines with bytes that are not UTF-8: never facts. */
   invalidLines?: readonly number[];
+  /** Lines whose words are not read (bytes that are not text, zeros where text was), in order; `problems` says why at the first. */
+  badLines?: readonly number[];
   /** Problems of the file as a whole (too large, not UTF-8, unreadable), reported as diagnostics. */
   problems?: { line: number; reason: string }[];
   /** The file could not be read at all (permissions, I/O): a later run must read it again. */
@@ -103,7 +105,14 @@ export interface LogInput {
 export async function readLog(rel: string, abs: string): Promise<LogInput> {
   try {
     const m = await readMemoryText(abs);
-    const read = { path: rel, text: m.text, invalidLines: m.invalid?.lines ?? [], problems: memoryTextProblems(m) };
+    const bad = [...new Set([...(m.invalid?.lines ?? []), ...(m.zeroedRun?.lines ?? [])])].sort((a, b) => a - b);
+    const read = {
+      path: rel,
+      text: m.text,
+      invalidLines: m.invalid?.lines ?? [],
+      problems: memoryTextProblems(m),
+      ...(bad.length === 0 ? {} : { badLines: bad }),
+    };
     // A zeroed log, or an LFS pointer, is a lost one, not an empty one: read again once restored.
     if (m.zeroed !== undefined || m.lfsPointer) return { ...read, unread: true, lost: true };
     // Too large to read is not empty: its facts stay out of this run only (a log an earlier run read stops it).

@@ -1,5 +1,6 @@
 import { type Dirent, existsSync, lstatSync, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
 import path from "node:path";
+import { fileWaits, GONE_WAIT_MS } from "./text-file.js";
 import type { Workspace } from "./workspace.js";
 
 export interface MemoryFile {
@@ -181,7 +182,14 @@ export function scanMemoryFiles(ws: Workspace, opts: ScanOptions = {}): MemoryFi
       let entries: Dirent[];
       try {
         entries = readdirSync(abs, { withFileTypes: true });
-      } catch {
+      } catch (error) {
+        // Said, not silent: the logs in it would read as deleted (a few: their facts gone from the bank).
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== "ENOENT" && code !== "ENOTDIR")
+          opts.skipped?.push({
+            path: rel,
+            reason: `cannot be read (${code ?? String(error)}), so membank cannot list the files in it: give your account read access to it (chmod u+rx)`,
+          });
         return;
       }
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -274,4 +282,32 @@ export function relistMemoryFiles(
   }
   const files = [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { files, skipped: listing.skipped, links: listing.links };
+}
+
+/** How many times a file an earlier run read and the listing missed is waited for (GONE_WAIT_MS each). */
+const GONE_TRIES = 5;
+
+/**
+ * `listing` with the files among `missing` (logs an earlier run read that it does not hold)
+ * that are back after a short wait: an editor saving by rename (vim, many others) moves the
+ * file away and writes it anew, and a listing in that moment would take the log for deleted
+ * and its facts out of the bank for a night. As readMemoryText does for a file gone while it
+ * is read. A file left out with a reason (a link out of the workspace) is not waited for.
+ */
+export async function lookAgainForGone(
+  ws: Workspace,
+  listing: MemoryListing,
+  missing: readonly string[],
+): Promise<MemoryListing> {
+  const refused = listing.skipped.map((s) => s.path);
+  let left = missing.filter((rel) => !refused.some((r) => rel === r || rel.startsWith(`${r}/`)));
+  for (let i = 0; i < GONE_TRIES && left.length > 0; i++) {
+    await fileWaits.wait(GONE_WAIT_MS);
+    const back = left.filter((rel) => existsSync(path.join(ws.root, rel)));
+    if (back.length === 0) continue;
+    listing = relistMemoryFiles(ws, listing, back) ?? memoryListing(ws);
+    // Back, listed or not (a folder of that name is not waited for again): only the absent ones are.
+    left = left.filter((rel) => !back.includes(rel));
+  }
+  return listing;
 }

@@ -88,7 +88,9 @@ async function replaceableHash(ws: Workspace, rel: string): Promise<string | nul
     const bad = m.invalid;
     const what = m.utf16
       ? "saved as UTF-16, not UTF-8"
-      : `not valid UTF-8 (byte 0x${(bad?.byte ?? 0).toString(16).toUpperCase().padStart(2, "0")})`;
+      : m.windows1252
+        ? 'saved as Windows-1252 ("ANSI"), not UTF-8'
+        : `not valid UTF-8 (byte 0x${(bad?.byte ?? 0).toString(16).toUpperCase().padStart(2, "0")})`;
     throw new MembankError(
       `${rel}:${bad?.line ?? 1}: ${what}; membank would turn your characters there into U+FFFD, so it wrote nothing: save the file as UTF-8 and run again`,
       { code: "ENOTUTF8" },

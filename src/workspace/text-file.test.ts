@@ -120,3 +120,64 @@ describe('a file saved as UTF-16 with its byte order mark (Notepad\'s "Unicode")
     expect(m.invalid?.byte).toBe(0xff);
   });
 });
+
+describe('a file saved as Windows-1252 (an old Windows editor\'s "ANSI")', () => {
+  // "Größe café naïve “quoted” it’s — 5 €" as Windows-1252 writes it.
+  const ansi = Buffer.from([
+    ...Buffer.from("# Tag\r\n- W @Zo"),
+    0xeb,
+    ...Buffer.from(": Gr"),
+    0xf6,
+    0xdf,
+    ...Buffer.from("e caf"),
+    0xe9,
+    ...Buffer.from(" na"),
+    0xef,
+    ...Buffer.from("ve "),
+    0x93,
+    ...Buffer.from("quoted"),
+    0x94,
+    ...Buffer.from(" it"),
+    0x92,
+    ...Buffer.from("s "),
+    0x97,
+    ...Buffer.from(" 5 "),
+    0x80,
+    ...Buffer.from("\r\n"),
+  ]);
+
+  it("is read as Windows-1252, every line whole, and said to be so", () => {
+    const m = decodeMemoryText(ansi);
+    expect(m.text).toBe("# Tag\r\n- W @Zoë: Größe café naïve “quoted” it’s — 5 €\r\n");
+    expect(m.windows1252).toBe(true);
+    expect(m.invalid).toBeUndefined();
+    expect(decodeText(ansi)).toBe(m.text);
+    const problems = memoryTextProblems(m);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]!.reason).toMatch(/^saved as Windows-1252 \("ANSI"\), not UTF-8: read as Windows-1252.*iconv/);
+  });
+
+  it("is not guessed for Shift-JIS, nor for UTF-8 with a stray byte, nor for a byte Windows-1252 has no letter for", () => {
+    // "田中さんは東京の" in Shift-JIS: runs of high bytes no Western text has.
+    const sjis = Buffer.from([0x2d, 0x20, 0x93, 0x63, 0x92, 0x86, 0x82, 0xb3, 0x82, 0xf1, 0x82, 0xcd, 0x93, 0x8c]);
+    const mixed = Buffer.concat([Buffer.from("Zoë\ncaf"), Buffer.from([0xe9, 0x0a])]);
+    const undefinedByte = Buffer.from([0x61, 0x81, 0x62, 0x0a]);
+    for (const bytes of [sjis, mixed, undefinedByte]) {
+      const m = decodeMemoryText(bytes);
+      expect(m.windows1252).toBeUndefined();
+      expect(m.invalid).toBeDefined();
+    }
+  });
+});
+
+describe("a run of zero bytes inside a log (a block lost in a crash while the file was rewritten)", () => {
+  it("is said on its line with its length; a stray zero or two is the text's own", () => {
+    const bytes = Buffer.from("# Mon\n- W @Ana: runs the club\n- W @Bo: fine\n");
+    bytes.fill(0, 10, 30);
+    const m = decodeMemoryText(bytes);
+    expect(m.zeroedRun).toEqual({ line: 2, bytes: 20, lines: [2] });
+    expect(memoryTextProblems(m)[0]).toMatchObject({ line: 2 });
+    expect(memoryTextProblems(m)[0]!.reason).toMatch(/^holds 20 zero bytes where text was/);
+    expect(decodeMemoryText(Buffer.from("a\0b\0\0c\n")).zeroedRun).toBeUndefined();
+  });
+});

@@ -1,5 +1,7 @@
+import { isUtf8 } from "node:buffer";
 import { readFileSync, statSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
+import { decodeWindows1252, isWindows1252 } from "./windows-1252.js";
 
 /**
  * The one home of how a memory file's bytes become text, for retain and the index: a
@@ -24,6 +26,12 @@ export interface MemoryText {
    * were not). The text is what comes before them; the words of that tail are gone from the disk.
    */
   zeroedTail?: number;
+  /**
+   * Set when a run of zero bytes (at least ZERO_TAIL_MIN) sits inside the text: a block of the
+   * file that never reached the disk (a crash while it was rewritten). The first run's line and
+   * length, and every line a run touches: the words there are gone, facts there are not read.
+   */
+  zeroedRun?: { line: number; bytes: number; lines: number[] };
   /** Set when the file is a Git LFS pointer (git-lfs not installed, or not pulled): the text is elsewhere. */
   lfsPointer?: true;
   /**
@@ -32,13 +40,18 @@ export interface MemoryText {
    * bytes would garble it). Check the bytes with isUtf8 before writing, as every writer does.
    */
   utf16?: "le" | "be";
+  /**
+   * Set when the file is not UTF-8 but reads as Windows-1252 ("ANSI", an old Windows editor's
+   * default; see isWindows1252): the text was read as that, and, as for UTF-16, nothing may
+   * write text into the file (isUtf8 says no, so no writer does).
+   */
+  windows1252?: true;
   /** Set when some bytes are not UTF-8 (or, in a UTF-16 file, not UTF-16): the first one, and every line that has one (1-based). */
   invalid?: { line: number; byte: number; lines: number[] };
 }
 
 const strict = new TextDecoder("utf-8", { fatal: true });
 const lenient = new TextDecoder("utf-8");
-
 /** Length of a valid UTF-8 sequence at `i`, or 0 when the byte there starts none (RFC 3629). */
 function sequenceLength(buf: Uint8Array, i: number): number {
   const b = buf[i]!;
@@ -108,12 +121,48 @@ export function decodeMemoryText(buf: Uint8Array): MemoryText {
   if (buf.length < 1024 && LFS_POINTER.test(Buffer.from(buf).toString("latin1"))) return { text: "", lfsPointer: true };
   const utf16 = utf16Bom(buf);
   if (utf16 !== undefined) return decodeUtf16(buf, utf16);
+  // The zeros stay in the text: a line holding one is never a fact (retain's control-character rule).
+  const zeroedRun = buf.indexOf(0) < 0 ? undefined : zeroRuns(buf);
+  const m = decodeUtf8(buf);
+  return zeroedRun === undefined ? m : { ...m, zeroedRun };
+}
+
+/** A file without a byte order mark: UTF-8, else Windows-1252 when it is that (isWindows1252), else UTF-8 with its bad lines marked. */
+function decodeUtf8(buf: Uint8Array): MemoryText {
   try {
     return { text: strict.decode(buf) };
   } catch {
+    if (isWindows1252(buf)) return { text: decodeWindows1252(buf), windows1252: true };
     const invalid = invalidBytes(buf);
     return invalid ? { text: lenient.decode(buf), invalid } : { text: lenient.decode(buf) };
   }
+}
+
+/** The runs of ZERO_TAIL_MIN or more zero bytes inside a file (see MemoryText.zeroedRun), by line as splitLines counts them. */
+function zeroRuns(buf: Uint8Array): MemoryText["zeroedRun"] {
+  let line = 1;
+  let first: { line: number; bytes: number } | undefined;
+  const lines: number[] = [];
+  for (let i = 0; i < buf.length; ) {
+    const b = buf[i]!;
+    if (b === 0x0a || b === 0x0d) {
+      line++;
+      i += b === 0x0d && buf[i + 1] === 0x0a ? 2 : 1;
+      continue;
+    }
+    if (b !== 0) {
+      i++;
+      continue;
+    }
+    let end = i;
+    while (end < buf.length && buf[end] === 0) end++;
+    if (end - i >= ZERO_TAIL_MIN) {
+      first ??= { line, bytes: end - i };
+      if (lines[lines.length - 1] !== line) lines.push(line);
+    }
+    i = end;
+  }
+  return first && { ...first, lines };
 }
 
 /** The byte order of a UTF-16 file by its byte order mark (not UTF-32's FF FE 00 00), or undefined. */
@@ -153,10 +202,15 @@ function firstBadUnit(buf: Uint8Array, order: "le" | "be"): number {
   return buf[buf.length - 1]!;
 }
 
-/** The text of a file's bytes, as everything that reads a memory file sees it: UTF-16 by its byte order mark, else UTF-8 (bad bytes as U+FFFD); a mark is dropped. */
+/**
+ * The text of a file's bytes, as everything that reads a memory file sees it: UTF-16 by its byte
+ * order mark, else UTF-8, else Windows-1252 when it is that (isWindows1252), else UTF-8 with
+ * bad bytes as U+FFFD; a mark is dropped.
+ */
 export function decodeText(buf: Uint8Array): string {
   const utf16 = utf16Bom(buf);
-  return utf16 === undefined ? lenient.decode(buf) : new TextDecoder(`utf-16${utf16}`).decode(buf);
+  if (utf16 !== undefined) return new TextDecoder(`utf-16${utf16}`).decode(buf);
+  return !isUtf8(buf) && isWindows1252(buf) ? decodeWindows1252(buf) : lenient.decode(buf);
 }
 
 /** How many times a file that changes while it is read is read again before its unfinished last line is left out. */
@@ -218,13 +272,21 @@ export async function readMemoryText(file: string): Promise<MemoryText> {
 }
 
 /** How long a file gone while it is read is waited for, each of READ_TRIES times. */
-const GONE_WAIT_MS = 100;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const GONE_WAIT_MS = 100;
+
+/**
+ * Every wait on a file that is being written (a last line still being written, a file moved
+ * away for a moment by an editor's save): a timer. A test finishes the write here instead of
+ * racing a writer.
+ */
+export const fileWaits = { wait: (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms)) };
+const sleep = (ms: number) => fileWaits.wait(ms);
 
 /**
  * `readMemoryText`, synchronously (the index applies files inside one transaction): read again
- * when the file changed while read, but never waited on (the index reads a file again once
- * its size or time changes, so a line still being written is put right by the next sync).
+ * when the file changed while read, but never waited on. The index reads the files written
+ * less than SETTLE_MS ago with readMemoryText before its transaction (index/apply.ts
+ * readRecentFiles), so only older ones, whose last line is not waited for anyway, come here.
  */
 export function readMemoryTextSync(file: string): MemoryText {
   let bytes = Buffer.alloc(0);
@@ -279,6 +341,26 @@ export function memoryTextProblems(m: MemoryText): { line: number; reason: strin
               "what was written there is gone from the disk, the rest is read; restore the file from git or a backup if you can, else cut the zero bytes off",
           },
         ];
+  if (m.zeroedRun !== undefined) {
+    tail.unshift({
+      line: m.zeroedRun.line,
+      reason:
+        `holds ${m.zeroedRun.bytes} zero bytes where text was (what a crash or power loss leaves of a file being rewritten; ` +
+        `${m.zeroedRun.lines.length} line(s) in all): what was written there is gone from the disk, facts there are not read; ` +
+        "restore the file from git (git checkout -- <file>) or a backup",
+    });
+  }
+  if (m.windows1252) {
+    return [
+      {
+        line: 1,
+        reason:
+          'saved as Windows-1252 ("ANSI"), not UTF-8: read as Windows-1252, and membank writes nothing into it; ' +
+          "save it as UTF-8 in your editor, or: iconv -f WINDOWS-1252 -t UTF-8 <file> > <file>.new && mv <file>.new <file>",
+      },
+      ...tail,
+    ];
+  }
   if (m.invalid) {
     const hex = m.invalid.byte.toString(16).toUpperCase().padStart(2, "0");
     return [
