@@ -106,6 +106,16 @@ describe("membank openclaw setup: the plan", () => {
     expect(withCron).toEqual(["cron"]);
   });
 
+  it("schedules the nightly at 04:00, after OpenClaw's dreaming at 03:00, unless told a time", async () => {
+    const ctx = await ctxFor({});
+    const cronOf = async (opts: Parameters<typeof planSetup>[1]) => {
+      const command = (await planSetup(ctx, opts)).find((s) => s.id === "cron")?.command ?? [];
+      return command[command.indexOf("--cron") + 1];
+    };
+    expect(await cronOf({})).toBe("0 4 * * *");
+    expect(await cronOf({ cronExpr: "30 2 * * *" })).toBe("30 2 * * *");
+  });
+
   it("--mcp: the server entry uses membank's own node, a 120 s timeout and only membank's tools", async () => {
     const ctx = await ctxFor({});
     expect(mcpServerEntry(ctx)).toEqual({
@@ -176,7 +186,7 @@ describe("membank openclaw setup: the plan", () => {
     expect(text).toContain(`$ openclaw plugins install --link --force --accept-capabilities ${pluginDir}`);
     expect(text).toContain(`$ openclaw config set memory.search.extraPaths '["bank"]' --strict-json`);
     expect(text).toMatch(
-      /\$ openclaw cron add --name 'membank nightly' --declaration-key membank-nightly --cron '0 3 \* \* \*'/,
+      /\$ openclaw cron add --name 'membank nightly' --declaration-key membank-nightly --cron '0 4 \* \* \*'/,
     );
   });
 

@@ -5,6 +5,7 @@ import { writeFileAtomic } from "../workspace/atomic.js";
 import { CONFIG_FILE } from "../workspace/config.js";
 import { MembankError } from "../workspace/errors.js";
 import { initWorkspace } from "../workspace/init.js";
+import { NIGHTLY_CRON } from "../workspace/schedule-default.js";
 import { retainBlockState, upsertRetainBlock } from "./agents-block.js";
 import { getPath, type OpenClawContext } from "./context.js";
 import { lastLine, mustRunOpenClaw, runOpenClaw } from "./run.js";
@@ -151,12 +152,13 @@ export async function planSetup(ctx: OpenClawContext, opts: SetupOptions = {}): 
     // `openclaw plugins disable` and `uninstall` leave `enabled: false`, which a new install keeps.
     const disabled = getPath(ctx.config, `plugins.entries.${PLUGIN_ID}.enabled`) === false;
     steps.push(
-      openClawStep(ctx, "plugin-enabled", "enable the membank plugin (its entry says enabled: false)", !disabled, [
-        "plugins",
-        "enable",
-        PLUGIN_ID,
-        "--accept-capabilities",
-      ]),
+      openClawStep(
+        ctx,
+        "plugin-enabled",
+        disabled ? "enable the membank plugin (its entry says enabled: false)" : "the membank plugin is not disabled",
+        !disabled,
+        ["plugins", "enable", PLUGIN_ID, "--accept-capabilities"],
+      ),
     );
     const cfg = pluginConfig(ctx);
     steps.push(
@@ -208,7 +210,7 @@ export async function planSetup(ctx: OpenClawContext, opts: SetupOptions = {}): 
       "--declaration-key",
       CRON_KEY,
       "--cron",
-      opts.cronExpr ?? "0 3 * * *",
+      opts.cronExpr ?? NIGHTLY_CRON,
       ...(opts.tz ? ["--tz", opts.tz] : []),
       "--command-argv",
       JSON.stringify(nightlyArgv(ctx, opts.tz)),
@@ -219,7 +221,7 @@ export async function planSetup(ctx: OpenClawContext, opts: SetupOptions = {}): 
     ];
     steps.push({
       id: "cron",
-      summary: `add the nightly job "membank nightly" (${opts.cronExpr ?? "0 3 * * *"}; idempotent by key ${CRON_KEY})`,
+      summary: `add the nightly job "membank nightly" (${opts.cronExpr ?? NIGHTLY_CRON}; idempotent by key ${CRON_KEY})`,
       done: false,
       command,
       apply: async () => {

@@ -2,8 +2,8 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { describeIssues, describeJsonError } from "./config-report.js";
 import { MembankError } from "./errors.js";
-
 import { CONFIG_FILE } from "./locate.js";
+import { NIGHTLY_CRON } from "./schedule-default.js";
 
 /** Name of the optional per-workspace config file (also how a workspace is found from cwd); its home is locate.ts. */
 export { CONFIG_FILE };
@@ -183,7 +183,7 @@ export const configSchema = z
       .default({}),
     schedule: z
       .strictObject({
-        cron: z.string().default("0 3 * * *"),
+        cron: z.string().default(NIGHTLY_CRON),
         tz: z.string().optional(),
       })
       .default({}),

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { MembankError } from "../../workspace/errors.js";
+import { NIGHTLY_CRON } from "../../workspace/schedule-default.js";
 import { printJson } from "../shared.js";
 
 interface CommonFlags {
@@ -52,7 +53,7 @@ export function registerOpenClaw(program: Command): void {
       .option("--dry-run", "print every change and the exact command, change nothing")
       .option("--mcp", "add membank as an MCP server instead of installing the plugin")
       .option("--no-cron", "skip the nightly cron job (it needs a running Gateway)")
-      .option("--cron-expr <expr>", "when the nightly job runs", "0 3 * * *")
+      .option("--cron-expr <expr>", "when the nightly job runs (after OpenClaw's dreaming at 03:00)", NIGHTLY_CRON)
       .option("--tz <zone>", "IANA time zone of the cron expression (default: the Gateway's)"),
   ).action(async (flags: SetupFlags) => {
     const {

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { MembankError } from "../../workspace/errors.js";
+import { NIGHTLY_CRON } from "../../workspace/schedule-default.js";
 import { loadWorkspace, workspaceOption } from "../shared.js";
 import { RUN_EXIT_HELP, runOnce } from "./run.js";
 
@@ -23,7 +24,7 @@ export function registerSchedule(program: Command): void {
         "also across processes via .memory/lock). --once runs it now and exits (for system cron or a " +
         "systemd timer). SIGTERM lets the current step finish, skips the rest and exits.",
     )
-    .option("--cron <expr>", 'cron expression (default config schedule.cron, "0 3 * * *")')
+    .option("--cron <expr>", `cron expression (default config schedule.cron, "${NIGHTLY_CRON}")`)
     .option("--tz <zone>", "IANA time zone of the cron expression (default config schedule.tz, else the machine's)")
     .option("--once", "run the pipeline once now and exit")
     .option("--sessions <dir>", "session transcripts folder; default config sessions.dir")
