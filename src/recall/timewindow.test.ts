@@ -189,6 +189,13 @@ describe("weekends are Saturday and Sunday", () => {
     expect(days("plans for next weekend", wed)).toEqual(["2026-10-17", "2026-10-18"]);
   });
 
+  it("two weekends ago and the weekend before last count back from last weekend", () => {
+    expect(days("what happened at the farm two weekends ago?", wed)).toEqual(["2026-09-26", "2026-09-27"]);
+    expect(days("who was on call the weekend before last", sun)).toEqual(["2026-09-26", "2026-09-27"]);
+    expect(days("where did we go 3 weekends ago", sat)).toEqual(["2026-09-19", "2026-09-20"]);
+    expect(days("a couple of weekends ago, what did I buy?", wed)).toEqual(["2026-09-26", "2026-09-27"]);
+  });
+
   it("a bare 'the weekend' is the latest one begun", () => {
     expect(days("what did I cook over the weekend?", wed)).toEqual(["2026-10-03", "2026-10-04"]);
     expect(days("who came round at the weekend", sun)).toEqual(["2026-10-10", "2026-10-11"]);

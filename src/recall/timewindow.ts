@@ -145,14 +145,23 @@ function relativeTo(query: string, asOf: Date): Span | undefined {
  * August", "the weekend after May 3") are read by the rules above first.
  */
 function weekend(query: string, asOf: Date): Span | undefined {
+  const today = utc(asOf.getUTCFullYear(), asOf.getUTCMonth() + 1, asOf.getUTCDate());
+  const thisSat = addDays(mondayOf(today), 5);
+  // "two weekends ago", "the weekend before last": counted back from this week's, as "last weekend" is one back.
+  const back =
+    /\b(\d{1,2}|a\s+couple\s+of|couple\s+of|two|three|four|five|six|seven|eight|nine|ten)\s+weekends\s+ago\b/i.exec(
+      query,
+    ) ?? /\b(?:the\s+)?weekend\s+before\s+()last\b/i.exec(query);
+  if (back) {
+    const from = addDays(thisSat, -7 * (back[1] === "" ? 2 : toCount(back[1]!.toLowerCase())));
+    return { from, to: addDays(from, 1), index: back.index, text: back[0] };
+  }
   // "the weekend", "last weekend"; not "a recent weekend" (vague) or "weekends" (a habit).
   const m =
     /\b(?:(?:over|at|on|during)\s+)?(?:the\s+(?:(?:past|previous|coming)\s+)?|(?:last|past|previous|this|next|coming)\s+)weekend\b/i.exec(
       query,
     );
   if (!m) return undefined;
-  const today = utc(asOf.getUTCFullYear(), asOf.getUTCMonth() + 1, asOf.getUTCDate());
-  const thisSat = addDays(mondayOf(today), 5);
   const begun = today.getTime() >= thisSat.getTime();
   const which = /\b(last|past|previous|this|next|coming)\s+weekend/i.exec(m[0])?.[1]?.toLowerCase();
   const from =
