@@ -29,3 +29,16 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
  * another noun they end a noun phrase ("the honey show" is no honey-seller's role: recall/roles.ts).
  */
 export const NOUN_STOP_WORDS: ReadonlySet<string> = new Set(["show"]);
+
+/**
+ * Function words that neither STOP_WORDS nor WordNet (nouns, verbs, adjectives and adverbs
+ * only) holds: still words of the language, so recall never takes one for a misspelling
+ * (synonyms.ts isDictionaryWord): "whose" is no "those".
+ */
+export const OTHER_FUNCTION_WORDS: ReadonlySet<string> = new Set(
+  (
+    "whose whoever whomever whatever whichever wherever whenever although though unless whether without within " +
+    "toward towards among amongst beside besides upon shall mustn shouldn wouldn couldn weren doesn aren isn wasn " +
+    "hasn haven hadn whereas whereby"
+  ).split(" "),
+);

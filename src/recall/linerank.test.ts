@@ -51,6 +51,29 @@ describe("time-word bonus", () => {
   });
 });
 
+describe("amount bonus", () => {
+  const opts = { ...DEFAULT_LINE_RANK, fileWeight: 0, coverageWeight: 0 };
+  const said = (text: string): LineHit => ({ path: "memory/a.md", line: 1, score: 1, text });
+
+  it("lifts lines holding a number, only for a question after a quantity", () => {
+    const lines = [
+      said("Kev says the clutch is worn, £640 all in."),
+      said("Twelve calls today."),
+      said("Clutch feels fine."),
+    ];
+    for (const q of ["how much was the clutch?", "how many calls did I do?", "what did the clutch cost?"]) {
+      const [price, count, plain] = rescoreLines(lines, q, opts);
+      expect(price!.score).toBeCloseTo(1 + opts.amountBoost, 9);
+      expect(count!.score).toBe(q.startsWith("how many") ? 1 + opts.amountBoost : 1);
+      expect(plain!.score).toBe(1);
+    }
+    expect(rescoreLines(lines, "who fixed the clutch?", opts).map((h) => h.score)).toEqual([1, 1, 1]);
+    // A sum is written in digits: "six pages" says no price.
+    const [pages] = rescoreLines([said("Wrote the plan, six pages.")], "how much is the plan worth?", opts);
+    expect(pages!.score).toBe(1);
+  });
+});
+
 describe("recency bonus", () => {
   const opts = { ...DEFAULT_LINE_RANK, fileWeight: 0, coverageWeight: 0, timeWordBoost: 0 };
   const on = (date: string, score: number, text: string): LineHit => ({

@@ -19,6 +19,12 @@ export interface LineRankOptions {
    */
   timeWordBoost: number;
   /**
+   * Bonus, in a question after a quantity ("how much was the clutch?", "how many calls did I
+   * do?", "what did the MOT cost?"), for lines that hold one: digits for a sum, digits or a
+   * number word for a count. The answer to "how much" is a line with the amount.
+   */
+  amountBoost: number;
+  /**
    * Bonus, in a question after the latest state ("when did I last see Ana?", "what's the
    * latest on the move?"), for lines of later days: up to this
    * share for the newest date among the hits, none for the oldest. A question after the
@@ -40,6 +46,7 @@ export const DEFAULT_LINE_RANK: LineRankOptions = {
   coverageWeight: 2,
   coverageSpan: 2,
   timeWordBoost: 0.5,
+  amountBoost: 0.5,
   recencyBoost: 1,
   lastMetBoost: 4,
 };
@@ -47,6 +54,13 @@ export const DEFAULT_LINE_RANK: LineRankOptions = {
 const WHEN_QUESTION = /^\s*(?:when|what (?:year|month|date|day)|how long)\b/i;
 const TIME_WORDS =
   /\b(?:yesterday|today|tonight|tomorrow|ago|last|next|since|recently|this (?:week|month|year|weekend|morning|evening)|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|january|february|march|april|may|june|july|august|september|october|november|december|(?:19|20)\d\d)\b/i;
+
+/** A question after a sum ("how much", "what did it cost"): its answer holds digits ("£640", "95p"), rarely a word ("six pages"). */
+const SUM_QUESTION = /\bhow\s+much\b|\b(?:cost|costs|price|prices|priced|worth|charge|charged|charging|owe|owed)\b/i;
+/** A question after a count or a measure ("how many calls", "how big is the herd"): digits or a number word ("twelve calls"). */
+const COUNT_QUESTION = /\bhow\s+(?:many|big|far|old|heavy|large|tall)\b/i;
+const NUMBER_WORDS =
+  /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|dozen|half|couple)\b/i;
 
 /**
  * A question after the latest state: "last" before a verb ("did I last see", "was last
@@ -108,6 +122,14 @@ export function rescoreLines(
   const byLine = new Map<string, LineHit>();
   for (const h of hits) byLine.set(`${h.path}\u0000${h.line}`, h);
   const when = opts.timeWordBoost > 0 && WHEN_QUESTION.test(query);
+  const amount =
+    opts.amountBoost <= 0
+      ? undefined
+      : SUM_QUESTION.test(query)
+        ? /\d/
+        : COUNT_QUESTION.test(query)
+          ? NUMBER_WORDS
+          : undefined;
   // Dates of the hits, oldest first: a line's share of the recency bonus is its date's place.
   const lastMet = opts.lastMetBoost > 0 && LAST_MET.test(query);
   const latest = !lastMet && opts.recencyBoost > 0 && LATEST_QUESTION.test(query);
@@ -122,6 +144,7 @@ export function rescoreLines(
       s *= 1 + (opts.recencyBoost * newer) / (dates!.size - 1);
     }
     if (when && TIME_WORDS.test(h.text)) s *= 1 + opts.timeWordBoost;
+    if (amount?.test(h.text)) s *= 1 + opts.amountBoost;
     if (opts.coverageWeight > 0 && h.coverage) s *= 1 + opts.coverageWeight * coverage(h, byLine, opts.coverageSpan);
     if (opts.speakerBoost > 0) {
       const named = lineSpeakers(h.text).some((sp) => {

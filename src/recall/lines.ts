@@ -1,6 +1,7 @@
 import { otherSpellings } from "../analysis/abbreviations.js";
 import { verbForms } from "../analysis/irregular.js";
-import { agentVerbs } from "../analysis/synonyms.js";
+import { oneEditAway } from "../analysis/spelling.js";
+import { agentVerbs, isDictionaryWord } from "../analysis/synonyms.js";
 import { cjkWords, ftsWords, phraseOccurrences, stemmedTokens } from "../analysis/tokens.js";
 import type { IndexDb } from "../index/db.js";
 import {
@@ -11,6 +12,7 @@ import {
   linesContaining,
   linesWithPhrase,
   matchLines,
+  vocabularyCounts,
 } from "../index/lines.js";
 import { byScoreThenPlace, type Place } from "../markdown/order.js";
 import { type Bm25Params, bm25Score, DEFAULT_BM25, FTS5_BM25, ftsIdf } from "./bm25.js";
@@ -80,7 +82,8 @@ export function searchLines(idx: IndexDb, terms: readonly LexicalTerm[], opts: L
     }
     return found;
   };
-  const phrases = ftsPhrases(terms, inMemory);
+  const memory: MemoryWords = { has: inMemory, respelled: respeller(idx) };
+  const phrases = ftsPhrases(terms, memory);
   if (phrases.length === 0) return [];
   const filter = {
     ...(opts.since ? { since: opts.since } : {}),
@@ -105,7 +108,7 @@ export function searchLines(idx: IndexDb, terms: readonly LexicalTerm[], opts: L
   // unless FTS5's score shows a repeat; then the line's own tokens, stemmed as the index stems them.
   const ids = ranked.map((r) => r.id);
   const holders = phrases.map((p, i) => linesWithPhrase(idx, p, ids, matching[i]!));
-  const words = ftsAlternatives(terms, inMemory);
+  const words = ftsAlternatives(terms, memory);
   const hits: LineHit[] = [];
   for (const r of ranked) {
     const row = rows.get(r.id);
@@ -139,7 +142,7 @@ export function searchLines(idx: IndexDb, terms: readonly LexicalTerm[], opts: L
  * finds a past-tense log line as the same term. Terms with no words are left out; a
  * repeated phrase once.
  */
-function termForms(terms: readonly LexicalTerm[], inMemory?: (word: string) => boolean): string[][][] {
+function termForms(terms: readonly LexicalTerm[], memory?: MemoryWords): string[][][] {
   const out: string[][][] = [];
   const seen = new Set<string>();
   for (const t of terms) {
@@ -156,14 +159,52 @@ function termForms(terms: readonly LexicalTerm[], inMemory?: (word: string) => b
       const alternatives = [
         ...verbForms(word),
         // Only for a doer the memory never names: "the dancers" of a log that has them are those dancers.
-        ...agentVerbsIfAbsent(word, inMemory).flatMap((v) => [v, ...verbForms(v)]),
+        ...agentVerbsIfAbsent(word, memory?.has).flatMap((v) => [v, ...verbForms(v)]),
         ...otherSpellings(word),
+        // A word the memory never holds may be misspelt: "cluch" also asks for the memory's "clutch".
+        ...(memory?.respelled(word) ?? []),
       ];
       for (const f of alternatives) if (!forms.some((w) => w.length === 1 && w[0] === f)) forms.push([f]);
     }
     out.push(forms);
   }
   return out;
+}
+
+/** What the line store holds: a word at all, and the memory's spelling of a word it never holds. */
+interface MemoryWords {
+  has(word: string): boolean;
+  respelled(word: string): string[];
+}
+
+/** Shortest word (as stemmed) whose one-edit neighbours are looked up: shorter ones have too many real neighbours ("shap": shop, ship, shape). */
+const RESPELL_MIN = 5;
+
+/**
+ * The memory's word one edit from a query word it never holds (oneEditAway on the stem, the
+ * most common such word in the line store; ties alphabetical), or none. Only a word no
+ * dictionary knows is respelled (synonyms.ts isDictionaryWord), and only into a word that is a
+ * stem of itself, so FTS5 finds it as written.
+ */
+function respeller(idx: IndexDb): (word: string) => string[] {
+  const seen = new Map<string, string[]>();
+  return (word) => {
+    let fix = seen.get(word);
+    if (fix === undefined) {
+      fix = [];
+      const stems = stemmedTokens(word);
+      const stem = stems.length === 1 ? stems[0]! : "";
+      const misspelt =
+        stem.length >= RESPELL_MIN && !vocabularyCounts(idx, [stem]).has(stem) && !isDictionaryWord(word);
+      if (misspelt) {
+        const counts = vocabularyCounts(idx, oneEditAway(stem));
+        const best = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+        if (best && stemmedTokens(best).join(" ") === best) fix = [best];
+      }
+      seen.set(word, fix);
+    }
+    return fix;
+  };
 }
 
 function agentVerbsIfAbsent(word: string, inMemory?: (word: string) => boolean): string[] {
@@ -173,16 +214,16 @@ function agentVerbsIfAbsent(word: string, inMemory?: (word: string) => boolean):
 }
 
 /** The FTS5 expression of each term: a phrase, or its forms' phrases OR-ed in parentheses. */
-function ftsPhrases(terms: readonly LexicalTerm[], inMemory?: (word: string) => boolean): string[] {
-  return termForms(terms, inMemory).map((forms) => {
+function ftsPhrases(terms: readonly LexicalTerm[], memory?: MemoryWords): string[] {
+  return termForms(terms, memory).map((forms) => {
     const phrases = forms.map((w) => `"${w.join(" ")}"`);
     return phrases.length === 1 ? phrases[0]! : `(${phrases.join(" OR ")})`;
   });
 }
 
 /** Each term's forms as stemmed token lists, as the line store indexes them (for counting repeats). */
-function ftsAlternatives(terms: readonly LexicalTerm[], inMemory?: (word: string) => boolean): string[][][] {
-  return termForms(terms, inMemory).map((forms) => forms.map((w) => stemmedTokens(w.join(" "))));
+function ftsAlternatives(terms: readonly LexicalTerm[], memory?: MemoryWords): string[][][] {
+  return termForms(terms, memory).map((forms) => forms.map((w) => stemmedTokens(w.join(" "))));
 }
 
 /**

@@ -167,6 +167,30 @@ describe("weekdays and 'now' that name no day", () => {
   });
 });
 
+describe("holidays name their days", () => {
+  const asOf = new Date("2026-11-24T12:00:00Z");
+  const days = (q: string) => {
+    const w = parseTimeWindow(q, asOf);
+    return [w?.from, w?.to];
+  };
+
+  it("reads Easter Monday and Good Friday as those days, not as a weekday of this week", () => {
+    expect(days("what did I do on Easter Monday?")).toEqual(["2026-04-06", "2026-04-06"]);
+    expect(days("who was on call on Good Friday")).toEqual(["2026-04-03", "2026-04-03"]);
+  });
+
+  it("leaves a season ('over Easter') and an occasion ('for Valentine's Day') to the words", () => {
+    expect(parseTimeWindow("who was on call over Easter?", asOf)).toBeUndefined();
+    expect(parseTimeWindow("what did I get for Valentine's Day?", asOf)).toBeUndefined();
+  });
+
+  it("counts 'the week before' and 'the day after' from the holiday", () => {
+    expect(days("who paid up the week before Easter?")).toEqual(["2026-03-29", "2026-04-04"]);
+    expect(days("what did we do the day after Boxing Day 2024?")).toEqual(["2024-12-27", "2024-12-27"]);
+    expect(days("the weekend after Christmas")).toEqual(["2025-12-27", "2025-12-28"]);
+  });
+});
+
 describe("weekends are Saturday and Sunday", () => {
   // asOf a Wednesday, a Saturday and a Sunday of one week (Mon 2026-10-05 .. Sun 2026-10-11).
   const wed = new Date("2026-10-07T09:00:00Z");
@@ -187,6 +211,13 @@ describe("weekends are Saturday and Sunday", () => {
     expect(days("what's on this weekend?", wed)).toEqual(["2026-10-10", "2026-10-11"]);
     expect(days("what did we do this weekend", sun)).toEqual(["2026-10-10", "2026-10-11"]);
     expect(days("plans for next weekend", wed)).toEqual(["2026-10-17", "2026-10-18"]);
+  });
+
+  it("two weekends ago and the weekend before last count back from last weekend", () => {
+    expect(days("what happened at the farm two weekends ago?", wed)).toEqual(["2026-09-26", "2026-09-27"]);
+    expect(days("who was on call the weekend before last", sun)).toEqual(["2026-09-26", "2026-09-27"]);
+    expect(days("where did we go 3 weekends ago", sat)).toEqual(["2026-09-19", "2026-09-20"]);
+    expect(days("a couple of weekends ago, what did I buy?", wed)).toEqual(["2026-09-26", "2026-09-27"]);
   });
 
   it("a bare 'the weekend' is the latest one begun", () => {

@@ -2,6 +2,8 @@ import type { ParsedResult } from "chrono-node";
 import { MONTH_NAME, maskWeekdayLabels, WEEKDAY_NAME } from "../analysis/time-words.js";
 import { chronoEn } from "../retain/chrono.js";
 import { toCount } from "../retain/date-phrases.js";
+import { addDays, utc } from "./days.js";
+import { holidayIn, holidayWindow } from "./holidays.js";
 import { mayHoldTimeWord } from "./time-gate.js";
 
 /** An inclusive window of days, YYYY-MM-DD. An open end is left out. */
@@ -17,19 +19,8 @@ export interface TimeWindow {
   vague?: true;
 }
 
-const DAY_MS = 86_400_000;
-
-/** Days are handled as UTC calendar dates so a window never shifts with the machine's zone. */
-function utc(y: number, m: number, d: number): Date {
-  return new Date(Date.UTC(y, m - 1, d));
-}
-
 export function isoDay(date: Date): string {
   return date.toISOString().slice(0, 10);
-}
-
-function addDays(date: Date, n: number): Date {
-  return new Date(date.getTime() + n * DAY_MS);
 }
 
 function mondayOf(date: Date): Date {
@@ -121,12 +112,9 @@ function relativeTo(query: string, asOf: Date): Span | undefined {
   const m = /\b(?:the\s+)?(day|night|week|weekend)\s+(before|after)\s+/i.exec(query);
   if (!m) return undefined;
   const rest = query.slice(m.index + m[0].length);
-  const r = chronoEn().parse(rest, { instant: asOf, timezone: 0 }, { forwardDate: false })[0];
-  if (r?.index !== 0 || !r.start.isCertain("day")) return undefined;
-  const c = r.start;
-  const mo = c.get("month") ?? 1;
-  const y = c.isCertain("year") ? (c.get("year") ?? asOf.getUTCFullYear()) : pastYear(mo, asOf);
-  const x = utc(y, mo, c.get("day") ?? 1);
+  const anchor = anchorDay(rest, asOf);
+  if (!anchor) return undefined;
+  const x = anchor.day;
   const unit = m[1]!.toLowerCase();
   const after = m[2]!.toLowerCase() === "after";
   let from: Date;
@@ -134,7 +122,19 @@ function relativeTo(query: string, asOf: Date): Span | undefined {
   else if (unit === "weekend") from = after ? saturdayFrom(addDays(x, 1)) : saturdayFrom(addDays(x, -7));
   else from = addDays(x, after ? 1 : -1);
   const to = unit === "week" ? addDays(from, 6) : unit === "weekend" ? addDays(from, 1) : from;
-  return { from, to, index: m.index, text: query.slice(m.index, m.index + m[0].length + r.text.length) };
+  return { from, to, index: m.index, text: query.slice(m.index, m.index + m[0].length + anchor.length) };
+}
+
+/** The day a "before"/"after" phrase counts from, at the start of `rest`: a holiday or a date chrono reads to the day. */
+function anchorDay(rest: string, asOf: Date): { day: Date; length: number } | undefined {
+  const h = holidayIn(rest, asOf);
+  if (h?.index === 0) return { day: h.day, length: h.text.length };
+  const r = chronoEn().parse(rest, { instant: asOf, timezone: 0 }, { forwardDate: false })[0];
+  if (r?.index !== 0 || !r.start.isCertain("day")) return undefined;
+  const c = r.start;
+  const mo = c.get("month") ?? 1;
+  const y = c.isCertain("year") ? (c.get("year") ?? asOf.getUTCFullYear()) : pastYear(mo, asOf);
+  return { day: utc(y, mo, c.get("day") ?? 1), length: r.text.length };
 }
 
 /**
@@ -145,14 +145,23 @@ function relativeTo(query: string, asOf: Date): Span | undefined {
  * August", "the weekend after May 3") are read by the rules above first.
  */
 function weekend(query: string, asOf: Date): Span | undefined {
+  const today = utc(asOf.getUTCFullYear(), asOf.getUTCMonth() + 1, asOf.getUTCDate());
+  const thisSat = addDays(mondayOf(today), 5);
+  // "two weekends ago", "the weekend before last": counted back from this week's, as "last weekend" is one back.
+  const back =
+    /\b(\d{1,2}|a\s+couple\s+of|couple\s+of|two|three|four|five|six|seven|eight|nine|ten)\s+weekends\s+ago\b/i.exec(
+      query,
+    ) ?? /\b(?:the\s+)?weekend\s+before\s+()last\b/i.exec(query);
+  if (back) {
+    const from = addDays(thisSat, -7 * (back[1] === "" ? 2 : toCount(back[1]!.toLowerCase())));
+    return { from, to: addDays(from, 1), index: back.index, text: back[0] };
+  }
   // "the weekend", "last weekend"; not "a recent weekend" (vague) or "weekends" (a habit).
   const m =
     /\b(?:(?:over|at|on|during)\s+)?(?:the\s+(?:(?:past|previous|coming)\s+)?|(?:last|past|previous|this|next|coming)\s+)weekend\b/i.exec(
       query,
     );
   if (!m) return undefined;
-  const today = utc(asOf.getUTCFullYear(), asOf.getUTCMonth() + 1, asOf.getUTCDate());
-  const thisSat = addDays(mondayOf(today), 5);
   const begun = today.getTime() >= thisSat.getTime();
   const which = /\b(last|past|previous|this|next|coming)\s+weekend/i.exec(m[0])?.[1]?.toLowerCase();
   const from =
@@ -304,7 +313,8 @@ export function parseTimeWindow(query: string, asOf: Date): TimeWindow | undefin
       " ".repeat(m.length),
     );
     masked = maskWeekdayLabels(masked);
-    for (const rule of [weekOfMonth, relativeTo, weekend, vague]) {
+    // holidayWindow: "on Good Friday", "Christmas Eve" (holidays.ts).
+    for (const rule of [weekOfMonth, relativeTo, holidayWindow, weekend, vague]) {
       const s = rule(masked, asOf);
       if (!s) continue;
       if (rule === vague) fuzzy = s;

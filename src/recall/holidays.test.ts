@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { easterSunday, holidayIn } from "./holidays.js";
+import { isoDay } from "./timewindow.js";
+
+describe("holidays", () => {
+  it("dates Easter Sunday by the Gregorian rule", () => {
+    expect(["2019", "2024", "2025", "2026", "2038"].map((y) => isoDay(easterSunday(Number(y))))).toEqual([
+      "2019-04-21",
+      "2024-03-31",
+      "2025-04-20",
+      "2026-04-05",
+      "2038-04-25",
+    ]);
+  });
+
+  it("takes the latest one begun by asOf without a year, the named year's with one", () => {
+    const span = (q: string, asOf: string) => {
+      const h = holidayIn(q, new Date(`${asOf}T12:00:00Z`));
+      return h && [isoDay(h.from), isoDay(h.to), h.text];
+    };
+    expect(span("what happened over Easter?", "2026-11-24")).toEqual(["2026-04-03", "2026-04-06", "Easter"]);
+    expect(span("what happened over Easter?", "2026-03-20")).toEqual(["2025-04-18", "2025-04-21", "Easter"]);
+    expect(span("on Good Friday", "2026-04-10")).toEqual(["2026-04-03", "2026-04-03", "Good Friday"]);
+    expect(span("who came on Christmas Eve 2024", "2026-01-10")).toEqual([
+      "2024-12-24",
+      "2024-12-24",
+      "Christmas Eve 2024",
+    ]);
+    expect(span("what did we do at christmas", "2026-01-10")).toEqual(["2025-12-24", "2025-12-26", "christmas"]);
+    expect(span("New Year’s Day", "2026-01-10")).toEqual(["2026-01-01", "2026-01-01", "New Year’s Day"]);
+    expect(span("what did we order for the team lunch?", "2026-01-10")).toBeUndefined();
+  });
+});
