@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import v8 from "node:v8";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listRunRecords, runsDir } from "../src/pipeline/record.js";
 import { executePipeline } from "../src/pipeline/runner.js";
@@ -213,5 +214,34 @@ describe("memory between steps", () => {
     expect(record.steps.map((s) => s.status)).toEqual(["ok", "ok"]);
     // Without a collection between the steps the heap still holds the ~100 MB of rows here.
     expect(heapAtStart[0]! - before).toBeLessThan(40 * 1024 * 1024);
+  });
+
+  it("holds V8's young generation at its size during a run and gives V8's flags back after, also when a step fails", async () => {
+    // The flag hash is in V8's code-cache tag: the CLI's cache written at exit must match the next start's flags.
+    const before = v8.cachedDataVersionTag();
+    const during: number[] = [];
+    const def = (fail: boolean): PipelineDefinition<object> => ({
+      name: "young",
+      description: "one step",
+      createState: () => ({}),
+      steps: [
+        {
+          name: "only",
+          description: "looks at V8's flags",
+          async run() {
+            during.push(v8.cachedDataVersionTag());
+            if (fail) throw new Error("boom");
+            return {};
+          },
+        },
+      ],
+    });
+    expect((await executePipeline(ws, def(false))).status).toBe("nothing");
+    expect(v8.cachedDataVersionTag()).toBe(before);
+    expect((await executePipeline(ws, def(true))).status).toBe("failed");
+    expect(v8.cachedDataVersionTag()).toBe(before);
+    // In the run: --semi-space-growth-factor=1 (peak RSS of the 10-year nightly 152-155 -> 135-144 MB).
+    expect(during).toHaveLength(2);
+    for (const tag of during) expect(tag).not.toBe(before);
   });
 });

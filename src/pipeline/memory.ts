@@ -39,3 +39,28 @@ export function releaseGarbage(threshold = RELEASE_THRESHOLD_BYTES): boolean {
   gc();
   return true;
 }
+
+/** V8's default (Node 20-24): the young generation's two semi-spaces double when a scavenge finds them busy. */
+const DEFAULT_GROWTH = 2;
+/** The user's own setting of the young generation (NODE_OPTIONS, node's flags) is left alone. */
+const userSetsYoungGeneration = () =>
+  [...process.execArgv, process.env.NODE_OPTIONS ?? ""].some((a) => a.includes("semi-space"));
+
+/**
+ * Keep the young generation at its size for a run; returns the undo. V8 doubles its
+ * semi-spaces while scavenges find many survivors, and reflect's load (ten years of facts)
+ * grows them to 2 x 16 MB; that space stays committed through commit and index. Held at its
+ * size (--semi-space-growth-factor=1, a flag V8 reads at each growth), the nightly's peak RSS
+ * on 10 years went 152-155 -> 135-144 MB at the same CPU (more scavenges of a small young
+ * generation, fewer pages touched). Set back after: V8 code caches carry a hash of the flags
+ * (the CLI's cache, written at exit, would be rejected at the next start; see collector()).
+ */
+export function holdYoungGeneration(): () => void {
+  if (userSetsYoungGeneration()) return () => {};
+  try {
+    v8.setFlagsFromString("--semi-space-growth-factor=1");
+  } catch {
+    return () => {};
+  }
+  return () => v8.setFlagsFromString(`--semi-space-growth-factor=${DEFAULT_GROWTH}`);
+}

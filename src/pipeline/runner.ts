@@ -4,7 +4,7 @@ import { GIT_BUSY, withRepoMemo } from "../workspace/git.js";
 import { acquireWorkspaceLock } from "../workspace/lock.js";
 import { removeRecordedTempFiles } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { releaseGarbage } from "./memory.js";
+import { holdYoungGeneration, releaseGarbage } from "./memory.js";
 import { markInterruptedRuns, pruneRunRecords, runId, writeRunRecord } from "./record.js";
 import type { PipelineDefinition, RunOptions, RunRecord, StepContext, StepRecord } from "./types.js";
 
@@ -55,6 +55,7 @@ async function runLocked<S>(ws: Workspace, def: PipelineDefinition<S>, options: 
     written: [],
   };
   let state: S | undefined;
+  const releaseYoung = holdYoungGeneration();
   try {
     const leftovers = await removeRecordedTempFiles(ws);
     if (leftovers.length > 0)
@@ -150,6 +151,7 @@ async function runLocked<S>(ws: Workspace, def: PipelineDefinition<S>, options: 
     await pruneRunRecords(ws);
     return record;
   } finally {
+    releaseYoung();
     if (state !== undefined && def.dispose) await def.dispose(state).catch(() => undefined);
     await lock.release();
   }

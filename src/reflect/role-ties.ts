@@ -57,10 +57,30 @@ const SHAPES: { re: RegExp; role: number; name: number }[] = [
   { re: new RegExp(`^${NAME}\\s*:\\s*(?:[\\p{Ll}-]+\\s+){0,2}?${ROLE}${ENDS}`, "gu"), role: 2, name: 1 },
 ];
 
+/** Every shape's role word (ROLE, or KIN_TITLE's, which KIN_NAMES and PERSON_ROLES hold), lower case. */
+const ROLE_WORDS = [...new Set([...PERSON_ROLES, ...KIN_NAMES])];
+/** A letter with case: what a role word never touches in a tie (the shapes want no letter on either side). */
+const cased = (ch: string | undefined) => ch !== undefined && ch.toLowerCase() !== ch.toUpperCase();
+
+/**
+ * Whether a shape could match `text`: every match holds a role word with no cased letter right
+ * before or after it. V8 compiles the eight shapes (Unicode classes, a 150-word alternation) on
+ * their first use, ~20-40 ms once a process; a MEMORY.md with no role word in it never needs
+ * them (same ties: test/role-ties-gate.test.ts). `gated` false in tests only.
+ */
+export function mayTie(text: string): boolean {
+  const low = text.toLowerCase();
+  for (const w of ROLE_WORDS)
+    for (let at = low.indexOf(w); at >= 0; at = low.indexOf(w, at + 1))
+      if (!cased(low[at - 1]) && !cased(low[at + w.length])) return true;
+  return false;
+}
+
 /** The ties one line writes: [role word, lower case; name as written]. */
-export function lineRoleTies(line: string): [string, string][] {
+export function lineRoleTies(line: string, gated = true): [string, string][] {
   const text = line.replace(/^\s*(?:[-*+]|\d+[.)])\s+/u, "").replace(/\*\*|__/g, "");
   const out: [string, string][] = [];
+  if (gated && !mayTie(text)) return out;
   for (const { re, role, name } of SHAPES) {
     for (const m of text.matchAll(re)) {
       const r = m[role]!.toLowerCase();
@@ -97,7 +117,6 @@ function sharedFirstNames(coreText: string): Set<string> {
  * name's first spelling wins).
  */
 export function roleTies(coreText: string): Map<string, string> {
-  const shared = sharedFirstNames(coreText);
   const names = new Map<string, Map<string, string>>();
   for (const line of coreText.split(/\r?\n/u))
     for (const [role, name] of lineRoleTies(line)) {
@@ -106,6 +125,8 @@ export function roleTies(coreText: string): Map<string, string> {
       names.set(role, set);
     }
   const out = new Map<string, string>();
+  if (names.size === 0) return out;
+  const shared = sharedFirstNames(coreText);
   for (const [role, set] of [...names].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
     if (set.size === 1 && !shared.has([...set.keys()][0]!)) out.set(role, [...set.values()][0]!);
   return out;
