@@ -15,7 +15,9 @@ describe("notTheUsersLines", () => {
   });
 
   it("takes out placeholder lines: a placeholder date, a word or a label and an ellipsis", () => {
-    expect(out("- Prefer ...\n- **Timezone:** …\nName: ...\nseen yyyy-mm-dd\n- Prefer tea ...\n")).toEqual([1, 2, 3, 4]);
+    expect(out("- Prefer ...\n- **Timezone:** …\nName: ...\nseen yyyy-mm-dd\n- Prefer tea ...\n")).toEqual([
+      1, 2, 3, 4,
+    ]);
   });
 
   it("takes out a superseded entry with its comment, up to the blank line; an active one stays", () => {
