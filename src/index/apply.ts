@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { logDate } from "../markdown/log-path.js";
 import { entitySlugFromPagePath, OPINIONS_PAGE } from "../markdown/pages.js";
+import { userProfileForIndex } from "../markdown/user-profile.js";
 import type { RetainResult } from "../retain/types.js";
-import type { MemoryFile } from "../workspace/files.js";
+import { type MemoryFile, USER_PROFILE_FILE } from "../workspace/files.js";
 import {
   MAX_MEMORY_FILE_BYTES,
   type MemoryText,
@@ -187,12 +188,14 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
   ): void {
     const date = logDate(f.path) ?? null;
     insertFile.run(f.path, hash, f.mtimeMs, f.size, date);
-    const oldChunks = syncFileChunks(idx, f.path, date, chunkMarkdown(text, opts.chunk), fts(), { fresh: isNew });
+    // The profile's template text, placeholders and superseded entries are not the user's: blank for the index.
+    const indexed = f.path === USER_PROFILE_FILE ? userProfileForIndex(text) : text;
+    const oldChunks = syncFileChunks(idx, f.path, date, chunkMarkdown(indexed, opts.chunk), fts(), { fresh: isNew });
     // The file's text at its last sync, when its chunks give it back exactly (the line store then reads few rows).
     let oldText = isNew || oldHash === undefined ? undefined : textOfChunks(oldChunks, date);
     if (oldText !== undefined && sha256(oldText) !== oldHash) oldText = undefined;
     // Recall's line store: every non-blank line, numbered as in the file.
-    syncFileLines(db, f.path, date, text, fts(), {
+    syncFileLines(db, f.path, date, indexed, fts(), {
       fresh: opts.fresh ?? false,
       tally,
       ...(oldText === undefined ? {} : { oldText }),

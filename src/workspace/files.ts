@@ -64,6 +64,9 @@ export function outsideWorkspace(ws: Workspace, rel: string): string | undefined
  */
 export const ROOT_MEMORY_FILES: readonly string[] = ["MEMORY.md", "memory.md", "USER.md"];
 
+/** OpenClaw's user profile: indexed without the lines that are not the user's (markdown/user-profile.ts). */
+export const USER_PROFILE_FILE = "USER.md";
+
 /**
  * Top-level files `get` also reads though nothing indexes them: OpenClaw 2026.9.6's
  * `memory_get` reads the dreaming diary `DREAMS.md` (any case), its search does not.
