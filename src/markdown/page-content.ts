@@ -24,6 +24,16 @@ function boilerplate(template: string): Set<string> {
 const HEADING = /^(#{1,6})\s/;
 
 /**
+ * The lines of a template's own help text (its paragraphs outside the regions, headings
+ * aside), each trimmed: how a bank page is kept, never what it says. Pure.
+ */
+export function templateHelpLines(template: string): Set<string> {
+  const out = new Set<string>();
+  for (const p of boilerplate(template)) for (const line of p.split("\n")) if (line.trim() !== "") out.add(line.trim());
+  return out;
+}
+
+/**
  * What a reader wants of a bank page, for an agent's context: the page without its front
  * matter, without the managed-region marker lines, without the template's own help text
  * (paragraphs the page shares with its template outside the regions), and without

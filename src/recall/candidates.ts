@@ -8,6 +8,7 @@ import { factsAtLines, opinionFactTexts } from "../index/recall-queries.js";
 import { citedLabels, citedSource } from "../markdown/citation.js";
 import { logDate } from "../markdown/log-path.js";
 import { ENTITY_DIR, OPINIONS_PAGE } from "../markdown/pages.js";
+import { packageHelpLines } from "../reflect/templates.js";
 import { findMentions } from "../retain/entities.js";
 import { opinionCandidate } from "./opinions.js";
 import type { Candidate, EvidenceRef } from "./types.js";
@@ -54,8 +55,14 @@ export function linesCandidate(
     if (op) return opinionCandidate(op);
   }
   const bank = path.startsWith("bank/");
-  const rows = readLines(idx, path, from, to).filter((r) => !(bank && MARKER_LINE.test(r.text)));
-  if (rows.length === 0) return undefined;
+  // Marker lines and the templates' help text are how a bank page is kept, not what it says.
+  const help = bank ? packageHelpLines() : undefined;
+  const rows = readLines(idx, path, from, to).filter(
+    (r) => !(bank && (MARKER_LINE.test(r.text) || help!.has(r.text.trim()))),
+  );
+  // A hit on help text is no answer, whatever lies around it.
+  if (rows.length === 0 || (help !== undefined && focus >= from && focus <= to && !rows.some((r) => r.line === focus)))
+    return undefined;
   const start = rows[0]!.line;
   const end = rows[rows.length - 1]!.line;
   const byLine = new Map(rows.map((r) => [r.line, r.text]));

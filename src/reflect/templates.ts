@@ -1,6 +1,7 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { templateHelpLines } from "../markdown/page-content.js";
 import { MembankError } from "../workspace/errors.js";
 import { packageRoot } from "../workspace/init.js";
 import type { Workspace } from "../workspace/workspace.js";
@@ -38,4 +39,23 @@ export async function loadTemplate(
     cache.set(name, text);
   }
   return text.replaceAll("{{name}}", vars.name ?? "");
+}
+
+let helpLines: ReadonlySet<string> | undefined;
+
+/**
+ * Every line of the package templates' help text ("Your own notes go here. ...", the intro
+ * of bank/opinions.md): membank's words on every bank page, which recall must never give as
+ * an answer. Read once per process; empty when the package templates are not found.
+ */
+export function packageHelpLines(): ReadonlySet<string> {
+  if (helpLines === undefined) {
+    const dir = packageTemplatesDir();
+    const lines = new Set<string>();
+    if (dir !== undefined)
+      for (const f of readdirSync(dir).sort())
+        if (f.endsWith(".md")) for (const l of templateHelpLines(readFileSync(path.join(dir, f), "utf8"))) lines.add(l);
+    helpLines = lines;
+  }
+  return helpLines;
 }
