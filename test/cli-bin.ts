@@ -3,7 +3,7 @@
  * writes). End-to-end tests run this file, so they test the shipped entry point and not only
  * the tsc build; TSC_CLI is the tsc build's entry, for tests that compare the two.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -43,8 +43,12 @@ export interface BinRun {
 
 /** The bin run with `args` in `env`, whatever its exit code (tests assert on it). */
 export function runBin(args: readonly string[], env: NodeJS.ProcessEnv): Promise<BinRun> {
+  return collectRun(spawn(process.execPath, [MEMBANK_BIN, ...args], { env, stdio: "pipe" }));
+}
+
+/** A spawned process's exit code and whole output, once it closes. */
+export function collectRun(child: ChildProcessWithoutNullStreams): Promise<BinRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MEMBANK_BIN, ...args], { env, stdio: "pipe" });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => {

@@ -19,7 +19,7 @@ import {
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BinRun, MEMBANK_BIN, ordinaryShellEnv } from "./cli-bin.js";
+import { type BinRun, collectRun, MEMBANK_BIN, ordinaryShellEnv } from "./cli-bin.js";
 
 let tmp: string;
 let env: NodeJS.ProcessEnv;
@@ -36,22 +36,13 @@ const git = (cwd: string, ...args: string[]) =>
 
 /** `membank run nightly` started by sh with `umask` set first, in `cwd`, with `runEnv`. */
 function nightlyIn(dir: string, umask: string, runEnv: NodeJS.ProcessEnv, cwd = tmp): Promise<BinRun> {
-  return new Promise((resolve) => {
-    const child = spawn(
+  return collectRun(
+    spawn(
       "/bin/sh",
       ["-c", `umask ${umask}; exec "$0" "$@"`, process.execPath, MEMBANK_BIN, "run", "nightly", "--workspace", dir],
       { env: runEnv, cwd, stdio: "pipe" },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+    ),
+  );
 }
 
 /** A choir's notes in git under an odd path, one night run with the usual umask 022. */

@@ -2,29 +2,19 @@
 // CI containers) reads any file whatever its mode, so under root the bin runs as nobody.
 import { execFileSync, spawn } from "node:child_process";
 import path from "node:path";
-import { type BinRun, MEMBANK_BIN, runBin } from "../cli-bin.js";
+import { type BinRun, collectRun, MEMBANK_BIN, runBin } from "../cli-bin.js";
 import type { NotesRepos } from "./notes-repo.js";
 
 /** The bin as an unprivileged user; under root, `dir` is first handed to that user. */
 export function runAsUser(repos: NotesRepos, args: readonly string[], dir: string): Promise<BinRun> {
   if (process.getuid?.() !== 0) return runBin(args, repos.env);
   chownRecursive(dir, 65534, 65534);
-  return new Promise((resolve) => {
-    const child = spawn(
-      "setpriv",
-      ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, MEMBANK_BIN, ...args],
-      { env: { ...repos.env, HOME: repos.tmp, XDG_CACHE_HOME: path.join(repos.tmp, "cache-nobody") }, stdio: "pipe" },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return collectRun(
+    spawn("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, MEMBANK_BIN, ...args], {
+      env: { ...repos.env, HOME: repos.tmp, XDG_CACHE_HOME: path.join(repos.tmp, "cache-nobody") },
+      stdio: "pipe",
+    }),
+  );
 }
 
 export function chownRecursive(dir: string, uid: number, gid: number): void {
