@@ -47,6 +47,10 @@ export const POSITIVE = [
   "cleaner",
   "nice",
   "nicer",
+  "lovely",
+  // Of people and jobs: "a dream to work for", "a pleasure to deal with".
+  "a dream",
+  "a pleasure",
   "better",
   "best",
   "excellent",
@@ -328,3 +332,39 @@ export const SCALES: ReadonlyMap<string, string> = new Map(
       .map((w) => [w, scale] as const),
   ),
 );
+
+/**
+ * What going wrong is called, whatever went wrong ("the battery died", "the van's in the garage",
+ * "it crashed at lunch"): praise that closes such a report is sarcasm (valence.ts praisesIronically).
+ */
+export const MISHAPS: readonly string[] = [
+  "died",
+  "dies",
+  "broke",
+  "broke down",
+  "breaks down",
+  "crashed",
+  "crashes",
+  "jammed",
+  "froze",
+  "failed",
+  "leaked",
+  "leaking",
+  "packed in",
+  "packed up",
+  "conked out",
+  "cut out",
+  "went down",
+  "fell over",
+  "fell apart",
+  "stopped working",
+  "gave up",
+  "spammed",
+  "cancelled",
+  "canceled",
+  "logged me out",
+  "locked out",
+  "in the garage",
+  "in for repairs",
+  "off the road",
+];

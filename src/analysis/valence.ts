@@ -6,7 +6,7 @@
  */
 import { CONCESSION_CUES, LAST_WORD_TAKEBACKS, RECANTING_CUES } from "./cue-lists.js";
 import { type CueHit, cueResidue, findCues, polarity } from "./cues.js";
-import { NEGATIVE, POSITIVE, SCALES } from "./valence-words.js";
+import { MISHAPS, NEGATIVE, POSITIVE, SCALES } from "./valence-words.js";
 
 /** Every valence phrase with its sign, longest first so "a step back" is read before "back". */
 const PHRASES = [...POSITIVE.map((p) => [p, 1] as const), ...NEGATIVE.map((p) => [p, -1] as const)].sort(
@@ -39,11 +39,16 @@ const SELF_CORRECTION = new RegExp(
 );
 
 export function correctedTo(text: string): string | undefined {
+  return selfCorrection(text)?.to;
+}
+
+/** A self-correction's two parts: what was taken back and what follows (see correctedTo). */
+export function selfCorrection(text: string): { taken: string; to: string } | undefined {
   const m = SELF_CORRECTION.exec(text.replace(/[’‘]/g, "'"));
   if (m === null || m[1]!.trim().split(/\s+/u).length < 2) return undefined;
   // "scratch that about Python, R wins": an "about" names what is taken back; judge.ts reads it whole.
   if (/^about\b/iu.test(m[2]!)) return undefined;
-  return m[2]!.trim();
+  return { taken: m[1]!.trim(), to: m[2]!.trim() };
 }
 
 /** Where a sentence splits into clauses that each judge something. */
@@ -102,9 +107,24 @@ const RECOVERED =
 /** Praise at both ends, as sarcasm: not of news that something works again. */
 const bookended = (text: string) => !RECOVERED.test(text);
 
+/** Praise that closes a text, after a comma or a full stop ("..., brilliant", "... Great stuff."). */
+const CLOSING_PRAISE = new RegExp(`(?<=[.!?…,;]\\s*)${CLOSER}\\s*[.!]*\\s*$`, "iu");
+const MISHAP = new RegExp(`\\b(?:${MISHAPS.join("|")})\\b`, "iu");
+
+/**
+ * Praise closing a report of what went wrong ("drill battery died halfway through a ceiling,
+ * brilliant"): sarcasm, though nothing opens it. Closing praise of anything else is meant.
+ */
+function closesMishap(text: string): boolean {
+  const m = CLOSING_PRAISE.exec(text);
+  return m !== null && !RECOVERED.test(text) && MISHAP.test(text.slice(0, m.index));
+}
+
 /** The text with its sarcastic praise read as the complaint it is. */
 const withIrony = (text: string) =>
-  (bookended(text) ? text.replace(BOOKENDED, " ironic-praise ") : text).replace(IRONIC_PRAISE, " ironic-praise ");
+  (bookended(text) ? text.replace(BOOKENDED, " ironic-praise ") : text)
+    .replace(IRONIC_PRAISE, " ironic-praise ")
+    .replace(closesMishap(text) ? CLOSING_PRAISE : /$^/u, " ironic-praise ");
 
 /** The valence phrases of a normalised text and their signed sum. */
 function phrasesOf(normalised: string): { sum: number; words: string[] } {
@@ -176,7 +196,7 @@ function evaluationOf(text: string): Evaluation {
 export function praisesIronically(text: string): boolean {
   IRONIC_PRAISE.lastIndex = 0;
   BOOKENDED.lastIndex = 0;
-  const found = IRONIC_PRAISE.test(text) || (bookended(text) && BOOKENDED.test(text));
+  const found = IRONIC_PRAISE.test(text) || (bookended(text) && BOOKENDED.test(text)) || closesMishap(text);
   IRONIC_PRAISE.lastIndex = 0;
   BOOKENDED.lastIndex = 0;
   return found;

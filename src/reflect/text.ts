@@ -42,6 +42,10 @@ export const VAGUE_WORDS: readonly string[] = [
   "now",
   "new",
   "today",
+  "day",
+  "days",
+  "time",
+  "times",
   "week",
   "month",
   "next",
@@ -125,3 +129,10 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
 export function negationCount(text: string): number {
   return findCues(text).filter((c) => c.kind === "negation" || c.kind === "reversal" || c.kind === "hedge").length;
 }
+
+/** VAGUE_WORDS as content tokens ("dai", "week"): words that name nothing a statement is about. */
+export const VAGUE_TOKENS: ReadonlySet<string> = contentTokens(VAGUE_WORDS.join(" "));
+
+/** The words that name something: without VAGUE_TOKENS ("these days", "this week", "the new ..."). */
+export const namingWords = (words: ReadonlySet<string>): Set<string> =>
+  new Set([...words].filter((w) => !VAGUE_TOKENS.has(w)));

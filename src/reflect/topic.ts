@@ -27,7 +27,7 @@ import { entityKey } from "../retain/entities.js";
 import { attributedTo, GROUP_HOLDER, headEntities, holderOf, PERSON_LIKE, reportedClaim } from "./holder.js";
 import { judgedHead } from "./judged-head.js";
 import type { KnownNames } from "./known-names.js";
-import { contentTokens, similarity, VAGUE_WORDS } from "./text.js";
+import { contentTokens, similarity, VAGUE_TOKENS } from "./text.js";
 
 export { attributedTo, headEntities, holderOf, reportedName } from "./holder.js";
 export { KnownNames } from "./known-names.js";
@@ -138,7 +138,7 @@ export function newForecast(opinion: Topic, fact: Topic): boolean {
 }
 
 /** Words that never name what a statement is about ("new" in "the new CI pipeline"). */
-const VAGUE = contentTokens(VAGUE_WORDS.join(" "));
+const VAGUE = VAGUE_TOKENS;
 
 const hasName = (n: Names | undefined) =>
   n !== undefined && (n.mid.size > 0 || [...n.lead].some((w) => contentTokens(w).size > 0));
@@ -359,10 +359,14 @@ export function topicScore(opinion: Topic, fact: Topic, k: TopicMatching): numbe
   // Sarcasm names what it complains of without judging it in so many words ("Great, the rota
   // has me down for Easter too. Fantastic planning."), a take-back what it takes back ("scrap
   // that about the rota working"): about the belief that judges that thing.
+  // A take-back is about what it takes back, the subject of its first clause ("hendersons are a
+  // dream. scratch that, ... for the same price" is not about prices).
+  const takenBack =
+    fact.recants === true && fact.subject !== undefined && fact.subject.size > 0 ? fact.subject : undefined;
   if (
     opinion.judged !== undefined &&
     (fact.ironic === true || fact.recants === true) &&
-    fact.words.has(opinion.judged)
+    (takenBack ?? fact.words).has(opinion.judged)
   ) {
     return 0.5 + sim;
   }
@@ -377,7 +381,10 @@ export function topicScore(opinion: Topic, fact: Topic, k: TopicMatching): numbe
     return 0.5 + sim;
   }
   // Same holder, no entity to anchor on: two shared content words and some overlap
-  // ("Postgres is the right choice" ~ "Postgres was the right call").
-  if (sharedWords >= 2 && sim >= k.restateSimilarity / 3) return sim;
+  // ("Postgres is the right choice" ~ "Postgres was the right call"). A word of time names
+  // nothing ("prices are a joke these days" / "pricing by the day"), so it is not one of them.
+  let named = 0;
+  for (const w of fact.words) if (opinion.words.has(w) && !VAGUE.has(w)) named++;
+  if (named >= 2 && sim >= k.restateSimilarity / 3) return sim;
   return 0;
 }
