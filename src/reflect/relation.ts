@@ -48,7 +48,7 @@ export function relationOf(
     [...op.subject].some((w) => fact.words.has(w));
   if (reportedOutcome) return "topic";
   if (!sharesAny) return undefined;
-  // A word of time ("these days", "by the day", "this week") or "new" names nothing the two share.
+  // A vague word ("new", "this week", "now") names nothing the two share.
   const [opWords, factWords] = [namingWords(op.words), namingWords(fact.words)];
   const sim = similarity(opWords, factWords);
   if (sim >= minSimilarity) return "topic";

@@ -42,10 +42,6 @@ export const VAGUE_WORDS: readonly string[] = [
   "now",
   "new",
   "today",
-  "day",
-  "days",
-  "time",
-  "times",
   "week",
   "month",
   "next",
@@ -67,6 +63,8 @@ export function contentTokens(text: string): Set<string> {
   const out = new Set<string>();
   const words = fold(text)
     .replace(/’/g, "'")
+    // "these days", "those days" say when, never what ("prices are a joke these days" / "pricing by the day").
+    .replace(/\b(?:these|those) days\b/gu, " ")
     .split(/[^\p{L}\p{N}'-]+/u)
     .map((raw) => raw.replace(/^['-]+|['-]+$/g, "").replace(/'s$/, ""));
   for (let i = 0; i < words.length; i++) {

@@ -381,8 +381,8 @@ export function topicScore(opinion: Topic, fact: Topic, k: TopicMatching): numbe
     return 0.5 + sim;
   }
   // Same holder, no entity to anchor on: two shared content words and some overlap
-  // ("Postgres is the right choice" ~ "Postgres was the right call"). A word of time names
-  // nothing ("prices are a joke these days" / "pricing by the day"), so it is not one of them.
+  // ("Postgres is the right choice" ~ "Postgres was the right call"). A vague word ("new",
+  // "this week") names nothing, so it is not one of them.
   let named = 0;
   for (const w of fact.words) if (opinion.words.has(w) && !VAGUE.has(w)) named++;
   if (named >= 2 && sim >= k.restateSimilarity / 3) return sim;
