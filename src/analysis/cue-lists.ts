@@ -80,8 +80,11 @@ export const LAST_WORD_TAKEBACKS: ReadonlySet<string> = new Set([
 export const CONCESSION_CUES: readonly string[] = [
   "admits",
   "admitted",
+  // Said of a group: "the lads admit", "even the parents concede".
+  "admit",
   "concedes",
   "conceded",
+  "concede",
   "must admit",
   "have to admit",
   "i admit",
