@@ -368,3 +368,11 @@ export const MISHAPS: readonly string[] = [
   "in for repairs",
   "off the road",
 ];
+
+/** Nouns that name a scale themselves: "CEF's prices are a joke" judges on price, though "a joke" is on none. */
+export const SCALE_NOUNS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    price: "price prices pricing cost costs fees rates",
+    speed: "speed",
+  }).flatMap(([scale, list]) => list.split(" ").map((w) => [w, scale] as const)),
+);

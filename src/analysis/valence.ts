@@ -6,7 +6,7 @@
  */
 import { CONCESSION_CUES, LAST_WORD_TAKEBACKS, RECANTING_CUES } from "./cue-lists.js";
 import { type CueHit, cueResidue, findCues, polarity } from "./cues.js";
-import { MISHAPS, NEGATIVE, POSITIVE, SCALES } from "./valence-words.js";
+import { MISHAPS, NEGATIVE, POSITIVE, SCALE_NOUNS, SCALES } from "./valence-words.js";
 
 /** Every valence phrase with its sign, longest first so "a step back" is read before "back". */
 const PHRASES = [...POSITIVE.map((p) => [p, 1] as const), ...NEGATIVE.map((p) => [p, -1] as const)].sort(
@@ -270,6 +270,12 @@ export function judgedOnScale(text: string): { subject: string; scale: string } 
   const words = phrasesOf(cueResidue(text.slice(split.at).split(CLAUSE)[0]!)).words;
   // Words on no scale ("good" in "cheap and good value") leave the scale to the others.
   const scales = new Set(words.map((w) => SCALES.get(w)).filter((s) => s !== undefined));
+  // "CEF's prices are a joke": judged on no scale, of a subject that names one (its price).
+  const named = / (\p{L}+)\s*$/u.exec(` ${split.subject}`)?.[1]?.toLowerCase();
+  const ofScale = named === undefined ? undefined : SCALE_NOUNS.get(named);
+  if (scales.size === 0 && words.length > 0 && ofScale !== undefined) {
+    return { subject: split.subject.slice(0, split.subject.length - named!.length).trim(), scale: ofScale };
+  }
   if (scales.size !== 1) return undefined;
   const [scale] = scales;
   return scale === undefined ? undefined : { subject: split.subject, scale };

@@ -102,7 +102,10 @@ function flipOf(
   const turned = turnsRound(claim.text, fact.text);
   if (turned !== undefined) return turned ? { flipped: true, cue: "favours the other side" } : { flipped: false };
   const op = evaluation(claim.text);
-  const said = ranks(claim.text) || ranks(fact.text) ? { sign: 0, words: [] } : evaluatedOn(claim.text, fact.text);
+  const said =
+    ranks(claim.text) || (ranks(fact.text) && !ranksSameSubject(claim.text, fact.text))
+      ? { sign: 0, words: [] }
+      : evaluatedOn(claim.text, fact.text);
   const negated = polarity(fact.cues) !== polarity(claim.cues);
   const cue = has(fact.cues, "reversal", "negation") ?? has(claim.cues, "reversal", "negation");
   if (op.sign !== 0 && said.sign !== 0) {
@@ -117,6 +120,17 @@ function flipOf(
     };
   }
   return negated ? { flipped: true, cue: cue?.cue ?? "not" } : { flipped: false };
+}
+
+/**
+ * A comparison that ranks what a plain judgement judges ("CEF are actually cheaper than
+ * toolstation" on "CEF's prices are a joke"): it judges its own subject, relative or not.
+ */
+function ranksSameSubject(claim: string, fact: string): boolean {
+  const [a, b] = [statedSubject(claim), statedSubject(fact)];
+  if (a === undefined || b === undefined) return false;
+  const mine = contentTokens(a);
+  return [...contentTokens(b)].some((w) => mine.has(w));
 }
 
 /**
