@@ -22,7 +22,7 @@ import {
   switchSides,
 } from "../analysis/cues.js";
 import { fold } from "../analysis/tokens.js";
-import { claimSubject, judgedOnScale, praisesIronically, recanting } from "../analysis/valence.js";
+import { claimSubject, evaluatedSubject, judgedOnScale, praisesIronically, recanting } from "../analysis/valence.js";
 import { entityKey } from "../retain/entities.js";
 import { attributedTo, GROUP_HOLDER, headEntities, holderOf, PERSON_LIKE, reportedClaim } from "./holder.js";
 import { judgedHead } from "./judged-head.js";
@@ -57,6 +57,8 @@ export interface Topic {
   reporters?: Set<string>;
   /** The text looks back on a choice: a verdict, hindsight or a counterfactual (cues.ts looksBack). */
   looksBack?: boolean;
+  /** Content words of what the text judges ("milwauke", "drill" of "the new milwaukee drill was worth every penny"), vague words left out. */
+  judgedWords?: Set<string>;
   /** The text praises, in hindsight, what was not chosen ("Go would have been faster"). */
   hindsight?: boolean;
   /** The text compares or ranks something ("Pulumi beats Terraform", "Svelte is miles ahead"). */
@@ -137,6 +139,10 @@ export function newForecast(opinion: Topic, fact: Topic): boolean {
   return [...a].some((w) => !b.has(w)) && [...b].some((w) => !a.has(w));
 }
 
+/** Every word of `a` is in `b` (both given, `a` not empty). */
+const within = (a: ReadonlySet<string> | undefined, b: ReadonlySet<string> | undefined): boolean =>
+  a !== undefined && b !== undefined && a.size > 0 && [...a].every((w) => b.has(w));
+
 /** Words that never name what a statement is about ("new" in "the new CI pipeline"). */
 const VAGUE = VAGUE_TOKENS;
 
@@ -179,6 +185,7 @@ export interface StatementTopic
     | "hindsight"
     | "compares"
     | "judged"
+    | "judgedWords"
     | "scaled"
     | "gaveUp"
     | "aspectOf"
@@ -224,7 +231,11 @@ export function statementTopic(entities: readonly string[], content: string, kno
   if (isForecast(content)) parts.forecasts = true;
   if (reporters !== undefined && reporters.size > 0) parts.reporters = reporters;
   const judged = judgedHead(content);
-  if (judged !== undefined) parts.judged = judged;
+  if (judged !== undefined) {
+    parts.judged = judged;
+    const what = evaluatedSubject(content);
+    if (what !== undefined) parts.judgedWords = new Set([...contentTokens(what)].filter((w) => !VAGUE.has(w)));
+  }
   const onScale = judgedOnScale(content);
   if (onScale !== undefined) parts.scaled = { scale: onScale.scale, words: contentTokens(onScale.subject) };
   const asked = answeredQuestion(content);
@@ -276,6 +287,7 @@ export function topicOn(parts: StatementTopic, asOf?: string): Topic {
   if (parts.hindsight) topic.hindsight = true;
   if (parts.compares) topic.compares = true;
   if (parts.judged !== undefined) topic.judged = parts.judged;
+  if (parts.judgedWords !== undefined) topic.judgedWords = parts.judgedWords;
   if (parts.scaled !== undefined) topic.scaled = parts.scaled;
   if (parts.gaveUp !== undefined) topic.gaveUp = parts.gaveUp;
   if (parts.aspectOf !== undefined) topic.aspectOf = parts.aspectOf;
@@ -356,6 +368,15 @@ export function topicScore(opinion: Topic, fact: Topic, k: TopicMatching): numbe
   // Praise or complaint of the same thing ("the on-call rota is unfair" ~ "the rota is fine
   // now"): one belief about it, in words that share nothing else.
   if (opinion.judged !== undefined && opinion.judged === fact.judged) return 0.5 + sim;
+  // Praise or complaint of a thing by a part of the name the belief gave it ("the milwaukee is
+  // still the best tool" ~ "the new milwaukee drill was worth every penny"): weaker than the same head.
+  if (
+    fact.judged !== undefined &&
+    within(fact.judgedWords, opinion.judgedWords) &&
+    opinion.judgedWords!.has(fact.judged)
+  ) {
+    return 0.4 + sim;
+  }
   // Sarcasm names what it complains of without judging it in so many words ("Great, the rota
   // has me down for Easter too. Fantastic planning."), a take-back what it takes back ("scrap
   // that about the rota working"): about the belief that judges that thing.
