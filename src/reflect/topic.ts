@@ -28,9 +28,11 @@ import { attributedTo, GROUP_HOLDER, headEntities, holderOf, PERSON_LIKE, report
 import { judgedHead } from "./judged-head.js";
 import type { KnownNames } from "./known-names.js";
 import { contentTokens, similarity, VAGUE_TOKENS } from "./text.js";
+import { type Names, namesWithin, sharesAnyName, sharesName, writtenNames } from "./written-names.js";
 
 export { attributedTo, headEntities, holderOf, reportedName } from "./holder.js";
 export { KnownNames } from "./known-names.js";
+export { type Names, writtenNames } from "./written-names.js";
 
 export interface Topic {
   /** entityKey of the holder, if the text has one. */
@@ -76,57 +78,6 @@ export interface Topic {
 }
 
 /** Capitalised content words of a text (stemmed, as in `words`): `mid` inside a sentence, `lead` at a sentence's start. */
-export interface Names {
-  mid: Set<string>;
-  lead: Set<string>;
-}
-
-/**
- * The words a text writes capitalised, as content tokens. Inside a sentence a capital
- * marks a name ("went with Rust", "doubt Kafka"); at a sentence's start it may be just
- * the start, so those are kept apart and count only when the other text has the word
- * mid-sentence too.
- */
-export function writtenNames(text: string): Names {
-  const names: Names = { mid: new Set(), lead: new Set() };
-  // A word starts after no letter or digit: the "B" of "ward 7B" is no name of its own.
-  for (const m of text.matchAll(/(?<![\p{L}\p{N}])[\p{L}][\p{L}\p{N}'’-]*/gu)) {
-    const word = m[0];
-    // An identifier with a digit ("Q2", "q2", "v2") is a name however it is cased: terse notes write it lower case.
-    const id = /^\p{L}+\d+$/u.test(word);
-    if ((!id && !/^\p{Lu}/u.test(word)) || word === "I" || /^I['’]/.test(word)) continue;
-    // A name that is also a common word ("Go") is still a name when written capitalised.
-    const token = [...contentTokens(word)][0] ?? fold(word).replace(/['’].*$/, "");
-    const before = text.slice(0, m.index).trimEnd();
-    const lead = before === "" || /[.!?:;"“(\-–—*]$/.test(before);
-    (lead ? names.lead : names.mid).add(token);
-  }
-  return names;
-}
-
-/** A name both texts write, mid-sentence in at least one of them. */
-function sharesName(a: Names | undefined, b: Names | undefined): boolean {
-  if (!a || !b) return false;
-  for (const n of a.mid) if (b.mid.has(n) || b.lead.has(n)) return true;
-  for (const n of a.lead) if (b.mid.has(n)) return true;
-  return false;
-}
-
-/** A name both texts write, wherever in the sentence. */
-function sharesAnyName(a: Names | undefined, b: Names | undefined): boolean {
-  if (!a || !b) return false;
-  for (const n of [...a.mid, ...a.lead]) if (b.mid.has(n) || b.lead.has(n)) return true;
-  return false;
-}
-
-/** `a` writes mid-sentence at most one name `b` does not write (a detail: "cheaper to run in CI"). */
-function namesWithin(a: Names | undefined, b: Names | undefined): boolean {
-  if (!a || !b) return false;
-  let extra = 0;
-  for (const n of a.mid) if (!b.mid.has(n) && !b.lead.has(n)) extra++;
-  return extra <= 1;
-}
-
 /** The text names something: mid-sentence, or at its start when the word is no stop word ("Vite is ..."). */
 /**
  * A plain forecast (no stance cue: not "was wrong about ...") of another thing than the opinion's
