@@ -250,11 +250,18 @@ export function evaluatedSubject(text: string): string | undefined {
   const split = subjectSplit(text, true);
   const predicate = split === undefined ? "" : text.slice(split.at).split(CLAUSE)[0]!;
   if (split !== undefined && evaluation(predicate).sign !== 0) return split.subject;
+  // "starting to like the new van, ...", "really hate the standup bot": the verb is the judgement.
+  const liked = LIKING.exec(text)?.[1]?.trim();
+  if (liked !== undefined && liked.split(/\s+/u).length <= SUBJECT_WORDS) return liked;
   // "Great, staging has been up all week, lovely": the praise is of what works again.
   const news = text.replace(OPENING_PRAISE, "");
   if (news === text || !RECOVERED.test(news) || evaluation(text).sign <= 0) return undefined;
   return subjectSplit(news, true)?.subject ?? subjectSplit(news)?.subject;
 }
+
+/** A verb of liking or loathing opening a statement, and what it is said of ("the new van"). */
+const LIKING =
+  /^\s*(?:(?:i|we)\s+)?(?:(?:really|actually|kinda|still|starting to|beginning to|growing to|coming to)\s+)*(?:like|love|hate|loathe|can't stand|cannot stand)\s+((?:the|my|our|this|that|his|her|their)\s+[^,.;:!?]+?)(?=\s*[,.;:!?]|\s+(?:but|though|and|on|for|in|at)\s|\s*$)/iu;
 
 /** A praise word opening a statement, set off by a comma or "!": "Great, ...". */
 const OPENING_PRAISE = new RegExp(`^\\s*${PRAISE_OPENER}\\s*[,!]+\\s*`, "iu");
