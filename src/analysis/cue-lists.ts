@@ -347,6 +347,13 @@ export const CUE_LISTS: readonly CueList[] = [
       "missed",
       "behind schedule",
       "running late",
+      "a day late",
+      "a week late",
+      "a month late",
+      "days late",
+      "weeks late",
+      "months late",
+      "overran",
       "rolled back",
       "reverted",
       "cancelled",
@@ -482,6 +489,13 @@ export const SCHEDULE_SHIFTS: ReadonlySet<string> = new Set([
   "new target",
   "running late",
   "behind schedule",
+  "a day late",
+  "a week late",
+  "a month late",
+  "days late",
+  "weeks late",
+  "months late",
+  "overran",
 ]);
 
 /**
