@@ -430,6 +430,10 @@ export const CUE_LISTS: readonly CueList[] = [
       "completed",
       "signed off",
       "done",
+      "a day early",
+      "a week early",
+      "days early",
+      "weeks early",
       // An event that went well: "the fête went ahead", "brunch sold out", "was a hit".
       "went ahead",
       "sold out",
@@ -469,9 +473,9 @@ export const TENTATIVE_CUES: readonly string[] = [
 ];
 
 /**
- * "against" cues that only move a date ("moved to", "pushed back"): news about a forecast or a
- * plan, and nothing about a belief that names no time or outcome ("standups are theater" is
- * not weakened by "standup moved to 9:30").
+ * Cues that only move or measure a date ("moved to", "pushed back", "six days late", "a day
+ * early"): news about a forecast or a plan, and nothing about a belief that names no time or
+ * outcome ("standups are theater" is not weakened by "standup moved to 9:30").
  */
 export const SCHEDULE_SHIFTS: ReadonlySet<string> = new Set([
   "slipped",
@@ -496,6 +500,10 @@ export const SCHEDULE_SHIFTS: ReadonlySet<string> = new Set([
   "weeks late",
   "months late",
   "overran",
+  "a day early",
+  "a week early",
+  "days early",
+  "weeks early",
 ]);
 
 /**
