@@ -5,7 +5,11 @@
 // back round; a subject that names a scale ("CEF's prices") judges on it, and a comparison judges
 // its own subject; part of a thing's name ("the milwaukee") speaks of the belief about it; "the
 // other lads on site reckon" is a group's view; "six days late" answers a forecast date.
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { reflect } from "../src/reflect/index.js";
+import { openWorkspace } from "../src/workspace/workspace.js";
 import {
   confidence,
   entitiesLine,
@@ -110,5 +114,11 @@ describe("fixtures/beliefs-11 after one reflect", () => {
       / contradicts /,
     );
     expect(row(opinion("not sure the college days"), "bramhall CU job finished")).toBeUndefined();
+  });
+
+  it("changes nothing on a second run", async () => {
+    const before = await readFile(path.join(fixture.dir, "bank/opinions.md"), "utf8");
+    await reflect(await openWorkspace(fixture.dir), { now: new Date("2026-11-10T13:00:00Z") });
+    expect(await readFile(path.join(fixture.dir, "bank/opinions.md"), "utf8")).toBe(before);
   });
 });
