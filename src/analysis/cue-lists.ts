@@ -80,8 +80,11 @@ export const LAST_WORD_TAKEBACKS: ReadonlySet<string> = new Set([
 export const CONCESSION_CUES: readonly string[] = [
   "admits",
   "admitted",
+  // Said of a group: "the lads admit", "even the parents concede".
+  "admit",
   "concedes",
   "conceded",
+  "concede",
   "must admit",
   "have to admit",
   "i admit",
@@ -344,6 +347,13 @@ export const CUE_LISTS: readonly CueList[] = [
       "missed",
       "behind schedule",
       "running late",
+      "a day late",
+      "a week late",
+      "a month late",
+      "days late",
+      "weeks late",
+      "months late",
+      "overran",
       "rolled back",
       "reverted",
       "cancelled",
@@ -420,6 +430,10 @@ export const CUE_LISTS: readonly CueList[] = [
       "completed",
       "signed off",
       "done",
+      "a day early",
+      "a week early",
+      "days early",
+      "weeks early",
       // An event that went well: "the fête went ahead", "brunch sold out", "was a hit".
       "went ahead",
       "sold out",
@@ -459,9 +473,9 @@ export const TENTATIVE_CUES: readonly string[] = [
 ];
 
 /**
- * "against" cues that only move a date ("moved to", "pushed back"): news about a forecast or a
- * plan, and nothing about a belief that names no time or outcome ("standups are theater" is
- * not weakened by "standup moved to 9:30").
+ * Cues that only move or measure a date ("moved to", "pushed back", "six days late", "a day
+ * early"): news about a forecast or a plan, and nothing about a belief that names no time or
+ * outcome ("standups are theater" is not weakened by "standup moved to 9:30").
  */
 export const SCHEDULE_SHIFTS: ReadonlySet<string> = new Set([
   "slipped",
@@ -479,6 +493,17 @@ export const SCHEDULE_SHIFTS: ReadonlySet<string> = new Set([
   "new target",
   "running late",
   "behind schedule",
+  "a day late",
+  "a week late",
+  "a month late",
+  "days late",
+  "weeks late",
+  "months late",
+  "overran",
+  "a day early",
+  "a week early",
+  "days early",
+  "weeks early",
 ]);
 
 /**

@@ -9,7 +9,7 @@
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
     "a about above after again against all also am an and any are aren't as at be because been before being below " +
-    "between both but by can can't cannot could couldn't did didn't do does doesn't doing don't down during each few " +
+    "between both but by can can't cannot could couldn't did didn't do does doesn't doing don't down during each every few " +
     "for from further get got had hadn't has hasn't have haven't having he he'd he'll he's her here here's hers " +
     "herself him himself his how how's i i'd i'll i'm i've if in into is isn't it it's its itself just let's me more " +
     "most mustn't my myself no nor not now of off on once only or other ought our ours ourselves out over own same " +

@@ -47,6 +47,10 @@ export const POSITIVE = [
   "cleaner",
   "nice",
   "nicer",
+  "lovely",
+  // Of people and jobs: "a dream to work for", "a pleasure to deal with".
+  "a dream",
+  "a pleasure",
   "better",
   "best",
   "excellent",
@@ -327,4 +331,48 @@ export const SCALES: ReadonlyMap<string, string> = new Map(
       .flatMap((part, i) => (i === 0 ? part.split(" ") : [part]))
       .map((w) => [w, scale] as const),
   ),
+);
+
+/**
+ * What going wrong is called, whatever went wrong ("the battery died", "the van's in the garage",
+ * "it crashed at lunch"): praise that closes such a report is sarcasm (valence.ts praisesIronically).
+ */
+export const MISHAPS: readonly string[] = [
+  "died",
+  "dies",
+  "broke",
+  "broke down",
+  "breaks down",
+  "crashed",
+  "crashes",
+  "jammed",
+  "froze",
+  "failed",
+  "leaked",
+  "leaking",
+  "packed in",
+  "packed up",
+  "conked out",
+  "cut out",
+  "went down",
+  "fell over",
+  "fell apart",
+  "stopped working",
+  "gave up",
+  "spammed",
+  "cancelled",
+  "canceled",
+  "logged me out",
+  "locked out",
+  "in the garage",
+  "in for repairs",
+  "off the road",
+];
+
+/** Nouns that name a scale themselves: "CEF's prices are a joke" judges on price, though "a joke" is on none. */
+export const SCALE_NOUNS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    price: "price prices pricing cost costs fees rates",
+    speed: "speed",
+  }).flatMap(([scale, list]) => list.split(" ").map((w) => [w, scale] as const)),
 );

@@ -286,3 +286,27 @@ describe("answeredQuestion: a belief put as a question and answered at once", ()
     expect(answeredQuestion("the 18 bus is quickest, no doubt")).toBeUndefined();
   });
 });
+
+describe("praise closing a mishap is sarcasm; closing praise of anything else is meant", () => {
+  it.each([
+    ["drill battery died halfway through a ceiling, brilliant", true],
+    ["the van's in the garage again, great stuff", true],
+    ["the card machine crashed twice at lunch. Lovely.", true],
+    ["ran 10k before work, brilliant", false],
+    ["the lift broke down on monday but it's working again, lovely", false],
+  ])("%s -> %s", (text, ironic) => {
+    expect(praisesIronically(text)).toBe(ironic);
+    if (ironic) expect(evaluation(text).sign).toBe(-1);
+  });
+});
+
+describe("a subject that names a scale, and a verb of liking, say what is judged", () => {
+  it("'CEF's prices are a joke' judges on price", () => {
+    expect(judgedOnScale("CEF's prices are a joke these days")).toEqual({ subject: "CEF's", scale: "price" });
+    expect(judgedOnScale("the van was a joke")).toBeUndefined();
+  });
+  it("'starting to like the new van, ...' judges the new van", () => {
+    expect(evaluatedSubject("starting to like the new van, it's dead comfy on the long runs")).toBe("the new van");
+    expect(evaluatedSubject("really hate the standup bot")).toBe("the standup bot");
+  });
+});

@@ -6,7 +6,7 @@
  */
 import { CONCESSION_CUES, LAST_WORD_TAKEBACKS, RECANTING_CUES } from "./cue-lists.js";
 import { type CueHit, cueResidue, findCues, polarity } from "./cues.js";
-import { NEGATIVE, POSITIVE, SCALES } from "./valence-words.js";
+import { MISHAPS, NEGATIVE, POSITIVE, SCALE_NOUNS, SCALES } from "./valence-words.js";
 
 /** Every valence phrase with its sign, longest first so "a step back" is read before "back". */
 const PHRASES = [...POSITIVE.map((p) => [p, 1] as const), ...NEGATIVE.map((p) => [p, -1] as const)].sort(
@@ -39,11 +39,16 @@ const SELF_CORRECTION = new RegExp(
 );
 
 export function correctedTo(text: string): string | undefined {
+  return selfCorrection(text)?.to;
+}
+
+/** A self-correction's two parts: what was taken back and what follows (see correctedTo). */
+export function selfCorrection(text: string): { taken: string; to: string } | undefined {
   const m = SELF_CORRECTION.exec(text.replace(/[’‘]/g, "'"));
   if (m === null || m[1]!.trim().split(/\s+/u).length < 2) return undefined;
   // "scratch that about Python, R wins": an "about" names what is taken back; judge.ts reads it whole.
   if (/^about\b/iu.test(m[2]!)) return undefined;
-  return m[2]!.trim();
+  return { taken: m[1]!.trim(), to: m[2]!.trim() };
 }
 
 /** Where a sentence splits into clauses that each judge something. */
@@ -102,9 +107,24 @@ const RECOVERED =
 /** Praise at both ends, as sarcasm: not of news that something works again. */
 const bookended = (text: string) => !RECOVERED.test(text);
 
+/** Praise that closes a text, after a comma or a full stop ("..., brilliant", "... Great stuff."). */
+const CLOSING_PRAISE = new RegExp(`(?<=[.!?…,;]\\s*)${CLOSER}\\s*[.!]*\\s*$`, "iu");
+const MISHAP = new RegExp(`\\b(?:${MISHAPS.join("|")})\\b`, "iu");
+
+/**
+ * Praise closing a report of what went wrong ("drill battery died halfway through a ceiling,
+ * brilliant"): sarcasm, though nothing opens it. Closing praise of anything else is meant.
+ */
+function closesMishap(text: string): boolean {
+  const m = CLOSING_PRAISE.exec(text);
+  return m !== null && !RECOVERED.test(text) && MISHAP.test(text.slice(0, m.index));
+}
+
 /** The text with its sarcastic praise read as the complaint it is. */
 const withIrony = (text: string) =>
-  (bookended(text) ? text.replace(BOOKENDED, " ironic-praise ") : text).replace(IRONIC_PRAISE, " ironic-praise ");
+  (bookended(text) ? text.replace(BOOKENDED, " ironic-praise ") : text)
+    .replace(IRONIC_PRAISE, " ironic-praise ")
+    .replace(closesMishap(text) ? CLOSING_PRAISE : /$^/u, " ironic-praise ");
 
 /** The valence phrases of a normalised text and their signed sum. */
 function phrasesOf(normalised: string): { sum: number; words: string[] } {
@@ -176,7 +196,7 @@ function evaluationOf(text: string): Evaluation {
 export function praisesIronically(text: string): boolean {
   IRONIC_PRAISE.lastIndex = 0;
   BOOKENDED.lastIndex = 0;
-  const found = IRONIC_PRAISE.test(text) || (bookended(text) && BOOKENDED.test(text));
+  const found = IRONIC_PRAISE.test(text) || (bookended(text) && BOOKENDED.test(text)) || closesMishap(text);
   IRONIC_PRAISE.lastIndex = 0;
   BOOKENDED.lastIndex = 0;
   return found;
@@ -230,11 +250,18 @@ export function evaluatedSubject(text: string): string | undefined {
   const split = subjectSplit(text, true);
   const predicate = split === undefined ? "" : text.slice(split.at).split(CLAUSE)[0]!;
   if (split !== undefined && evaluation(predicate).sign !== 0) return split.subject;
+  // "starting to like the new van, ...", "really hate the standup bot": the verb is the judgement.
+  const liked = LIKING.exec(text)?.[1]?.trim();
+  if (liked !== undefined && liked.split(/\s+/u).length <= SUBJECT_WORDS) return liked;
   // "Great, staging has been up all week, lovely": the praise is of what works again.
   const news = text.replace(OPENING_PRAISE, "");
   if (news === text || !RECOVERED.test(news) || evaluation(text).sign <= 0) return undefined;
   return subjectSplit(news, true)?.subject ?? subjectSplit(news)?.subject;
 }
+
+/** A verb of liking or loathing opening a statement, and what it is said of ("the new van"). */
+const LIKING =
+  /^\s*(?:(?:i|we)\s+)?(?:(?:really|actually|kinda|still|starting to|beginning to|growing to|coming to)\s+)*(?:like|love|hate|loathe|can't stand|cannot stand)\s+((?:the|my|our|this|that|his|her|their)\s+[^,.;:!?]+?)(?=\s*[,.;:!?]|\s+(?:but|though|and|on|for|in|at)\s|\s*$)/iu;
 
 /** A praise word opening a statement, set off by a comma or "!": "Great, ...". */
 const OPENING_PRAISE = new RegExp(`^\\s*${PRAISE_OPENER}\\s*[,!]+\\s*`, "iu");
@@ -250,6 +277,12 @@ export function judgedOnScale(text: string): { subject: string; scale: string } 
   const words = phrasesOf(cueResidue(text.slice(split.at).split(CLAUSE)[0]!)).words;
   // Words on no scale ("good" in "cheap and good value") leave the scale to the others.
   const scales = new Set(words.map((w) => SCALES.get(w)).filter((s) => s !== undefined));
+  // "CEF's prices are a joke": judged on no scale, of a subject that names one (its price).
+  const named = / (\p{L}+)\s*$/u.exec(` ${split.subject}`)?.[1]?.toLowerCase();
+  const ofScale = named === undefined ? undefined : SCALE_NOUNS.get(named);
+  if (scales.size === 0 && words.length > 0 && ofScale !== undefined) {
+    return { subject: split.subject.slice(0, split.subject.length - named!.length).trim(), scale: ofScale };
+  }
   if (scales.size !== 1) return undefined;
   const [scale] = scales;
   return scale === undefined ? undefined : { subject: split.subject, scale };

@@ -298,8 +298,15 @@ const NOT_A_SUBJECT = new Set(
   ),
 );
 
-/** Words that name a group of people who can hold a view together ("the plot group", "the team chat"). */
-const GROUP_NOUN = "(?:group|chat|channel|thread|forum|committee|team|slack|whatsapp|discord|board|panel|crowd)";
+/**
+ * Words that name a group of people who can hold a view together ("the plot group", "the team
+ * chat"), and people named in the plural ("the other parents", "the lads on site").
+ */
+const GROUP_NOUNS =
+  "group|chat|channel|thread|forum|committee|team|slack|whatsapp|discord|board|panel|crowd|lads|guys|girls|parents|neighbours|neighbors|regulars|volunteers|residents|players|members|staff|crew";
+const GROUP_NOUN = `(?:${GROUP_NOUNS})`;
+/** Where a group is ("the lads on site", "the parents at school"): part of its name, not the view. */
+const GROUP_PLACE = "(?:\\s+(?:on|at|in|from)\\s+(?:the\\s+)?[\\p{L}-]+)?";
 const GROUP_WORDS = "[\\p{L}][\\p{L}\\p{N}'’-]*(?:\\s+[\\p{L}][\\p{L}\\p{N}'’-]*){0,2}?";
 /**
  * A view reported for a group, as a whole: "the plot group consensus is that ...", "Slack
@@ -314,21 +321,20 @@ const GROUP_VIEWS = [
     "iu",
   ),
   new RegExp(
-    `^[\\s"“]*${LEAD}(?:the|our|my)\\s+((?:[\\p{L}-]+\\s+){0,2}${GROUP_NOUN})\\s+(?:(?:all|mostly|still|now)\\s+)?(?:thinks|think|reckons|reckon|agrees|agree|agreed|feels|feel|felt|says|said|is convinced|are convinced|admits|admit|admitted|concedes|concede|conceded)\\b`,
+    `^[\\s"“]*${LEAD}(?:even\\s+)?(?:the|our|my)\\s+((?:[\\p{L}-]+\\s+){0,2}${GROUP_NOUN})${GROUP_PLACE}\\s+(?:(?:all|mostly|still|now)\\s+)?(?:thinks|think|reckons|reckon|agrees|agree|agreed|feels|feel|felt|says|said|is convinced|are convinced|admits|admit|admitted|concedes|concede|conceded)\\b`,
     "iu",
   ),
 ];
+
+/** A cheap first check: the text has a word of agreement or a group's. */
+const GROUPISH = new RegExp(`\\b(?:consensus|verdict|general feeling|${GROUP_NOUNS})\\b`, "iu");
 
 /** Holder keys of groups start with this: no entity's key does (entityKey keeps no ":"). */
 export const GROUP_HOLDER = "group:";
 
 /** The holder key of a group a statement reports the view of ("group:plot-group"), else undefined. */
 export function groupHolder(content: string): string | undefined {
-  if (
-    !/\b(?:consensus|verdict|general feeling|group|chat|channel|thread|forum|committee|team|slack|whatsapp|discord|board|panel|crowd)\b/iu.test(
-      content,
-    )
-  ) {
+  if (!GROUPISH.test(content)) {
     return undefined;
   }
   for (const re of GROUP_VIEWS) {
@@ -336,7 +342,8 @@ export function groupHolder(content: string): string | undefined {
     if (m?.[1] === undefined) continue;
     const words = fold(m[1])
       .split(/[^\p{L}\p{N}]+/u)
-      .filter((w) => w !== "" && !/^(?:the|our|my|their|a|an)$/.test(w));
+      // "the other lads" and "the lads" are one group.
+      .filter((w) => w !== "" && !/^(?:the|our|my|their|a|an|other)$/.test(w));
     // "Our consensus", "my verdict": the writer's own.
     if (words.length > 0) return GROUP_HOLDER + words.join("-");
   }

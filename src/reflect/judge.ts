@@ -13,12 +13,12 @@ import {
 import { forecastsFailure } from "../analysis/forecast.js";
 import {
   claimSubject,
-  correctedTo,
   evaluatedClauses,
   evaluation,
   grammaticalPolarity,
   ranks,
   recanting,
+  selfCorrection,
   statedSubject,
 } from "../analysis/valence.js";
 import type { Judge, Judgement, OpinionRef } from "../llm/types.js";
@@ -102,7 +102,10 @@ function flipOf(
   const turned = turnsRound(claim.text, fact.text);
   if (turned !== undefined) return turned ? { flipped: true, cue: "favours the other side" } : { flipped: false };
   const op = evaluation(claim.text);
-  const said = ranks(claim.text) || ranks(fact.text) ? { sign: 0, words: [] } : evaluatedOn(claim.text, fact.text);
+  const said =
+    ranks(claim.text) || (ranks(fact.text) && !ranksSameSubject(claim.text, fact.text))
+      ? { sign: 0, words: [] }
+      : evaluatedOn(claim.text, fact.text);
   const negated = polarity(fact.cues) !== polarity(claim.cues);
   const cue = has(fact.cues, "reversal", "negation") ?? has(claim.cues, "reversal", "negation");
   if (op.sign !== 0 && said.sign !== 0) {
@@ -117,6 +120,17 @@ function flipOf(
     };
   }
   return negated ? { flipped: true, cue: cue?.cue ?? "not" } : { flipped: false };
+}
+
+/**
+ * A comparison that ranks what a plain judgement judges ("CEF are actually cheaper than
+ * toolstation" on "CEF's prices are a joke"): it judges its own subject, relative or not.
+ */
+function ranksSameSubject(claim: string, fact: string): boolean {
+  const [a, b] = [statedSubject(claim), statedSubject(fact)];
+  if (a === undefined || b === undefined) return false;
+  const mine = contentTokens(a);
+  return [...contentTokens(b)].some((w) => mine.has(w));
 }
 
 /**
@@ -182,8 +196,22 @@ export function judgePair(
   // "going to try a rota where ...": what the writer will do says nothing of what they believe.
   if (isPlan(fact.content)) return { stance: "unrelated", strength: 0, reason: "a plan, no belief" };
   // "the till is fine now. scratch that, it crashed at lunch again": its word is what follows.
-  const corrected = correctedTo(fact.content);
-  if (corrected !== undefined) return judgePair(opinion, { ...fact, content: corrected }, relation, history);
+  const corrected = selfCorrection(fact.content);
+  if (corrected !== undefined) {
+    // "hendersons are a dream. scratch that, mrs h just asked for 14 more sockets": when what
+    // follows judges nothing, the take-back itself is the word: the praise taken back is turned round.
+    if (evaluation(corrected.to).sign === 0 && evaluation(corrected.taken).sign !== 0) {
+      const j = judgePair(opinion, { ...fact, content: corrected.taken }, relation, history);
+      if (j.stance === "support" || j.stance === "contradict") {
+        return {
+          stance: j.stance === "support" ? "contradict" : "support",
+          strength: STANCE_WEIGHTS.restated,
+          reason: `takes back "${corrected.taken}"`,
+        };
+      }
+    }
+    return judgePair(opinion, { ...fact, content: corrected.to }, relation, history);
+  }
   const claim = opinionClaim(opinion.statement);
   const opCues = claim.cues;
   const about = cuesAbout(claim.words, fact.content);

@@ -2,7 +2,7 @@
  * Whether a fact is about an opinion at all, before any stance (pure): the matcher in
  * evolve.ts and the single-pair judge (judge.ts) use the same rule.
  */
-import { similarity } from "./text.js";
+import { namingWords, similarity } from "./text.js";
 import { newForecast, type Topic, topicScore } from "./topic.js";
 
 /** How a fact relates to an opinion, as the matcher (evolve.ts) found it. */
@@ -48,10 +48,12 @@ export function relationOf(
     [...op.subject].some((w) => fact.words.has(w));
   if (reportedOutcome) return "topic";
   if (!sharesAny) return undefined;
-  const sim = similarity(op.words, fact.words);
+  // A vague word ("new", "this week", "now") names nothing the two share.
+  const [opWords, factWords] = [namingWords(op.words), namingWords(fact.words)];
+  const sim = similarity(opWords, factWords);
   if (sim >= minSimilarity) return "topic";
   let shared = 0;
-  for (const w of fact.words) if (op.words.has(w)) shared++;
+  for (const w of factWords) if (opWords.has(w)) shared++;
   if (sharesTopicEntity && shared > 0) return "topic";
   // An outcome for what a belief is about ("committee moved the defense to June 12" against
   // "defending in May is realistic"): news about it, however little else it shares.

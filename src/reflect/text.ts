@@ -52,6 +52,10 @@ export const VAGUE_WORDS: readonly string[] = [
   "got",
 ];
 
+/** Phrases of time that name no topic: "these days", "a day early", "six weeks late". */
+const TIME_PHRASES =
+  /\b(?:(?:these|those) days|(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|\d+)\s+(?:days?|weeks?|months?)\s+(?:early|late|ahead|behind))\b/gu;
+
 const skip = (w: string) => STOP_WORDS.has(w) || CUE_WORDS.has(w) || HOLDING_WORDS.has(w);
 
 /**
@@ -63,6 +67,8 @@ export function contentTokens(text: string): Set<string> {
   const out = new Set<string>();
   const words = fold(text)
     .replace(/’/g, "'")
+    // "these days", "six days late" say when, never what ("prices are a joke these days" / "pricing by the day").
+    .replace(TIME_PHRASES, " ")
     .split(/[^\p{L}\p{N}'-]+/u)
     .map((raw) => raw.replace(/^['-]+|['-]+$/g, "").replace(/'s$/, ""));
   for (let i = 0; i < words.length; i++) {
@@ -125,3 +131,10 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
 export function negationCount(text: string): number {
   return findCues(text).filter((c) => c.kind === "negation" || c.kind === "reversal" || c.kind === "hedge").length;
 }
+
+/** VAGUE_WORDS as content tokens ("dai", "week"): words that name nothing a statement is about. */
+export const VAGUE_TOKENS: ReadonlySet<string> = contentTokens(VAGUE_WORDS.join(" "));
+
+/** The words that name something: without VAGUE_TOKENS ("these days", "this week", "the new ..."). */
+export const namingWords = (words: ReadonlySet<string>): Set<string> =>
+  new Set([...words].filter((w) => !VAGUE_TOKENS.has(w)));

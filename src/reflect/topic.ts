@@ -22,15 +22,17 @@ import {
   switchSides,
 } from "../analysis/cues.js";
 import { fold } from "../analysis/tokens.js";
-import { claimSubject, judgedOnScale, praisesIronically, recanting } from "../analysis/valence.js";
+import { claimSubject, evaluatedSubject, judgedOnScale, praisesIronically, recanting } from "../analysis/valence.js";
 import { entityKey } from "../retain/entities.js";
 import { attributedTo, GROUP_HOLDER, headEntities, holderOf, PERSON_LIKE, reportedClaim } from "./holder.js";
 import { judgedHead } from "./judged-head.js";
 import type { KnownNames } from "./known-names.js";
-import { contentTokens, similarity, VAGUE_WORDS } from "./text.js";
+import { contentTokens, similarity, VAGUE_TOKENS } from "./text.js";
+import { type Names, namesWithin, sharesAnyName, sharesName, writtenNames } from "./written-names.js";
 
 export { attributedTo, headEntities, holderOf, reportedName } from "./holder.js";
 export { KnownNames } from "./known-names.js";
+export { type Names, writtenNames } from "./written-names.js";
 
 export interface Topic {
   /** entityKey of the holder, if the text has one. */
@@ -57,6 +59,8 @@ export interface Topic {
   reporters?: Set<string>;
   /** The text looks back on a choice: a verdict, hindsight or a counterfactual (cues.ts looksBack). */
   looksBack?: boolean;
+  /** Content words of what the text judges ("milwauke", "drill" of "the new milwaukee drill was worth every penny"), vague words left out. */
+  judgedWords?: Set<string>;
   /** The text praises, in hindsight, what was not chosen ("Go would have been faster"). */
   hindsight?: boolean;
   /** The text compares or ranks something ("Pulumi beats Terraform", "Svelte is miles ahead"). */
@@ -74,57 +78,6 @@ export interface Topic {
 }
 
 /** Capitalised content words of a text (stemmed, as in `words`): `mid` inside a sentence, `lead` at a sentence's start. */
-export interface Names {
-  mid: Set<string>;
-  lead: Set<string>;
-}
-
-/**
- * The words a text writes capitalised, as content tokens. Inside a sentence a capital
- * marks a name ("went with Rust", "doubt Kafka"); at a sentence's start it may be just
- * the start, so those are kept apart and count only when the other text has the word
- * mid-sentence too.
- */
-export function writtenNames(text: string): Names {
-  const names: Names = { mid: new Set(), lead: new Set() };
-  // A word starts after no letter or digit: the "B" of "ward 7B" is no name of its own.
-  for (const m of text.matchAll(/(?<![\p{L}\p{N}])[\p{L}][\p{L}\p{N}'’-]*/gu)) {
-    const word = m[0];
-    // An identifier with a digit ("Q2", "q2", "v2") is a name however it is cased: terse notes write it lower case.
-    const id = /^\p{L}+\d+$/u.test(word);
-    if ((!id && !/^\p{Lu}/u.test(word)) || word === "I" || /^I['’]/.test(word)) continue;
-    // A name that is also a common word ("Go") is still a name when written capitalised.
-    const token = [...contentTokens(word)][0] ?? fold(word).replace(/['’].*$/, "");
-    const before = text.slice(0, m.index).trimEnd();
-    const lead = before === "" || /[.!?:;"“(\-–—*]$/.test(before);
-    (lead ? names.lead : names.mid).add(token);
-  }
-  return names;
-}
-
-/** A name both texts write, mid-sentence in at least one of them. */
-function sharesName(a: Names | undefined, b: Names | undefined): boolean {
-  if (!a || !b) return false;
-  for (const n of a.mid) if (b.mid.has(n) || b.lead.has(n)) return true;
-  for (const n of a.lead) if (b.mid.has(n)) return true;
-  return false;
-}
-
-/** A name both texts write, wherever in the sentence. */
-function sharesAnyName(a: Names | undefined, b: Names | undefined): boolean {
-  if (!a || !b) return false;
-  for (const n of [...a.mid, ...a.lead]) if (b.mid.has(n) || b.lead.has(n)) return true;
-  return false;
-}
-
-/** `a` writes mid-sentence at most one name `b` does not write (a detail: "cheaper to run in CI"). */
-function namesWithin(a: Names | undefined, b: Names | undefined): boolean {
-  if (!a || !b) return false;
-  let extra = 0;
-  for (const n of a.mid) if (!b.mid.has(n) && !b.lead.has(n)) extra++;
-  return extra <= 1;
-}
-
 /** The text names something: mid-sentence, or at its start when the word is no stop word ("Vite is ..."). */
 /**
  * A plain forecast (no stance cue: not "was wrong about ...") of another thing than the opinion's
@@ -137,8 +90,12 @@ export function newForecast(opinion: Topic, fact: Topic): boolean {
   return [...a].some((w) => !b.has(w)) && [...b].some((w) => !a.has(w));
 }
 
+/** Every word of `a` is in `b` (both given, `a` not empty). */
+const within = (a: ReadonlySet<string> | undefined, b: ReadonlySet<string> | undefined): boolean =>
+  a !== undefined && b !== undefined && a.size > 0 && [...a].every((w) => b.has(w));
+
 /** Words that never name what a statement is about ("new" in "the new CI pipeline"). */
-const VAGUE = contentTokens(VAGUE_WORDS.join(" "));
+const VAGUE = VAGUE_TOKENS;
 
 const hasName = (n: Names | undefined) =>
   n !== undefined && (n.mid.size > 0 || [...n.lead].some((w) => contentTokens(w).size > 0));
@@ -179,6 +136,7 @@ export interface StatementTopic
     | "hindsight"
     | "compares"
     | "judged"
+    | "judgedWords"
     | "scaled"
     | "gaveUp"
     | "aspectOf"
@@ -224,7 +182,11 @@ export function statementTopic(entities: readonly string[], content: string, kno
   if (isForecast(content)) parts.forecasts = true;
   if (reporters !== undefined && reporters.size > 0) parts.reporters = reporters;
   const judged = judgedHead(content);
-  if (judged !== undefined) parts.judged = judged;
+  if (judged !== undefined) {
+    parts.judged = judged;
+    const what = evaluatedSubject(content);
+    if (what !== undefined) parts.judgedWords = new Set([...contentTokens(what)].filter((w) => !VAGUE.has(w)));
+  }
   const onScale = judgedOnScale(content);
   if (onScale !== undefined) parts.scaled = { scale: onScale.scale, words: contentTokens(onScale.subject) };
   const asked = answeredQuestion(content);
@@ -276,6 +238,7 @@ export function topicOn(parts: StatementTopic, asOf?: string): Topic {
   if (parts.hindsight) topic.hindsight = true;
   if (parts.compares) topic.compares = true;
   if (parts.judged !== undefined) topic.judged = parts.judged;
+  if (parts.judgedWords !== undefined) topic.judgedWords = parts.judgedWords;
   if (parts.scaled !== undefined) topic.scaled = parts.scaled;
   if (parts.gaveUp !== undefined) topic.gaveUp = parts.gaveUp;
   if (parts.aspectOf !== undefined) topic.aspectOf = parts.aspectOf;
@@ -356,13 +319,26 @@ export function topicScore(opinion: Topic, fact: Topic, k: TopicMatching): numbe
   // Praise or complaint of the same thing ("the on-call rota is unfair" ~ "the rota is fine
   // now"): one belief about it, in words that share nothing else.
   if (opinion.judged !== undefined && opinion.judged === fact.judged) return 0.5 + sim;
+  // Praise or complaint of a thing by a part of the name the belief gave it ("the milwaukee is
+  // still the best tool" ~ "the new milwaukee drill was worth every penny"): weaker than the same head.
+  if (
+    fact.judged !== undefined &&
+    within(fact.judgedWords, opinion.judgedWords) &&
+    opinion.judgedWords!.has(fact.judged)
+  ) {
+    return 0.4 + sim;
+  }
   // Sarcasm names what it complains of without judging it in so many words ("Great, the rota
   // has me down for Easter too. Fantastic planning."), a take-back what it takes back ("scrap
   // that about the rota working"): about the belief that judges that thing.
+  // A take-back is about what it takes back, the subject of its first clause ("hendersons are a
+  // dream. scratch that, ... for the same price" is not about prices).
+  const takenBack =
+    fact.recants === true && fact.subject !== undefined && fact.subject.size > 0 ? fact.subject : undefined;
   if (
     opinion.judged !== undefined &&
     (fact.ironic === true || fact.recants === true) &&
-    fact.words.has(opinion.judged)
+    (takenBack ?? fact.words).has(opinion.judged)
   ) {
     return 0.5 + sim;
   }
@@ -377,7 +353,10 @@ export function topicScore(opinion: Topic, fact: Topic, k: TopicMatching): numbe
     return 0.5 + sim;
   }
   // Same holder, no entity to anchor on: two shared content words and some overlap
-  // ("Postgres is the right choice" ~ "Postgres was the right call").
-  if (sharedWords >= 2 && sim >= k.restateSimilarity / 3) return sim;
+  // ("Postgres is the right choice" ~ "Postgres was the right call"). A vague word ("new",
+  // "this week") names nothing, so it is not one of them.
+  let named = 0;
+  for (const w of fact.words) if (opinion.words.has(w) && !VAGUE.has(w)) named++;
+  if (named >= 2 && sim >= k.restateSimilarity / 3) return sim;
   return 0;
 }
