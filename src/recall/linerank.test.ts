@@ -108,6 +108,16 @@ describe("recency bonus", () => {
     expect(rescoreLines(walks, "canal walks in the first week of April", opts).map((h) => h.score)).toEqual([2, 2, 2]);
   });
 
+  it("puts the newest first when asked when something was last done or gone to", () => {
+    const washes = [
+      on("2026-05-07", 3, "campsite washing machine, 6 euros a load"),
+      on("2026-05-30", 2, "laundromat by the harbour, a wash and dry"),
+    ];
+    const newest = (q: string) => [...rescoreLines(washes, q, opts)].sort((a, b) => b.score - a.score)[0]!.date;
+    expect(newest("when did we last do the washing?")).toBe("2026-05-30");
+    expect(newest("when did I last go to the laundromat?")).toBe("2026-05-30");
+  });
+
   it("leaves the words' order alone when no latest state is asked for", () => {
     expect(best("what did Frank do for a living?")).toBe("2026-04-11");
     // "last Tuesday" is a window (timewindow.ts), not a question after the newest line.

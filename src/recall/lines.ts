@@ -1,6 +1,8 @@
 import { otherSpellings } from "../analysis/abbreviations.js";
+import { demonymPair } from "../analysis/demonyms.js";
 import { verbForms } from "../analysis/irregular.js";
 import { oneEditAway } from "../analysis/spelling.js";
+import { STOP_WORDS } from "../analysis/stopwords.js";
 import { agentVerbs, isDictionaryWord } from "../analysis/synonyms.js";
 import { cjkWords, ftsWords, phraseOccurrences, stemmedTokens } from "../analysis/tokens.js";
 import type { IndexDb } from "../index/db.js";
@@ -161,14 +163,24 @@ function termForms(terms: readonly LexicalTerm[], memory?: MemoryWords): string[
         // Only for a doer the memory never names: "the dancers" of a log that has them are those dancers.
         ...agentVerbsIfAbsent(word, memory?.has).flatMap((v) => [v, ...verbForms(v)]),
         ...otherSpellings(word),
+        // "Portugal" also asks for "Portuguese": analysis/demonyms.ts.
+        ...demonymPair(word),
         // A word the memory never holds may be misspelt: "cluch" also asks for the memory's "clutch".
         ...(memory?.respelled(word) ?? []),
       ];
       for (const f of alternatives) if (!forms.some((w) => w.length === 1 && w[0] === f)) forms.push([f]);
+      // "ate" is stemmed "at" as the index stems it: asked as written it finds every "at"; its other forms ("eat", "eaten") stand for it.
+      if (forms.length > 1 && isStopStem(word)) forms.shift();
     }
     out.push(forms);
   }
   return out;
+}
+
+/** A word the index stems into a stop word ("ate" -> "at"; not "show", a stop word as written). */
+function isStopStem(word: string): boolean {
+  const stems = stemmedTokens(word);
+  return stems.length === 1 && stems[0] !== word.toLowerCase() && STOP_WORDS.has(stems[0]!);
 }
 
 /** What the line store holds: a word at all, and the memory's spelling of a word it never holds. */
