@@ -2,7 +2,6 @@ import { otherSpellings } from "../analysis/abbreviations.js";
 import { demonymPair } from "../analysis/demonyms.js";
 import { verbForms } from "../analysis/irregular.js";
 import { oneEditAway } from "../analysis/spelling.js";
-import { STOP_WORDS } from "../analysis/stopwords.js";
 import { agentVerbs, isDictionaryWord } from "../analysis/synonyms.js";
 import { cjkWords, ftsWords, phraseOccurrences, stemmedTokens } from "../analysis/tokens.js";
 import type { IndexDb } from "../index/db.js";
@@ -169,18 +168,10 @@ function termForms(terms: readonly LexicalTerm[], memory?: MemoryWords): string[
         ...(memory?.respelled(word) ?? []),
       ];
       for (const f of alternatives) if (!forms.some((w) => w.length === 1 && w[0] === f)) forms.push([f]);
-      // "ate" is stemmed "at" as the index stems it: asked as written it finds every "at"; its other forms ("eat", "eaten") stand for it.
-      if (forms.length > 1 && isStopStem(word)) forms.shift();
     }
     out.push(forms);
   }
   return out;
-}
-
-/** A word the index stems into a stop word ("ate" -> "at"; not "show", a stop word as written). */
-function isStopStem(word: string): boolean {
-  const stems = stemmedTokens(word);
-  return stems.length === 1 && stems[0] !== word.toLowerCase() && STOP_WORDS.has(stems[0]!);
 }
 
 /** What the line store holds: a word at all, and the memory's spelling of a word it never holds. */
