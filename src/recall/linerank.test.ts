@@ -74,6 +74,21 @@ describe("amount bonus", () => {
   });
 });
 
+describe("amount bonus", () => {
+  const opts = { ...DEFAULT_LINE_RANK, fileWeight: 0, coverageWeight: 0, timeWordBoost: 0, recencyBoost: 0 };
+  const lines: LineHit[] = [
+    { path: "memory/a.md", line: 1, score: 1.2, text: "walked the Ruta del Cares and met friends" },
+    { path: "memory/a.md", line: 2, score: 1, text: "the Ruta del Cares is 12 km each way" },
+  ];
+  const best = (q: string) => [...rescoreLines(lines, q, opts)].sort((a, b) => b.score - a.score)[0]!.line;
+
+  it("puts a line holding a measure first for 'how long', as for 'how far'", () => {
+    expect(best("how far is the Ruta del Cares?")).toBe(2);
+    expect(best("how long is the Ruta del Cares?")).toBe(2);
+    expect(best("who did we meet on the Ruta del Cares?")).toBe(1);
+  });
+});
+
 describe("recency bonus", () => {
   const opts = { ...DEFAULT_LINE_RANK, fileWeight: 0, coverageWeight: 0, timeWordBoost: 0 };
   const on = (date: string, score: number, text: string): LineHit => ({

@@ -57,8 +57,8 @@ const TIME_WORDS =
 
 /** A question after a sum ("how much", "what did it cost"): its answer holds digits ("£640", "95p"), rarely a word ("six pages"). */
 const SUM_QUESTION = /\bhow\s+much\b|\b(?:cost|costs|price|prices|priced|worth|charge|charged|charging|owe|owed)\b/i;
-/** A question after a count or a measure ("how many calls", "how big is the herd"): digits or a number word ("twelve calls"). */
-const COUNT_QUESTION = /\bhow\s+(?:many|big|far|old|heavy|large|tall)\b/i;
+/** A question after a count or a measure ("how many calls", "how big is the herd", "how long is the walk"): digits or a number word ("twelve calls", "18 min"). */
+const COUNT_QUESTION = /\bhow\s+(?:many|big|far|old|heavy|large|tall|long)\b/i;
 const NUMBER_WORDS =
   /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|dozen|half|couple)\b/i;
 
