@@ -74,7 +74,7 @@ describe("amount bonus", () => {
   });
 });
 
-describe("amount bonus", () => {
+describe("amount bonus for a measure", () => {
   const opts = { ...DEFAULT_LINE_RANK, fileWeight: 0, coverageWeight: 0, timeWordBoost: 0, recencyBoost: 0 };
   const lines: LineHit[] = [
     { path: "memory/a.md", line: 1, score: 1.2, text: "walked the Ruta del Cares and met friends" },
