@@ -1,6 +1,7 @@
 // How recall reads time in a question over a small workspace with known answers: a vague
 // "recently" must not hide an older exact match, and a day's events are often written in
-// the next day's log ("yesterday I ...").
+// the next day's log ("yesterday I ..."), and a named day whose notes never use the
+// question's words still answers with that day.
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -15,6 +16,7 @@ const logs: Record<string, string[]> = {
   "2026-03-03": ["- **Maria**: The garden needs water.", "- **John**: I will fix the fence on Sunday."],
   "2026-03-04": ["- **John**: Yesterday I cooked a big pot of ramen for dinner.", "- **Maria**: Yum."],
   "2026-05-20": ["- **Maria**: We had ramen again at the noodle bar downtown."],
+  "2026-05-25": ["- **Maria**: Long lunch in the park with the neighbours, then a nap."],
   "2026-06-25": ["- **John**: Work was busy this week.", "- **Maria**: The dog learned a new trick."],
   "2026-06-28": ["- **John**: Quiet weekend, mostly reading.", "- **Maria**: Same here, with a podcast."],
 };
@@ -49,6 +51,13 @@ describe("time in recall questions", () => {
     // The March 4 note ("Yesterday I cooked ...") outranks the ramen of May, outside the window.
     const ranks = r.results.map((x) => x.source.slice(0, 20));
     expect(ranks[0]).toBe("memory/2026-03-04.md");
+  });
+
+  it("gives the day's notes when no line of a named day holds the question's words", async () => {
+    // Whit Monday 2026 is May 25 (Easter + 50); nothing in the notes says "eat".
+    const r = await recall(ws, "what did we eat on Whit Monday?", { asOf, k: 3 });
+    expect(r.intent.window).toMatchObject({ from: "2026-05-25", to: "2026-05-25" });
+    expect(r.results[0]?.source).toMatch(/^memory\/2026-05-25\.md#L/);
   });
 
   it("still lists a recent window's days for 'what happened recently?'", async () => {

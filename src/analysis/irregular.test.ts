@@ -21,6 +21,13 @@ describe("irregular verbs", () => {
     }
   });
 
+  it("never lists a form Porter stems into a stop word ('ate' is indexed as 'at')", () => {
+    expect(verbForms("eat")).toEqual(["eaten"]);
+    expect(verbForms("eaten")).toEqual(["eat"]);
+    // "show" is a stop word as written, not by stemming: "shown" still asks for it.
+    expect(verbForms("shown")).toEqual(["show"]);
+  });
+
   it("leaves other words alone, and forms that are mostly other words", () => {
     for (const w of ["bike", "spoke", "bit", "sat", "left", "saw", "meeting", "building", "rings", "flood"])
       expect(verbForms(w), w).toEqual([]);

@@ -1,4 +1,5 @@
 import { porterStem } from "./stem.js";
+import { STOP_WORDS } from "./stopwords.js";
 
 /**
  * English irregular verbs: the forms the Porter stemmer (./stem.ts, and SQLite's `porter`
@@ -125,7 +126,8 @@ export function irregularBase(word: string): string | undefined {
  * The other forms of the irregular verb a word is (a listed form, or its third person:
  * "brings", "teaches"), without those Porter already joins to the word ("ran" -> ["run"],
  * "pay" -> ["paid"]). Empty for any other word; also for "-ing" forms, more often nouns
- * ("a meeting", "the building") than the verb.
+ * ("a meeting", "the building") than the verb. Nor a form Porter stems into a stop word: "ate"
+ * is stemmed "at", and asking for it finds every line with "at" ("eat" asks for "eaten" only).
  */
 export function verbForms(word: string): string[] {
   const w = word.toLowerCase();
@@ -136,7 +138,7 @@ export function verbForms(word: string): string[] {
   const out: string[] = [];
   for (const f of forms) {
     const s = porterStem(f);
-    if (seen.has(s)) continue;
+    if (seen.has(s) || (s !== f && STOP_WORDS.has(s))) continue;
     seen.add(s);
     out.push(f);
   }

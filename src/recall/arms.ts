@@ -241,14 +241,18 @@ export function timeArm(ctx: ArmContext, weight: number): ArmList {
     cand: factCandidate(f),
     score: overlap + 1 - i / (facts.length + 1),
   }));
+  let lineHits = 0;
   if (ctx.intent.terms.length > 0) {
     const until = reportedWindow(w, ctx.plan.profile.reportLagDays).to ?? to;
     const hits = searchLines(ctx.idx, ctx.lexTerms, { limit: 200, since: from, until });
     // A later day's line may report the window's events ("yesterday I ..."): worth less than the days' own.
     for (const h of hits) if (h.date && h.date > to) h.score *= LATER_REPORT;
+    lineHits = hits.length;
     items.push(...windowsToItems(ctx, hits, ctx.pool));
-  } else {
-    // "What happened yesterday?": the days' notes themselves, newest day first.
+  }
+  if (lineHits === 0) {
+    // "What happened yesterday?", and "what did we eat on Ascension day?" when no line of the
+    // day says "eat": the days' notes themselves, newest day first.
     const dates: string[] = [];
     // biome-ignore lint/complexity/useMathMinMax: these are YYYY-MM-DD strings, not numbers
     const last = to < ctx.asOf ? to : ctx.asOf;

@@ -28,6 +28,15 @@ describe("holidays", () => {
     ]);
     expect(span("what did we do at christmas", "2026-01-10")).toEqual(["2025-12-24", "2025-12-26", "christmas"]);
     expect(span("New Year’s Day", "2026-01-10")).toEqual(["2026-01-01", "2026-01-01", "New Year’s Day"]);
+    expect(span("what did we eat on Ascension day?", "2026-11-24")).toEqual([
+      "2026-05-14",
+      "2026-05-14",
+      "Ascension day",
+    ]);
+    expect(span("where were we on Whit Monday?", "2026-11-24")).toEqual(["2026-05-25", "2026-05-25", "Whit Monday"]);
+    expect(span("the Pentecost Monday market", "2026-11-24")).toEqual(["2026-05-25", "2026-05-25", "Pentecost Monday"]);
+    expect(span("pancake day", "2026-11-24")).toEqual(["2026-02-17", "2026-02-17", "pancake day"]);
+    expect(span("on Maundy Thursday", "2026-04-03")).toEqual(["2026-04-02", "2026-04-02", "Maundy Thursday"]);
     expect(span("what did we order for the team lunch?", "2026-01-10")).toBeUndefined();
   });
 });

@@ -3,8 +3,9 @@
  * "New Year's Eve"), which chrono leaves alone or misreads ("Easter Monday" as last Monday).
  * Each has its principal day (what "the day after Christmas" counts from) and the days
  * people mean by it ("over Christmas": 24-26 December; "Easter": Good Friday to Easter
- * Monday). Without a year, the latest one begun by asOf: recall asks about the past. A
- * season is read only as the anchor of "the week before Easter" (timewindow.ts).
+ * Monday); the feasts counted from Easter (Shrove Tuesday to Whit Monday) are one day each.
+ * Without a year, the latest one begun by asOf: recall asks about the past. A season is read
+ * only as the anchor of "the week before Easter" (timewindow.ts).
  */
 
 import { addDays, utc } from "./days.js";
@@ -54,6 +55,15 @@ const HOLIDAYS: readonly [string, (y: number) => Days][] = [
       season: true,
     }),
   ],
+  // The feasts counted from Easter: named days in the calendars of much of Europe.
+  [String.raw`shrove\s+tuesday|pancake\s+day`, (y) => easter(y, -47)],
+  [String.raw`ash\s+wednesday`, (y) => easter(y, -46)],
+  [String.raw`mothering\s+sunday`, (y) => easter(y, -21)],
+  [String.raw`palm\s+sunday`, (y) => easter(y, -7)],
+  [String.raw`maundy\s+thursday`, (y) => easter(y, -3)],
+  [String.raw`ascension(?:\s+day)?`, (y) => easter(y, 39)],
+  [String.raw`whit\s*monday|pentecost\s+monday`, (y) => easter(y, 50)],
+  [String.raw`whit\s*sun(?:day)?|pentecost(?:\s+sunday)?`, (y) => easter(y, 49)],
   [String.raw`(?:christmas|xmas)\s+eve`, (y) => one(utc(y, 12, 24))],
   [String.raw`(?:christmas|xmas)\s+day`, (y) => one(utc(y, 12, 25))],
   [String.raw`boxing\s+day`, (y) => one(utc(y, 12, 26))],

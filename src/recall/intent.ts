@@ -52,6 +52,21 @@ const MEETING_WORDS = new Set(
   ),
 );
 
+/**
+ * A question after the latest state: "last" before a verb ("did I last see", "was last
+ * there", "did we last do the laundry"), not before a unit or a day ("last week", "last Tuesday": a window, timewindow.ts).
+ */
+export const LATEST_QUESTION =
+  /\b(?:last\s+time|latest|most\s+recent(?:ly)?|last\s+(?:do|go))\b|\blast\s+(?!(?:week|month|year|night|weekend|time|spring|summer|autumn|fall|winter|(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?\b)[a-z]+(?:ed|ing|s|w|t|n|d|e)\b/i;
+
+/**
+ * A question after the earliest: "first" before a verb ("did I first meet") or a thing
+ * ("the first swarm", "my first lesson"), "earliest", "first time"; not "first" before a
+ * unit ("the first week of May": a window, timewindow.ts) or "first of all".
+ */
+export const EARLIEST_QUESTION =
+  /\b(?:earliest|first\s+time|(?:i|we|you|he|she|they|it)\s+first\s+[a-z]+|(?:the|my|our|your|his|her|their)\s+(?:very\s+)?first\s+(?!(?:week|month|year|weekend|day|night|quarter|half|of|thing)s?\b)[a-z]+)/i;
+
 interface NameEntry {
   slug: string;
   words: string[];

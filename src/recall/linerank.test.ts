@@ -74,6 +74,21 @@ describe("amount bonus", () => {
   });
 });
 
+describe("amount bonus for a measure", () => {
+  const opts = { ...DEFAULT_LINE_RANK, fileWeight: 0, coverageWeight: 0, timeWordBoost: 0, recencyBoost: 0 };
+  const lines: LineHit[] = [
+    { path: "memory/a.md", line: 1, score: 1.2, text: "walked the Ruta del Cares and met friends" },
+    { path: "memory/a.md", line: 2, score: 1, text: "the Ruta del Cares is 12 km each way" },
+  ];
+  const best = (q: string) => [...rescoreLines(lines, q, opts)].sort((a, b) => b.score - a.score)[0]!.line;
+
+  it("puts a line holding a measure first for 'how long', as for 'how far'", () => {
+    expect(best("how far is the Ruta del Cares?")).toBe(2);
+    expect(best("how long is the Ruta del Cares?")).toBe(2);
+    expect(best("who did we meet on the Ruta del Cares?")).toBe(1);
+  });
+});
+
 describe("recency bonus", () => {
   const opts = { ...DEFAULT_LINE_RANK, fileWeight: 0, coverageWeight: 0, timeWordBoost: 0 };
   const on = (date: string, score: number, text: string): LineHit => ({
@@ -106,6 +121,16 @@ describe("recency bonus", () => {
     expect(oldest("how did our first canal walk go?")).toBe("2026-04-02");
     // "the first week of April" is a window, not the earliest line.
     expect(rescoreLines(walks, "canal walks in the first week of April", opts).map((h) => h.score)).toEqual([2, 2, 2]);
+  });
+
+  it("puts the newest first when asked when something was last done or gone to", () => {
+    const washes = [
+      on("2026-05-07", 3, "campsite washing machine, 6 euros a load"),
+      on("2026-05-30", 2, "laundromat by the harbour, a wash and dry"),
+    ];
+    const newest = (q: string) => [...rescoreLines(washes, q, opts)].sort((a, b) => b.score - a.score)[0]!.date;
+    expect(newest("when did we last do the washing?")).toBe("2026-05-30");
+    expect(newest("when did I last go to the laundromat?")).toBe("2026-05-30");
   });
 
   it("leaves the words' order alone when no latest state is asked for", () => {

@@ -1,5 +1,5 @@
 import { nameWords } from "../analysis/tokens.js";
-import { LAST_MET } from "./intent.js";
+import { EARLIEST_QUESTION, LAST_MET, LATEST_QUESTION } from "./intent.js";
 import type { LineHit } from "./lines.js";
 
 export interface LineRankOptions {
@@ -57,25 +57,10 @@ const TIME_WORDS =
 
 /** A question after a sum ("how much", "what did it cost"): its answer holds digits ("£640", "95p"), rarely a word ("six pages"). */
 const SUM_QUESTION = /\bhow\s+much\b|\b(?:cost|costs|price|prices|priced|worth|charge|charged|charging|owe|owed)\b/i;
-/** A question after a count or a measure ("how many calls", "how big is the herd"): digits or a number word ("twelve calls"). */
-const COUNT_QUESTION = /\bhow\s+(?:many|big|far|old|heavy|large|tall)\b/i;
+/** A question after a count or a measure ("how many calls", "how big is the herd", "how long is the walk"): digits or a number word ("twelve calls", "18 min"). */
+const COUNT_QUESTION = /\bhow\s+(?:many|big|far|old|heavy|large|tall|long)\b/i;
 const NUMBER_WORDS =
   /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|dozen|half|couple)\b/i;
-
-/**
- * A question after the latest state: "last" before a verb ("did I last see", "was last
- * there"), not before a unit or a day ("last week", "last Tuesday": a window, timewindow.ts).
- */
-const LATEST_QUESTION =
-  /\b(?:last\s+time|latest|most\s+recent(?:ly)?)\b|\blast\s+(?!(?:week|month|year|night|weekend|time|spring|summer|autumn|fall|winter|(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?\b)[a-z]+(?:ed|ing|s|w|t|n|d|e)\b/i;
-
-/**
- * A question after the earliest: "first" before a verb ("did I first meet") or a thing
- * ("the first swarm", "my first lesson"), "earliest", "first time"; not "first" before a
- * unit ("the first week of May": a window, timewindow.ts) or "first of all".
- */
-const EARLIEST_QUESTION =
-  /\b(?:earliest|first\s+time|(?:i|we|you|he|she|they|it)\s+first\s+[a-z]+|(?:the|my|our|your|his|her|their)\s+(?:very\s+)?first\s+(?!(?:week|month|year|weekend|day|night|quarter|half|of|thing)s?\b)[a-z]+)/i;
 
 /**
  * Who a line is by or about, from its head: a chat turn `- **Melanie** (1:56 pm): ...`

@@ -1,4 +1,5 @@
 import { otherSpellings } from "../analysis/abbreviations.js";
+import { demonymPair } from "../analysis/demonyms.js";
 import { verbForms } from "../analysis/irregular.js";
 import { oneEditAway } from "../analysis/spelling.js";
 import { agentVerbs, isDictionaryWord } from "../analysis/synonyms.js";
@@ -161,6 +162,8 @@ function termForms(terms: readonly LexicalTerm[], memory?: MemoryWords): string[
         // Only for a doer the memory never names: "the dancers" of a log that has them are those dancers.
         ...agentVerbsIfAbsent(word, memory?.has).flatMap((v) => [v, ...verbForms(v)]),
         ...otherSpellings(word),
+        // "Portugal" also asks for "Portuguese": analysis/demonyms.ts.
+        ...demonymPair(word),
         // A word the memory never holds may be misspelt: "cluch" also asks for the memory's "clutch".
         ...(memory?.respelled(word) ?? []),
       ];
