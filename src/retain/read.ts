@@ -154,8 +154,9 @@ export function collectFacts(
       ...result.diagnostics.filter((d) => !(said.has(d.line) && /^not valid UTF-(?:8|16)\b/.test(d.reason))),
     );
     all.push(...result.facts);
-    // A file that could not be read already has its diagnostic.
-    if (result.sections === 0 && !log.problems?.length) noRetain.push(log.path);
+    // A file that could not be read already has its diagnostic; one read in another encoding,
+    // or with a bad line, was read, and is said like any other log without a Retain section.
+    if (result.sections === 0 && !log.unread) noRetain.push(log.path);
   }
   all.sort((a, b) => Number(a.extracted ?? false) - Number(b.extracted ?? false) || compareFacts(a, b));
   const facts: Fact[] = [];
