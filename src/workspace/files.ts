@@ -100,6 +100,23 @@ export interface ScanOptions {
   links?: string[];
 }
 
+/**
+ * The file an iCloud Drive placeholder stands for: iCloud evicts a file it keeps only in the
+ * cloud ("Optimise Mac Storage") by replacing `2026-03-04.md` with `.2026-03-04.md.icloud`.
+ */
+export function evictedName(name: string): string | undefined {
+  const m = /^\.(.+\.md)\.icloud$/i.exec(name);
+  return m?.[1];
+}
+
+function evictedReason(rel: string): string {
+  return (
+    "is not on this disk: iCloud Drive keeps it only in the cloud (its placeholder " +
+    `${path.posix.dirname(rel)}/.${path.posix.basename(rel)}.icloud is here), so membank cannot read it, and it is not deleted: ` +
+    `download it (open it in Finder, or: brctl download ${rel}) and run again; to keep it on this Mac, choose "Keep Downloaded"`
+  );
+}
+
 /** Hidden names (`.drafts/`, `.hidden.md`) are never memory files: not indexed, not read by `get`. */
 export function isHiddenName(name: string): boolean {
   return name.startsWith(".");
@@ -197,7 +214,13 @@ export function scanMemoryFiles(ws: Workspace, opts: ScanOptions = {}): MemoryFi
       }
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const e of entries) {
-        if (isHiddenName(e.name)) continue;
+        if (isHiddenName(e.name)) {
+          const evicted = evictedName(e.name);
+          // Said, not silent: an evicted log would read as deleted (its facts gone from the bank).
+          if (evicted !== undefined && opts.skipped && !existsSync(`${abs}${path.sep}${evicted}`))
+            opts.skipped.push({ path: `${rel}/${evicted}`, reason: evictedReason(`${rel}/${evicted}`) });
+          continue;
+        }
         consider(`${abs}${path.sep}${e.name}`, `${rel}/${e.name}`, e);
       }
       return;

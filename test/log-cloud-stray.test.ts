@@ -1,0 +1,71 @@
+/**
+ * Logs as cloud sync and stray writes leave them, run through the real bin. iCloud Drive
+ * ("Optimise Mac Storage") evicts a log it keeps only in the cloud, leaving a hidden
+ * placeholder `.2026-03-04.md.icloud`: the log read as deleted, and its facts left the bank in
+ * the next commit. A stray zero byte in a log (a tool's write, a sync's merge) made its line no
+ * fact: a fact an earlier night read there left the bank with nothing but a line's warning.
+ */
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runBin } from "./cli-bin.js";
+import { notesRepos } from "./support/notes-repo.js";
+
+const repos = notesRepos("membank-cloud-stray-");
+const { git } = repos;
+
+const LOGS = {
+  "memory/2026-03-03.md": "Rainy Tuesday.\n\n## Retain\n- W @Ines: teaches the Thursday pottery class\n",
+  "memory/2026-03-04.md":
+    "Kiln day, glaze came out streaky.\n\n## Retain\n- W @Marek: fires the kiln on Wednesdays\n- O(c=0.7) @Marek: thinks celadon glaze is overrated\n",
+};
+
+async function afterFirstNight() {
+  const dir = repos.notes(LOGS);
+  const first = await runBin(["run", "nightly", "--workspace", dir], repos.env);
+  expect(first.code, first.stderr).toBe(0);
+  const page = path.join(dir, "bank/entities/Marek.md");
+  const before = readFileSync(page, "utf8");
+  expect(before).toContain("fires the kiln on Wednesdays");
+  return { dir, page, before, head: git(dir, "rev-parse", "HEAD") };
+}
+
+describe("a log iCloud Drive evicted (only its .icloud placeholder is on the disk)", () => {
+  it("stops the nightly saying it is in the cloud, not deleted, and how to download it; nothing is committed", async () => {
+    const { dir, page, before, head } = await afterFirstNight();
+    const log = path.join(dir, "memory/2026-03-04.md");
+    const text = readFileSync(log);
+    // What iCloud leaves: a small binary plist under a hidden name, the log itself gone.
+    renameSync(log, path.join(dir, "memory/.2026-03-04.md.icloud"));
+    writeFileSync(path.join(dir, "memory/.2026-03-04.md.icloud"), Buffer.from("bplist00\xd3\x01\x02\x03", "latin1"));
+    for (const extra of [[], ["--accept-deleted-logs"]]) {
+      const run = await runBin(["run", "nightly", ...extra, "--workspace", dir], repos.env);
+      expect(run.code, run.stderr).not.toBe(0);
+      expect(run.stderr).toContain("memory/2026-03-04.md: is not on this disk: iCloud Drive keeps it only in the cloud");
+      expect(run.stderr).toContain("brctl download memory/2026-03-04.md");
+      expect(run.stderr).toContain("membank changed nothing");
+      expect(readFileSync(page, "utf8")).toBe(before);
+      expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+    }
+    // Downloaded again (iCloud puts the log back and drops the placeholder): the night runs, the bank as it was.
+    writeFileSync(log, text);
+    renameSync(path.join(dir, "memory/.2026-03-04.md.icloud"), path.join(repos.tmp, "gone.icloud"));
+    const again = await runBin(["run", "nightly", "--workspace", dir], repos.env);
+    expect([0, 3], again.stderr).toContain(again.code);
+    expect(readFileSync(page, "utf8")).toBe(before);
+  }, 90_000);
+});
+
+describe("a log with a stray zero byte or two in a fact's line", () => {
+  it("is read without them: the fact stays in the bank, and the line is named", async () => {
+    const { dir, page, before, head } = await afterFirstNight();
+    const log = path.join(dir, "memory/2026-03-04.md");
+    const text = readFileSync(log, "utf8");
+    writeFileSync(log, text.replace("fires the kiln", "fires the\0 kiln").replace("celadon", "cela\0\0don"));
+    const run = await runBin(["run", "nightly", "--workspace", dir], repos.env);
+    expect([0, 3], run.stderr).toContain(run.code);
+    expect(readFileSync(page, "utf8")).toBe(before);
+    expect(git(dir, "diff", "--stat", head.trim(), "HEAD", "--", "bank")).toBe("");
+    expect(`${run.stdout}${run.stderr}`).toContain("memory/2026-03-04.md:4: holds 3 zero bytes amid its text");
+  }, 90_000);
+});
