@@ -41,7 +41,9 @@ describe("a log iCloud Drive evicted (only its .icloud placeholder is on the dis
     for (const extra of [[], ["--accept-deleted-logs"]]) {
       const run = await runBin(["run", "nightly", ...extra, "--workspace", dir], repos.env);
       expect(run.code, run.stderr).not.toBe(0);
-      expect(run.stderr).toContain("memory/2026-03-04.md: is not on this disk: iCloud Drive keeps it only in the cloud");
+      expect(run.stderr).toContain(
+        "memory/2026-03-04.md: is not on this disk: iCloud Drive keeps it only in the cloud",
+      );
       expect(run.stderr).toContain("brctl download memory/2026-03-04.md");
       expect(run.stderr).toContain("membank changed nothing");
       expect(readFileSync(page, "utf8")).toBe(before);

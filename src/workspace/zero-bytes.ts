@@ -33,7 +33,8 @@ export function zeroRuns(buf: Uint8Array): { long?: ZeroRuns | undefined; short?
     let end = i;
     while (end < buf.length && buf[end] === 0) end++;
     const kind = end - i >= ZERO_TAIL_MIN ? "long" : "short";
-    const runs = (found[kind] ??= { line, bytes: 0, lines: [] });
+    const runs = found[kind] ?? { line, bytes: 0, lines: [] };
+    found[kind] = runs;
     if (kind === "short") {
       runs.bytes += end - i;
       kept.push(buf.subarray(from, i));
