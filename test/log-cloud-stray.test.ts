@@ -5,7 +5,7 @@
  * the next commit. A stray zero byte in a log (a tool's write, a sync's merge) made its line no
  * fact: a fact an earlier night read there left the bank with nothing but a line's warning.
  */
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runBin } from "./cli-bin.js";
@@ -69,5 +69,27 @@ describe("a log with a stray zero byte or two in a fact's line", () => {
     expect(readFileSync(page, "utf8")).toBe(before);
     expect(git(dir, "diff", "--stat", head.trim(), "HEAD", "--", "bank")).toBe("");
     expect(`${run.stdout}${run.stderr}`).toContain("memory/2026-03-04.md:4: holds 3 zero bytes amid its text");
+  }, 90_000);
+});
+
+describe("a log that became a folder (a tool wrote memory/<day>.md/...)", () => {
+  it("stops the nightly naming it, instead of taking its facts out of the bank", async () => {
+    const { dir, page, before, head } = await afterFirstNight();
+    const log = path.join(dir, "memory/2026-03-04.md");
+    const text = readFileSync(log);
+    rmSync(log);
+    mkdirSync(log);
+    writeFileSync(path.join(log, "draft.txt"), "kiln notes\n");
+    const run = await runBin(["run", "nightly", "--workspace", dir], repos.env);
+    expect(run.code, run.stderr).not.toBe(0);
+    expect(run.stderr).toContain("memory/2026-03-04.md: is a folder, not a file");
+    expect(run.stderr).toContain("membank changed nothing");
+    expect(readFileSync(page, "utf8")).toBe(before);
+    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+    rmSync(log, { recursive: true });
+    writeFileSync(log, text);
+    const again = await runBin(["run", "nightly", "--workspace", dir], repos.env);
+    expect([0, 3], again.stderr).toContain(again.code);
+    expect(readFileSync(page, "utf8")).toBe(before);
   }, 90_000);
 });

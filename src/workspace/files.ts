@@ -1,5 +1,6 @@
 import { type Dirent, existsSync, lstatSync, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
 import path from "node:path";
+import { logDate } from "../markdown/log-path.js";
 import { fileWaits, GONE_WAIT_MS } from "./text-file.js";
 import type { Workspace } from "./workspace.js";
 
@@ -199,6 +200,14 @@ export function scanMemoryFiles(ws: Workspace, opts: ScanOptions = {}): MemoryFi
     if (seenReal.has(s.real)) return;
     if (s.info.isDirectory()) {
       seenReal.add(s.real);
+      // Said, not silent: a log that became a folder (a tool wrote memory/<day>.md/...) would read as deleted.
+      if (logDate(rel) !== undefined) {
+        opts.skipped?.push({
+          path: rel,
+          reason:
+            "is a folder, not a file, so membank cannot read it: move the notes in it out to a file of that name (and remove the folder)",
+        });
+      }
       let entries: Dirent[];
       try {
         entries = readdirSync(abs, { withFileTypes: true });
