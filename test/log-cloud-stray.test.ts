@@ -3,7 +3,9 @@
  * ("Optimise Mac Storage") evicts a log it keeps only in the cloud, leaving a hidden
  * placeholder `.2026-03-04.md.icloud`: the log read as deleted, and its facts left the bank in
  * the next commit. A stray zero byte in a log (a tool's write, a sync's merge) made its line no
- * fact: a fact an earlier night read there left the bank with nothing but a line's warning.
+ * fact: a fact an earlier night read there left the bank with nothing but a line's warning. A log
+ * a sync left half-copied (cut mid-line) lost its last facts from the bank without a word, and
+ * its half line became a new fact.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -91,5 +93,41 @@ describe("a log that became a folder (a tool wrote memory/<day>.md/...)", () => 
     const again = await runBin(["run", "nightly", "--workspace", dir], repos.env);
     expect([0, 3], again.stderr).toContain(again.code);
     expect(readFileSync(page, "utf8")).toBe(before);
+  }, 90_000);
+});
+
+describe("a log a sync left half-copied (shorter than last night, cut mid-line)", () => {
+  it("stops the nightly naming where it ends, instead of taking its last facts out of the bank", async () => {
+    const { dir, page, before, head } = await afterFirstNight();
+    const log = path.join(dir, "memory/2026-03-04.md");
+    const text = readFileSync(log);
+    writeFileSync(log, text.subarray(0, text.indexOf("Wednesdays") + 6)); // "...fires the kiln on Wedn"
+    const run = await runBin(["run", "nightly", "--workspace", dir], repos.env);
+    expect(run.code, run.stderr).not.toBe(0);
+    expect(run.stderr).toContain("memory/2026-03-04.md:4: ends mid-line, shorter than an earlier run read it");
+    expect(run.stderr).toContain("2 fact(s) an earlier run read in it would leave the bank");
+    expect(readFileSync(page, "utf8")).toBe(before);
+    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+    writeFileSync(log, text); // the sync finishes
+    const again = await runBin(["run", "nightly", "--workspace", dir], repos.env);
+    expect([0, 3], again.stderr).toContain(again.code);
+    expect(readFileSync(page, "utf8")).toBe(before);
+  }, 90_000);
+
+  it("a log saved without a last line break (VS Code's default) is edited as usual: facts changed or cut with a whole last line go", async () => {
+    const { dir, page } = await afterFirstNight();
+    const log = path.join(dir, "memory/2026-03-04.md");
+    const text = readFileSync(log, "utf8");
+    // The opinion line cut, the last line left without its break, a fact above it reworded.
+    const edited = text
+      .replace("- O(c=0.7) @Marek: thinks celadon glaze is overrated\n", "")
+      .replace("fires the kiln on Wednesdays\n", "fires the kiln on Wednesdays and Sundays");
+    writeFileSync(log, edited);
+    const run = await runBin(["run", "nightly", "--workspace", dir], repos.env);
+    expect(run.code, run.stderr).toBe(0);
+    const after = readFileSync(page, "utf8");
+    expect(after).toContain("fires the kiln on Wednesdays and Sundays");
+    // An opinion taken out of its log stays on the opinions page, marked so (reflect's rule).
+    expect(readFileSync(path.join(dir, "bank/opinions.md"), "utf8")).toContain("(no longer in the log)");
   }, 90_000);
 });

@@ -99,6 +99,8 @@ export interface LogInput {
   unread?: true;
   /** What is on disk is provably not the log (zeroed by a crash, an LFS pointer): its words are elsewhere. */
   lost?: true;
+  /** Set when the text ends without a line break (as a copy cut short leaves it): its last line. */
+  endsMidLine?: number;
 }
 
 /** Read one daily log for collectFacts: never throws, a file it cannot read is a diagnostic. */
@@ -112,6 +114,7 @@ export async function readLog(rel: string, abs: string): Promise<LogInput> {
       invalidLines: m.invalid?.lines ?? [],
       problems: memoryTextProblems(m),
       ...(bad.length === 0 ? {} : { badLines: bad }),
+      ...(m.text === "" || /[\r\n]$/.test(m.text) ? {} : { endsMidLine: m.text.split(/\r\n|\r|\n/).length }),
     };
     // A zeroed log, or an LFS pointer, is a lost one, not an empty one: read again once restored.
     if (m.zeroed !== undefined || m.lfsPointer) return { ...read, unread: true, lost: true };
