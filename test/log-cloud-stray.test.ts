@@ -131,3 +131,21 @@ describe("a log a sync left half-copied (shorter than last night, cut mid-line)"
     expect(readFileSync(path.join(dir, "bank/opinions.md"), "utf8")).toContain("(no longer in the log)");
   }, 90_000);
 });
+
+describe("a log that is empty (0 bytes) now: an online-only placeholder (OneDrive, Dropbox) or what a crash leaves on ext4", () => {
+  it("stops the nightly when an earlier night read facts in it; deleted instead, its facts go as a deleted log's", async () => {
+    const { dir, page, before, head } = await afterFirstNight();
+    const log = path.join(dir, "memory/2026-03-04.md");
+    writeFileSync(log, "");
+    const run = await runBin(["run", "nightly", "--workspace", dir], repos.env);
+    expect(run.code, run.stderr).not.toBe(0);
+    expect(run.stderr).toContain("memory/2026-03-04.md: is empty (0 bytes)");
+    expect(run.stderr).toContain("membank changed nothing");
+    expect(readFileSync(page, "utf8")).toBe(before);
+    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+    rmSync(log);
+    const deleted = await runBin(["run", "nightly", "--workspace", dir], repos.env);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(readFileSync(page, "utf8")).not.toContain("fires the kiln");
+  }, 90_000);
+});

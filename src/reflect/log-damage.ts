@@ -3,7 +3,7 @@
  * against the facts an earlier run read there: logs that could not be read as themselves, and
  * logs with lines whose words are not read now.
  */
-import type { LogInput } from "../retain/index.js";
+import { EMPTY_LOG_REASON, type LogInput } from "../retain/index.js";
 
 /**
  * A log read with lines whose words are not read (see LogInput.badLines): the facts there are
@@ -60,5 +60,9 @@ export interface LostLog {
 export function lostNow(logs: readonly LogInput[]): LostLog[] {
   return logs
     .filter((l) => l.unread)
-    .map((l) => ({ path: l.path, reason: l.problems?.[0]?.reason ?? "cannot be read", lost: l.lost === true }));
+    .map((l) => ({
+      path: l.path,
+      reason: l.problems?.[0]?.reason ?? (l.empty ? EMPTY_LOG_REASON : "cannot be read"),
+      lost: l.lost === true,
+    }));
 }
