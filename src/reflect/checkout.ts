@@ -147,7 +147,8 @@ const GONE_MANY = 50;
 /**
  * Daily logs the last run read (`before`) that are gone from the disk now: not on disk, and
  * not moved either (no log of the same file name is among `present`, e.g. logs sorted into
- * year folders). A log emptied by hand is on disk: an edit, not a loss.
+ * year folders). A log emptied is on disk, so not gone: an empty one an earlier run read is
+ * refused as unread (retain/read.ts EMPTY_LOG_REASON); delete a log to take its facts out.
  */
 export function goneLogs(
   before: Iterable<string>,
