@@ -149,3 +149,22 @@ describe("a log that is empty (0 bytes) now: an online-only placeholder (OneDriv
     expect(readFileSync(page, "utf8")).not.toContain("fires the kiln");
   }, 90_000);
 });
+
+describe("a bank page iCloud Drive evicted", () => {
+  it("stops the nightly before the page is written anew without the person's text on it", async () => {
+    const { dir, page, head } = await afterFirstNight();
+    writeFileSync(page, `${readFileSync(page, "utf8")}\nMet him at the guild open day; ask about a wheel.\n`);
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "my note on Marek");
+    const mine = git(dir, "rev-parse", "HEAD");
+    expect(mine).not.toBe(head);
+    renameSync(page, path.join(dir, "bank/entities/.Marek.md.icloud"));
+    const run = await runBin(["run", "nightly", "--workspace", dir], repos.env);
+    expect(run.code, run.stderr).not.toBe(0);
+    expect(run.stderr).toContain(
+      "bank/entities/Marek.md: is not on this disk: iCloud Drive keeps it only in the cloud",
+    );
+    expect(git(dir, "rev-parse", "HEAD")).toBe(mine);
+    expect(git(dir, "status", "--porcelain", "--", "bank/entities/Marek.md")).toBe(" D bank/entities/Marek.md\n");
+  }, 90_000);
+});

@@ -17,7 +17,13 @@ import { citedSource } from "../markdown/citation.js";
 import { logDate } from "../markdown/log-path.js";
 import type { Fact } from "../retain/types.js";
 import { MembankError } from "../workspace/errors.js";
-import { isHiddenName, listMemoryFiles, outsideWorkspace } from "../workspace/files.js";
+import {
+  isEvictedReason,
+  isHiddenName,
+  listMemoryFiles,
+  outsideWorkspace,
+  type SkippedFile,
+} from "../workspace/files.js";
 import { nulSplit, repoInfo, runGit } from "../workspace/git.js";
 import { readMemoryText } from "../workspace/text-file.js";
 import type { Workspace } from "../workspace/workspace.js";
@@ -34,6 +40,19 @@ const TRUTH_DIRS = ["memory", "bank"] as const;
 export async function assertWorkspaceOnDisk(ws: Workspace): Promise<void> {
   await assertNotSparse(ws);
   await assertLogsPresent(ws);
+  await assertPagesLocal(ws);
+}
+
+/** A bank page iCloud Drive evicted: reflect would write it anew, and the commit would drop the person's text on it. */
+async function assertPagesLocal(ws: Workspace): Promise<void> {
+  const skipped: SkippedFile[] = [];
+  await listMemoryFiles(ws, { under: "bank", skipped });
+  const evicted = skipped.find((s) => isEvictedReason(s.reason));
+  if (evicted === undefined) return;
+  throw new MembankError(
+    `${evicted.path}: ${evicted.reason}. membank changed nothing (it would write the page anew, without your text on it)`,
+    { code: NOT_ON_DISK },
+  );
 }
 
 /** Tracked files of memory/ or bank/ that a sparse checkout keeps off the disk. */

@@ -110,9 +110,13 @@ export function evictedName(name: string): string | undefined {
   return m?.[1];
 }
 
+/** Is this listing's reason for leaving a file out that iCloud Drive evicted it (evictedName)? */
+export const isEvictedReason = (reason: string): boolean => reason.startsWith(EVICTED);
+const EVICTED = "is not on this disk: iCloud Drive keeps it only in the cloud";
+
 function evictedReason(rel: string): string {
   return (
-    "is not on this disk: iCloud Drive keeps it only in the cloud (its placeholder " +
+    `${EVICTED} (its placeholder ` +
     `${path.posix.dirname(rel)}/.${path.posix.basename(rel)}.icloud is here), so membank cannot read it, and it is not deleted: ` +
     `download it (open it in Finder, or: brctl download ${rel}) and run again; to keep it on this Mac, choose "Keep Downloaded"`
   );
