@@ -26,5 +26,7 @@ export function parseEntityPage(slug: string, text: string): EntityPageInfo {
       }
     }
   }
-  return { slug, name: name ?? slug, aliases: [...new Set(aliases)] };
+  // Composed (NFC), as the facts' names are: a title or alias typed on an old Mac is the same name.
+  const nfcAliases = aliases.map((a) => a.normalize("NFC"));
+  return { slug, name: (name ?? slug).normalize("NFC"), aliases: [...new Set(nfcAliases)] };
 }

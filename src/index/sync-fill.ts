@@ -5,6 +5,7 @@
  */
 import path from "node:path";
 import type { Embedder, EmbedderChoice } from "../embed/types.js";
+import { PAGE_NAME_RULES } from "../markdown/pages.js";
 import { USER_PROFILE_RULES } from "../markdown/user-profile.js";
 import { MembankError } from "../workspace/errors.js";
 import type { MemoryFile, MemoryListing } from "../workspace/files.js";
@@ -61,7 +62,14 @@ export interface SyncOptions {
 /** What the chunks depend on: when it changes, every chunk is rebuilt. */
 export function contentFingerprint(ws: Workspace, fts: boolean): string {
   const { chunkTokens, chunkOverlap } = ws.config.index;
-  return JSON.stringify({ schema: SCHEMA_VERSION, chunkTokens, chunkOverlap, fts, profile: USER_PROFILE_RULES });
+  return JSON.stringify({
+    schema: SCHEMA_VERSION,
+    chunkTokens,
+    chunkOverlap,
+    fts,
+    profile: USER_PROFILE_RULES,
+    pageNames: PAGE_NAME_RULES,
+  });
 }
 
 /** What the vectors depend on. `dims` may be 0 for a remote provider that has not answered yet. */

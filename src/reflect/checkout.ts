@@ -17,11 +17,18 @@ import { citedSource } from "../markdown/citation.js";
 import { logDate } from "../markdown/log-path.js";
 import type { Fact } from "../retain/types.js";
 import { MembankError } from "../workspace/errors.js";
-import { isHiddenName, listMemoryFiles, outsideWorkspace } from "../workspace/files.js";
+import {
+  isEvictedReason,
+  isHiddenName,
+  listMemoryFiles,
+  outsideWorkspace,
+  type SkippedFile,
+} from "../workspace/files.js";
 import { nulSplit, repoInfo, runGit } from "../workspace/git.js";
 import { readMemoryText } from "../workspace/text-file.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { type GarbledLog, type LoadedFacts, type LostLog, logPaths, snapshotLogs } from "./load.js";
+import { type LoadedFacts, logPaths, snapshotLogs } from "./load.js";
+import { type GarbledLog, isGarbledLine, type LostLog } from "./log-damage.js";
 import { readSnapshot } from "./snapshot.js";
 
 export const NOT_ON_DISK = "ENOTONDISK";
@@ -33,6 +40,19 @@ const TRUTH_DIRS = ["memory", "bank"] as const;
 export async function assertWorkspaceOnDisk(ws: Workspace): Promise<void> {
   await assertNotSparse(ws);
   await assertLogsPresent(ws);
+  await assertPagesLocal(ws);
+}
+
+/** A bank page iCloud Drive evicted: reflect would write it anew, and the commit would drop the person's text on it. */
+async function assertPagesLocal(ws: Workspace): Promise<void> {
+  const skipped: SkippedFile[] = [];
+  await listMemoryFiles(ws, { under: "bank", skipped });
+  const evicted = skipped.find((s) => isEvictedReason(s.reason));
+  if (evicted === undefined) return;
+  throw new MembankError(
+    `${evicted.path}: ${evicted.reason}. membank changed nothing (it would write the page anew, without your text on it)`,
+    { code: NOT_ON_DISK },
+  );
 }
 
 /** Tracked files of memory/ or bank/ that a sparse checkout keeps off the disk. */
@@ -94,10 +114,10 @@ async function* bankCitations(ws: Workspace): AsyncGenerator<{ page: string; cit
  * not read now is refused as assertNoGarbledLogs refuses.
  */
 async function assertNoCitedGarbledLines(ws: Workspace, garbled: readonly GarbledLog[]): Promise<void> {
-  const byPath = new Map(garbled.map((g) => [g.path, g]));
+  const byPath = groupBy(garbled, (g) => g.path);
   for await (const { page, cited, line } of bankCitations(ws)) {
-    const g = byPath.get(cited);
-    if (g === undefined || !g.lines.includes(line)) continue;
+    const g = byPath.get(cited)?.find((x) => isGarbledLine(x, line));
+    if (g === undefined) continue;
     throw new MembankError(
       `${g.path}:${g.line}: ${g.reason}. membank changed nothing: ${page} cites ${g.path}#L${line}, ` +
         "whose fact would leave the bank",
@@ -146,7 +166,8 @@ const GONE_MANY = 50;
 /**
  * Daily logs the last run read (`before`) that are gone from the disk now: not on disk, and
  * not moved either (no log of the same file name is among `present`, e.g. logs sorted into
- * year folders). A log emptied by hand is on disk: an edit, not a loss.
+ * year folders). A log emptied is on disk, so not gone: an empty one an earlier run read is
+ * refused as unread (retain/read.ts EMPTY_LOG_REASON); delete a log to take its facts out.
  */
 export function goneLogs(
   before: Iterable<string>,
@@ -211,17 +232,30 @@ export const LOG_LOST = "ELOGLOST";
  * A log whose words are no longer on some lines (re-saved in an encoding membank cannot tell,
  * such as Shift-JIS; zeros where a crash lost a block): the facts on those lines are skipped,
  * so those an earlier run read there (`before`) would leave the bank with the next commit.
- * Refused, naming the first bad line and what to do, until the file is put right.
+ * Refused, naming the first bad line and what to do, until the file is put right. So is a log
+ * cut short mid-line (a copy or sync not finished) that lost facts an earlier run read from its
+ * last line on.
  */
 export function assertNoGarbledLogs(
   garbled: readonly GarbledLog[],
   before: readonly Fact[],
   now: readonly Fact[],
 ): void {
+  // By path: a log cut short is one of these (see log-damage.ts), and ten years of logs may be.
   const paths = new Set(garbled.map((g) => g.path));
   const kept = new Set(now.filter((f) => paths.has(f.source.path)).map((f) => `${f.source.path}\0${f.id}`));
+  const read = groupBy(
+    before.filter((f) => paths.has(f.source.path)),
+    (f) => f.source.path,
+  );
+  const nowByPath = groupBy(
+    now.filter((f) => paths.has(f.source.path)),
+    (f) => f.source.path,
+  );
   for (const g of garbled) {
-    const gone = before.filter((f) => f.source.path === g.path && !kept.has(`${g.path}\0${f.id}`)).length;
+    const had = read.get(g.path) ?? [];
+    if (g.from && !cutShort(g.line, had, nowByPath.get(g.path) ?? [])) continue;
+    const gone = had.filter((f) => (!g.from || f.source.line >= g.line) && !kept.has(`${g.path}\0${f.id}`)).length;
     if (gone === 0) continue;
     throw new MembankError(
       `${g.path}:${g.line}: ${g.reason}. membank changed nothing: ${gone} fact(s) an earlier run read in it ` +
@@ -229,6 +263,32 @@ export function assertNoGarbledLogs(
       { code: LOG_LOST },
     );
   }
+}
+
+/**
+ * Was a log that ends mid-line at `last` cut short (a copy or sync not finished), rather than
+ * edited in an editor that leaves the last line without its break (VS Code)? Cut when facts read
+ * before lay past its end, and its last line is no fact now or the start of the fact read there.
+ */
+function cutShort(last: number, before: readonly Fact[], now: readonly Fact[]): boolean {
+  if (!before.some((f) => f.source.line > last)) return false;
+  const then = before.filter((f) => f.source.line === last);
+  const here = now.filter((f) => f.source.line === last);
+  return (
+    here.length === 0 ||
+    here.some((n) => then.some((b) => b.content.length > n.content.length && b.content.startsWith(n.content)))
+  );
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
 }
 
 /**

@@ -15,6 +15,7 @@ import { decodeText } from "../workspace/text-file.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { aliasTable, renamedPages } from "./aliases.js";
 import { cmp } from "./format.js";
+import { type GarbledLog, garbledNow, type LostLog, lostNow } from "./log-damage.js";
 import { type ProseLog, scanProse } from "./prose.js";
 import {
   readProseFile,
@@ -25,6 +26,7 @@ import {
   writeSnapshot,
 } from "./snapshot.js";
 
+export { type GarbledLog, garbledNow, type LostLog, lostNow } from "./log-damage.js";
 export { snapshotPath } from "./snapshot.js";
 
 import type { KeptRegion } from "./opinion-memo.js";
@@ -103,37 +105,6 @@ export interface LoadedFacts {
   lostNow: LostLog[];
   /** Logs read this run with lines whose words are not read (bad bytes, zeros: facts there skipped), with the first such line and why. */
   garbledNow: GarbledLog[];
-}
-
-/** A log read with lines whose words are not read (see LogInput.badLines): the facts there are skipped. */
-export interface GarbledLog {
-  path: string;
-  /** The first bad line (said with `reason`), and all of them. */
-  line: number;
-  lines: readonly number[];
-  reason: string;
-}
-
-export function garbledNow(logs: readonly LogInput[]): GarbledLog[] {
-  return logs.flatMap((l) => {
-    const first = l.badLines?.[0];
-    if (first === undefined) return [];
-    const said = l.problems?.find((p) => p.line === first);
-    return [{ path: l.path, line: first, lines: l.badLines!, reason: said?.reason ?? "not valid text" }];
-  });
-}
-
-/** A log on disk that could not be read as itself; `lost`: provably not the log (zeroed, an LFS pointer). */
-export interface LostLog {
-  path: string;
-  reason: string;
-  lost: boolean;
-}
-
-export function lostNow(logs: readonly LogInput[]): LostLog[] {
-  return logs
-    .filter((l) => l.unread)
-    .map((l) => ({ path: l.path, reason: l.problems?.[0]?.reason ?? "cannot be read", lost: l.lost === true }));
 }
 
 function scanLogs(logs: readonly { path: string; text: string }[]): ProseLog[] {

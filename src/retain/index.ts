@@ -13,5 +13,5 @@ export {
   retainHeading,
   scanRetain,
 } from "./parse.js";
-export { collectFacts, type LogInput, type ReadFactsOptions, readFacts, readLog } from "./read.js";
+export { collectFacts, EMPTY_LOG_REASON, type LogInput, type ReadFactsOptions, readFacts, readLog } from "./read.js";
 export * from "./types.js";

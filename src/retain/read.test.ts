@@ -68,3 +68,23 @@ describe("readFacts", () => {
     await expect(readFacts(ws, { since: "last year" })).rejects.toThrow(/since must be a date YYYY-MM-DD/);
   });
 });
+
+describe("logs without a Retain section", () => {
+  it("lists every log that was read, whatever its encoding or bad lines, and none that could not be read", async () => {
+    // "Café with Zoë" as Windows-1252 ("ANSI"), Notepad's UTF-16, and UTF-8 with one bad byte.
+    await writeFile(path.join(root, "memory/2025-12-02.md"), Buffer.from("Caf\xe9 with Zo\xeb, CRLF\r\n", "latin1"));
+    await writeFile(
+      path.join(root, "memory/2025-12-03.md"),
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("Long walk by the river.\n", "utf16le")]),
+    );
+    await writeFile(path.join(root, "memory/2025-12-04.md"), Buffer.from([0x4f, 0x6b, 0xc3, 0x28, 0x0a]));
+    await writeFile(path.join(root, "memory/2025-12-05.md"), Buffer.alloc(64)); // zeroed by a crash: not read
+    const r = await readFacts(ws);
+    expect(r.noRetain).toEqual([
+      "memory/2025-12-02.md",
+      "memory/2025-12-03.md",
+      "memory/2025-12-04.md",
+      "memory/2025/2025-12-01.md",
+    ]);
+  });
+});

@@ -99,7 +99,16 @@ export interface LogInput {
   unread?: true;
   /** What is on disk is provably not the log (zeroed by a crash, an LFS pointer): its words are elsewhere. */
   lost?: true;
+  /** Set when the file is empty (0 bytes): unread, and said only when an earlier run read it (EMPTY_LOG_REASON). */
+  empty?: true;
+  /** Set when the text ends without a line break (as a copy cut short leaves it): its last line. */
+  endsMidLine?: number;
 }
+
+/** Why an empty log (LogInput.empty) an earlier run read facts in is not read as emptied. */
+export const EMPTY_LOG_REASON =
+  "is empty (0 bytes), as a cloud sync's online-only placeholder or a file a crash caught being saved is: " +
+  "nothing in it is read; make it available offline or restore it (git checkout -- <file>); if you emptied it on purpose, delete it";
 
 /** Read one daily log for collectFacts: never throws, a file it cannot read is a diagnostic. */
 export async function readLog(rel: string, abs: string): Promise<LogInput> {
@@ -112,9 +121,14 @@ export async function readLog(rel: string, abs: string): Promise<LogInput> {
       invalidLines: m.invalid?.lines ?? [],
       problems: memoryTextProblems(m),
       ...(bad.length === 0 ? {} : { badLines: bad }),
+      ...(m.text === "" || /[\r\n]$/.test(m.text) ? {} : { endsMidLine: m.text.split(/\r\n|\r|\n/).length }),
     };
     // A zeroed log, or an LFS pointer, is a lost one, not an empty one: read again once restored.
     if (m.zeroed !== undefined || m.lfsPointer) return { ...read, unread: true, lost: true };
+    // Empty (0 bytes) is how a cloud sync's online-only placeholder, or a file a crash caught
+    // being saved (ext4), looks: unread, so one an earlier run read stops the run (assertNoLostLogs).
+    // Not said unless it is (a new day's log may be empty for a while).
+    if (m.text === "" && m.tooLarge === undefined) return { ...read, unread: true, empty: true };
     // Too large to read is not empty: its facts stay out of this run only (a log an earlier run read stops it).
     return m.tooLarge === undefined ? read : { ...read, unread: true };
   } catch (error) {
@@ -154,8 +168,9 @@ export function collectFacts(
       ...result.diagnostics.filter((d) => !(said.has(d.line) && /^not valid UTF-(?:8|16)\b/.test(d.reason))),
     );
     all.push(...result.facts);
-    // A file that could not be read already has its diagnostic.
-    if (result.sections === 0 && !log.problems?.length) noRetain.push(log.path);
+    // A file that could not be read already has its diagnostic; one read in another encoding,
+    // or with a bad line, was read, and is said like any other log without a Retain section.
+    if (result.sections === 0 && !log.unread) noRetain.push(log.path);
   }
   all.sort((a, b) => Number(a.extracted ?? false) - Number(b.extracted ?? false) || compareFacts(a, b));
   const facts: Fact[] = [];

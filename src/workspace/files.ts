@@ -1,5 +1,6 @@
 import { type Dirent, existsSync, lstatSync, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
 import path from "node:path";
+import { logDate } from "../markdown/log-path.js";
 import { fileWaits, GONE_WAIT_MS } from "./text-file.js";
 import type { Workspace } from "./workspace.js";
 
@@ -100,6 +101,27 @@ export interface ScanOptions {
   links?: string[];
 }
 
+/**
+ * The file an iCloud Drive placeholder stands for: iCloud evicts a file it keeps only in the
+ * cloud ("Optimise Mac Storage") by replacing `2026-03-04.md` with `.2026-03-04.md.icloud`.
+ */
+export function evictedName(name: string): string | undefined {
+  const m = /^\.(.+\.md)\.icloud$/i.exec(name);
+  return m?.[1];
+}
+
+/** Is this listing's reason for leaving a file out that iCloud Drive evicted it (evictedName)? */
+export const isEvictedReason = (reason: string): boolean => reason.startsWith(EVICTED);
+const EVICTED = "is not on this disk: iCloud Drive keeps it only in the cloud";
+
+function evictedReason(rel: string): string {
+  return (
+    `${EVICTED} (its placeholder ` +
+    `${path.posix.dirname(rel)}/.${path.posix.basename(rel)}.icloud is here), so membank cannot read it, and it is not deleted: ` +
+    `download it (open it in Finder, or: brctl download ${rel}) and run again; to keep it on this Mac, choose "Keep Downloaded"`
+  );
+}
+
 /** Hidden names (`.drafts/`, `.hidden.md`) are never memory files: not indexed, not read by `get`. */
 export function isHiddenName(name: string): boolean {
   return name.startsWith(".");
@@ -182,6 +204,14 @@ export function scanMemoryFiles(ws: Workspace, opts: ScanOptions = {}): MemoryFi
     if (seenReal.has(s.real)) return;
     if (s.info.isDirectory()) {
       seenReal.add(s.real);
+      // Said, not silent: a log that became a folder (a tool wrote memory/<day>.md/...) would read as deleted.
+      if (logDate(rel) !== undefined) {
+        opts.skipped?.push({
+          path: rel,
+          reason:
+            "is a folder, not a file, so membank cannot read it: move the notes in it out to a file of that name (and remove the folder)",
+        });
+      }
       let entries: Dirent[];
       try {
         entries = readdirSync(abs, { withFileTypes: true });
@@ -197,7 +227,13 @@ export function scanMemoryFiles(ws: Workspace, opts: ScanOptions = {}): MemoryFi
       }
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const e of entries) {
-        if (isHiddenName(e.name)) continue;
+        if (isHiddenName(e.name)) {
+          const evicted = evictedName(e.name);
+          // Said, not silent: an evicted log would read as deleted (its facts gone from the bank).
+          if (evicted !== undefined && opts.skipped && !existsSync(`${abs}${path.sep}${evicted}`))
+            opts.skipped.push({ path: `${rel}/${evicted}`, reason: evictedReason(`${rel}/${evicted}`) });
+          continue;
+        }
         consider(`${abs}${path.sep}${e.name}`, `${rel}/${e.name}`, e);
       }
       return;

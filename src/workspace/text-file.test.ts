@@ -180,4 +180,23 @@ describe("a run of zero bytes inside a log (a block lost in a crash while the fi
     expect(memoryTextProblems(m)[0]!.reason).toMatch(/^holds 20 zero bytes where text was/);
     expect(decodeMemoryText(Buffer.from("a\0b\0\0c\n")).zeroedRun).toBeUndefined();
   });
+
+  it("a stray few zero bytes amid the text are read around, and said on their first line", () => {
+    const m = decodeMemoryText(Buffer.from("# Mon\n- W @Zoë: moved\0 to Zürich\n- W @Bo: likes\0\0\0 tea\n"));
+    expect(m.text).toBe("# Mon\n- W @Zoë: moved to Zürich\n- W @Bo: likes tea\n");
+    expect(m.zeroedRun).toBeUndefined();
+    expect(memoryTextProblems(m)).toEqual([
+      { line: 2, reason: expect.stringMatching(/^holds 4 zero bytes amid its text \(2 line\(s\)/) },
+    ]);
+    // A block lost in a crash keeps its zeros (its line is no fact); a stray zero elsewhere is still read around.
+    const both = Buffer.from(`- W @Ana: ${"x".repeat(20)}\n- W @Bo: tea\0 at four\n`);
+    both.fill(0, 10, 30);
+    const read = decodeMemoryText(both);
+    expect(read.zeroedRun).toEqual({ line: 1, bytes: 20, lines: [1] });
+    expect(read.text.split("\n")[1]).toBe("- W @Bo: tea at four");
+    // Zeros all through a file (UTF-16 saved without its mark) are no stray few: not read around.
+    const noMark = decodeMemoryText(Buffer.from("- W @Bo: likes tea\n", "utf16le"));
+    expect(noMark.strayZeros).toBeUndefined();
+    expect(noMark.text).toContain("\0");
+  });
 });

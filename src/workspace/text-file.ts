@@ -2,6 +2,9 @@ import { isUtf8 } from "node:buffer";
 import { readFileSync, statSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { decodeWindows1252, isWindows1252 } from "./windows-1252.js";
+import { ZERO_TAIL_MIN, zeroRuns } from "./zero-bytes.js";
+
+export { ZERO_TAIL_MIN };
 
 /**
  * The one home of how a memory file's bytes become text, for retain and the index: a
@@ -32,6 +35,13 @@ export interface MemoryText {
    * length, and every line a run touches: the words there are gone, facts there are not read.
    */
   zeroedRun?: { line: number; bytes: number; lines: number[] };
+  /**
+   * Set when the file holds a few zero bytes (runs shorter than ZERO_TAIL_MIN) amid its text: a
+   * byte no one types (a tool's stray write, a sync's merge), too short to be a lost block of the
+   * disk, so the words around it are the person's. The text is read without them (a fact on
+   * their line is read as written, not skipped); their first line, count, and every such line.
+   */
+  strayZeros?: { line: number; bytes: number; lines: number[] };
   /** Set when the file is a Git LFS pointer (git-lfs not installed, or not pulled): the text is elsewhere. */
   lfsPointer?: true;
   /**
@@ -102,9 +112,6 @@ function invalidBytes(buf: Uint8Array): MemoryText["invalid"] {
   return first && { ...first, lines };
 }
 
-/** Zero bytes at the end of a file that make it a crash's leftover (no text ends in them; a stray few are let be). */
-export const ZERO_TAIL_MIN = 16;
-
 /** A Git LFS pointer file (the LFS spec): its first line, then an oid line. */
 const LFS_POINTER = /^version https:\/\/git-lfs\.github\.com\/spec\/v1\r?\noid sha256:[0-9a-f]{64}\r?\n/;
 
@@ -121,10 +128,16 @@ export function decodeMemoryText(buf: Uint8Array): MemoryText {
   if (buf.length < 1024 && LFS_POINTER.test(Buffer.from(buf).toString("latin1"))) return { text: "", lfsPointer: true };
   const utf16 = utf16Bom(buf);
   if (utf16 !== undefined) return decodeUtf16(buf, utf16);
-  // The zeros stay in the text: a line holding one is never a fact (retain's control-character rule).
-  const zeroedRun = buf.indexOf(0) < 0 ? undefined : zeroRuns(buf);
-  const m = decodeUtf8(buf);
-  return zeroedRun === undefined ? m : { ...m, zeroedRun };
+  if (buf.indexOf(0) < 0) return decodeUtf8(buf);
+  // A long run's zeros stay in the text: a line holding one is never a fact (retain's
+  // control-character rule). A stray few are read around (see MemoryText.strayZeros).
+  const { long: zeroedRun, short: strayZeros, kept } = zeroRuns(buf);
+  const m = decodeUtf8(kept);
+  return {
+    ...m,
+    ...(zeroedRun === undefined ? {} : { zeroedRun }),
+    ...(strayZeros === undefined ? {} : { strayZeros }),
+  };
 }
 
 /** A file without a byte order mark: UTF-8, else Windows-1252 when it is that (isWindows1252), else UTF-8 with its bad lines marked. */
@@ -136,33 +149,6 @@ function decodeUtf8(buf: Uint8Array): MemoryText {
     const invalid = invalidBytes(buf);
     return invalid ? { text: lenient.decode(buf), invalid } : { text: lenient.decode(buf) };
   }
-}
-
-/** The runs of ZERO_TAIL_MIN or more zero bytes inside a file (see MemoryText.zeroedRun), by line as splitLines counts them. */
-function zeroRuns(buf: Uint8Array): MemoryText["zeroedRun"] {
-  let line = 1;
-  let first: { line: number; bytes: number } | undefined;
-  const lines: number[] = [];
-  for (let i = 0; i < buf.length; ) {
-    const b = buf[i]!;
-    if (b === 0x0a || b === 0x0d) {
-      line++;
-      i += b === 0x0d && buf[i + 1] === 0x0a ? 2 : 1;
-      continue;
-    }
-    if (b !== 0) {
-      i++;
-      continue;
-    }
-    let end = i;
-    while (end < buf.length && buf[end] === 0) end++;
-    if (end - i >= ZERO_TAIL_MIN) {
-      first ??= { line, bytes: end - i };
-      if (lines[lines.length - 1] !== line) lines.push(line);
-    }
-    i = end;
-  }
-  return first && { ...first, lines };
 }
 
 /** The byte order of a UTF-16 file by its byte order mark (not UTF-32's FF FE 00 00), or undefined. */
@@ -348,6 +334,15 @@ export function memoryTextProblems(m: MemoryText): { line: number; reason: strin
         `holds ${m.zeroedRun.bytes} zero bytes where text was (what a crash or power loss leaves of a file being rewritten; ` +
         `${m.zeroedRun.lines.length} line(s) in all): what was written there is gone from the disk, facts there are not read; ` +
         "restore the file from git (git checkout -- <file>) or a backup",
+    });
+  }
+  if (m.strayZeros !== undefined) {
+    const { line, bytes, lines } = m.strayZeros;
+    tail.push({
+      line,
+      reason:
+        `holds ${bytes === 1 ? "a zero byte" : `${bytes} zero bytes`} amid its text (${lines.length} line(s) in all; ` +
+        "no one types one: a tool's or a sync's stray write): read without them; remove them in your editor",
     });
   }
   if (m.windows1252) {
