@@ -3,7 +3,13 @@
 // one day of session transcripts (20 sessions, 2,000 messages), no LLM, no embeddings.
 // Run `pnpm build` first.
 //
-//   node bench/nightly.bench.mjs [--runs 3] [--years 10] [--sessions 20] [--first 1]
+//   node bench/nightly.bench.mjs [--runs 3] [--years 10] [--sessions 20] [--first 1] [--warm 0]
+//
+// `--warm N`: N untimed +1-day nightlies (2026-01-01, then the days after) follow the full
+// baseline run, so the timed night (the day after them) is a night after an incremental one,
+// as every real night but the first after an upgrade or a full run is. With 0 the timed night
+// follows the full run, and pays what only that night pays (the opinion memo's order-free
+// hashes, memo entries rewritten).
 //
 // `--sessions 0`: no chats, one new day of logs only. The CLI runs use the bin (the bundle
 // with its code cache), with the clock of the night after the new day (NIGHTLY_NOW).
@@ -18,7 +24,7 @@
 // through the CLI on a fresh git-initialised copy of the corpus (no bank, no index yet).
 // Writes bench/.out/nightly-bench.json.
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { cliPipeline } from "../dist/src/cli/pipelines.js";
@@ -44,8 +50,12 @@ const runPipeline = (ws, name, opts) => executePipeline(ws, withMemory(cliPipeli
 import { generateDayLog } from "./generate.mjs";
 import { flags, fmt, repoRoot } from "./index-support.mjs";
 
-const opts = flags({ runs: 3, years: 10, sessions: 20, first: 1 });
+const opts = flags({ runs: 3, years: 10, sessions: 20, first: 1, warm: 0 });
 const NEW_DAY = "2026-01-01";
+const dayAfter = (day, n) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+/** The timed night's new day, and its clock (06:00 of the day after). */
+const TIMED_DAY = dayAfter(NEW_DAY, opts.warm);
+const TIMED_NOW = `${dayAfter(TIMED_DAY, 1)}T06:00:00Z`;
 const corpus = path.join(repoRoot, "bench/.corpus", `${opts.years}y-sessions${opts.sessions}`);
 const out = path.join(repoRoot, "bench/.out");
 const sessionsDir = path.join(out, "nightly-sessions");
@@ -97,12 +107,27 @@ closeIndexes?.();
 console.log(
   `baseline (full reflect + index build of ${opts.years} years): ${fmt(baselineMs)}, status ${baseline.status}`,
 );
+for (let w = 0; w < opts.warm; w++) {
+  const day = dayAfter(NEW_DAY, w);
+  const log = path.join(base, "memory", `${day}.md`);
+  writeFileSync(log, generateDayLog(day));
+  // Written during the day, hours before the run (a log written within the run's 2 s slack
+  // would be read again by the timed night).
+  const written = Date.now() / 1000 - 3600;
+  utimesSync(log, written, written);
+  const warm = await runPipeline(await openWorkspace(base), "nightly", {
+    now: new Date(`${dayAfter(day, 1)}T06:00:00Z`),
+  });
+  closeIndexes?.();
+  if (warm.status !== "done") throw new Error(`warm night ${day}: ${warm.status} ${JSON.stringify(warm.error)}`);
+  console.log(`warm night ${day} (untimed): status ${warm.status}`);
+}
 
 function freshCopy(tag) {
   const dir = path.join(out, `nightly-${tag}`);
   rmSync(dir, { recursive: true, force: true });
   cpSync(base, dir, { recursive: true, preserveTimestamps: true });
-  writeFileSync(path.join(dir, "memory", `${NEW_DAY}.md`), generateDayLog(NEW_DAY));
+  writeFileSync(path.join(dir, "memory", `${TIMED_DAY}.md`), generateDayLog(TIMED_DAY));
   // A copy's index entries all differ from the files in ctime (cp cannot keep it), so git
   // would re-hash all 3,700 files at the commit step's index refresh; a workspace's own
   // index is fresh (every nightly refreshes it). Untimed.
@@ -124,7 +149,7 @@ for (let r = 0; r < opts.runs; r++) {
   memory = {};
   lastRecord = await runPipeline(ws, "nightly", {
     ...(opts.sessions > 0 ? { sessionsDir } : {}),
-    now: new Date("2026-01-02T06:00:00Z"),
+    now: new Date(TIMED_NOW),
   });
   inProcess.push(performance.now() - t);
   const c1 = process.cpuUsage(c0);
@@ -134,7 +159,7 @@ for (let r = 0; r < opts.runs; r++) {
     throw new Error(`run ${r}: ${lastRecord.status} ${JSON.stringify(lastRecord.error)}`);
 
   const dir2 = freshCopy(`cli-${r}`);
-  const probed = cliProbe(dir2, sessionsFlag, `run ${r}`, "2026-01-02T06:00:00Z");
+  const probed = cliProbe(dir2, sessionsFlag, `run ${r}`, TIMED_NOW);
   cli.push(probed.wallMs);
   cliRuns.push(probed);
   rmSync(dir, { recursive: true, force: true });

@@ -163,7 +163,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   const aliased = applyAliases(loaded.facts, entityPages.aliases);
   let spellings = entitySpellings(aliased, entityPages.texts.keys());
   let facts = respellAll(aliased, spellings);
-  const state = await loadOpinions(ws, OPINIONS_PAGE);
+  const state = await loadOpinions(ws, OPINIONS_PAGE, markers.pagesNow);
   // An opinion's names go through the aliases as its facts' do (a page renamed by hand: aliases.ts).
   for (const op of state.opinions)
     op.entities = respell(
@@ -286,6 +286,8 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     skip,
     world,
     today,
+    pageTexts: markers.pagesNow,
+    core: core.text,
   });
   rendered.pages = pagesOnDisk(rendered.pages, entityPages.onDisk);
   lap("render");

@@ -354,8 +354,13 @@ export interface LoadedOpinions {
   kept: Map<string, KeptRegion>;
 }
 
-export async function loadOpinions(ws: Workspace, rel: string): Promise<LoadedOpinions> {
-  const text = await readWorkspaceFile(ws, rel);
+/** `read`: the bank pages as this run already read them (restored.ts checkPutBack), absent = no such page. */
+export async function loadOpinions(
+  ws: Workspace,
+  rel: string,
+  read?: ReadonlyMap<string, string>,
+): Promise<LoadedOpinions> {
+  const text = read ? read.get(rel) : await readWorkspaceFile(ws, rel);
   const out: LoadedOpinions = { opinions: [], adopted: [], broken: [], kept: new Map() };
   if (text === undefined) return out;
   out.text = text;

@@ -68,6 +68,13 @@ export interface RenderInput {
   world?: EntityWorld;
   /** The run's date, YYYY-MM-DD (upcoming vs past). */
   today?: string;
+  /**
+   * The bank pages as this run read them at its start (restored.ts checkPutBack), absent = no
+   * such page, and MEMORY.md's text: not read again (the typed pages and opinions.md are ~3 MB
+   * on ten years). Without them, they are read here.
+   */
+  pageTexts?: ReadonlyMap<string, string>;
+  core?: string;
 }
 
 export interface RenderResult {
@@ -99,6 +106,7 @@ const ENTITY_REGIONS = ["summary", "facts", "opinions", "related"];
 
 export async function renderBank(input: RenderInput): Promise<RenderResult> {
   const { ws } = input;
+  const pageText = async (rel: string) => (input.pageTexts ? input.pageTexts.get(rel) : readWorkspaceFile(ws, rel));
   const templates = new Map<string, string>();
   const pages: PageChange[] = [];
   const conflicts: Conflict[] = [];
@@ -199,7 +207,7 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
     else byKind.set(f.kind, [f]);
   }
   for (const [kind, rel] of Object.entries(TYPED_PAGES) as [Fact["kind"], string][]) {
-    const before = await readWorkspaceFile(ws, rel);
+    const before = await pageText(rel);
     const scope = before === undefined ? undefined : input.scope; // a missing page is written whole
     const all = byKind.get(kind) ?? [];
     const { bodies, order } = typedRegions(
@@ -219,14 +227,10 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
   }
 
   // Proposals for MEMORY.md.
-  const core = (await readWorkspaceFile(ws, "MEMORY.md")) ?? (await readWorkspaceFile(ws, "memory.md")) ?? "";
+  const core =
+    input.core ?? (await readWorkspaceFile(ws, "MEMORY.md")) ?? (await readWorkspaceFile(ws, "memory.md")) ?? "";
   const proposals = proposalsBody(input.opinions, factsByEntity, ws.config.reflect.proposals, core, memo);
-  await put(
-    PROPOSALS_PAGE,
-    "proposals",
-    await readWorkspaceFile(ws, PROPOSALS_PAGE),
-    new Map([["proposals", proposals]]),
-  );
+  await put(PROPOSALS_PAGE, "proposals", await pageText(PROPOSALS_PAGE), new Map([["proposals", proposals]]));
 
   return { pages, conflicts, warnings, memo, opinionMemo };
 }
