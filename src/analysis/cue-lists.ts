@@ -73,6 +73,19 @@ export const LAST_WORD_TAKEBACKS: ReadonlySet<string> = new Set([
   "ignore that",
 ]);
 
+/** Running late: an outcome of a forecast or a plan (CUE_LISTS "against") and a date moved (SCHEDULE_SHIFTS). */
+const LATE: readonly string[] = [
+  "behind schedule",
+  "running late",
+  "a day late",
+  "a week late",
+  "a month late",
+  "days late",
+  "weeks late",
+  "months late",
+  "overran",
+];
+
 /**
  * Reversal cues that concede what follows ("admitted it went smoother than she expected"; the
  * writer's own "I must concede the new hours suit me"): they assert their clause (valence.ts).
@@ -345,15 +358,7 @@ export const CUE_LISTS: readonly CueList[] = [
       "new date",
       "new target",
       "missed",
-      "behind schedule",
-      "running late",
-      "a day late",
-      "a week late",
-      "a month late",
-      "days late",
-      "weeks late",
-      "months late",
-      "overran",
+      ...LATE,
       "rolled back",
       "reverted",
       "cancelled",
@@ -491,15 +496,7 @@ export const SCHEDULE_SHIFTS: ReadonlySet<string> = new Set([
   "rescheduled",
   "new date",
   "new target",
-  "running late",
-  "behind schedule",
-  "a day late",
-  "a week late",
-  "a month late",
-  "days late",
-  "weeks late",
-  "months late",
-  "overran",
+  ...LATE,
   "a day early",
   "a week early",
   "days early",
