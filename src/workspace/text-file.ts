@@ -2,7 +2,7 @@ import { isUtf8 } from "node:buffer";
 import { readFileSync, statSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { decodeWindows1252, isWindows1252 } from "./windows-1252.js";
-import { ZERO_TAIL_MIN, zeroRuns } from "./zero-bytes.js";
+import { lineBreakAt, ZERO_TAIL_MIN, zeroRuns } from "./zero-bytes.js";
 
 export { ZERO_TAIL_MIN };
 
@@ -94,12 +94,13 @@ function invalidBytes(buf: Uint8Array): MemoryText["invalid"] {
   let first: { line: number; byte: number } | undefined;
   const lines: number[] = [];
   for (let i = 0; i < buf.length; ) {
-    const b = buf[i]!;
-    if (b === 0x0a || b === 0x0d) {
+    const br = lineBreakAt(buf, i);
+    if (br > 0) {
       line++;
-      i += b === 0x0d && buf[i + 1] === 0x0a ? 2 : 1;
+      i += br;
       continue;
     }
+    const b = buf[i]!;
     const n = sequenceLength(buf, i);
     if (n > 0) {
       i += n;

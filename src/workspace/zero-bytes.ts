@@ -9,6 +9,13 @@ export const ZERO_TAIL_MIN = 16;
 
 export type ZeroRuns = { line: number; bytes: number; lines: number[] };
 
+/** The length of the line break at `i` (2 for \r\n, 1 for \n or \r, else 0): lines as splitLines counts them. */
+export function lineBreakAt(buf: Uint8Array, i: number): number {
+  const b = buf[i];
+  if (b === 0x0a) return 1;
+  return b === 0x0d ? (buf[i + 1] === 0x0a ? 2 : 1) : 0;
+}
+
 /**
  * The runs of zero bytes of a file, by line as splitLines counts them: those of ZERO_TAIL_MIN or
  * more (see MemoryText.zeroedRun), the shorter ones when they are a stray few (fewer than
@@ -20,12 +27,13 @@ export function zeroRuns(buf: Uint8Array): { long?: ZeroRuns | undefined; short?
   const kept: Uint8Array[] = [];
   let from = 0;
   for (let i = 0; i < buf.length; ) {
-    const b = buf[i]!;
-    if (b === 0x0a || b === 0x0d) {
+    const br = lineBreakAt(buf, i);
+    if (br > 0) {
       line++;
-      i += b === 0x0d && buf[i + 1] === 0x0a ? 2 : 1;
+      i += br;
       continue;
     }
+    const b = buf[i]!;
     if (b !== 0) {
       i++;
       continue;
