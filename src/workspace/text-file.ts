@@ -1,4 +1,3 @@
-import { isUtf8 } from "node:buffer";
 import { readFileSync, statSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { decodeWindows1252, isWindows1252 } from "./windows-1252.js";
@@ -196,8 +195,7 @@ function firstBadUnit(buf: Uint8Array, order: "le" | "be"): number {
  */
 export function decodeText(buf: Uint8Array): string {
   const utf16 = utf16Bom(buf);
-  if (utf16 !== undefined) return new TextDecoder(`utf-16${utf16}`).decode(buf);
-  return !isUtf8(buf) && isWindows1252(buf) ? decodeWindows1252(buf) : lenient.decode(buf);
+  return utf16 === undefined ? decodeUtf8(buf).text : new TextDecoder(`utf-16${utf16}`).decode(buf);
 }
 
 /** How many times a file that changes while it is read is read again before its unfinished last line is left out. */
