@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { loadOpenClawConfig, loadOpenClawConfigAsWritten } from "../sessions/openclaw-config.js";
+import { loadOpenClawConfigAsWritten, substituteEnv } from "../sessions/openclaw-config.js";
 import { withOpenClawDotEnv } from "../sessions/openclaw-dotenv.js";
 import {
   openClawAgents,
@@ -113,8 +113,8 @@ export async function openClawContext(opts: ContextOptions = {}): Promise<OpenCl
   // `${VAR}`s as OpenClaw expands them: its .env files fill what the shell leaves unset
   // (OpenClaw's own commands, run with `env`, read those files themselves).
   const configEnv = withOpenClawDotEnv(env, { stateDir, home: openClawHome({ env }) });
-  const config = loadOpenClawConfig(configFile, configEnv) ?? {};
   const written = loadOpenClawConfigAsWritten(configFile) ?? {};
+  const config = substituteEnv(written, configEnv) as Record<string, unknown>;
   const workspace = opts.workspace
     ? path.resolve(opts.workspace)
     : agentWorkspace(config, configEnv, configFile, opts.agent);
