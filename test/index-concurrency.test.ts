@@ -7,7 +7,8 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { closeIndexes, indexFile, syncIndex } from "../src/index/index.js";
+import { acquireIndex, closeIndexes, indexFile, syncIndex } from "../src/index/index.js";
+import { crashedBefore, markSyncing } from "../src/index/sync-marker.js";
 import { recall } from "../src/recall/recall.js";
 import type { Workspace } from "../src/workspace/workspace.js";
 import { makeWorkspace } from "./index-support.js";
@@ -54,6 +55,54 @@ async function deadPid(): Promise<number> {
 }
 
 describe("index under concurrent use", () => {
+  it("a handle a call is reading through stays usable while another call of the process rebuilds or rechecks the index", async () => {
+    const w = await ws();
+    await syncIndex(w);
+    // One MCP server answers several calls at once: one holds the handle across an await...
+    const held = acquireIndex(indexFile(w));
+    // ...while another rebuilds the index (the chunking changed) and another checks it after a crash.
+    w.config.index.chunkTokens = 300;
+    const report = await syncIndex(w);
+    expect(report.rebuilt).toBe(true);
+    acquireIndex(indexFile(w), { check: true });
+    // Before: "The database connection is not open"; now it reads the rebuilt index.
+    expect(held.db.open).toBe(true);
+    expect(held.db.prepare("SELECT count(*) FROM facts").pluck().get()).toBe(3);
+  });
+
+  it("another process never reads a sync marker half-written (which it would take for a crash)", async () => {
+    const w = await ws();
+    await syncIndex(w);
+    const file = indexFile(w);
+    // A reader in another process polls the marker while this process marks and clears it.
+    const reader = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const fs = require("node:fs"); let bad = 0; const end = Date.now() + 1500;
+         while (Date.now() < end) { try { const t = fs.readFileSync(process.argv[1], "utf8"); if (!/^\\d+$/.test(t)) bad++; } catch {} }
+         process.stdout.write(String(bad));`,
+        `${file}.syncing`,
+      ],
+      { stdio: ["ignore", "pipe", "ignore"] },
+    );
+    children.push(reader);
+    let out = "";
+    reader.stdout!.on("data", (d) => {
+      out += d;
+    });
+    const exited = new Promise((r) => reader.once("exit", r));
+    const end = Date.now() + 1500;
+    while (Date.now() < end) {
+      const done = markSyncing(file);
+      done();
+      await new Promise((r) => setImmediate(r));
+    }
+    await exited;
+    expect(out).toBe("0");
+    expect(crashedBefore(file)).toBe(false);
+  });
+
   it("two syncs that find no index build it once; the second uses the first one's build", async () => {
     const w = await ws();
     const [a, b] = await Promise.all([syncIndex(w), syncIndex(w)]);

@@ -7,8 +7,10 @@ import { type IndexDb, type OpenOptions, openIndexFile } from "./db.js";
  * reopened when the file was replaced (another process swapped in a rebuilt index: a
  * new inode) or removed.
  *
- * Take the handle right before querying and do not keep it across an await of syncIndex:
- * a rebuild (fingerprint change, damaged file) closes the old handle before swapping files.
+ * One process answers several calls at once (the MCP server, `serve`): a call may hold a
+ * handle across an await while another call reopens the file. So a handle is never closed
+ * under its holders when it is replaced: it is retired, still usable, and closed a while
+ * later (or by closeIndexes). Only a damaged file's handle is closed at once.
  */
 interface Entry {
   idx: IndexDb;
@@ -17,6 +19,21 @@ interface Entry {
 }
 
 const cache = new Map<string, Entry>();
+/** Replaced handles a call may still be reading through, closed after RETIRE_MS. */
+const retired = new Set<IndexDb>();
+/** Far longer than any one query holds a handle; short enough not to pile up connections. */
+const RETIRE_MS = 30_000;
+
+/** Stop serving a handle from the cache, leaving it open for whoever holds it now. */
+function retire(idx: IndexDb): void {
+  retired.add(idx);
+  const timer = setTimeout(() => {
+    retired.delete(idx);
+    idx.close();
+  }, RETIRE_MS);
+  // A retired handle never keeps the process alive.
+  timer.unref();
+}
 
 function optionsKey(opts: OpenOptions): string {
   return `${opts.fts ?? "auto"}|${opts.vec ?? "auto"}`;
@@ -34,7 +51,8 @@ export function acquireIndex(file: string, opts: OpenOptions = {}): IndexDb {
   const key = optionsKey(opts);
   const entry = cache.get(file);
   if (entry && entry.key === key && entry.idx.db.open && !opts.check && inode(file) === entry.ino) return entry.idx;
-  entry?.idx.close();
+  // Reopened (a check, other options, a swapped-in file): the old handle may be mid-query.
+  if (entry) retire(entry.idx);
   cache.delete(file);
   const idx = openIndexFile(file, opts);
   cache.set(file, { idx, ino: inode(file) ?? -1, key });
@@ -57,16 +75,19 @@ export function releaseIndex(file: string): void {
 
 /**
  * Drop the cached handle of a file that was replaced under it, without a checkpoint: its
- * WAL belongs to the old file, and nothing of it must reach the new one.
+ * WAL belongs to the old file, and nothing of it must reach the new one. (SQLite neither
+ * checkpoints nor deletes the WAL when it closes a connection to a moved file.)
  */
 export function forgetIndex(file: string): void {
   const entry = cache.get(file);
   if (!entry) return;
   cache.delete(file);
-  entry.idx.close();
+  retire(entry.idx);
 }
 
-/** Close every cached index handle (tests, and long-running processes on shutdown). */
+/** Close every cached and retired index handle (tests, and long-running processes on shutdown). */
 export function closeIndexes(): void {
   for (const file of [...cache.keys()]) releaseIndex(file);
+  for (const idx of retired) idx.close();
+  retired.clear();
 }

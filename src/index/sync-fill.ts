@@ -22,7 +22,7 @@ import {
 import { type IndexDb, openIndexFile, removeIndexFile } from "./db.js";
 import { createCachedEmbedder } from "./embedding-cache.js";
 import { embedChunks } from "./embedpass.js";
-import { releaseIndex } from "./handles.js";
+import { forgetIndex } from "./handles.js";
 import { beginBulkLoad, endBulkLoad, SCHEMA_VERSION, writeMeta } from "./schema.js";
 import { carryEmbeddingCache, removeStaleBuilds, swapIn } from "./swap.js";
 import { markSyncing } from "./sync-marker.js";
@@ -190,8 +190,11 @@ export async function rebuild(
     removeIndexFile(tmp);
     throw error;
   }
-  releaseIndex(file);
+  // The cached handle stays open through the swap: another call of this process (the MCP
+  // server answers several at once) may be reading through it, and the backup API lets
+  // it see the new index. Retired afterwards, so the next call opens the file afresh.
   await swapIn(tmp, file);
+  forgetIndex(file);
   // recall's line store was a second file before schema 7; its tables are in the index now.
   removeIndexFile(path.join(stateDir(ws), "recall-lines.sqlite"));
   return counts;

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { processAlive } from "../workspace/pid.js";
 
 /**
@@ -24,7 +24,11 @@ export function crashedBefore(file: string): boolean {
 
 /** Mark the index as being written by this process until `done` runs. */
 export function markSyncing(file: string): () => void {
-  writeFileSync(markerOf(file), String(process.pid));
+  // Written whole, then renamed in: a process reading it mid-write would see no pid, call
+  // that a crash, and reopen (and quick_check) an index other calls are reading.
+  const tmp = `${markerOf(file)}.${process.pid}`;
+  writeFileSync(tmp, String(process.pid));
+  renameSync(tmp, markerOf(file));
   return () => clearSyncing(file);
 }
 
