@@ -5,6 +5,7 @@ import { userProfileForIndex } from "../markdown/user-profile.js";
 import type { RetainResult } from "../retain/types.js";
 import { type MemoryFile, USER_PROFILE_FILE } from "../workspace/files.js";
 import {
+  fileWaits,
   MAX_MEMORY_FILE_BYTES,
   type MemoryText,
   memoryTextProblems,
@@ -41,6 +42,8 @@ export interface ApplyOptions {
   fresh?: boolean;
   /** Files the caller read already (readRecentFiles), by path: used instead of a read in the transaction. */
   readAhead?: ReadonlyMap<string, MemoryText>;
+  /** Paths not listed but not deleted (evicted to the cloud): their rows stay as last read. */
+  keep?: ReadonlySet<string>;
 }
 
 export interface ApplyResult {
@@ -272,6 +275,7 @@ export function applyFiles(idx: IndexDb, files: MemoryFile[], opts: ApplyOptions
       changed++;
     });
     for (const rel of known.keys()) {
+      if (opts.keep?.has(rel)) continue;
       removePath(rel);
       removed++;
     }

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import type Database from "better-sqlite3";
-import { type MemoryFile, scanMemoryFiles } from "../workspace/files.js";
+import { evictedPaths, type MemoryFile, type SkippedFile, scanMemoryFiles } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { needsReading } from "./apply.js";
 import { indexFile, inStateDir } from "./db.js";
@@ -28,14 +28,21 @@ export function indexIsCurrent(ws: Workspace, opts: { fts?: boolean; vec?: boole
   const idx = acquireIndex(file, { fts: opts.fts, vec: opts.vec, owned: inStateDir(ws, file) });
   if (idx.replaced !== undefined) return false;
   if (readMeta(idx.db, "fingerprint") !== contentFingerprint(ws, idx.fts)) return false;
-  return staleFiles(idx.db, scanMemoryFiles(ws)) === 0;
+  return staleInWorkspace(idx.db, ws) === 0;
+}
+
+/** staleFiles over the workspace's listing now (a log evicted to the cloud is not stale). */
+export function staleInWorkspace(db: Database.Database, ws: Workspace): number {
+  const skipped: SkippedFile[] = [];
+  const files = scanMemoryFiles(ws, { skipped });
+  return staleFiles(db, files, evictedPaths(skipped));
 }
 
 /**
  * Memory files added, changed (size or mtime) or removed since the index last read them:
  * the listing against the index's files table (what a sync would look at first).
  */
-export function staleFiles(db: Database.Database, files: readonly MemoryFile[]): number {
+export function staleFiles(db: Database.Database, files: readonly MemoryFile[], keep?: ReadonlySet<string>): number {
   const rows = db.prepare("SELECT path, size, mtime_ms FROM files").raw().all() as [string, number, number][];
   const known = new Map<string, { size: number; mtime_ms: number }>();
   for (const [path, size, mtime_ms] of rows) known.set(path, { size, mtime_ms });
@@ -44,6 +51,8 @@ export function staleFiles(db: Database.Database, files: readonly MemoryFile[]):
     if (needsReading(known.get(f.path), f)) stale++;
     known.delete(f.path);
   }
+  // Evicted to the cloud, not deleted: a sync would keep their rows (apply.ts).
+  for (const p of keep ?? []) known.delete(p);
   return stale + known.size;
 }
 

@@ -1,10 +1,9 @@
 import { existsSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { MembankError } from "../workspace/errors.js";
-import { scanMemoryFiles } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { hasFts5, indexFile, loadVec } from "./db.js";
-import { staleFiles } from "./freshness.js";
+import { staleInWorkspace } from "./freshness.js";
 import { nativeError } from "./native.js";
 import { SCHEMA_VERSION } from "./schema.js";
 
@@ -73,7 +72,7 @@ export async function indexStatus(ws: Workspace): Promise<IndexStatus> {
       )
       .get() as { files: number; chunks: number; facts: number; vectors: number };
     Object.assign(status.index, counts);
-    const stale = staleFiles(db, scanMemoryFiles(ws));
+    const stale = staleInWorkspace(db, ws);
     status.index.stale = stale;
     status.index.fresh = stale === 0 && status.index.problem === undefined;
   } catch (error) {

@@ -88,8 +88,10 @@ export interface Counts {
 }
 
 /** Will this sync write? (An embedder may fill vectors; a file is new, gone, or its size/mtime changed.) */
-function mayWrite(known: KnownFiles, files: MemoryFile[], choice: EmbedderChoice): boolean {
-  if (choice.embedder || known.size !== files.length) return true;
+function mayWrite(known: KnownFiles, files: MemoryFile[], choice: EmbedderChoice, keep?: ReadonlySet<string>): boolean {
+  let kept = 0;
+  for (const p of keep ?? []) if (known.has(p)) kept++;
+  if (choice.embedder || known.size !== files.length + kept) return true;
   return files.some((f) => needsReading(known.get(f.path), f));
 }
 
@@ -104,6 +106,8 @@ export interface FillJob {
   warnings: string[];
   /** A fresh file being built (rebuild): FTS tables filled once at the end, no sync marker. */
   bulk?: boolean;
+  /** Unlisted paths whose rows stay (evicted to the cloud, not deleted). */
+  keep?: ReadonlySet<string>;
 }
 
 /** Bring the file-derived tables in line with `files`, then embed what lacks a vector. */
@@ -111,7 +115,7 @@ export async function fill(job: FillJob): Promise<Counts & { fallback?: string }
   const { idx, ws, files, choice, opts, warnings } = job;
   const bulk = job.bulk ?? false;
   const known = knownFiles(idx);
-  const done = !bulk && mayWrite(known, files, choice) ? markSyncing(idx.file) : undefined;
+  const done = !bulk && mayWrite(known, files, choice, job.keep) ? markSyncing(idx.file) : undefined;
   try {
     // The Retain parser pulls in remark; load it only when a daily log needs parsing.
     const parseRetain = dailyLogsMayHaveChanged(known, files)
@@ -123,6 +127,7 @@ export async function fill(job: FillJob): Promise<Counts & { fallback?: string }
       known,
       readAhead,
       fresh: bulk,
+      ...(job.keep ? { keep: job.keep } : {}),
       parseRetain,
       chunk: { tokens: ws.config.index.chunkTokens, overlap: ws.config.index.chunkOverlap },
       defaultConfidence: ws.config.retain.defaultConfidence,

@@ -1,6 +1,6 @@
 import type { Embedder } from "../embed/types.js";
 import { errorCode, MembankError } from "../workspace/errors.js";
-import { type SkippedFile, scanMemoryFiles } from "../workspace/files.js";
+import { evictedPaths, type SkippedFile, scanMemoryFiles } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { type BuildLock, tryBuildLock, waitForBuild } from "./buildlock.js";
 import {
@@ -163,8 +163,15 @@ async function syncAt(file: string, ws: Workspace, opts: SyncOptions): Promise<S
   const openOpts: OpenOptions = { fts: opts.fts, vec: opts.vec, owned: inStateDir(ws, file) };
   const skipped: SkippedFile[] = opts.listing ? [...opts.listing.skipped] : [];
   const files = opts.listing?.files ?? scanMemoryFiles(ws, { skipped });
-  for (const s of skipped) warnings.push(`${s.path}: not indexed: ${s.reason}`);
-  const job = { ws, files, choice, opts, warnings };
+  // A log evicted to the cloud is not deleted: the index keeps what it read there before.
+  const keep = evictedPaths(skipped);
+  for (const s of skipped)
+    warnings.push(
+      keep.has(s.path)
+        ? `${s.path} ${s.reason}; the index keeps what it read there before`
+        : `${s.path}: not indexed: ${s.reason}`,
+    );
+  const job = { ws, files, choice, opts, warnings, keep };
 
   const crashed = crashedBefore(file);
   let idx = acquireIndex(file, opts.check || crashed ? { ...openOpts, check: true } : openOpts);

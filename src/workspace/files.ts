@@ -112,6 +112,10 @@ export function evictedName(name: string): string | undefined {
 
 /** Is this listing's reason for leaving a file out that iCloud Drive evicted it (evictedName)? */
 export const isEvictedReason = (reason: string): boolean => reason.startsWith(EVICTED);
+/** The listing's files iCloud Drive evicted: not on this disk, but not deleted either. */
+export function evictedPaths(skipped: readonly SkippedFile[]): Set<string> {
+  return new Set(skipped.filter((s) => isEvictedReason(s.reason)).map((s) => s.path));
+}
 const EVICTED = "is not on this disk: iCloud Drive keeps it only in the cloud";
 
 function evictedReason(rel: string): string {
