@@ -4,7 +4,7 @@
  * sat in the index (and in `recall`) until the log's next change. The writer finishes its line
  * in the reader's wait hook, not in a race.
  */
-import { appendFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { closeIndexes, factsByEntity, openIndex, syncIndex } from "../src/index/index.js";
@@ -12,8 +12,10 @@ import { fileWaits } from "../src/workspace/text-file.js";
 import { makeWorkspace } from "./index-support.js";
 
 const timer = fileWaits.wait;
+const clock = fileWaits.now;
 afterEach(() => {
   fileWaits.wait = timer;
+  fileWaits.now = clock;
   closeIndexes();
 });
 
@@ -25,6 +27,9 @@ describe("a log whose last line is still being written when the index syncs", ()
     try {
       const log = path.join(w.root, "memory/2026-05-04.md");
       writeFileSync(log, "## Retain\n- W @Pat: the oak boards for the ");
+      // "Now" is the moment of the write, however long a loaded machine takes to get to the read.
+      const written = statSync(log).mtimeMs;
+      fileWaits.now = () => Math.floor(written);
       let waits = 0;
       fileWaits.wait = async () => {
         if (waits++ === 0) appendFileSync(log, "workbench arrived straight\n");

@@ -5,16 +5,20 @@
  * without its line break in a file written a moment ago is given a moment to be finished.
  */
 import { spawn } from "node:child_process";
-import { appendFileSync, mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { readLog } from "../src/retain/read.js";
-import { readMemoryText } from "../src/workspace/text-file.js";
+import { fileWaits, readMemoryText } from "../src/workspace/text-file.js";
 
 let tmp: string;
 beforeAll(() => {
   tmp = mkdtempSync(path.join(os.tmpdir(), "membank-append-"));
+});
+const clock = fileWaits.now;
+afterEach(() => {
+  fileWaits.now = clock;
 });
 afterAll(() => {
   rmSync(tmp, { recursive: true, force: true });
@@ -67,6 +71,9 @@ describe("a log appended to while it is read", () => {
   it("a fact whose line break comes a moment later is read whole", async () => {
     const log = path.join(tmp, "2026-05-03.md");
     writeFileSync(log, `${HEAD}- W @Pat: the planer blades need`);
+    // Ages are judged from the write, however late a loaded machine gets to the read.
+    const written = Math.floor(statSync(log).mtimeMs);
+    fileWaits.now = () => written;
     setTimeout(() => appendFileSync(log, " sharpening before Friday\n"), 100);
     const read = await readLog("memory/2026-05-03.md", log);
     expect(read.text).toBe(`${HEAD}- W @Pat: the planer blades need sharpening before Friday\n`);

@@ -91,7 +91,7 @@ export async function readRecentFiles(
   known: KnownFiles,
   files: readonly MemoryFile[],
 ): Promise<Map<string, MemoryText>> {
-  const now = Date.now();
+  const now = fileWaits.now();
   const recent = files.filter(
     (f) => now - f.mtimeMs < SETTLE_MS && f.size <= MAX_MEMORY_FILE_BYTES && needsReading(known.get(f.path), f),
   );

@@ -241,7 +241,7 @@ export async function readMemoryText(file: string): Promise<MemoryText> {
       if (before.size > MAX_MEMORY_FILE_BYTES) return { text: "", tooLarge: before.size };
       bytes = await readFile(file);
       const after = await stat(file);
-      const judged = judgeRead(before, bytes, after, Date.now());
+      const judged = judgeRead(before, bytes, after, fileWaits.now());
       if (judged === "changed") continue;
       if (typeof judged !== "number") return judged;
       await sleep(judged);
@@ -261,10 +261,14 @@ export const GONE_WAIT_MS = 100;
 
 /**
  * Every wait on a file that is being written (a last line still being written, a file moved
- * away for a moment by an editor's save): a timer. A test finishes the write here instead of
- * racing a writer.
+ * away for a moment by an editor's save): a timer, and the clock a file's age is judged by.
+ * A test finishes the write here instead of racing a writer, and fixes "now" so a loaded
+ * machine's slow start does not make a file written "just now" look settled.
  */
-export const fileWaits = { wait: (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms)) };
+export const fileWaits = {
+  wait: (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms)),
+  now: (): number => Date.now(),
+};
 const sleep = (ms: number) => fileWaits.wait(ms);
 
 /**
