@@ -71,6 +71,13 @@ export const POSITIVE = [
   "effective",
   "efficient",
   "happy with",
+  // Of people at their work and of how a thing fits a day: "a very capable secretary", "very
+  // thorough", "hats off to him", "very convenient".
+  "capable",
+  "competent",
+  "thorough",
+  "hats off",
+  "convenient",
   // Fits the holder's life: "the new hours suit me rather well", "the late shift works for me".
   "suits me",
   "suit me",
@@ -181,6 +188,11 @@ export const NEGATIVE = [
   "fragile",
   "brittle",
   "useless",
+  "pathetic",
+  "hopeless",
+  "incompetent",
+  "careless",
+  "inconvenient",
   "pointless",
   "senseless",
   "daft",
@@ -367,6 +379,15 @@ export const MISHAPS: readonly string[] = [
   "in the garage",
   "in for repairs",
   "off the road",
+  // What goes wrong with power, machines and screens: "a four hour power cut", "showing a fault".
+  "power cut",
+  "power cuts",
+  "showing fault",
+  "showing a fault",
+  "showing error",
+  "showing an error",
+  "threw an error",
+  "throwing errors",
 ];
 
 /** Nouns that name a scale themselves: "CEF's prices are a joke" judges on price, though "a joke" is on none. */
