@@ -189,6 +189,11 @@ export const NEGATIVE = [
   "brittle",
   "useless",
   "pathetic",
+  // Of a person who cheats: "one big fraud", "a crook".
+  "fraud",
+  "a crook",
+  "a cheat",
+  "a liar",
   "hopeless",
   "incompetent",
   "careless",
@@ -381,6 +386,10 @@ export const MISHAPS: readonly string[] = [
   "off the road",
   // What goes wrong with power, machines and screens: "a four hour power cut", "showing a fault".
   "power cut",
+  "cut the power",
+  "dropped out",
+  "keeps dropping",
+  "cut power",
   "power cuts",
   "showing fault",
   "showing a fault",

@@ -349,3 +349,17 @@ describe("a person judged by a pronoun in a later clause", () => {
     expect(evaluatedSubject("Okafor got the boiler fixed, then he went home")).toBeUndefined();
   });
 });
+
+describe("closing praise of a service after a mishap, and a word for a cheat", () => {
+  it.each([
+    ["the broadband dropped out twice during my interview, very good service they are giving", true],
+    ["Thames Water cut the power to the pumps again, great service you provide", true],
+    ["the engineer fixed it in ten minutes, very good service they are giving", false],
+  ])("%s -> %s", (text, ironic) => {
+    expect(praisesIronically(text)).toBe(ironic);
+  });
+  it("reads 'a fraud', 'a crook' as complaint of a person", () => {
+    expect(evaluation("that builder is a total fraud").sign).toBe(-1);
+    expect(evaluation("the new landlord is a crook").sign).toBe(-1);
+  });
+});

@@ -90,8 +90,11 @@ const PRAISE_CLOSER =
  * comma as well as a full stop, and may be praise of a noun with a pointing word ("fantastic
  * investment that", "great planning there").
  */
+/** Who gave what the closing praise is of: "very good service they are giving", "great help you were". */
+const PROVIDER =
+  "(?:they|you|we|he|she)(?:\\s+(?:are|were|is|was))?\\s+(?:giving|providing|offering|getting|gave|give|provide)";
 const OPENER_END = "(?:\\s*[,!]+|\\s+(?=(?:the|my|our|his|her|their|this|that|it|we|they|he|she|i|another)\\s))";
-const NOUN_CLOSER = `(?:great|fantastic|brilliant|wonderful|lovely|perfect|superb|excellent|amazing|marvell?ous)\\s+[\\p{L}-]+(?:\\s+(?:that|there|then))?`;
+const NOUN_CLOSER = `(?:great|fantastic|brilliant|wonderful|lovely|perfect|superb|excellent|amazing|marvell?ous|very (?:good|nice))\\s+[\\p{L}-]+(?:\\s+(?:that|there|then|${PROVIDER}))?`;
 const CLOSER = `(?:${PRAISE_CLOSER}|${NOUN_CLOSER})`;
 const BOOKENDED = new RegExp(
   `^\\s*${PRAISE_OPENER}(?=${OPENER_END}.+[.!?…,]\\s*${CLOSER}\\s*[.!]*\\s*$)|(?<=^\\s*${PRAISE_OPENER}${OPENER_END}.+[.!?…,]\\s*)${CLOSER}\\s*[.!]*\\s*$`,
