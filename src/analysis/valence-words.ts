@@ -350,55 +350,6 @@ export const SCALES: ReadonlyMap<string, string> = new Map(
   ),
 );
 
-/**
- * What going wrong is called, whatever went wrong ("the battery died", "the van's in the garage",
- * "it crashed at lunch"): praise that closes such a report is sarcasm (valence.ts praisesIronically).
- */
-export const MISHAPS: readonly string[] = [
-  "died",
-  "dies",
-  "broke",
-  "broke down",
-  "breaks down",
-  "crashed",
-  "crashes",
-  "jammed",
-  "froze",
-  "failed",
-  "leaked",
-  "leaking",
-  "packed in",
-  "packed up",
-  "conked out",
-  "cut out",
-  "went down",
-  "fell over",
-  "fell apart",
-  "stopped working",
-  "gave up",
-  "spammed",
-  "cancelled",
-  "canceled",
-  "logged me out",
-  "locked out",
-  "in the garage",
-  "in for repairs",
-  "off the road",
-  // What goes wrong with power, machines and screens: "a four hour power cut", "showing a fault".
-  "power cut",
-  "cut the power",
-  "dropped out",
-  "keeps dropping",
-  "cut power",
-  "power cuts",
-  "showing fault",
-  "showing a fault",
-  "showing error",
-  "showing an error",
-  "threw an error",
-  "throwing errors",
-];
-
 /** Nouns that name a scale themselves: "CEF's prices are a joke" judges on price, though "a joke" is on none. */
 export const SCALE_NOUNS: ReadonlyMap<string, string> = new Map(
   Object.entries({

@@ -6,8 +6,9 @@
  */
 import { CONCESSION_CUES, LAST_WORD_TAKEBACKS, RECANTING_CUES } from "./cue-lists.js";
 import { type CueHit, cueResidue, findCues, polarity } from "./cues.js";
+import { MISHAPS } from "./mishaps.js";
 import { STOP_WORDS } from "./stopwords.js";
-import { MISHAPS, NEGATIVE, POSITIVE, SCALE_NOUNS, SCALES } from "./valence-words.js";
+import { NEGATIVE, POSITIVE, SCALE_NOUNS, SCALES } from "./valence-words.js";
 
 /** Every valence phrase with its sign, longest first so "a step back" is read before "back". */
 const PHRASES = [...POSITIVE.map((p) => [p, 1] as const), ...NEGATIVE.map((p) => [p, -1] as const)].sort(
