@@ -6,9 +6,22 @@ import { reportedNameOf } from "../src/reflect/holder.js";
 // NEEDED_*): V8 compiles each pattern on its first use, so a night whose statements hold none
 // of a pattern's words never pays for it. Leaving a pattern out must never change a holder.
 
-const LEADS = ["", "apparently ", "Btw, ", "and ", '"', "so, "];
+const LEADS = ["", "apparently ", "Btw, ", "and ", '"', "so, ", "even "];
 const DESCRIBED = ["", "my manager ", "our new CTO ", "the "];
-const NAMES = ["Rosa", "@Priya", "Dev", "Zoë", "O'Neil", "everyone", "Finance", "ſam", "\u212Aai", "Li"];
+const NAMES = [
+  "Rosa",
+  "@Priya",
+  "Rao uncle",
+  "Sharma ji",
+  "Dev",
+  "Zoë",
+  "O'Neil",
+  "everyone",
+  "Finance",
+  "ſam",
+  "\u212Aai",
+  "Li",
+];
 const VERBS = [
   "thinks",
   "THINKS",
@@ -26,6 +39,10 @@ const VERBS = [
   "keeps saying",
   "was arguing",
   "is insisting",
+  "is telling that",
+  "keeps telling everyone that",
+  "is agreeing now that",
+  "was also agreeing with",
   "admits",
   "admitted",
   "concedes",

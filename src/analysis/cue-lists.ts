@@ -57,6 +57,21 @@ export const RECANTING_CUES: readonly string[] = [
   "come around on",
   "came round in the end",
   "came around in the end",
+  // "I have come round to UPI", "she's coming round to the idea": won over, said in the perfect
+  // or the progressive ("came round to ours" is a visit, so not the plain past).
+  "have come round to",
+  "have come around to",
+  "i've come round to",
+  "i've come around to",
+  "we've come round to",
+  "we've come around to",
+  "they've come round to",
+  "has come round to",
+  "has come around to",
+  "she's come round to",
+  "he's come round to",
+  "coming round to",
+  "coming around to",
 ];
 
 /**
@@ -382,6 +397,16 @@ export const CUE_LISTS: readonly CueList[] = [
       "is gone",
       "less than hoped",
       "less than expected",
+      // "closed at 1.45 crore, less than we hoped": whoever hoped it.
+      "less than we hoped",
+      "less than i hoped",
+      "less than we expected",
+      "less than i expected",
+      "less than they hoped",
+      "less than they expected",
+      "lower than we hoped",
+      "lower than expected",
+      "lower than we expected",
       "worse than expected",
       "fell short",
       "falls short",

@@ -309,3 +309,24 @@ describe("isForecast: a belief a moved date can bear on", () => {
     expect(isForecast(text)).toBe(forecast);
   });
 });
+
+describe("Indian English and spoken turns: 'I have one doubt whether', 'have come round to', 'less than we hoped'", () => {
+  it("asks with 'a doubt whether', and states with 'no doubt'", () => {
+    expect(isQuestion("I have a doubt whether the home insurance covers flood damage")).toBe(true);
+    expect(isQuestion("we had one small doubt about the venue deposit")).toBe(true);
+    expect(isQuestion("I have no doubt the venue deposit comes back")).toBe(false);
+    expect(isQuestion("there is some doubt about the venue")).toBe(false);
+  });
+  it("reads 'have come round to X' as a turn, 'came round to ours' as a visit", () => {
+    const kinds = (t: string) => findCues(t).map((c) => c.kind);
+    expect(kinds("I've come round to oat milk in the end")).toContain("reversal");
+    expect(kinds("Dad has come round to the electric car")).toContain("reversal");
+    expect(kinds("she is slowly coming round to the idea of a gap year")).toContain("reversal");
+    expect(kinds("Mum came round to ours for tea")).not.toContain("reversal");
+  });
+  it("reads 'less than we hoped' as an outcome against", () => {
+    const kinds = (t: string) => findCues(t).map((c) => c.kind);
+    expect(kinds("the car boot sale made £60, less than we hoped")).toContain("against");
+    expect(kinds("turnout was lower than we expected")).toContain("against");
+  });
+});

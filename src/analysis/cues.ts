@@ -245,10 +245,11 @@ export function tentativeCue(text: string): string | undefined {
  * "do we even need sunday staff"), or a question word before one ("how do we fix the till").
  * "did it again", "do it properly" and "would you believe it, ..." are said, not asked. Chat leaves
  * the auxiliary out too: "anyone know if we still need X", "anybody tried the new build", "anybody rate the new
- * connectors", "any idea why".
+ * connectors", "any idea why". Indian English asks with "doubt": "I have one doubt whether the scooter is too
+ * heavy" (as "a question whether").
  */
 const UNMARKED_QUESTION =
-  /^\s*(?:(?:um+|uh+|er+m?|so|ok|okay|hmm+|and|but|also|right)\s*,?\s+)*(?:(?:what|why|how|where|when|who|which)\s+)?(?!do\s+it\b|would\s+you\s+believe\b)(?:is|are|was|were|isn't|aren't|do|does|did|don't|doesn't|should|shouldn't|shall|can|could|would|will|won't|have|has|haven't|hasn't|must|might)\s+(?:we|i|you|they|he|she|there|anyone|anybody|someone|people|it(?!\s+(?:again|twice|already|anyway|properly|myself|ourselves|yourself|your|my|our|all|right|before|for|by|with|without)\b))\b|^\s*(?:(?:um+|so|ok|okay|also|and|but|hey)\s*,?\s+)*(?:anyone|anybody|someone|somebody)\s+(?:know|tried|seen|remember|got|else|rate|recommend|used|use|using)\b|^\s*any\s+(?:idea|ideas|thoughts)\b/iu;
+  /^\s*(?:(?:um+|uh+|er+m?|so|ok|okay|hmm+|and|but|also|right)\s*,?\s+)*(?:(?:what|why|how|where|when|who|which)\s+)?(?!do\s+it\b|would\s+you\s+believe\b)(?:is|are|was|were|isn't|aren't|do|does|did|don't|doesn't|should|shouldn't|shall|can|could|would|will|won't|have|has|haven't|hasn't|must|might)\s+(?:we|i|you|they|he|she|there|anyone|anybody|someone|people|it(?!\s+(?:again|twice|already|anyway|properly|myself|ourselves|yourself|your|my|our|all|right|before|for|by|with|without)\b))\b|^\s*(?:(?:um+|so|ok|okay|also|and|but|hey)\s*,?\s+)*(?:anyone|anybody|someone|somebody)\s+(?:know|tried|seen|remember|got|else|rate|recommend|used|use|using)\b|^\s*any\s+(?:idea|ideas|thoughts)\b|^\s*(?:i|we)\s+(?:have|had|still have)\s+(?:a|one|some|small|a small|one small)\s+(?:doubt|doubts|query|question)\s+(?:whether|if|about)\b/iu;
 
 /** The text asks rather than states ("is Postgres really the bottleneck?"): no belief of its own. */
 export function isQuestion(text: string): boolean {

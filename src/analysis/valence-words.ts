@@ -71,6 +71,13 @@ export const POSITIVE = [
   "effective",
   "efficient",
   "happy with",
+  // Of people at their work and of how a thing fits a day: "a very capable secretary", "very
+  // thorough", "hats off to him", "very convenient".
+  "capable",
+  "competent",
+  "thorough",
+  "hats off",
+  "convenient",
   // Fits the holder's life: "the new hours suit me rather well", "the late shift works for me".
   "suits me",
   "suit me",
@@ -181,6 +188,16 @@ export const NEGATIVE = [
   "fragile",
   "brittle",
   "useless",
+  "pathetic",
+  // Of a person who cheats: "one big fraud", "a crook".
+  "fraud",
+  "a crook",
+  "a cheat",
+  "a liar",
+  "hopeless",
+  "incompetent",
+  "careless",
+  "inconvenient",
   "pointless",
   "senseless",
   "daft",
@@ -332,42 +349,6 @@ export const SCALES: ReadonlyMap<string, string> = new Map(
       .map((w) => [w, scale] as const),
   ),
 );
-
-/**
- * What going wrong is called, whatever went wrong ("the battery died", "the van's in the garage",
- * "it crashed at lunch"): praise that closes such a report is sarcasm (valence.ts praisesIronically).
- */
-export const MISHAPS: readonly string[] = [
-  "died",
-  "dies",
-  "broke",
-  "broke down",
-  "breaks down",
-  "crashed",
-  "crashes",
-  "jammed",
-  "froze",
-  "failed",
-  "leaked",
-  "leaking",
-  "packed in",
-  "packed up",
-  "conked out",
-  "cut out",
-  "went down",
-  "fell over",
-  "fell apart",
-  "stopped working",
-  "gave up",
-  "spammed",
-  "cancelled",
-  "canceled",
-  "logged me out",
-  "locked out",
-  "in the garage",
-  "in for repairs",
-  "off the road",
-];
 
 /** Nouns that name a scale themselves: "CEF's prices are a joke" judges on price, though "a joke" is on none. */
 export const SCALE_NOUNS: ReadonlyMap<string, string> = new Map(

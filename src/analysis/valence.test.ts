@@ -310,3 +310,56 @@ describe("a subject that names a scale, and a verb of liking, say what is judged
     expect(evaluatedSubject("really hate the standup bot")).toBe("the standup bot");
   });
 });
+
+describe("praise opening a mishap is sarcasm; opening praise of anything else is meant", () => {
+  it.each([
+    ["Wonderful, the dishwasher broke down again on the day the in-laws came", true],
+    ["Very nice, the boiler is showing a fault again, two days before Christmas", true],
+    ["Great, another power cut in the middle of the match", true],
+    ["Great, the lift works again", false],
+    ["Nice, the new sofa arrived a day early", false],
+    ["Very good, the plumber fixed the leak in an hour", false],
+  ])("%s -> %s", (text, ironic) => {
+    expect(praisesIronically(text)).toBe(ironic);
+    if (ironic) expect(evaluation(text).sign).toBe(-1);
+  });
+});
+
+describe("everyday praise and complaint of people and services", () => {
+  it.each([
+    ["our new GP is very thorough", 1],
+    ["the locum was capable enough", 1],
+    ["hats off to the caretaker, the boiler's fixed", 1],
+    ["click and collect is really convenient", 1],
+    ["the council's bin service is pathetic", -1],
+    ["the landlord's agent is hopeless", -1],
+    ["the new parking rules are inconvenient", -1],
+  ])("%s -> %i", (text, sign) => {
+    expect(evaluation(text).sign).toBe(sign);
+  });
+});
+
+describe("a person judged by a pronoun in a later clause", () => {
+  it("reads 'X did Y, hats off to him' as judging X", () => {
+    expect(evaluatedSubject("Dolores sorted the rota out in a day, fair play to her, brilliant")).toBe("Dolores");
+    expect(evaluatedSubject("Okafor got the boiler fixed before the frost, hats off to him")).toBe("Okafor");
+    // Not a person, or no judgement after: nothing judged.
+    expect(evaluatedSubject("the boiler got fixed before the frost, hats off to him")).toBeUndefined();
+    expect(evaluatedSubject("The boiler got fixed before the frost, hats off to him")).toBeUndefined();
+    expect(evaluatedSubject("Okafor got the boiler fixed, then he went home")).toBeUndefined();
+  });
+});
+
+describe("closing praise of a service after a mishap, and a word for a cheat", () => {
+  it.each([
+    ["the broadband dropped out twice during my interview, very good service they are giving", true],
+    ["Thames Water cut the power to the pumps again, great service you provide", true],
+    ["the engineer fixed it in ten minutes, very good service they are giving", false],
+  ])("%s -> %s", (text, ironic) => {
+    expect(praisesIronically(text)).toBe(ironic);
+  });
+  it("reads 'a fraud', 'a crook' as complaint of a person", () => {
+    expect(evaluation("that builder is a total fraud").sign).toBe(-1);
+    expect(evaluation("the new landlord is a crook").sign).toBe(-1);
+  });
+});

@@ -6,7 +6,9 @@
  */
 import { CONCESSION_CUES, LAST_WORD_TAKEBACKS, RECANTING_CUES } from "./cue-lists.js";
 import { type CueHit, cueResidue, findCues, polarity } from "./cues.js";
-import { MISHAPS, NEGATIVE, POSITIVE, SCALE_NOUNS, SCALES } from "./valence-words.js";
+import { MISHAPS } from "./mishaps.js";
+import { STOP_WORDS } from "./stopwords.js";
+import { NEGATIVE, POSITIVE, SCALE_NOUNS, SCALES } from "./valence-words.js";
 
 /** Every valence phrase with its sign, longest first so "a step back" is read before "back". */
 const PHRASES = [...POSITIVE.map((p) => [p, 1] as const), ...NEGATIVE.map((p) => [p, -1] as const)].sort(
@@ -79,7 +81,7 @@ const IRONIC_PRAISE =
  * Each end is read as sarcastic praise.
  */
 const PRAISE_OPENER =
-  "(?:oh\\s+)?(?:great|wonderful|fantastic|perfect|brilliant|lovely|marvell?ous|super|awesome|excellent|amazing)";
+  "(?:oh\\s+)?(?:great|wonderful|fantastic|perfect|brilliant|lovely|marvell?ous|super|awesome|excellent|amazing|(?:very\\s+)?(?:nice|good))";
 const PRAISE_CLOSER =
   "(?:love it|loving it|love that|love this|just great|just perfect|just lovely|lovely|perfect|brilliant|great|fantastic|marvell?ous|super|awesome|wonderful|amazing|living the dream)";
 /**
@@ -89,8 +91,11 @@ const PRAISE_CLOSER =
  * comma as well as a full stop, and may be praise of a noun with a pointing word ("fantastic
  * investment that", "great planning there").
  */
+/** Who gave what the closing praise is of: "very good service they are giving", "great help you were". */
+const PROVIDER =
+  "(?:they|you|we|he|she)(?:\\s+(?:are|were|is|was))?\\s+(?:giving|providing|offering|getting|gave|give|provide)";
 const OPENER_END = "(?:\\s*[,!]+|\\s+(?=(?:the|my|our|his|her|their|this|that|it|we|they|he|she|i|another)\\s))";
-const NOUN_CLOSER = `(?:great|fantastic|brilliant|wonderful|lovely|perfect|superb|excellent|amazing|marvell?ous)\\s+[\\p{L}-]+(?:\\s+(?:that|there|then))?`;
+const NOUN_CLOSER = `(?:great|fantastic|brilliant|wonderful|lovely|perfect|superb|excellent|amazing|marvell?ous|very (?:good|nice))\\s+[\\p{L}-]+(?:\\s+(?:that|there|then|${PROVIDER}))?`;
 const CLOSER = `(?:${PRAISE_CLOSER}|${NOUN_CLOSER})`;
 const BOOKENDED = new RegExp(
   `^\\s*${PRAISE_OPENER}(?=${OPENER_END}.+[.!?…,]\\s*${CLOSER}\\s*[.!]*\\s*$)|(?<=^\\s*${PRAISE_OPENER}${OPENER_END}.+[.!?…,]\\s*)${CLOSER}\\s*[.!]*\\s*$`,
@@ -120,11 +125,25 @@ function closesMishap(text: string): boolean {
   return m !== null && !RECOVERED.test(text) && MISHAP.test(text.slice(0, m.index));
 }
 
+/** A praise word opening a statement, set off by a comma or "!": "Great, ...", "Very nice, ...". */
+const OPENING_PRAISE = new RegExp(`^\\s*${PRAISE_OPENER}\\s*[,!]+\\s*`, "iu");
+
+/**
+ * Praise opening a report of what went wrong ("Wonderful, the power cut out during the match",
+ * "Very nice, the inverter is showing a fault again"): sarcasm, as praise closing one is. Opening
+ * praise of anything else ("Great, the lift works again", "Nice, the app is back up") is meant.
+ */
+function opensMishap(text: string): boolean {
+  const m = OPENING_PRAISE.exec(text);
+  return m !== null && !RECOVERED.test(text) && MISHAP.test(text.slice(m[0].length));
+}
+
 /** The text with its sarcastic praise read as the complaint it is. */
 const withIrony = (text: string) =>
   (bookended(text) ? text.replace(BOOKENDED, " ironic-praise ") : text)
     .replace(IRONIC_PRAISE, " ironic-praise ")
-    .replace(closesMishap(text) ? CLOSING_PRAISE : /$^/u, " ironic-praise ");
+    .replace(closesMishap(text) ? CLOSING_PRAISE : /$^/u, " ironic-praise ")
+    .replace(opensMishap(text) ? OPENING_PRAISE : /$^/u, " ironic-praise ");
 
 /** The valence phrases of a normalised text and their signed sum. */
 function phrasesOf(normalised: string): { sum: number; words: string[] } {
@@ -196,7 +215,8 @@ function evaluationOf(text: string): Evaluation {
 export function praisesIronically(text: string): boolean {
   IRONIC_PRAISE.lastIndex = 0;
   BOOKENDED.lastIndex = 0;
-  const found = IRONIC_PRAISE.test(text) || (bookended(text) && BOOKENDED.test(text)) || closesMishap(text);
+  const found =
+    IRONIC_PRAISE.test(text) || (bookended(text) && BOOKENDED.test(text)) || closesMishap(text) || opensMishap(text);
   IRONIC_PRAISE.lastIndex = 0;
   BOOKENDED.lastIndex = 0;
   return found;
@@ -238,6 +258,10 @@ const SHORT_COPULA = /['’]s\s/u;
 /** A subject that only points back ("..., it is unfair"): what it judges is named elsewhere. */
 const PRONOUN = /^(?:it|this|that|they|these|those|he|she|we|i|you|everything|all)$/iu;
 
+/** A statement that opens with one person's name ("Menon got ...", "Dr. Shetty explained ..."), and the pronouns a later clause names them by. */
+const LEADING_PERSON = /^\s*((?:(?:Dr|Mr|Mrs|Ms|Miss)\.?\s+)?\p{Lu}[\p{Ll}\p{M}'’-]+)\s+\p{Ll}/u;
+const PERSON_PRONOUN = /\b(?:him|her|them|he|she|they)\b/iu;
+
 /** Longest subject read as one thing judged ("the new on-call rota for Berlin"). */
 const SUBJECT_WORDS = 6;
 
@@ -253,6 +277,12 @@ export function evaluatedSubject(text: string): string | undefined {
   // "starting to like the new van, ...", "really hate the standup bot": the verb is the judgement.
   const liked = LIKING.exec(text)?.[1]?.trim();
   if (liked !== undefined && liked.split(/\s+/u).length <= SUBJECT_WORDS) return liked;
+  // "Menon got the tanker sorted in two days, hats off to him": a person, judged by a pronoun in a later clause.
+  const person = LEADING_PERSON.exec(text)?.[1];
+  if (person !== undefined && !STOP_WORDS.has(person.toLowerCase())) {
+    const later = text.split(CLAUSE).slice(1);
+    if (later.some((c) => PERSON_PRONOUN.test(c) && evaluation(c).sign !== 0)) return person;
+  }
   // "Great, staging has been up all week, lovely": the praise is of what works again.
   const news = text.replace(OPENING_PRAISE, "");
   if (news === text || !RECOVERED.test(news) || evaluation(text).sign <= 0) return undefined;
@@ -262,9 +292,6 @@ export function evaluatedSubject(text: string): string | undefined {
 /** A verb of liking or loathing opening a statement, and what it is said of ("the new van"). */
 const LIKING =
   /^\s*(?:(?:i|we)\s+)?(?:(?:really|actually|kinda|still|starting to|beginning to|growing to|coming to)\s+)*(?:like|love|hate|loathe|can't stand|cannot stand)\s+((?:the|my|our|this|that|his|her|their)\s+[^,.;:!?]+?)(?=\s*[,.;:!?]|\s+(?:but|though|and|on|for|in|at)\s|\s*$)/iu;
-
-/** A praise word opening a statement, set off by a comma or "!": "Great, ...". */
-const OPENING_PRAISE = new RegExp(`^\\s*${PRAISE_OPENER}\\s*[,!]+\\s*`, "iu");
 
 /**
  * What a "<subject> <copula> <judgement>" statement judges and on which scale: "the gym

@@ -24,6 +24,11 @@ export function headEntities(entities: readonly string[], content: string): stri
  * manager", "our new CTO").
  */
 const NAME = "@?([\\p{L}][\\p{L}\\p{N}_-]*)";
+/**
+ * A title of respect written after the name, as Indian English writes one ("Rao uncle", "Meena
+ * aunty", "Sharma ji", "Iyer sir"): part of how the person is named, not the view.
+ */
+const HONORIFIC = "(?:\\s+(?:uncle|aunty|auntie|ji|sir|madam|garu|sahib|saab|bhai|bhaiya|didi|anna|akka))?";
 /** "my manager Rosa", "our new CTO Rosa": who the name is, in lower-case words before it. */
 const DESCRIBED = "(?:(?:my|our|the|his|her|their)\\s+(?:[\\p{Ll}-]+,?\\s+){1,3})?";
 const ADVERB =
@@ -48,19 +53,19 @@ const ASIDE = ",\\s*[\\p{L}'’ ]{2,24},";
  */
 const FIGURES =
   "(?:figures|figured)(?!\\s+(?:are|were|is|was|show|shows|showed|look|looks|looked|for|from|in|on|of|and|to|out)\\b)";
-const PERSON_VERBS = `(?:\\s+(?:thinks|believes|reckons|reckoned|${FIGURES}|insists|argues|suspects|maintains|swears|(?:keeps|kept|was|is) (?:saying|arguing|insisting)|admits|admitted|concedes|conceded|${STANDS}|(?:doesn't|does not|didn't|did not|no longer) (?:think|believe))|['’]s (?:come (?:a)?round|changed (?:his|her|their) mind|doubled down)|${SURE})`;
+const PERSON_VERBS = `(?:\\s+(?:thinks|believes|reckons|reckoned|${FIGURES}|insists|argues|suspects|maintains|swears|(?:keeps|kept|was|is) (?:saying|arguing|insisting)|(?:keeps|kept|was|is) telling (?:(?:me|us|everyone|everybody) )?that|(?:is|was|are|were) (?:now |also )?agreeing (?:now )?(?:that|with)|admits|admitted|concedes|conceded|${STANDS}|(?:doesn't|does not|didn't|did not|no longer) (?:think|believe))|['’]s (?:come (?:a)?round|changed (?:his|her|their) mind|doubled down)|${SURE})`;
 /** Verbs that report a belief of a tagged name (things "say" and "feel" too, so only when tagged). */
 const BELIEF_VERBS = `(?:${PERSON_VERBS}|\\s+(?:feels|says|said|claims|expects|predicts|figures))`;
 /** A report written after the belief: "..., says Rosa", "— Rosa thinks", "(per Rosa)". */
 const AFTER = `[,;(—–-]\\s*(?:(?:says|said|per|according to)\\s+${NAME}|${NAME}\\s+(?:says|said|thinks|reckons|reckoned|thought))\\s*[.!)]*\\s*$`;
 /** A lead-in word before the report: "apparently Ash thinks ...", "btw, Rosa says ...". */
-const LEAD = "(?:(?:apparently|honestly|also|btw|fwiw|anyway|and|but|so|oh|well|plus)\\s*,?\\s+)?";
+const LEAD = "(?:(?:apparently|honestly|also|btw|fwiw|anyway|and|but|so|oh|well|plus|even)\\s*,?\\s+)?";
 const ATTRIBUTIONS = [
   ...[
     `(?:according to|per|in the words of)\\s+${NAME}`,
     `as\\s+${NAME}\\s+(?:puts it|put it|says|said|sees it|would say)`,
     `(?:in\\s+)?${NAME}['’]s\\s+(?:view|take|opinion|position|feeling|belief|words|read)`,
-    `${DESCRIBED}${NAME}(?:${ASIDE})?,?(?:${AND_OTHER}|${ADVERB}${BELIEF_VERBS})`,
+    `${DESCRIBED}${NAME}${HONORIFIC}(?:${ASIDE})?,?(?:${AND_OTHER}|${ADVERB}${BELIEF_VERBS})`,
   ].map((p) => new RegExp(`^[\\s"“]*${LEAD}${p}\\b`, "iu")),
   new RegExp(AFTER, "iu"),
 ];
@@ -78,10 +83,10 @@ const UNTAGGED_ATTRIBUTIONS = [
     `(?:heard|hear|learned)\\s+(?:from|via)\\s+${NAME}(?:\\s+that\\b|\\s*,)`,
     `as\\s+${NAME}\\s+(?:puts it|put it|sees it|would say)`,
     `${NAME}['’]s\\s+(?:view|take|opinion|position|belief)`,
-    `${DESCRIBED}${NAME}(?:${ASIDE})?,?(?:${AND_OTHER}|${ADVERB}${PERSON_VERBS})\\b`,
+    `${DESCRIBED}${NAME}${HONORIFIC}(?:${ASIDE})?,?(?:${AND_OTHER}|${ADVERB}${PERSON_VERBS})\\b`,
     // "Ash has gone quiet about the grant, says it's probably dead": what the person did, then what they said.
     `${NAME}\\s+(?:has|had|is|was|went|got|seemed|sounded)\\s[^,;:]{1,60},\\s*(?:and\\s+)?(?:says|said|reckons|thinks)\\s+(?:that\\b|it\\b|it['’]s|he\\b|she\\b|they\\b|the\\b)`,
-    `${DESCRIBED}${NAME},?${ADVERB}\\s+(?:says|said|mentioned|told (?:me|us|the team)|pointed out|feels|felt)(?:(?:\\s+\\S+){0,5}?\\s+that\\b|\\s+(?:he|she|they|he's|she's|they're|it's|it|the)\\b|\\s*[:,])`,
+    `${DESCRIBED}${NAME}${HONORIFIC},?${ADVERB}\\s+(?:says|said|mentioned|told (?:me|us|the team)|pointed out|feels|felt)(?:(?:\\s+\\S+){0,5}?\\s+that\\b|\\s+(?:he|she|they|he's|she's|they're|it's|it|the)\\b|\\s*[:,])`,
   ].map((p) => new RegExp(`^[\\s"“]*${LEAD}${p}`, "iu")),
   new RegExp(AFTER, "iu"),
 ];
@@ -94,7 +99,7 @@ const UNTAGGED_ATTRIBUTIONS = [
  * Case-insensitive with `u` as the patterns are ("ſ" and "K" fold to "s" and "k" there too).
  */
 const BELIEF_WORDS =
-  "think|believ|reckon|agree|figure|insist|argu|suspect|maintain|swear|saying|admit|conced|down|round|mind|backtrack|backpedal|u-turn|stands|convinced|adamant|sure|certain|positive|confident|cold|sour|cooled";
+  "think|believ|reckon|agree|figure|insist|argu|suspect|maintain|swear|saying|telling|admit|conced|down|round|mind|backtrack|backpedal|u-turn|stands|convinced|adamant|sure|certain|positive|confident|cold|sour|cooled";
 const AFTER_WORDS = "says|said|per|according|thinks|reckon|thought";
 const NEEDED_TAGGED = [
   "according|per|words",
@@ -139,7 +144,7 @@ const LOWER_CASE_NAME = new RegExp(
 
 /** A word without which no pattern above reports a belief. */
 const REPORT_WORD =
-  /\b(?:thinks?|thought|believes?|reckon(?:s|ed)?|insist(?:s|ing)?|argu(?:es|ing)|suspects|maintains|swears|admit(?:s|ted)?|conceded?|concedes|says|said|saying|mentioned|told|pointed|feels|felt|claims|expects|predicts|figures|figured|according|per|words|view|take|opinion|position|belief|feeling|read|convinced|adamant|sure|certain|positive|confident|heard|hear|learned|agree|puts?|sees|down|around|round|mind|backtracked|backpedall?ed|u-turned|stands|cold|sour|soured|cooled)\b/iu;
+  /\b(?:thinks?|thought|believes?|reckon(?:s|ed)?|insist(?:s|ing)?|argu(?:es|ing)|suspects|maintains|swears|admit(?:s|ted)?|conceded?|concedes|says|said|saying|mentioned|told|pointed|feels|felt|claims|expects|predicts|figures|figured|according|per|words|view|take|opinion|position|belief|feeling|read|convinced|adamant|sure|certain|positive|confident|heard|hear|learned|agree|agreeing|telling|puts?|sees|down|around|round|mind|backtracked|backpedall?ed|u-turned|stands|cold|sour|soured|cooled)\b/iu;
 
 /** Capitalised words that start a report but name no one person ("Everyone thinks", "Finance says"). */
 const NOBODY_IN_PARTICULAR = new Set(
@@ -321,7 +326,7 @@ const GROUP_VIEWS = [
     "iu",
   ),
   new RegExp(
-    `^[\\s"“]*${LEAD}(?:even\\s+)?(?:the|our|my)\\s+((?:[\\p{L}-]+\\s+){0,2}${GROUP_NOUN})${GROUP_PLACE}\\s+(?:(?:all|mostly|still|now)\\s+)?(?:thinks|think|reckons|reckon|agrees|agree|agreed|feels|feel|felt|says|said|is convinced|are convinced|admits|admit|admitted|concedes|concede|conceded)\\b`,
+    `^[\\s"“]*${LEAD}(?:even\\s+)?(?:all\\s+(?:of\\s+)?)?(?:the|our|my)\\s+((?:[\\p{L}-]+\\s+){0,2}${GROUP_NOUN})${GROUP_PLACE}\\s+(?:(?:all|mostly|still|now)\\s+)?(?:thinks|think|reckons|reckon|agrees|agree|agreed|feels|feel|felt|says|said|is convinced|are convinced|admits|admit|admitted|concedes|concede|conceded)\\b`,
     "iu",
   ),
 ];

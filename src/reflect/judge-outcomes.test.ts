@@ -87,3 +87,13 @@ describe("how a forecast came out", () => {
     expect(judgeSync(sure, line("- W @Ida: the village show went ahead in the sunshine")).stance).toBe("contradict");
   });
 });
+
+describe("an outcome on a belief that names no time", () => {
+  it("bears out a complaint when things went badly, and answers praise", () => {
+    const complaint = { statement: "the council's recycling service is useless", entities: ["Ida"], confidence: 0.7 };
+    const praise = { statement: "the council's recycling service is excellent", entities: ["Ida"], confidence: 0.7 };
+    const news = line("- W @Ida: the recycling service had no improvement at all after the new contract");
+    expect(judgePair(complaint, news, "topic").stance).toBe("support");
+    expect(judgePair(praise, news, "topic").stance).toBe("contradict");
+  });
+});

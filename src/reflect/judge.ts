@@ -317,7 +317,10 @@ export function judgePair(
     const forecast = timed ? firstClause(opinion.statement) : undefined;
     const pol = forecast !== undefined && isForecast(forecast) ? polarity(findCues(forecast)) : opPol;
     const failure = forecastsFailure(forecast ?? "");
-    const hopes = pol > 0 !== failure;
+    // A belief that names no time hopes for what it praises: a complaint ("BESCOM service is
+    // pathetic") is borne out by "no improvement", praise ("the rota works") answered by it.
+    const judged = timed ? 0 : evaluation(opinion.statement).sign;
+    const hopes = judged !== 0 ? judged > 0 : pol > 0 !== failure;
     const bornOut = cue.kind === "against" ? !hopes : hopes;
     return {
       stance: bornOut ? "support" : "contradict",

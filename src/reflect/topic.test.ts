@@ -302,3 +302,34 @@ describe("topicScore: a tagged thing named in both", () => {
     expect(topicScore(best, kit("Linear's pricing for guests is annoying"), k)).toBe(0);
   });
 });
+
+describe("holderOf: Indian English reports and a group named with 'all the'", () => {
+  it("reads a title of respect after the name, 'is telling that' and 'is agreeing now that'", () => {
+    expect(holderOf(["Anita"], "Sharma ji is telling that the new flyover will flood every monsoon")).toBe("sharma");
+    expect(holderOf(["Anita"], "Meena aunty keeps telling everyone that the school fees will double")).toBe("meena");
+    expect(holderOf(["Anita"], "even Priya is agreeing now that the night bus is safe")).toBe("priya");
+    // Telling someone off, or a story, reports no view.
+    expect(holderOf(["Anita"], "Priya is telling the kids a story about the flyover")).toBe("anita");
+  });
+  it("reads 'all the X members feel' as the group's view", () => {
+    expect(holderOf(["Wren"], "all the allotment committee members feel the water charge is too high")).toMatch(
+      /^group:/,
+    );
+    expect(holderOf(["Wren"], "all of the parents agree the trip is too expensive")).toMatch(/^group:/);
+  });
+});
+
+describe("the thing a statement judges is the head before its modifier", () => {
+  it("reads 'the X at/on/in Y' as X", () => {
+    expect(topicOf(["Sam"], "the morning swim at the lido is glorious").judged).toBe(
+      topicOf(["Sam"], "the swim was freezing today").judged,
+    );
+    expect(topicOf(["Sam"], "going vegan in January was a sensible move").judged).toBe(
+      topicOf(["Sam"], "vegan is the best decision I made this year").judged,
+    );
+    // Still the thing of its own when nothing comes before the preposition.
+    expect(topicOf(["Sam"], "the coffee machine is unreliable").judged).not.toBe(
+      topicOf(["Sam"], "the coffee is awful").judged,
+    );
+  });
+});
