@@ -2,8 +2,9 @@ import type { ParsedResult } from "chrono-node";
 import { MONTH_NAME, maskWeekdayLabels, WEEKDAY_NAME } from "../analysis/time-words.js";
 import { chronoEn } from "../retain/chrono.js";
 import { toCount } from "../retain/date-phrases.js";
-import { addDays, utc } from "./days.js";
+import { addDays, endOfMonth, monthNumber, pastYear, utc } from "./days.js";
 import { holidayIn, holidayWindow } from "./holidays.js";
+import { partOfMonth } from "./month-part.js";
 import { mayHoldTimeWord } from "./time-gate.js";
 
 /** An inclusive window of days, YYYY-MM-DD. An open end is left out. */
@@ -26,10 +27,6 @@ export function isoDay(date: Date): string {
 function mondayOf(date: Date): Date {
   const dow = (date.getUTCDay() + 6) % 7; // Monday = 0
   return addDays(date, -dow);
-}
-
-function endOfMonth(y: number, m: number): Date {
-  return utc(y, m + 1, 0);
 }
 
 /** How far a fuzzy "around X" reaches on each side. */
@@ -59,7 +56,6 @@ function lastN(query: string, asOf: Date): Span | undefined {
   return { from: addDays(asOf, -days), to: asOf, index: m.index, text: m[0] };
 }
 
-const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 const ORDINALS: Record<string, number> = {
   first: 1,
   "1st": 1,
@@ -70,13 +66,6 @@ const ORDINALS: Record<string, number> = {
   fourth: 4,
   "4th": 4,
 };
-
-/** The latest year, at or before asOf's, in which month `mo` (day 1) is not after asOf. */
-function pastYear(mo: number, asOf: Date): number {
-  let y = asOf.getUTCFullYear();
-  while (utc(y, mo, 1) > asOf) y -= 1;
-  return y;
-}
 
 /** The Saturday on or after a date. */
 function saturdayFrom(date: Date): Date {
@@ -90,7 +79,7 @@ function weekOfMonth(query: string, asOf: Date): Span | undefined {
       query,
     );
   if (!m) return undefined;
-  const mo = MONTHS.indexOf(m[3]!.toLowerCase()) + 1;
+  const mo = monthNumber(m[3]!);
   const y = m[4] ? Number(m[4]) : pastYear(mo, asOf);
   const last = m[1]!.toLowerCase() === "last";
   const nth = ORDINALS[m[1]!.toLowerCase()] ?? 1;
@@ -313,8 +302,8 @@ export function parseTimeWindow(query: string, asOf: Date): TimeWindow | undefin
       " ".repeat(m.length),
     );
     masked = maskWeekdayLabels(masked);
-    // holidayWindow: "on Good Friday", "Christmas Eve" (holidays.ts).
-    for (const rule of [weekOfMonth, relativeTo, holidayWindow, weekend, vague]) {
+    // holidayWindow: "on Good Friday", "Christmas Eve" (holidays.ts); partOfMonth: "late April" (month-part.ts).
+    for (const rule of [weekOfMonth, partOfMonth, relativeTo, holidayWindow, weekend, vague]) {
       const s = rule(masked, asOf);
       if (!s) continue;
       if (rule === vague) fuzzy = s;

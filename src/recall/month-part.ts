@@ -1,0 +1,61 @@
+import { MONTH_NAME } from "../analysis/time-words.js";
+import { addDays, endOfMonth, monthNumber, pastYear, utc } from "./days.js";
+
+/**
+ * A part of a named month: "early March", "mid-April", "late in May", "the end of April",
+ * "the beginning of June 2025", "the second half of March". chrono reads the first ones as
+ * the whole month and "the end of April" as its last day alone (a question about the end of
+ * April asks about its last days, not the 30th). Thirds of the month: early (the start, the
+ * beginning) the 1st-10th, mid (the middle) the 11th-20th, late (the end) the 21st to the
+ * last day; halves: the 1st-15th and the 16th to the last day. Without a year, the latest
+ * such month begun by asOf (recall asks about the past). "Since" / "after" / "from" one runs
+ * to asOf, "before" ends the day before it, "until" / "by" at its end.
+ */
+export interface MonthPartSpan {
+  from?: Date;
+  to?: Date;
+  index: number;
+  text: string;
+}
+
+const PART = String.raw`(early|mid|late)(?:\s*-\s*|\s+in\s+|\s+)|(?:the\s+)?(start|beginning|middle|end|first\s+half|second\s+half|last\s+half|latter\s+half)\s+of\s+`;
+const MONTH_PART = new RegExp(
+  String.raw`\b(?:(since|after|from|before|until|till|by)\s+)?(?:${PART})(${MONTH_NAME})\b\.?(?:,?\s+((?:19|20)\d{2})\b)?`,
+  "iu",
+);
+
+/** First and last day of the month a part word names (1-based; `last` is the month's length). */
+function days(part: string, last: number): [number, number] {
+  if (/^(?:early|start|beginning)$/u.test(part)) return [1, 10];
+  if (/^(?:mid|middle)$/u.test(part)) return [11, 20];
+  if (part === "first half") return [1, 15];
+  if (/half$/u.test(part)) return [16, last];
+  return [21, last]; // late, end
+}
+
+export function partOfMonth(query: string, asOf: Date): MonthPartSpan | undefined {
+  const m = MONTH_PART.exec(query);
+  if (!m) return undefined;
+  const mo = monthNumber(m[4]!);
+  if (mo === 0) return undefined;
+  const y = m[5] ? Number(m[5]) : pastYear(mo, asOf);
+  const part = (m[2] ?? m[3]!).toLowerCase().replace(/\s+/gu, " ");
+  const [first, lastDay] = days(part, endOfMonth(y, mo).getUTCDate());
+  const from = utc(y, mo, first);
+  const to = utc(y, mo, lastDay);
+  const span = { index: m.index, text: m[0] };
+  switch (m[1]?.toLowerCase()) {
+    case "since":
+    case "after":
+    case "from":
+      return { ...span, from, to: asOf > from ? asOf : to };
+    case "before":
+      return { ...span, to: addDays(from, -1) };
+    case "until":
+    case "till":
+    case "by":
+      return { ...span, to };
+    default:
+      return { ...span, from, to };
+  }
+}
