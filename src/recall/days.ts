@@ -2,6 +2,9 @@
 
 export const DAY_MS = 86_400_000;
 
+/** How far a fuzzy "around X" reaches on each side (timewindow.ts), and a fuzzy part of a month's inner edges (month-part.ts). */
+export const AROUND_DAYS = 3;
+
 export function utc(y: number, m: number, d: number): Date {
   return new Date(Date.UTC(y, m - 1, d));
 }

@@ -1,13 +1,14 @@
 import { MONTH_NAME } from "../analysis/time-words.js";
-import { addDays, endOfMonth, monthNumber, pastYear, utc } from "./days.js";
+import { AROUND_DAYS, addDays, endOfMonth, monthNumber, pastYear, utc } from "./days.js";
 
 /**
  * A part of a named month: "early March", "mid-April", "late in May", "the end of April",
  * "the beginning of June 2025", "the second half of March". chrono reads the first ones as
  * the whole month and "the end of April" as its last day alone (a question about the end of
- * April asks about its last days, not the 30th). Thirds of the month: early (the start, the
- * beginning) the 1st-10th, mid (the middle) the 11th-20th, late (the end) the 21st to the
- * last day; halves: the 1st-15th and the 16th to the last day. Without a year, the latest
+ * April asks about its last days, not the 30th). Thirds of the month, as fuzzy at their inner
+ * edges as "around" a day is (AROUND_DAYS): early (the start, the beginning) the 1st-13th,
+ * mid (the middle) the 8th-23rd ("mid-March" may be the 9th), late (the end) the 18th to the
+ * last day; halves are exact: the 1st-15th and the 16th to the last day. Without a year, the latest
  * such month begun by asOf (recall asks about the past). "Since" / "after" / "from" one runs
  * to asOf, "before" ends the day before it, "until" / "by" at its end.
  */
@@ -26,11 +27,11 @@ const MONTH_PART = new RegExp(
 
 /** First and last day of the month a part word names (1-based; `last` is the month's length). */
 function days(part: string, last: number): [number, number] {
-  if (/^(?:early|start|beginning)$/u.test(part)) return [1, 10];
-  if (/^(?:mid|middle)$/u.test(part)) return [11, 20];
+  if (/^(?:early|start|beginning)$/u.test(part)) return [1, 10 + AROUND_DAYS];
+  if (/^(?:mid|middle)$/u.test(part)) return [11 - AROUND_DAYS, 20 + AROUND_DAYS];
   if (part === "first half") return [1, 15];
   if (/half$/u.test(part)) return [16, last];
-  return [21, last]; // late, end
+  return [21 - AROUND_DAYS, last]; // late, end
 }
 
 export function partOfMonth(query: string, asOf: Date): MonthPartSpan | undefined {

@@ -2,7 +2,7 @@ import type { ParsedResult } from "chrono-node";
 import { MONTH_NAME, maskWeekdayLabels, WEEKDAY_NAME } from "../analysis/time-words.js";
 import { chronoEn } from "../retain/chrono.js";
 import { toCount } from "../retain/date-phrases.js";
-import { addDays, endOfMonth, monthNumber, pastYear, utc } from "./days.js";
+import { AROUND_DAYS, addDays, endOfMonth, monthNumber, pastYear, utc } from "./days.js";
 import { holidayIn, holidayWindow } from "./holidays.js";
 import { partOfMonth } from "./month-part.js";
 import { mayHoldTimeWord } from "./time-gate.js";
@@ -28,9 +28,6 @@ function mondayOf(date: Date): Date {
   const dow = (date.getUTCDay() + 6) % 7; // Monday = 0
   return addDays(date, -dow);
 }
-
-/** How far a fuzzy "around X" reaches on each side. */
-export const AROUND_DAYS = 3;
 
 type Span = { from?: Date; to?: Date; index: number; text: string };
 
