@@ -32,4 +32,12 @@ describe("a part of a named month is that part, not the whole month", () => {
     expect(parseTimeWindow("running late in the morning", asOf)?.from).not.toBe("2026-05-21");
     expect(parseTimeWindow("the early bird", asOf)).toBeUndefined();
   });
+
+  it("keeps the whole month as the bound a result is outside of", () => {
+    expect(parseTimeWindow("what went wrong in late April?", asOf)?.month).toEqual({
+      from: "2026-04-01",
+      to: "2026-04-30",
+    });
+    expect(parseTimeWindow("what changed since mid-April?", asOf)?.month).toBeUndefined();
+  });
 });

@@ -10,13 +10,16 @@ import { AROUND_DAYS, addDays, endOfMonth, monthNumber, pastYear, utc } from "./
  * mid (the middle) the 8th-23rd ("mid-March" may be the 9th), late (the end) the 18th to the
  * last day; halves are exact: the 1st-15th and the 16th to the last day. Without a year, the latest
  * such month begun by asOf (recall asks about the past). "Since" / "after" / "from" one runs
- * to asOf, "before" ends the day before it, "until" / "by" at its end.
+ * to asOf, "before" ends the day before it, "until" / "by" at its end. The part's days rank
+ * first, but the rest of its month is not outside the window (TimeWindow.month).
  */
 export interface MonthPartSpan {
   from?: Date;
   to?: Date;
   index: number;
   text: string;
+  /** The whole month, for a part of it (not for "since mid-April"): TimeWindow.month. */
+  month?: { from: Date; to: Date };
 }
 
 const PART = String.raw`(early|mid|late)(?:\s*-\s*|\s+in\s+|\s+)|(?:the\s+)?(start|beginning|middle|end|first\s+half|second\s+half|last\s+half|latter\s+half)\s+of\s+`;
@@ -57,6 +60,6 @@ export function partOfMonth(query: string, asOf: Date): MonthPartSpan | undefine
     case "by":
       return { ...span, to };
     default:
-      return { ...span, from, to };
+      return { ...span, from, to, month: { from: utc(y, mo, 1), to: endOfMonth(y, mo) } };
   }
 }
