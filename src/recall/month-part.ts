@@ -3,15 +3,16 @@ import { AROUND_DAYS, addDays, endOfMonth, monthNumber, pastYear, utc } from "./
 
 /**
  * A part of a named month: "early March", "mid-April", "late in May", "the end of April",
- * "the beginning of June 2025", "the second half of March". chrono reads the first ones as
- * the whole month and "the end of April" as its last day alone (a question about the end of
- * April asks about its last days, not the 30th). Thirds of the month, as fuzzy at their inner
- * edges as "around" a day is (AROUND_DAYS): early (the start, the beginning) the 1st-13th,
- * mid (the middle) the 8th-23rd ("mid-March" may be the 9th), late (the end) the 18th to the
- * last day; halves are exact: the 1st-15th and the 16th to the last day. Without a year, the latest
- * such month begun by asOf (recall asks about the past). "Since" / "after" / "from" one runs
- * to asOf, "before" ends the day before it, "until" / "by" at its end. The part's days rank
- * first, but the rest of its month is not outside the window (TimeWindow.month).
+ * "the beginning of June 2025". chrono reads the first ones as the whole month and "the end
+ * of April" as its last day alone (a question about the end of April asks about its last
+ * days, not the 30th). Thirds of the month, as fuzzy at their inner edges as "around" a day
+ * is (AROUND_DAYS): early (the start, the beginning) the 1st-13th, mid (the middle) the
+ * 8th-23rd ("mid-March" may be the 9th), late (the end) the 18th to the last day. The
+ * part's days rank first, but the rest of its month is not outside the window
+ * (TimeWindow.month). "The first half of March" is left to chrono: the month, with "first
+ * half" searched as words (on LoCoMo those words found the answer). Without a year, the
+ * latest such month begun by asOf (recall asks about the past). "Since" / "after" / "from"
+ * one runs to asOf, "before" ends the day before it, "until" / "by" at its end.
  */
 export interface MonthPartSpan {
   from?: Date;
@@ -22,7 +23,7 @@ export interface MonthPartSpan {
   month?: { from: Date; to: Date };
 }
 
-const PART = String.raw`(early|mid|late)(?:\s*-\s*|\s+in\s+|\s+)|(?:the\s+)?(start|beginning|middle|end|first\s+half|second\s+half|last\s+half|latter\s+half)\s+of\s+`;
+const PART = String.raw`(early|mid|late)(?:\s*-\s*|\s+in\s+|\s+)|(?:the\s+)?(start|beginning|middle|end)\s+of\s+`;
 const MONTH_PART = new RegExp(
   String.raw`\b(?:(since|after|from|before|until|till|by)\s+)?(?:${PART})(${MONTH_NAME})\b\.?(?:,?\s+((?:19|20)\d{2})\b)?`,
   "iu",
@@ -32,8 +33,6 @@ const MONTH_PART = new RegExp(
 function days(part: string, last: number): [number, number] {
   if (/^(?:early|start|beginning)$/u.test(part)) return [1, 10 + AROUND_DAYS];
   if (/^(?:mid|middle)$/u.test(part)) return [11 - AROUND_DAYS, 20 + AROUND_DAYS];
-  if (part === "first half") return [1, 15];
-  if (/half$/u.test(part)) return [16, last];
   return [21 - AROUND_DAYS, last]; // late, end
 }
 
