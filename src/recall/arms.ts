@@ -243,10 +243,12 @@ export function timeArm(ctx: ArmContext, weight: number): ArmList {
   }));
   let lineHits = 0;
   if (ctx.intent.terms.length > 0) {
-    const until = reportedWindow(w, ctx.plan.profile.reportLagDays).to ?? to;
-    const hits = searchLines(ctx.idx, ctx.lexTerms, { limit: 200, since: from, until });
+    // A part of a month ("late April"): the rest of the month too, worth less than the part's days.
+    const span = w.month ? { ...w, ...w.month } : w;
+    const until = reportedWindow(span, ctx.plan.profile.reportLagDays).to ?? to;
+    const hits = searchLines(ctx.idx, ctx.lexTerms, { limit: 200, since: span.from ?? from, until });
     // A later day's line may report the window's events ("yesterday I ..."): worth less than the days' own.
-    for (const h of hits) if (h.date && h.date > to) h.score *= LATER_REPORT;
+    for (const h of hits) if (h.date && (h.date > to || h.date < from)) h.score *= LATER_REPORT;
     lineHits = hits.length;
     items.push(...windowsToItems(ctx, hits, ctx.pool));
   }
