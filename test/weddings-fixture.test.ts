@@ -26,8 +26,7 @@ afterAll(async () => {
 });
 
 const asOf = (day: string) => ({ asOf: new Date(`${day}T12:00:00Z`) });
-const top3 = async (q: string, day: string) =>
-  (await mb.recall(q, asOf(day))).results.slice(0, 3).map((r) => r.source);
+const top3 = async (q: string, day: string) => (await mb.recall(q, asOf(day))).results.slice(0, 3).map((r) => r.source);
 
 describe("recall finds the line for a wedding planner's questions (no model)", () => {
   it("has the measured floor of questions answered, and every miss says why", () => {
