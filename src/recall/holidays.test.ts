@@ -54,6 +54,8 @@ describe("holidays", () => {
     expect(day("the spring bank holiday 2025", "2026-11-24")).toEqual(["2025-05-26", "2025-05-26"]);
     expect(day("the May bank holiday", "2026-05-12")).toEqual(["2026-05-04", "2026-05-04"]);
     expect(day("the bank holiday weekend", "2026-05-27")).toEqual(["2026-05-23", "2026-05-25"]);
+    expect(day("the bank holiday weekend", "2026-04-04")).toEqual(["2026-04-03", "2026-04-05"]);
+    expect(day("what did we do on bank holiday Monday?", "2026-04-04")).toEqual(["2025-08-25", "2025-08-25"]);
     expect(day("the day after the bank holiday", "2026-05-27")).toEqual(["2026-05-26", "2026-05-26"]);
     // Christmas 2021 fell on a Saturday: the days off were Monday 27 and Tuesday 28.
     expect(day("the last bank holiday", "2021-12-30")).toEqual(["2021-12-28", "2021-12-28"]);

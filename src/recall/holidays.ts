@@ -4,6 +4,8 @@
  * Each has its principal day (what "the day after Christmas" counts from) and the days
  * people mean by it ("over Christmas": 24-26 December; "Easter": Good Friday to Easter
  * Monday); the feasts counted from Easter (Shrove Tuesday to Whit Monday) are one day each.
+ * The bank holidays of England and Wales are days too: a named one ("the August bank
+ * holiday"), or "the bank holiday" alone, the latest begun by asOf.
  * Without a year, the latest one begun by asOf: recall asks about the past. A season is read
  * only as the anchor of "the week before Easter" (timewindow.ts).
  */
@@ -105,6 +107,14 @@ const HOLIDAYS: readonly [string, (y: number, asOf: Date) => Days | undefined][]
   [String.raw`(?:spring|late\s+may|whitsun)\s+${BANK}`, (y) => one(lastMonday(y, 5))],
   [String.raw`(?:summer|august)\s+${BANK}`, (y) => one(lastMonday(y, 8))],
   [String.raw`may\s+${BANK}`, (y, asOf) => latest([firstMonday(y, 5), lastMonday(y, 5)], asOf)],
+  [
+    String.raw`bank\s+holiday\s+monday`,
+    (y, asOf) =>
+      latest(
+        bankHolidays(y).filter((d) => d.getUTCDay() === 1),
+        asOf,
+      ),
+  ],
   [BANK, (y, asOf) => latest(bankHolidays(y), asOf)],
   [String.raw`good\s+friday`, (y) => easter(y, -2)],
   [String.raw`(?:easter|holy)\s+saturday`, (y) => easter(y, -1)],
