@@ -5,6 +5,7 @@ describe("short forms people write for common words", () => {
   it("gives a word its short forms and a short form its word, plurals included", () => {
     expect(otherSpellings("Doctor")).toEqual(["dr"]);
     expect(otherSpellings("appts")).toEqual(["appointment"]);
+    expect(otherSpellings("genny")).toEqual(["generator"]);
     expect(otherSpellings("certificates")).toEqual(["cert", "certs"]);
     expect(otherSpellings("mins")).toEqual(["minute", "min"]);
     expect(otherSpellings("Kubernetes")).toEqual(["k8s", "kube"]);

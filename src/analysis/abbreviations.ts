@@ -29,6 +29,7 @@ const GROUPS = [
   "medication medicine meds",
   "laboratory lab",
   "telephone phone",
+  "generator genny",
   "refrigerator fridge",
   "professor prof",
   "apartment apt",

@@ -243,10 +243,12 @@ export function timeArm(ctx: ArmContext, weight: number): ArmList {
   }));
   let lineHits = 0;
   if (ctx.intent.terms.length > 0) {
-    const until = reportedWindow(w, ctx.plan.profile.reportLagDays).to ?? to;
-    const hits = searchLines(ctx.idx, ctx.lexTerms, { limit: 200, since: from, until });
+    // A part of a month ("late April"): the rest of the month too, worth less than the part's days.
+    const span = w.month ? { ...w, ...w.month } : w;
+    const until = reportedWindow(span, ctx.plan.profile.reportLagDays).to ?? to;
+    const hits = searchLines(ctx.idx, ctx.lexTerms, { limit: 200, since: span.from ?? from, until });
     // A later day's line may report the window's events ("yesterday I ..."): worth less than the days' own.
-    for (const h of hits) if (h.date && h.date > to) h.score *= LATER_REPORT;
+    for (const h of hits) if (h.date && (h.date > to || h.date < from)) h.score *= LATER_REPORT;
     lineHits = hits.length;
     items.push(...windowsToItems(ctx, hits, ctx.pool));
   }
@@ -262,7 +264,20 @@ export function timeArm(ctx: ArmContext, weight: number): ArmList {
       dates.push(day);
       d = new Date(d.getTime() - 86_400_000);
     }
-    const byDay = chunksByDates(ctx.idx, dates).sort(
+    let byDay = chunksByDates(ctx.idx, dates);
+    // No notes on the named days ("the last bank holiday", a day off): the next days' notes,
+    // which report it ("bank holiday yesterday, did nothing"), worth less.
+    let later = 1;
+    if (byDay.length === 0 && last === to) {
+      const next = [1, 2].map((n) => isoDay(new Date(Date.parse(`${to}T00:00:00Z`) + n * 86_400_000)));
+      byDay = chunksByDates(
+        ctx.idx,
+        next.filter((d) => d <= ctx.asOf),
+      );
+      dates.push(...next);
+      later = LATER_REPORT;
+    }
+    byDay.sort(
       (a, b) =>
         cmp(b.date ?? "", a.date ?? "") ||
         byPlace({ path: a.path, line: a.startLine, id: "" }, { path: b.path, line: b.startLine, id: "" }),
@@ -270,7 +285,7 @@ export function timeArm(ctx: ArmContext, weight: number): ArmList {
     for (const c of byDay) {
       const cand = linesCandidate(ctx.idx, c.path, c.startLine, c.endLine, -1);
       // Newer days a little ahead (fusion would otherwise order equal scores by path).
-      if (cand) items.push({ cand, score: 0.5 - 0.01 * dates.indexOf(c.date!) });
+      if (cand) items.push({ cand, score: later * (0.5 - 0.01 * dates.indexOf(c.date!)) });
     }
   }
   return { arm: "time", weight, items };

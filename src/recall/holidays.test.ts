@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { easterSunday, holidayIn } from "./holidays.js";
-import { isoDay } from "./timewindow.js";
+import { isoDay, parseTimeWindow } from "./timewindow.js";
 
 describe("holidays", () => {
   it("dates Easter Sunday by the Gregorian rule", () => {
@@ -38,5 +38,28 @@ describe("holidays", () => {
     expect(span("pancake day", "2026-11-24")).toEqual(["2026-02-17", "2026-02-17", "pancake day"]);
     expect(span("on Maundy Thursday", "2026-04-03")).toEqual(["2026-04-02", "2026-04-02", "Maundy Thursday"]);
     expect(span("what did we order for the team lunch?", "2026-01-10")).toBeUndefined();
+  });
+
+  it("knows the bank holidays of England and Wales, the latest begun by asOf for 'the bank holiday'", () => {
+    const day = (q: string, asOf: string) => {
+      const w = parseTimeWindow(q, new Date(`${asOf}T12:00:00Z`));
+      return w && [w.from, w.to];
+    };
+    expect(day("what did I do on the last bank holiday?", "2026-05-27")).toEqual(["2026-05-25", "2026-05-25"]);
+    expect(day("what did I do on the last bank holiday?", "2026-05-20")).toEqual(["2026-05-04", "2026-05-04"]);
+    expect(day("what did I do on the last bank holiday?", "2026-04-10")).toEqual(["2026-04-06", "2026-04-06"]);
+    expect(day("the bank holiday", "2026-01-01")).toEqual(["2026-01-01", "2026-01-01"]);
+    expect(day("what happened over the August bank holiday?", "2026-05-27")).toEqual(["2025-08-25", "2025-08-25"]);
+    expect(day("the early May bank holiday", "2026-11-24")).toEqual(["2026-05-04", "2026-05-04"]);
+    expect(day("the spring bank holiday 2025", "2026-11-24")).toEqual(["2025-05-26", "2025-05-26"]);
+    expect(day("the May bank holiday", "2026-05-12")).toEqual(["2026-05-04", "2026-05-04"]);
+    expect(day("the bank holiday weekend", "2026-05-27")).toEqual(["2026-05-23", "2026-05-25"]);
+    expect(day("the bank holiday weekend", "2026-04-04")).toEqual(["2026-04-03", "2026-04-05"]);
+    expect(day("what did we do on bank holiday Monday?", "2026-04-04")).toEqual(["2025-08-25", "2025-08-25"]);
+    expect(day("the day after the bank holiday", "2026-05-27")).toEqual(["2026-05-26", "2026-05-26"]);
+    // Christmas 2021 fell on a Saturday: the days off were Monday 27 and Tuesday 28.
+    expect(day("the last bank holiday", "2021-12-30")).toEqual(["2021-12-28", "2021-12-28"]);
+    expect(day("the last bank holiday", "2022-01-02")).toEqual(["2021-12-28", "2021-12-28"]);
+    expect(day("the last bank holiday", "2022-01-05")).toEqual(["2022-01-03", "2022-01-03"]);
   });
 });

@@ -4,6 +4,8 @@
  * Each has its principal day (what "the day after Christmas" counts from) and the days
  * people mean by it ("over Christmas": 24-26 December; "Easter": Good Friday to Easter
  * Monday); the feasts counted from Easter (Shrove Tuesday to Whit Monday) are one day each.
+ * The bank holidays of England and Wales are days too: a named one ("the August bank
+ * holiday"), or "the bank holiday" alone, the latest begun by asOf.
  * Without a year, the latest one begun by asOf: recall asks about the past. A season is read
  * only as the anchor of "the week before Easter" (timewindow.ts).
  */
@@ -40,8 +42,80 @@ interface Days {
 const one = (day: Date): Days => ({ day, from: day, to: day });
 const easter = (y: number, offset: number) => one(addDays(easterSunday(y), offset));
 
-/** Longer names first: "Easter Monday" before "Easter", "Christmas Eve" before "Christmas". */
-const HOLIDAYS: readonly [string, (y: number) => Days][] = [
+/** The first Monday of month `m` (1-12). */
+function firstMonday(y: number, m: number): Date {
+  const d = utc(y, m, 1);
+  return addDays(d, (8 - d.getUTCDay()) % 7);
+}
+
+/** The last Monday of month `m` (1-12). */
+function lastMonday(y: number, m: number): Date {
+  const d = utc(y, m + 1, 0);
+  return addDays(d, -((d.getUTCDay() + 6) % 7));
+}
+
+const onWeekend = (d: Date) => d.getUTCDay() === 0 || d.getUTCDay() === 6;
+
+/** The weekdays off for fixed-date holidays, in order: each on its day, or the next free weekday. */
+function observed(days: readonly Date[]): Date[] {
+  const taken: number[] = [];
+  for (const day of days) {
+    let d = day;
+    while (onWeekend(d) || taken.includes(d.getTime())) d = addDays(d, 1);
+    taken.push(d.getTime());
+  }
+  return taken.map((t) => new Date(t));
+}
+
+/**
+ * The bank holidays of England and Wales in year `y`, in date order (gov.uk's rules;
+ * Scotland's and Northern Ireland's own days are left out): New Year's Day, Good Friday,
+ * Easter Monday, the early May (first Monday of May), spring (last Monday of May) and summer
+ * (last Monday of August) bank holidays, Christmas Day and Boxing Day; a fixed day on a
+ * weekend is taken on the next free weekday (the "substitute day"). One-off moves (VE Day
+ * 2020, the 2022 Jubilee) follow no rule and are not here.
+ */
+export function bankHolidays(y: number): Date[] {
+  const easter = easterSunday(y);
+  return [
+    ...observed([utc(y, 1, 1)]),
+    addDays(easter, -2),
+    addDays(easter, 1),
+    firstMonday(y, 5),
+    lastMonday(y, 5),
+    lastMonday(y, 8),
+    ...observed([utc(y, 12, 25), utc(y, 12, 26)]),
+  ].sort((a, b) => a.getTime() - b.getTime());
+}
+
+/** The latest of `days` not after asOf, or undefined. */
+const latest = (days: readonly Date[], asOf: Date): Days | undefined => {
+  const d = days.filter((x) => x.getTime() <= asOf.getTime()).at(-1);
+  return d && one(d);
+};
+
+const BANK = String.raw`bank\s+holiday(?:\s+(?:monday|weekend))?`;
+
+/**
+ * Longer names first: "Easter Monday" before "Easter", "Christmas Eve" before "Christmas".
+ * A rule given asOf may name no day in a year ("the bank holiday" of a year none of whose
+ * bank holidays has begun): the year before is asked.
+ */
+const HOLIDAYS: readonly [string, (y: number, asOf: Date) => Days | undefined][] = [
+  // UK bank holidays (England and Wales): a named one, or the latest begun ("the last bank holiday").
+  [String.raw`(?:early\s+may|may\s+day)\s+${BANK}|may\s+day`, (y) => one(firstMonday(y, 5))],
+  [String.raw`(?:spring|late\s+may|whitsun)\s+${BANK}`, (y) => one(lastMonday(y, 5))],
+  [String.raw`(?:summer|august)\s+${BANK}`, (y) => one(lastMonday(y, 8))],
+  [String.raw`may\s+${BANK}`, (y, asOf) => latest([firstMonday(y, 5), lastMonday(y, 5)], asOf)],
+  [
+    String.raw`bank\s+holiday\s+monday`,
+    (y, asOf) =>
+      latest(
+        bankHolidays(y).filter((d) => d.getUTCDay() === 1),
+        asOf,
+      ),
+  ],
+  [BANK, (y, asOf) => latest(bankHolidays(y), asOf)],
   [String.raw`good\s+friday`, (y) => easter(y, -2)],
   [String.raw`(?:easter|holy)\s+saturday`, (y) => easter(y, -1)],
   [String.raw`easter\s+(?:sunday|day)`, (y) => easter(y, 0)],
@@ -90,6 +164,15 @@ export function holidayWindow(text: string, asOf: Date): HolidaySpan | undefined
   return h;
 }
 
+/** "The bank holiday weekend": a Monday's Saturday to Monday, a Friday's Friday to Sunday. */
+function longWeekend(d: Days, text: string): Days {
+  if (!/\bweekend\b/iu.test(text) || d.from.getTime() !== d.to.getTime()) return d;
+  const dow = d.day.getUTCDay();
+  if (dow === 1) return { ...d, from: addDays(d.day, -2) };
+  if (dow === 5) return { ...d, to: addDays(d.day, 2) };
+  return d;
+}
+
 export interface HolidaySpan extends Days {
   index: number;
   text: string;
@@ -102,7 +185,8 @@ export function holidayIn(text: string, asOf: Date): HolidaySpan | undefined {
   const which = HOLIDAYS.findIndex((_, i) => m[i + 1] !== undefined);
   const days = HOLIDAYS[which]![1];
   const year = m[HOLIDAYS.length + 1];
-  let y = year ? Number(year) : asOf.getUTCFullYear();
-  if (!year && days(y).from.getTime() > asOf.getTime()) y -= 1;
-  return { ...days(y), index: m.index, text: m[0] };
+  let found = days(year ? Number(year) : asOf.getUTCFullYear(), asOf);
+  if (!year && (!found || found.from.getTime() > asOf.getTime())) found = days(asOf.getUTCFullYear() - 1, asOf);
+  if (!found) return undefined;
+  return { ...longWeekend(found, m[0]), index: m.index, text: m[0] };
 }

@@ -269,15 +269,17 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
 
 /**
  * A time window the question names (not a vague "recently" next to other words): results
- * outside it are worth `outsideWindow`; log lines may also fall in the days after it that
- * report it (the chat profile's report lag).
+ * outside it (a part of a month: outside its month) are worth `outsideWindow`; log lines may
+ * also fall in the days after it that report it (the chat profile's report lag).
  */
 function weighWindow(fused: Fused[], plan: RecallPlan): Fused[] {
   const win = plan.vagueOnly ? undefined : plan.intent.window;
   if (!win) return fused;
-  const reported = reportedWindow(win, plan.profile.reportLagDays);
+  // A part of a month ("late April") ranks its days first (the time arm) but bounds at its month.
+  const bounds = win.month ? { ...win, ...win.month } : win;
+  const reported = reportedWindow(bounds, plan.profile.reportLagDays);
   for (const f of fused) {
-    const w = f.cand.kind === "note" ? reported : win;
+    const w = f.cand.kind === "note" ? reported : bounds;
     if (!f.cand.date || !overlapsWindow(w, f.cand.date)) f.score *= plan.tuning.outsideWindow;
   }
   return sortFused(fused);

@@ -2,8 +2,9 @@ import type { ParsedResult } from "chrono-node";
 import { MONTH_NAME, maskWeekdayLabels, WEEKDAY_NAME } from "../analysis/time-words.js";
 import { chronoEn } from "../retain/chrono.js";
 import { toCount } from "../retain/date-phrases.js";
-import { addDays, utc } from "./days.js";
+import { AROUND_DAYS, addDays, endOfMonth, monthNumber, pastYear, utc } from "./days.js";
 import { holidayIn, holidayWindow } from "./holidays.js";
+import { partOfMonth } from "./month-part.js";
 import { mayHoldTimeWord } from "./time-gate.js";
 
 /** An inclusive window of days, YYYY-MM-DD. An open end is left out. */
@@ -17,6 +18,12 @@ export interface TimeWindow {
    * matches, not a boundary (the newest mention of "blogging" may be months old).
    */
   vague?: true;
+  /**
+   * A part of a month ("late April", month-part.ts): the whole month. The part's days rank
+   * first; a result elsewhere in the month is not outside the window (a log may place the
+   * day loosely, or report it a week later).
+   */
+  month?: { from: string; to: string };
 }
 
 export function isoDay(date: Date): string {
@@ -28,14 +35,7 @@ function mondayOf(date: Date): Date {
   return addDays(date, -dow);
 }
 
-function endOfMonth(y: number, m: number): Date {
-  return utc(y, m + 1, 0);
-}
-
-/** How far a fuzzy "around X" reaches on each side. */
-export const AROUND_DAYS = 3;
-
-type Span = { from?: Date; to?: Date; index: number; text: string };
+type Span = { from?: Date; to?: Date; index: number; text: string; month?: { from: Date; to: Date } };
 
 /** "last 3 days", "past two weeks", "the last few months", "in the past year": asOf minus N units .. asOf. */
 function lastN(query: string, asOf: Date): Span | undefined {
@@ -59,7 +59,6 @@ function lastN(query: string, asOf: Date): Span | undefined {
   return { from: addDays(asOf, -days), to: asOf, index: m.index, text: m[0] };
 }
 
-const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 const ORDINALS: Record<string, number> = {
   first: 1,
   "1st": 1,
@@ -70,13 +69,6 @@ const ORDINALS: Record<string, number> = {
   fourth: 4,
   "4th": 4,
 };
-
-/** The latest year, at or before asOf's, in which month `mo` (day 1) is not after asOf. */
-function pastYear(mo: number, asOf: Date): number {
-  let y = asOf.getUTCFullYear();
-  while (utc(y, mo, 1) > asOf) y -= 1;
-  return y;
-}
 
 /** The Saturday on or after a date. */
 function saturdayFrom(date: Date): Date {
@@ -90,7 +82,7 @@ function weekOfMonth(query: string, asOf: Date): Span | undefined {
       query,
     );
   if (!m) return undefined;
-  const mo = MONTHS.indexOf(m[3]!.toLowerCase()) + 1;
+  const mo = monthNumber(m[3]!);
   const y = m[4] ? Number(m[4]) : pastYear(mo, asOf);
   const last = m[1]!.toLowerCase() === "last";
   const nth = ORDINALS[m[1]!.toLowerCase()] ?? 1;
@@ -127,8 +119,10 @@ function relativeTo(query: string, asOf: Date): Span | undefined {
 
 /** The day a "before"/"after" phrase counts from, at the start of `rest`: a holiday or a date chrono reads to the day. */
 function anchorDay(rest: string, asOf: Date): { day: Date; length: number } | undefined {
-  const h = holidayIn(rest, asOf);
-  if (h?.index === 0) return { day: h.day, length: h.text.length };
+  // "the day after Boxing Day", "the week before the bank holiday".
+  const lead = /^the\s+/iu.exec(rest)?.[0].length ?? 0;
+  const h = holidayIn(rest.slice(lead), asOf);
+  if (h?.index === 0) return { day: h.day, length: lead + h.text.length };
   const r = chronoEn().parse(rest, { instant: asOf, timezone: 0 }, { forwardDate: false })[0];
   if (r?.index !== 0 || !r.start.isCertain("day")) return undefined;
   const c = r.start;
@@ -313,8 +307,9 @@ export function parseTimeWindow(query: string, asOf: Date): TimeWindow | undefin
       " ".repeat(m.length),
     );
     masked = maskWeekdayLabels(masked);
-    // holidayWindow: "on Good Friday", "Christmas Eve" (holidays.ts).
-    for (const rule of [weekOfMonth, relativeTo, holidayWindow, weekend, vague]) {
+    // holidayWindow: "on Good Friday", "the early May bank holiday" (holidays.ts), before
+    // partOfMonth: "late April" (month-part.ts).
+    for (const rule of [weekOfMonth, relativeTo, holidayWindow, partOfMonth, weekend, vague]) {
       const s = rule(masked, asOf);
       if (!s) continue;
       if (rule === vague) fuzzy = s;
@@ -347,6 +342,8 @@ export function parseTimeWindow(query: string, asOf: Date): TimeWindow | undefin
   if (!open && froms.length > 0) window.from = isoDay(new Date(Math.min(...froms.map((d) => d.getTime()))));
   if (!openEnd && tos.length > 0) window.to = isoDay(new Date(Math.max(...tos.map((d) => d.getTime()))));
   if (fuzzy) window.vague = true;
+  const month = spans.length === 1 ? spans[0]!.month : undefined;
+  if (month) window.month = { from: isoDay(month.from), to: isoDay(month.to) };
   return window;
 }
 
