@@ -48,6 +48,8 @@ function isUnitWord(w: string): boolean {
 function mayStartTime(w: string): boolean {
   if (CALENDAR.has(w) || CASUAL.has(w) || isUnitWord(w)) return true;
   if (STEMS.some((s) => w.startsWith(s))) return true;
+  // "half" takes a glued article before its unit ("half am": half a minute), across a space too.
+  if (w.startsWith("half")) return true;
   for (const r of RELATIVE) {
     if (!w.startsWith(r)) continue;
     const rest = w.slice(r.length);

@@ -206,7 +206,8 @@ function bareYear(query: string): Span | undefined {
  * (dates.ts), which leaves out "now" and hours on purpose.
  */
 const REL = String.raw`(?:(?:this|last|past|next|after)\s*)?`;
-const NUMBER_WORD = String.raw`(?:an?\b|the|few|several|half|couple|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
+// "half" may carry a glued article, as in chrono ("half am": half a minute).
+const NUMBER_WORD = String.raw`(?:an?\b|the|few|several|half(?:\s*an?)?|couple|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
 // chrono's unit words and abbreviations ("3 hrs", "a few d ago").
 const UNIT =
   "(?:s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|mo|mon|mos|months?|qtr|quarters?|y|yrs?|years?)";
