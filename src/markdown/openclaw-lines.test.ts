@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { narrativeText } from "../llm/retain-sections.js";
-import { openclawBookkeeping, openclawBookkeepingLines } from "./openclaw-lines.js";
+import { openclawBookkeeping, openclawBookkeepingLines, sessionMemoryId } from "./openclaw-lines.js";
 
 // As OpenClaw 2026.9.6's session-memory hook writes them (hooks/bundled/session-memory/handler.js).
 const HOOK_FILE = [
@@ -66,5 +66,12 @@ describe("OpenClaw's bookkeeping lines in a log", () => {
         'assistant: "Noted."',
       ].join("\n"),
     );
+  });
+  it("the chat a hook file copies: its Session ID, not the hook's 'unknown', and none for a person's log", () => {
+    expect(sessionMemoryId(`\uFEFF${HOOK_FILE.join("\r\n")}`)).toBe("4f1c2a9e-77b0-4d5e-9a61-0c2b8e1d3f55");
+    expect(
+      sessionMemoryId(HOOK_FILE.join("\n").replace(/Session ID\*\*: \S+/, "Session ID**: unknown")),
+    ).toBeUndefined();
+    expect(sessionMemoryId("# 2026-09-14\n\n- **Session ID**: 4f1c2a9e\n")).toBeUndefined();
   });
 });

@@ -62,3 +62,21 @@ export function openclawBookkeeping(text: string, lines: readonly string[]): Set
   const out = openclawBookkeepingLines(lines);
   return out.size > 0 ? out : undefined;
 }
+
+const SESSION_ID = /^\s*[-*]\s+\*\*Session ID\*\*:\s*(\S+)\s*$/;
+
+/**
+ * The chat a session-memory hook file copies (its `- **Session ID**:`), or undefined for any
+ * other log and for the hook's `unknown`. OpenClaw's session store holds the same chat whole.
+ */
+export function sessionMemoryId(text: string): string | undefined {
+  if (!SESSION_START.test(text)) return undefined;
+  const lines = text.split(/\r?\n/);
+  if (!SESSION_HEADING.test(lines[0]!.replace(/^\uFEFF/, ""))) return undefined;
+  for (const line of lines.slice(1)) {
+    if (HEADING.test(line)) break;
+    const id = SESSION_ID.exec(line)?.[1];
+    if (id !== undefined) return id === "unknown" ? undefined : id;
+  }
+  return undefined;
+}
