@@ -165,6 +165,8 @@ try {
     assert.match(out, /\$ openclaw cron add .*--declaration-key membank-nightly/);
     assert.match(out, /exit 3|"\$c" -eq 3/);
     assert.match(out, /AGENTS\.md/);
+    // OpenClaw writes openclaw.json back as plain JSON: setup says the comments would go.
+    assert.match(out, /note: without --drop-comments setup stops here: .*openclaw\.json:1: has comments/);
     assert.equal(readFileSync(configFile, "utf8"), before);
     assert.equal(
       readFileSync(path.join(ws, "AGENTS.md"), "utf8"),
@@ -173,9 +175,16 @@ try {
   });
 
   // No Gateway runs here, so the cron job (a Gateway call) is left out; the dry run above shows it.
-  step("membank openclaw setup --profile work", () => membank(["openclaw", "setup", ...PROFILE, "--no-cron"]));
-  step("openclaw config validate: OpenClaw accepts what setup wrote", () => {
+  step("membank openclaw setup --profile work --drop-comments", () =>
+    membank(["openclaw", "setup", ...PROFILE, "--no-cron", "--drop-comments"]),
+  );
+  step("openclaw config validate: OpenClaw accepts what setup wrote; the commented file is its .bak", () => {
     assert.match(openclaw("config", "validate").stdout, /Config valid/);
+    const baks = ["", ".1", ".2", ".3", ".4"].map((n) => `${configFile}.bak${n}`).filter((f) => existsSync(f));
+    assert.ok(
+      baks.some((f) => readFileSync(f, "utf8") === before),
+      `the commented file is in none of ${baks}`,
+    );
     assert.match(readFileSync(configFile, "utf8"), /"\$\{NOTES_DIR\}",\s*"bank"/);
   });
   step("setup again changes nothing", () => {
