@@ -4,8 +4,10 @@
 // workspace outside the state dir), and check with OpenClaw's own CLI that the plugin loads with its
 // tools and that `openclaw memory search` finds a bank page. A config with a typo is left untouched. One real
 // agent turn runs against a local model stand-in (fake-model-server.mjs): the model is offered membank's tools,
-// and membank reads that turn from the store OpenClaw wrote. Offline apart from the npm registry (install
-// only): OpenClaw's memory search runs FTS-only (provider none), no embedding model.
+// and membank reads that turn from the store OpenClaw wrote. Setup stops on the config's comments unless
+// --drop-comments (OpenClaw's .bak ring keeps them). OpenClaw's own session-memory hook and dreaming writer
+// then write into the workspace, and membank reads the chat, not their bookkeeping. Offline apart from the
+// npm registry (install only): OpenClaw's memory search runs FTS-only (provider none), no embedding model.
 // Run: pnpm build && node test/e2e/openclaw.e2e.mjs   (.ci/run calls it)
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";

@@ -119,7 +119,8 @@ export function registerOpenClaw(program: Command): void {
     // From the config as it was read: a plugin or server that was wired before this run.
     const note = bothWiredNote(ctx, flags.mcp === true);
     if (note) log(note);
-    if (comments) log(`note: without --drop-comments setup stops here: ${comments.replace(/; nothing was changed$/, "")}`);
+    if (comments)
+      log(`note: without --drop-comments setup stops here: ${comments.replace(/; nothing was changed$/, "")}`);
     if (flags.json) {
       printJson({
         dryRun: flags.dryRun === true,
