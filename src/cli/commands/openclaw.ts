@@ -100,6 +100,7 @@ export function registerOpenClaw(program: Command): void {
       if (!flags.json) process.stdout.write(`${line}\n`);
     };
     log(`OpenClaw ${version} (${ctx.runner.bin}); state ${ctx.stateDir}; workspace ${ctx.workspace}`);
+    if (ctx.workspaceNote) log(ctx.workspaceNote);
     const done: string[] = [];
     for (const step of steps) {
       if (!flags.dryRun && !step.done) {
@@ -134,6 +135,7 @@ export function registerOpenClaw(program: Command): void {
         })),
         ...(note ? { note } : {}),
         ...(comments ? { comments } : {}),
+        ...(ctx.workspaceNote ? { workspaceNote: ctx.workspaceNote } : {}),
       });
     } else if (todo.length === 0) log("Nothing to do: membank is wired into OpenClaw.");
     else if (flags.dryRun) log(`Dry run: ${todo.length} change(s) above, nothing written.`);
