@@ -36,21 +36,33 @@ export function resolveConfig(pluginConfig, ctx = {}) {
   };
 }
 
+/**
+ * `params[key]` as a non-empty string; else throws what the tool needs. OpenClaw checks a model's
+ * arguments against the schema first; a caller that does not would otherwise get "no results"
+ * for a recall of "undefined", which reads as "nothing remembered".
+ */
+function text(tool, params, key) {
+  const v = params?.[key];
+  if ((typeof v === "string" && v.trim() !== "") || typeof v === "number") return String(v);
+  throw new Error(`${tool}: "${key}" must be a non-empty string, got ${JSON.stringify(v) ?? "nothing"}`);
+}
+
 /** argv (after node) for memory_recall. */
 export function recallArgv(cfg, params) {
+  const query = text("memory_recall", params, "query");
   const argv = [cfg.membank, "recall", "--json", "--workspace", cfg.workspace];
   if (params.k !== undefined) argv.push("--k", String(params.k));
   if (params.since) argv.push("--since", params.since);
   if (params.until) argv.push("--until", params.until);
   if (params.entity) argv.push("--entity", params.entity);
   // "--" so a query starting with "-" is a query, not a flag.
-  argv.push("--", params.query);
+  argv.push("--", query);
   return argv;
 }
 
 /** argv (after node) for memory_entity: recall restricted to one entity. */
 export function entityArgv(cfg, params) {
-  const name = String(params.name).replace(/^@/, "");
+  const name = text("memory_entity", params, "name").replace(/^@/, "");
   return [
     cfg.membank,
     "recall",
@@ -114,7 +126,19 @@ export function runMembank(cfg, argv, signal) {
       { timeout: cfg.timeoutMs, maxBuffer: 16 * 1024 * 1024, signal, env: process.env },
       (error, stdout, stderr) => {
         if (error) {
-          const why = String(stderr).trim().split("\n").pop() || error.message;
+          // membank's message from its last "membank:" line on ("… is not a membank workspace" and
+          // "Create one with: …"), as one line; warnings printed before it are left out.
+          const lines = String(stderr)
+            .trim()
+            .split("\n")
+            .map((l) => l.trim());
+          const from = lines.findLastIndex((l) => l.startsWith("membank: "));
+          const why =
+            lines
+              .slice(Math.max(0, from === -1 ? lines.length - 1 : from))
+              .filter(Boolean)
+              .join(" ")
+              .replace(/^membank: /, "") || error.message;
           reject(new Error(`membank ${argv[1]} failed: ${why}`));
           return;
         }

@@ -171,4 +171,40 @@ describe("extractFromPastLogs", () => {
         "read-only: not extracted, so it is not rewritten; chmod u+w memory/2026-03-01.md to let membank add facts",
     });
   });
+  it("OpenClaw's session-memory file of a chat a digest holds is not extracted again; one of a chat no digest holds is", async () => {
+    // What OpenClaw 2026.9's session-memory hook writes on /new (hooks/bundled/session-memory).
+    const hook = (time: string, id: string, said: string) =>
+      `# Session: 2026-03-03 ${time} Europe/Berlin\n\n- **Session Key**: agent:main:main\n- **Session ID**: ${id}\n` +
+      `- **Source**: telegram\n\n## Conversation Summary\n\nuser: ${JSON.stringify(said)}\nassistant: "Noted."\n`;
+    const inDigest = hook("11:40:02", "4f1c2a9e-77b0", "Priya moved the offsite to Lisbon");
+    const notInDigest = hook("18:05:31", "9a0b7c11-2d3e", "Jonas starts on the platform team Monday");
+    await writeFile(path.join(dir, "memory/2026-03-03-1140.md"), inDigest);
+    await writeFile(path.join(dir, "memory/2026-03-03-1805.md"), notInDigest);
+    // membank's digest of OpenClaw's store for that day holds the first chat whole.
+    await writeFile(
+      path.join(dir, "memory/2026-03-03-sessions.md"),
+      "# Sessions of 2026-03-03\n\n## Session `4f1c2a9e-77b0` · agent `main` · 11:02:10–11:39:55\n\n" +
+        "Source: `main/4f1c2a9e-77b0.jsonl`\n\n### 11:02:10 user · L3\n\n> Priya moved the offsite to Lisbon\n",
+    );
+    server.fallback = (req) => ({
+      text: req.body.messages[0]!.content.includes("Jonas")
+        ? JSON.stringify({
+            facts: [{ kind: "W", entities: ["Jonas"], confidence: null, content: "Jonas joins the platform team." }],
+          })
+        : '{"facts": []}',
+    });
+    const report = await extractFromPastLogs(ws, await llm(), { before: "2026-03-04", since: "2026-03-03" });
+    expect(report.changed).toEqual(["memory/2026-03-03-1805.md"]);
+    expect(report.skipped).toContainEqual({
+      path: "memory/2026-03-03-1140.md",
+      reason:
+        "OpenClaw's copy of chat 4f1c2a9e-77b0, which memory/2026-03-03-sessions.md holds whole: its facts are extracted from there",
+    });
+    expect(await readFile(path.join(dir, "memory/2026-03-03-1140.md"), "utf8")).toBe(inDigest);
+    // What the LLM was sent of the other: the chat, not the hook's header.
+    const sent = server.requests.map((r) => r.body.messages[0]!.content).join("\n");
+    expect(sent).toContain("Jonas starts on the platform team Monday");
+    expect(sent).not.toContain("Priya moved the offsite");
+    expect(sent).not.toContain("Session Key");
+  });
 });

@@ -251,3 +251,52 @@ describe("an $include OpenClaw 2026.9 will not write through", () => {
     expect(blocked("b")).toBeUndefined();
   });
 });
+
+describe("an openclaw.json with comments (OpenClaw 2026.9 writes it back as plain JSON)", () => {
+  const CONFIG = `{
+  gateway: { port: 18789 }, // moved off 18790 after the printer clash
+  memory: { search: { provider: "none", extraPaths: ["http://intranet/notes" /* not a comment: a URL */] } },
+  /* the family agent */
+  agents: { defaults: { workspace: "~/clawd" } },
+}
+`;
+  async function withFake(): Promise<{ dir: string; env: NodeJS.ProcessEnv; fake: string }> {
+    const { dir, env } = await home({ ".openclaw/openclaw.json": CONFIG, "clawd/memory/2026-09-14.md": "# Sun\n" });
+    // Stands in for OpenClaw 2026.9.6: answers --version and validate, records every other call.
+    const fake = path.join(dir, "openclaw");
+    await writeFile(
+      fake,
+      `#!/bin/sh\ncase "$*" in\n  --version) echo "OpenClaw 2026.9.6 (eb377ac)" ;;\n  "config validate --json") echo '{"valid":true}' ;;\n  *) echo "$*" >> "${dir}/calls" ;;\nesac\nexit 0\n`,
+    );
+    await chmod(fake, 0o755);
+    return { dir, env: { ...env, OPENCLAW_BIN: fake }, fake };
+  }
+
+  it("setup stops before any change, naming the comment's line and the two ways on", async () => {
+    const { dir, env } = await withFake();
+    const before = await readdir(dir, { recursive: true });
+    const res = await run(process.execPath, [MEMBANK_BIN, "openclaw", "setup", "--no-cron"], { env }).catch((e) => e);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`${path.join(dir, ".openclaw", "openclaw.json")}:2: has comments`);
+    expect(res.stderr).toMatch(/\$include file .* --drop-comments .* openclaw\.json\.bak, .*; nothing was changed/);
+    expect(await readdir(dir, { recursive: true })).toEqual(before);
+    expect(await readFile(path.join(dir, ".openclaw", "openclaw.json"), "utf8")).toBe(CONFIG);
+  });
+
+  it("--dry-run says so; --drop-comments goes ahead through OpenClaw's CLI", async () => {
+    const { dir, env } = await withFake();
+    const dry = await run(process.execPath, [MEMBANK_BIN, "openclaw", "setup", "--no-cron", "--dry-run"], { env });
+    expect(dry.stdout).toMatch(/note: without --drop-comments setup stops here: .*openclaw\.json:2: has comments/);
+    const go = await run(process.execPath, [MEMBANK_BIN, "openclaw", "setup", "--no-cron", "--drop-comments"], { env });
+    expect(go.stdout).toContain("[did ] let memory_search read the bank");
+    expect(await readFile(path.join(dir, "calls"), "utf8")).toMatch(/^config set memory\.search\.extraPaths /m);
+  });
+
+  it("no comment, no stop: a // inside a string is no comment (OpenClaw's own rule)", async () => {
+    const { firstCommentLine } = await import("../src/openclaw/index.js");
+    expect(firstCommentLine('{ "url": "http://x//y", \'a\': "b/*c*/" }')).toBeUndefined();
+    expect(firstCommentLine('{\n  "a": "\\"//"\n}')).toBeUndefined();
+    expect(firstCommentLine(CONFIG)).toBe(2);
+    expect(firstCommentLine("{\n\n  /* x */ a: 1 }")).toBe(3);
+  });
+});

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -120,5 +120,31 @@ describe("plugin tools against membank's real CLI", () => {
     await expect(lib.runMembank(lib.resolveConfig({}, { workspaceDir: ws }), ["x"])).rejects.toThrow(
       /membank openclaw setup/,
     );
+  });
+  it("a call without its query or name is refused with what the tool needs, not answered 'no results'", async () => {
+    const cfg = lib.resolveConfig({ membank: cli, node: process.execPath, workspace: ws });
+    expect(() => lib.recallArgv(cfg, {})).toThrow('memory_recall: "query" must be a non-empty string, got nothing');
+    expect(() => lib.recallArgv(cfg, { query: "  " })).toThrow(/"query" must be a non-empty string/);
+    expect(() => lib.entityArgv(cfg, {})).toThrow('memory_entity: "name" must be a non-empty string, got nothing');
+    // A bad filter reaches membank, whose reason comes back whole.
+    await expect(lib.runMembank(cfg, lib.recallArgv(cfg, { query: "Mara", since: "last week" }))).rejects.toThrow(
+      'membank recall failed: --since must be a date YYYY-MM-DD, got "last week"',
+    );
+  });
+
+  it("a folder that is no membank workspace: the whole reason and the command that makes it one", async () => {
+    const bare = await mkdtemp(path.join(tmpdir(), "membank-plugin-bare-"));
+    const cfg = lib.resolveConfig({ membank: cli, node: process.execPath, workspace: bare });
+    await expect(lib.runMembank(cfg, lib.recallArgv(cfg, { query: "x" }))).rejects.toThrow(
+      /is not a membank workspace: .* Create one with: membank init/,
+    );
+  });
+
+  it("an index that is gone is built again by the call, which answers", async () => {
+    const copy = await mkdtemp(path.join(tmpdir(), "membank-plugin-noindex-"));
+    await cp(path.join(ws, "memory"), path.join(copy, "memory"), { recursive: true });
+    const cfg = lib.resolveConfig({ membank: cli, node: process.execPath, workspace: copy });
+    const res = await lib.runMembank(cfg, lib.recallArgv(cfg, { query: "what does Mara prefer?" }));
+    expect(lib.formatResults(res)).toContain("written status on Fridays");
   });
 });

@@ -84,6 +84,20 @@ describe("membank openclaw setup: the plan", () => {
     expect(custom.workspace).toBe("/srv/clawd");
   });
 
+  it("a workspace written as a relative path: setup says which folder it took and that OpenClaw's may differ", async () => {
+    const rel = await ctxFor({ agents: { defaults: { workspace: "clawd" } } });
+    expect(rel.workspace).toBe(path.resolve("clawd"));
+    expect(rel.workspaceNote).toMatch(
+      /openclaw\.json gives the workspace as a relative path, "clawd": OpenClaw takes it from the Gateway's working folder/,
+    );
+    const own = await ctxFor({ agents: { entries: { main: { workspace: "./agents/main" } } } });
+    expect(own.workspaceNote).toContain('"./agents/main"');
+    for (const workspace of ["~/clawd", "/srv/clawd"]) {
+      expect((await ctxFor({ agents: { defaults: { workspace } } })).workspaceNote).toBeUndefined();
+    }
+    expect((await ctxFor({})).workspaceNote).toBeUndefined();
+  });
+
   it("has nothing to do on a wired install (the cron job is asked of the Gateway, so it is always tried)", async () => {
     const { state, env } = await home({});
     const ws = path.join(state, "workspace");

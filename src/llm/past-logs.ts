@@ -3,6 +3,8 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { logDate } from "../markdown/log-path.js";
+import { sessionMemoryId } from "../markdown/openclaw-lines.js";
+import { digestSessionIds } from "../sessions/digest.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { listMemoryFiles } from "../workspace/files.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
@@ -60,6 +62,17 @@ async function readState(file: string): Promise<ExtractionState> {
   return { version: 1, empty: {} };
 }
 
+/** The sessions the workspace's digests (`-sessions.md`) hold: id -> the first digest by path. */
+async function digestedSessions(files: readonly { path: string; absPath: string }[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const f of files) {
+    if (!/-sessions\.md$/i.test(f.path) || logDate(f.path) === undefined) continue;
+    const text = await readFile(f.absPath, "utf8").catch(() => "");
+    for (const id of digestSessionIds(text)) if (!out.has(id)) out.set(id, f.path);
+  }
+  return out;
+}
+
 /**
  * Extract Retain facts from past daily logs that have no Retain section of their own and
  * append them (DESIGN.md 1.1). Session digests (`-sessions.md`) are left to session
@@ -81,7 +94,9 @@ export async function extractFromPastLogs(
   let stateChanged = false;
 
   const candidates: { rel: string; abs: string; date: string; text: string }[] = [];
-  for (const file of await listMemoryFiles(ws)) {
+  const files = await listMemoryFiles(ws);
+  let digested: Map<string, string> | undefined; // session id -> the digest holding it
+  for (const file of files) {
     const date = logDate(file.path);
     if (date === undefined || /-sessions\.md$/i.test(file.path)) continue;
     if (!date || date >= before || (opts.since && date < opts.since)) continue;
@@ -104,6 +119,20 @@ export async function extractFromPastLogs(
     const text = bytes.toString("utf8");
     if (hasOwnRetain(text)) continue;
     if (state.empty[file.path] === sha256(text)) continue;
+    // OpenClaw's session-memory hook copies a chat's last messages on /new; when the chat is
+    // in a digest of OpenClaw's store, session ingestion extracts its facts: not twice.
+    const session = sessionMemoryId(text);
+    if (session !== undefined) {
+      digested ??= await digestedSessions(files);
+      const digest = digested.get(session);
+      if (digest !== undefined) {
+        report.skipped.push({
+          path: file.path,
+          reason: `OpenClaw's copy of chat ${session}, which ${digest} holds whole: its facts are extracted from there`,
+        });
+        continue;
+      }
+    }
     candidates.push({ rel: file.path, abs: file.absPath, date, text });
   }
 

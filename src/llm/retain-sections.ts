@@ -1,3 +1,4 @@
+import { openclawBookkeeping } from "../markdown/openclaw-lines.js";
 import { splitLines, stripBom } from "../markdown/parse.js";
 import { retainSpans } from "../retain/parse.js";
 
@@ -31,11 +32,15 @@ export function hasOwnRetain(text: string): boolean {
   return findRetainSections(text).some((s) => !s.fromSessions);
 }
 
-/** The log's text without its Retain sections (what an extraction should read). */
+/**
+ * The log's text without its Retain sections and OpenClaw's bookkeeping lines (markdown/
+ * openclaw-lines.ts): what an extraction should read.
+ */
 export function narrativeText(text: string): string {
   const spans = findRetainSections(text);
-  if (spans.length === 0) return text;
   const lines = splitLines(stripBom(text));
-  const keep = lines.filter((_, i) => !spans.some((s) => i >= s.start && i < s.end));
+  const bookkeeping = openclawBookkeeping(text, lines);
+  if (spans.length === 0 && bookkeeping === undefined) return text;
+  const keep = lines.filter((_, i) => !bookkeeping?.has(i) && !spans.some((s) => i >= s.start && i < s.end));
   return keep.join("\n");
 }

@@ -25,6 +25,11 @@ describe("logDate: the one rule for the date of a log path", () => {
       "notes/2026-03-01.md",
       "2026-03-01.md",
       "archive/memory/2026-03-01.md",
+      // OpenClaw 2026.9's dreaming reports (storage "separate", its default).
+      "memory/dreaming/light/2026-09-15.md",
+      "memory/dreaming/rem/2026-09-15.md",
+      "memory/dreaming/deep/2026-09-15.md",
+      "memory/dreaming/2026-09-15.md",
     ]) {
       expect(logDate(p), p).toBeUndefined();
       expect(isDailyLog(p), p).toBe(false);
@@ -35,7 +40,7 @@ describe("logDate: the one rule for the date of a log path", () => {
     .date({ min: new Date("1990-01-01T00:00:00Z"), max: new Date("2099-12-31T00:00:00Z"), noInvalidDate: true })
     .map((d) => d.toISOString().slice(0, 10));
   const slug = fc.stringMatching(/^[a-z0-9 _.-]{0,12}$/);
-  const dirs = fc.array(fc.stringMatching(/^[a-z0-9-]{1,8}$/), { maxLength: 3 });
+  const dirs = fc.array(fc.stringMatching(/^[a-z0-9-]{1,8}$/), { maxLength: 3 }).filter((sub) => sub[0] !== "dreaming"); // OpenClaw's dreaming reports (above)
 
   it("every real day under memory/ is read back, whatever the folder and slug (property)", () => {
     fc.assert(

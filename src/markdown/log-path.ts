@@ -8,11 +8,23 @@
  *  - YYYY-MM-DD is a real calendar day (`memory/2026-02-30.md` has none).
  * A dated name outside memory/ (`bank/2026-03-01.md`, `notes/2026-03-01.md`) is no log:
  * DESIGN.md 1 puts the day records under memory/; bank pages are curated, undated pages.
+ * Nor is anything under `memory/dreaming/`: OpenClaw 2026.9's dreaming writes its nightly
+ * reports there (`memory/dreaming/<light|rem|deep>/YYYY-MM-DD.md`, by default), restating
+ * snippets of the logs as "Candidate:" lines dated the night it dreamt; read as logs, each
+ * line of a log would count twice, on the wrong day. OpenClaw keeps them out of its own
+ * recall the same way (memory-core's DREAMING_MEMORY_PATH_RE).
  */
 
 const DAILY_NAME = /^(\d{4}-\d{2}-\d{2})(?:-[^/]+)?\.md$/i;
 /** A day at the start of a Markdown file's name, whatever follows it. */
 const NEAR_DAILY_NAME = /^(\d{4}-\d{2}-\d{2})[^/]*\.md$/i;
+/** OpenClaw's dreaming reports: machine-written, no log (above). */
+const DREAMING_DIR = "memory/dreaming/";
+
+/** Is this `/`-separated path under memory/ and outside OpenClaw's dreaming reports? */
+function underLogs(p: string): boolean {
+  return p.startsWith("memory/") && !p.startsWith(DREAMING_DIR);
+}
 
 /** True for a real calendar date written YYYY-MM-DD. */
 export function isIsoDate(value: string): boolean {
@@ -26,7 +38,7 @@ export function isIsoDate(value: string): boolean {
 /** The date of a daily log path (rule above), else undefined. */
 export function logDate(rel: string): string | undefined {
   const p = rel.replace(/\\/g, "/");
-  if (!p.startsWith("memory/")) return undefined;
+  if (!underLogs(p)) return undefined;
   const m = DAILY_NAME.exec(p.slice(p.lastIndexOf("/") + 1));
   return m && isIsoDate(m[1]!) ? m[1] : undefined;
 }
@@ -37,7 +49,7 @@ export function logDate(rel: string): string | undefined {
  */
 export function logNameProblem(rel: string): string | undefined {
   const p = rel.replace(/\\/g, "/");
-  if (!p.startsWith("memory/")) return undefined;
+  if (!underLogs(p)) return undefined;
   const name = p.slice(p.lastIndexOf("/") + 1);
   const day = DAILY_NAME.exec(name)?.[1];
   if (day !== undefined) {

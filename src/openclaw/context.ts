@@ -24,6 +24,11 @@ export interface OpenClawContext {
   /** The same with `${VAR}`s as written: where a value setup writes back (with its change) comes from. */
   written: Record<string, unknown>;
   workspace: string;
+  /**
+   * Set when the config gives that workspace as a relative path: OpenClaw resolves it from the
+   * Gateway's working folder, setup from its own, and the two may differ (said, not guessed).
+   */
+  workspaceNote?: string;
   /** membank's companion plugin folder (openclaw-plugin/ in membank's package). */
   pluginDir: string;
   /** membank's CLI script and the node that runs it (the one its better-sqlite3 was built for). */
@@ -74,10 +79,10 @@ function agentWorkspace(
   env: NodeJS.ProcessEnv,
   configFile: string,
   agent: string | undefined,
-): string {
+): { workspace: string; id: string } {
   const agents = openClawAgents(config, { env });
   const id = agent?.trim().toLowerCase() ?? agents.owner ?? agents.system;
-  if (id && agents.ids.includes(id)) return agents.workspaceOf(id);
+  if (id && agents.ids.includes(id)) return { workspace: agents.workspaceOf(id), id };
   const list = agents.ids.join(", ");
   throw new MembankError(
     id
@@ -85,6 +90,23 @@ function agentWorkspace(
       : `${configFile}: ${agents.ids.length} agents (${list}) and none is the default: pass --agent <id> or --workspace <dir>`,
     { code: "EOPENCLAWAGENT" },
   );
+}
+
+/**
+ * The workspace setting behind agent `id`'s workspace when it is a relative path (not `~…`, not
+ * absolute): its own `workspace` (agents.entries or the older agents.list), else
+ * agents.defaults.workspace. Undefined otherwise.
+ */
+function relativeWorkspaceSetting(config: Record<string, unknown>, id: string): string | undefined {
+  const text = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
+  const list = getPath(config, "agents.list");
+  const listed = Array.isArray(list)
+    ? list.find((e) => text((e as { id?: unknown } | null)?.id)?.toLowerCase() === id)
+    : undefined;
+  const own =
+    text(getPath(config, `agents.entries.${id}.workspace`)) ?? text((listed as { workspace?: unknown })?.workspace);
+  const raw = own ?? text(getPath(config, "agents.defaults.workspace"));
+  return raw !== undefined && !raw.startsWith("~") && !path.isAbsolute(raw) ? raw : undefined;
 }
 
 /** A value at a dot path of a parsed config. */
@@ -115,9 +137,14 @@ export async function openClawContext(opts: ContextOptions = {}): Promise<OpenCl
   const configEnv = withOpenClawDotEnv(env, { stateDir, home: openClawHome({ env }) });
   const written = loadOpenClawConfigAsWritten(configFile) ?? {};
   const config = substituteEnv(written, configEnv) as Record<string, unknown>;
-  const workspace = opts.workspace
-    ? path.resolve(opts.workspace)
-    : agentWorkspace(config, configEnv, configFile, opts.agent);
+  const found = opts.workspace ? undefined : agentWorkspace(config, configEnv, configFile, opts.agent);
+  const workspace = found?.workspace ?? path.resolve(opts.workspace!);
+  const relative = found && relativeWorkspaceSetting(config, found.id);
+  const workspaceNote = relative
+    ? `note: ${configFile} gives the workspace as a relative path, "${relative}": OpenClaw takes it from the ` +
+      `Gateway's working folder, setup took it from this shell's (${workspace}); write it as ~/… or an absolute ` +
+      "path, or pass --workspace, so both are the same folder"
+    : undefined;
   const root = packageRoot();
   if (!root) throw new MembankError("membank's package folder not found (is membank installed whole?)");
   const pluginDir = path.join(root, "openclaw-plugin");
@@ -134,6 +161,7 @@ export async function openClawContext(opts: ContextOptions = {}): Promise<OpenCl
     config,
     written,
     workspace,
+    ...(workspaceNote ? { workspaceNote } : {}),
     pluginDir,
     cli: cliScript(root) ?? path.join(root, "dist", "membank.mjs"),
     node: process.execPath,

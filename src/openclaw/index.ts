@@ -12,5 +12,11 @@ export {
   type SetupStep,
 } from "./setup.js";
 export { formatStatus, type OpenClawStatus, openClawStatus, type StatusItem } from "./status.js";
-export { assertOpenClawConfigValid, includeBlocksWrites, invalidConfigMessage } from "./validate.js";
+export {
+  assertOpenClawConfigValid,
+  commentsLostByWrites,
+  firstCommentLine,
+  includeBlocksWrites,
+  invalidConfigMessage,
+} from "./validate.js";
 export { openClawVersion, parseOpenClawVersion, unsupportedVersion } from "./version.js";

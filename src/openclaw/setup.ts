@@ -32,6 +32,8 @@ export interface SetupStep {
   done: boolean;
   /** The exact OpenClaw command, when the change goes through OpenClaw's CLI. */
   command?: string[];
+  /** Set when that command rewrites OpenClaw's config file (all but the Gateway's cron job). */
+  writesConfig?: true;
   /** The file written, when the change is a file edit. */
   file?: string;
   apply: () => Promise<void>;
@@ -108,7 +110,14 @@ export function nightlyArgv(ctx: OpenClawContext, tz?: string): string[] {
 }
 
 function openClawStep(ctx: OpenClawContext, id: string, summary: string, done: boolean, command: string[]): SetupStep {
-  return { id, summary, done, command, apply: async () => void (await mustRunOpenClaw(ctx.runner, command)) };
+  return {
+    id,
+    summary,
+    done,
+    command,
+    writesConfig: true,
+    apply: async () => void (await mustRunOpenClaw(ctx.runner, command)),
+  };
 }
 
 /** Every change setup would make, in order, each marked done when it is already in place. */

@@ -84,3 +84,49 @@ export function includeBlocksWrites(configFile: string, config: Record<string, u
     `defaults: { systemAgent: { agentId: "<default id>" } }, then run setup again${nothing}`
   );
 }
+
+/**
+ * The 1-based line of the first JSON5 comment (`//` or a block comment) in a config's text, by
+ * OpenClaw 2026.9's own rule (config/json5-comments.ts hasJSON5Comments: outside quoted
+ * strings), or undefined when it has none.
+ */
+export function firstCommentLine(raw: string): number | undefined {
+  let quote: string | undefined;
+  let line = 1;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    if (c === "\n") line++;
+    if (quote !== undefined) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = undefined;
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === "/" && (raw[i + 1] === "/" || raw[i + 1] === "*")) return line;
+  }
+  return undefined;
+}
+
+/**
+ * Why setup stops before writing a config that has comments, or undefined (no comments, no
+ * file). OpenClaw 2026.9 writes `openclaw.json` back as plain JSON on every change ("Config
+ * write will strip JSON5 comments"), and every change setup makes goes through OpenClaw's CLI:
+ * the person's comments would go without a word. `$include` files are left as written.
+ */
+export function commentsLostByWrites(configFile: string): string | undefined {
+  let raw: string;
+  try {
+    raw = readFileSync(configFile, "utf8");
+  } catch {
+    return undefined;
+  }
+  const line = firstCommentLine(raw);
+  if (line === undefined) return undefined;
+  return (
+    `${configFile}:${line}: has comments, and OpenClaw 2026.9 writes this file back as plain JSON on every change, ` +
+    "so the changes setup makes through OpenClaw's CLI would delete them. To keep them, move the commented " +
+    "sections into an $include file (OpenClaw leaves those as written); to go ahead without them, run setup " +
+    `again with --drop-comments (OpenClaw keeps the file as it was before each of its last five writes, in ` +
+    `${path.basename(configFile)}.bak, .bak.1 … .bak.4: setup makes three or four); nothing was changed`
+  );
+}

