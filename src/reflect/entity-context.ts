@@ -150,7 +150,11 @@ function proseTies(
       if (!known.has(key) && !input.aliases.has(word) && !out.has(key)) out.set(key, name);
     }
   }
-  for (const [name, nick] of pairs) {
+  for (const [nearest, nick, first] of pairs) {
+    // "- Rebecca Shaw (Bex)": the logs write "Rebecca" and never "Shaw", so Rebecca is Bex (and
+    // Shaw follows her below); "- Daughter Lucía (Lulu)": the logs write "Lucía", so she is.
+    const name =
+      first !== undefined && count(entityKey(nearest)) === 0 && count(entityKey(first)) > 0 ? first : nearest;
     const [a, b] = [entityKey(name), entityKey(nick)];
     if (a === b || known.has(a) || known.has(b) || input.aliases.has(name.toLowerCase())) continue;
     if (input.aliases.has(nick.toLowerCase()) || out.has(a) || out.has(b)) continue;

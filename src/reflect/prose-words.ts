@@ -31,7 +31,7 @@ export const COMMON = new Set(
     "mr mrs ms dr i i'm i've i'll i'd " +
     // Titles and kin before a name ("Uncle Tunde", "Prof Adeyemi"): the name is the word
     // after, and the title alone is no one. Job titles ("Senior Analyst") are roles, not people.
-    "uncle aunt auntie aunty grandma grandpa granny grandad prof professor sir mx " +
+    "uncle aunt auntie aunty grandma grandpa granny grandad prof professor sir mx miss " +
     "senior junior lead chief principal analyst engineer manager director designer developer consultant " +
     "intern recruiter officer " +
     // Languages and nationalities: English capitalises them, and they are what someone

@@ -63,6 +63,15 @@ describe("names in a log's prose", () => {
     expect(scanLine("Miss Honey read to Matilda", 1)!.t).toEqual(["Honey"]);
   });
 
+  it('takes "Miss" for a title like "Mr", no name of its own nor the first word of one', () => {
+    for (const text of ["Miss Patel moved my seat", "essay plan for Miss Patel. Due Thurs."]) {
+      const l = scanLine(text, 1)!;
+      expect([...(l.n ?? []), ...(l.s ?? [])], text).not.toContain("Miss");
+      expect(l.r ?? [], text).toEqual([]);
+      expect(l.t, text).toEqual(["Patel"]);
+    }
+  });
+
   it("gives no name to a numbered label, a make after an article, or a table cell's label", () => {
     const names = (text: string) => {
       const l = scanLine(text, 1);
