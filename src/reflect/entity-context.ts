@@ -3,7 +3,7 @@ import type { Fact } from "../retain/types.js";
 import type { EntityContext, LineMention } from "./entity-page.js";
 import { nameTokens } from "./entity-page.js";
 import { cmp } from "./format.js";
-import { accentTies, foldName, surnameTies } from "./name-ties.js";
+import { accentTies, foldName, initialTies, surnameTies } from "./name-ties.js";
 import { nicknameTies } from "./nicknames.js";
 import { KIN_NAMES, kinSynonyms } from "./person-words.js";
 import { coreNames, coreNamesInSentences, type ProseLine, type ProseLog, scanProse } from "./prose.js";
@@ -167,6 +167,9 @@ function proseTies(
   for (const [key, name] of accentTies(uses, known)) if (free(key)) out.set(key, name);
   for (const [key, first] of surnameTies(core, titled))
     if (free(key) && !known.has(key)) out.set(key, out.get(entityKey(first)) ?? first);
+  // "Mr K", "Dr N": the one titled surname with that initial, and on to its first name as above.
+  for (const [key, surname] of initialTies(titled))
+    if (free(key)) out.set(key, out.get(surname) ?? known.get(surname) ?? uses.get(surname)?.name ?? surname);
   return out;
 }
 

@@ -71,6 +71,8 @@ const REPORTS =
   /^ (?:says|said|told|tells|asked|asks|texted|emailed|e-mailed|messaged|replied|mentioned|thinks|reckons|rang|rings|phoned|phones|called|calls|wrote|writes)\b/u;
 /** A personal title right before a word ("Dr Okafor", "Prof. Halvorsen", "Mrs Abernethy"). */
 const TITLE = /(?:^|[^\p{L}\p{N}])(?:dr|prof|mr|mrs|ms|mx|miss)\.?\s+$/iu;
+/** A title and a surname's initial ("Mr K said", "Dr N's receptionist"), not a first initial ("Mr J Smith"). */
+const TITLE_INITIAL = /(?<![\p{L}\p{N}])(Dr|Prof|Mrs|Mr|Ms|Mx|Miss)\.?\s+(\p{Lu})(?:['’]s)?(?![\p{L}\p{N}'’-]|\.?\s+\p{Lu})/gu;
 /** Abbreviations whose `.` ends no sentence: "Dr. Okonjo", "St. Mary's", "Mt. Hood". */
 const ABBREV = new Set("dr mr mrs ms mx st mt ft prof rev sr jr fr vs approx no".split(" "));
 /** A word ending in `.` at `end` (exclusive of the dot) that is an abbreviation. */
@@ -210,6 +212,13 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   // page it is tied to ("Mum (Rita)" in MEMORY.md) or one the capitalised word has, never alone.
   for (const name of writersKin(prose)) if (!start.includes(name) && !mid.includes(name)) start.push(name);
   if (label !== undefined && !start.includes(label) && !mid.includes(label)) start.unshift(label);
+  // "Mr K", "Dr N": a surname by its initial, as weak as a sentence's first word, so it counts for the
+  // one titled surname with that initial the logs name (entity-context.ts), never a page of its own.
+  for (const m of prose.matchAll(TITLE_INITIAL)) {
+    const name = `${m[1]} ${m[2]}`;
+    if (!start.includes(name)) start.push(name);
+    if (!titled.includes(name)) titled.push(name);
+  }
   if (mid.length) out.n = mid;
   if (start.length) out.s = start;
   if (pairs.length) out.p = pairs;
