@@ -75,7 +75,12 @@ describe("surnameTies", () => {
 });
 
 describe("initialTies", () => {
-  const titled = (text: string) => new Set(scanProse(text).flatMap((l) => l.t ?? []).map((n) => n.toLowerCase()));
+  const titled = (text: string) =>
+    new Set(
+      scanProse(text)
+        .flatMap((l) => l.t ?? [])
+        .map((n) => n.toLowerCase()),
+    );
   it('"Mr K" and "Dr N" are the one titled surname with that initial', () => {
     const t = titled("Mr Kowalski moved him\nMr K said solid, but\nDr N's receptionist rang\nbook Dr Nwosu");
     expect(t).toEqual(new Set(["kowalski", "mr k", "dr n", "nwosu"]));

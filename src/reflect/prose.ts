@@ -26,6 +26,9 @@ import { COMMON, NOT_SPEAKERS } from "./prose-words.js";
  *    first name are told apart by these (shared-names.ts);
  *  - `b` first names a kin word ties to the writer or someone ("my sister Jo", "Joan's sister
  *    Pat", "Pat (my sister-in-law)"): someone named by first name alone.
+ *  - `g` [name, descriptor] a first name and where the writer knows that person from ("Jess from
+ *    netball", "Pat from the allotment"): two who share a first name and no surname are told
+ *    apart by these (shared-names.ts).
  */
 export interface ProseLine {
   line: number;
@@ -38,6 +41,7 @@ export interface ProseLine {
   t?: string[];
   f?: [string, string][];
   b?: string[];
+  g?: [string, string][];
 }
 
 const isStop = (word: string) => {
@@ -72,7 +76,8 @@ const REPORTS =
 /** A personal title right before a word ("Dr Okafor", "Prof. Halvorsen", "Mrs Abernethy"). */
 const TITLE = /(?:^|[^\p{L}\p{N}])(?:dr|prof|mr|mrs|ms|mx|miss)\.?\s+$/iu;
 /** A title and a surname's initial ("Mr K said", "Dr N's receptionist"), not a first initial ("Mr J Smith"). */
-const TITLE_INITIAL = /(?<![\p{L}\p{N}])(Dr|Prof|Mrs|Mr|Ms|Mx|Miss)\.?\s+(\p{Lu})(?:['’]s)?(?![\p{L}\p{N}'’-]|\.?\s+\p{Lu})/gu;
+const TITLE_INITIAL =
+  /(?<![\p{L}\p{N}])(Dr|Prof|Mrs|Mr|Ms|Mx|Miss)\.?\s+(\p{Lu})(?:['’]s)?(?![\p{L}\p{N}'’-]|\.?\s+\p{Lu})/gu;
 /** Abbreviations whose `.` ends no sentence: "Dr. Okonjo", "St. Mary's", "Mt. Hood". */
 const ABBREV = new Set("dr mr mrs ms mx st mt ft prof rev sr jr fr vs approx no".split(" "));
 /** A word ending in `.` at `end` (exclusive of the dot) that is an abbreviation. */
@@ -229,6 +234,8 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   if (full.length) out.f = full;
   const kin = kinNames(prose);
   if (kin.length) out.b = kin;
+  const from = fromNames(prose);
+  if (from.length) out.g = from;
   return out.k || out.a || out.n || out.s ? out : undefined;
 }
 
@@ -288,12 +295,15 @@ function fullNames(prose: string): [string, string][] {
 const KIN_WORDS = KIN.filter((k) => !SPOUSE_WORDS.includes(k))
   .map((k) => k.replace(/-/gu, "[- ]"))
   .join("|");
+// Someone else's partner is not the writer's, though: "Idris's girlfriend Jess", "Pat, Dave's wife".
+const SPOUSES = SPOUSE_WORDS.join("|");
+const OTHERS = String.raw`(?:[Hh]is|[Hh]er|[Tt]heir|\p{Lu}[\p{L}'’-]*['’]s)`;
 const KIN_BEFORE = new RegExp(
-  String.raw`(?:^|[^\p{L}])(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|\p{Lu}[\p{L}'’-]*['’]s)\s+(?:(?:big|little|younger|older|elder|baby|twin|late|eldest|youngest)\s+)?(?:${KIN_WORDS})\s+(\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)`,
+  String.raw`(?:^|[^\p{L}])(?:(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|\p{Lu}[\p{L}'’-]*['’]s)\s+(?:(?:big|little|younger|older|elder|baby|twin|late|eldest|youngest)\s+)?(?:${KIN_WORDS})|${OTHERS}\s+(?:new\s+)?(?:${SPOUSES}))\s+(\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)`,
   "gu",
 );
 const KIN_AFTER = new RegExp(
-  String.raw`(?<!\p{Lu}[\p{L}'’-]*\s)(?<![\p{L}])(\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)\s*(?:\(|,\s*)(?:my|our)\s+(?:(?:big|little|younger|older|elder|baby|twin|late)\s+)?(?:${KIN_WORDS})(?![\p{L}])`,
+  String.raw`(?<!\p{Lu}[\p{L}'’-]*\s)(?<![\p{L}])(\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)\s*(?:\(|,\s*)(?:(?:my|our)\s+(?:(?:big|little|younger|older|elder|baby|twin|late)\s+)?(?:${KIN_WORDS})|${OTHERS}\s+(?:${KIN_WORDS}|${SPOUSES}))(?![\p{L}])`,
   "gu",
 );
 
@@ -306,6 +316,23 @@ function kinNames(prose: string): string[] {
       if (!/^\p{Lu}/u.test(name) || isStop(name) || FULL_AFTER.test(prose.slice(m.index + m[0].length))) continue;
       if (!out.includes(name)) out.push(name);
     }
+  return out;
+}
+/**
+ * "Jess from netball", "Pat from the allotment", "Sam from Tesco": a capitalised word and the one
+ * word after "from" (past "the", "my", "our"), not a common or a time word ("Kwame from tomorrow").
+ */
+const FROM =
+  /(?<![\p{L}\p{N}_@'’.-])(\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*) from (?:the |my |our )?(\p{L}[\p{Ll}-]{2,})(?![\p{L}\p{N}'’-])/gu;
+
+/** [name, descriptor] of each "Name from (the) word" in a line. */
+function fromNames(prose: string): [string, string][] {
+  const out: [string, string][] = [];
+  for (const m of prose.matchAll(FROM)) {
+    const [name, tag] = [cleanName(m[1]!), m[2]!.toLowerCase()];
+    if (isStop(name) || isStop(tag)) continue;
+    if (!out.some(([a, b]) => a === name && b === tag)) out.push([name, tag]);
+  }
   return out;
 }
 /** A surname right after the name: "my cousin Pat Dunmore" names Pat Dunmore, no bare Pat. */
