@@ -36,7 +36,7 @@ export interface ProseDigest {
   full: Record<string, string>;
   /** Lines naming a first name by kin ("my sister Jo"): name -> lines as in `lines`. */
   kin: Record<string, string>;
-  /** Lines telling a first name by where from ("Jess from netball"): "name\ndescriptor" -> lines as in `lines`. */
+  /** Lines telling a first name by where from ("Jess from netball"): "name\ndescriptor\nvia" -> lines as in `lines`. */
   from: Record<string, string>;
 }
 
@@ -132,7 +132,7 @@ export function digestProse(logs: readonly ProseLog[]): ProseDigest {
       if (l.p) for (const pair of l.p) addLine(pair[0], i, l.line);
       if (l.f) for (const [first, second] of l.f) addLine(`${first}\n${second}`, i, l.line, full);
       if (l.b) for (const name of l.b) addLine(name, i, l.line, kin);
-      if (l.g) for (const [name, tag] of l.g) addLine(`${name}\n${tag}`, i, l.line, from);
+      if (l.g) for (const [name, tag, via] of l.g) addLine(`${name}\n${tag}\n${via}`, i, l.line, from);
     }
   }
   // Records built with fromEntries: a name is an own property even when it is "__proto__".

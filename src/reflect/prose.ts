@@ -26,9 +26,9 @@ import { COMMON, NOT_SPEAKERS } from "./prose-words.js";
  *    first name are told apart by these (shared-names.ts);
  *  - `b` first names a kin word ties to the writer or someone ("my sister Jo", "Joan's sister
  *    Pat", "Pat (my sister-in-law)"): someone named by first name alone.
- *  - `g` [name, descriptor] a first name and where the writer knows that person from ("Jess from
- *    netball", "Pat from the allotment"): two who share a first name and no surname are told
- *    apart by these (shared-names.ts).
+ *  - `g` [name, descriptor, via] a first name and where the writer knows that person from ("Jess
+ *    from netball", "Pat from the allotment"; "at": "Pat at the allotment", which only confirms
+ *    it): two who share a first name and no surname are told apart by these (shared-names.ts).
  */
 export interface ProseLine {
   line: number;
@@ -41,7 +41,7 @@ export interface ProseLine {
   t?: string[];
   f?: [string, string][];
   b?: string[];
-  g?: [string, string][];
+  g?: [name: string, descriptor: string, via: "from" | "at"][];
 }
 
 const isStop = (word: string) => {
@@ -319,19 +319,20 @@ function kinNames(prose: string): string[] {
   return out;
 }
 /**
- * "Jess from netball", "Pat from the allotment", "Sam from Tesco": a capitalised word and the one
- * word after "from" (past "the", "my", "our"), not a common or a time word ("Kwame from tomorrow").
+ * "Jess from netball", "Pat from the allotment", "Sam from Tesco", "Pat at the allotment": a
+ * capitalised word and the one word after "from" or "at" (past "the", "my", "our"), not a common
+ * or a time word ("Kwame from tomorrow", "Sam at ten").
  */
 const FROM =
-  /(?<![\p{L}\p{N}_@'’.-])(\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*) from (?:the |my |our )?(\p{L}[\p{Ll}-]{2,})(?![\p{L}\p{N}'’-])/gu;
+  /(?<![\p{L}\p{N}_@'’.-])(\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*) (from|at) (?:the |my |our )?(\p{L}[\p{Ll}-]{2,})(?![\p{L}\p{N}'’-])/gu;
 
-/** [name, descriptor] of each "Name from (the) word" in a line. */
-function fromNames(prose: string): [string, string][] {
-  const out: [string, string][] = [];
+/** [name, descriptor, via] of each "Name from (the) word" and "Name at (the) word" in a line. */
+function fromNames(prose: string): [string, string, "from" | "at"][] {
+  const out: [string, string, "from" | "at"][] = [];
   for (const m of prose.matchAll(FROM)) {
-    const [name, tag] = [cleanName(m[1]!), m[2]!.toLowerCase()];
+    const [name, tag, via] = [cleanName(m[1]!), m[3]!.toLowerCase(), m[2] as "from" | "at"];
     if (isStop(name) || isStop(tag)) continue;
-    if (!out.some(([a, b]) => a === name && b === tag)) out.push([name, tag]);
+    if (!out.some(([a, b, c]) => a === name && b === tag && c === via)) out.push([name, tag, via]);
   }
   return out;
 }

@@ -78,10 +78,13 @@ export function sharedFirstNames(
   // tell no second person apart.
   const froms = new Map<string, Map<string, Set<string>>>();
   const mixed = new Set<string>();
-  const addFrom = (name: string, tag: string, line: string, alsoKin: boolean) => {
+  // "Pat at the allotment" only confirms a descriptor: "met Sam at the pub" tells no Sam apart.
+  const fromLines = new Set<string>();
+  const addFrom = (name: string, tag: string, via: string, line: string, alsoKin: boolean) => {
     const key = keyOf(name);
     if (!eligible(key)) return;
     if (alsoKin) mixed.add(`${key}\n${tag}`);
+    if (via === "from") fromLines.add(`${key}\n${tag}`);
     let byTag = froms.get(key);
     if (byTag === undefined) {
       byTag = new Map();
@@ -94,7 +97,7 @@ export function sharedFirstNames(
   for (const l of core) {
     for (const [first, second] of l.f ?? []) addFull(first, second);
     for (const name of l.b ?? []) addKin(name);
-    for (const [name, tag] of l.g ?? []) addFrom(name, tag, `m${l.line}`, told(l, name));
+    for (const [name, tag, via] of l.g ?? []) addFrom(name, tag, via, `m${l.line}`, told(l, name));
   }
   for (const d of digests) {
     for (const pair of Object.keys(d.full)) {
@@ -115,17 +118,18 @@ export function sharedFirstNames(
       kinAt.set(pair.slice(0, cut), set);
     }
     for (const [pair, packed] of Object.entries(d.from)) {
-      const cut = pair.indexOf("\n");
-      const [name, tag] = [pair.slice(0, cut), pair.slice(cut + 1)];
+      const [name, tag, via] = pair.split("\n") as [string, string, string];
       for (const [log, line] of digestLines(packed, offsets[i]!))
-        addFrom(name, tag, at(log, line), kinAt.get(name)?.has(at(log, line)) ?? false);
+        addFrom(name, tag, via, at(log, line), kinAt.get(name)?.has(at(log, line)) ?? false);
     }
   });
   // The one descriptor a first name is told by on two lines or more, never beside its kin word
   // or a surname: "Jess from netball" twice is someone else than "Idris's girlfriend Jess". Two
   // descriptors ("Sam from work", "Sam from the office") may well be one person: neither.
   const descriptor = (key: string): string | undefined => {
-    const tags = [...(froms.get(key) ?? [])].filter(([tag, lines]) => lines.size >= 2 && !mixed.has(`${key}\n${tag}`));
+    const tags = [...(froms.get(key) ?? [])].filter(
+      ([tag, lines]) => lines.size >= 2 && fromLines.has(`${key}\n${tag}`) && !mixed.has(`${key}\n${tag}`),
+    );
     return tags.length === 1 ? tags[0]![0] : undefined;
   };
   // A second word that is someone of their own, named without the first name on two days or
@@ -205,9 +209,9 @@ export function sharedFirstNames(
         for (const [log, line] of digestLines(packed, offset)) mark(first, log, line, person);
     }
     for (const [pair, packed] of Object.entries(d.from)) {
-      const cut = pair.indexOf("\n");
-      const s = out.get(keyOf(pair.slice(0, cut)));
-      const person = s?.persons.find((p) => p.from === pair.slice(cut + 1));
+      const [name, tag] = pair.split("\n") as [string, string];
+      const s = out.get(keyOf(name));
+      const person = s?.persons.find((p) => p.from === tag);
       if (s !== undefined && person !== undefined)
         for (const [log, line] of digestLines(packed, offset)) mark(s.key, log, line, person.key);
     }
