@@ -257,6 +257,23 @@ describe("names of more than one word, and words that only look like names", () 
     expect(linesOf("the-castle").map((l) => l.path)).toEqual(["memory/2026-03-06.md", "memory/2026-03-10.md"]);
   });
 
+  it("reads someone else's partner as a kin word on the name, never the writer's own", () => {
+    const kin = (text: string) => scanLine(text, 1)?.b ?? [];
+    expect(kin("Came round with Idris's girlfriend Jess for tea")).toEqual(["Jess"]);
+    expect(kin("Lent the ladder to Pat, Dave's wife, again")).toEqual(["Pat"]);
+    expect(kin("Kemal (Ayla's husband) fixed the gate")).toEqual(["Kemal"]);
+    expect(kin("Sat with his fiancée Noor at the back")).toEqual(["Noor"]);
+    expect(kin("My wife Ana made soup")).toEqual([]);
+  });
+
+  it("notes where the writer knows a first name from", () => {
+    expect(scanLine("Sue from the choir rang; Ravi at the allotment waved", 1)!.g).toEqual([
+      ["Sue", "choir", "from"],
+      ["Ravi", "allotment", "at"],
+    ]);
+    expect(scanLine("Kwame from tomorrow is on nights, from the 3rd", 1)?.g).toBeUndefined();
+  });
+
   it("keeps a surname MEMORY.md writes after a first name out of the core names", () => {
     const core = scanProse("- Charge nurse: Denise Park.\n- Mostly nights, with Omar.");
     expect(coreNames(core)).toEqual(["Charge", "Denise", "Omar", "Mostly"]);
