@@ -20,6 +20,24 @@ describe("names in a log's prose", () => {
     expect(scanLine(line, 1)?.k).toEqual(speakers);
   });
 
+  it("reads a heading label and its list's items as labels, not speakers", () => {
+    const speakers = (text: string) => scanProse(text).flatMap((l) => l.k ?? []);
+    expect(speakers("Progress:\n- chem: redo moles\n- maths: paper 3")).toEqual([]);
+    expect(speakers("Revision:\n- Chemistry: bonding\n- Maths: past paper 2\n\n- Maya: see you at 4")).toEqual([
+      "Maya",
+    ]);
+    // A chat: a speaker on line after line, with something said.
+    expect(speakers("Mara: can we move the sync?\nTomasz: fine by me")).toEqual(["Mara", "Tomasz"]);
+    const logs: ProseLog[] = ["2026-01-14", "2026-02-12", "2026-02-19"].map((date) => ({
+      path: `memory/${date}.md`,
+      date,
+      lines: scanProse(
+        "Rained all day.\nProgress:\n- Maths: paper 2, Ayo helped\n- French: vocab\n\nProgress is slow.",
+      ),
+    }));
+    expect([...proseNames(logs, new Map()).names.keys()]).toEqual(["ayo"]);
+  });
+
   it("tells names inside a sentence from capitalised sentence starters", () => {
     const l = scanLine("Booked the room. Then asked Mara and @Jonas about the API review on Friday.", 3)!;
     expect(l.n).toEqual(["Mara"]);

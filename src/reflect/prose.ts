@@ -102,6 +102,8 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
     const name = cleanName(sp[1]!);
     if (!isStop(name) && !/\d/u.test(name)) {
       if (/^[\s\p{L}'’-]*:\s*[£$€]?\d/u.test(sp[0] + text.slice(sp[0].length, sp[0].length + 3))) label = name;
+      // "Progress:", "To do:" with nothing after: a heading of the lines below, said by no one.
+      else if (HEADING_LABEL.test(text)) label = name;
       else out.k = [name];
     }
     rest = " ".repeat(sp[0].length) + text.slice(sp[0].length);
@@ -267,11 +269,25 @@ function tallyItems(prose: string): Set<number> {
   return out;
 }
 
+/** A plain `Word:` and nothing after it: no `**`, no time, as a chat speaker is written. */
+const HEADING_LABEL = /^\s*(?:[-*+]\s+)?\p{Lu}[\p{L}\p{M}\p{N}_'’-]*\s*:\s*$/u;
+/** A list item opening with a plain `Word:` ("- Maths: past paper 2"). */
+const ITEM_LABEL = /^\s*[-*+]\s+(\p{Lu}[\p{L}\p{M}\p{N}_'’-]*)\s*:/u;
+
+/** The line's speaker read as a label: as weak as a sentence's first word. */
+function asLabel(l: ProseLine): void {
+  const name = l.k?.[0];
+  if (name === undefined) return;
+  delete l.k;
+  if (!(l.n ?? []).includes(name)) l.s = [name, ...(l.s ?? []).filter((n) => n !== name)];
+}
+
 /** Candidate names of a log's prose: every line outside Retain sections, headings and code blocks. */
 export function scanProse(text: string): ProseLine[] {
   const out: ProseLine[] = [];
   let inRetain = false;
   let fence: string | undefined;
+  let underLabel = false;
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
@@ -284,12 +300,20 @@ export function scanProse(text: string): ProseLine[] {
     if (fence !== undefined) continue;
     const h = /^\s{0,3}(#{1,6})\s+(.*)$/.exec(l);
     if (h) {
+      underLabel = false;
       if (retainHeading(h[2]!)) inRetain = true;
       else if (h[1]!.length <= 2) inRetain = false;
       continue;
     }
-    if (inRetain || l.trim() === "") continue;
+    if (inRetain || l.trim() === "") {
+      underLabel = false;
+      continue;
+    }
     const scanned = scanLine(l, i + 1);
+    // "Revision:" then "- Maths: past paper 2", "- English: quotes": the items of a heading label are labels too.
+    const item = ITEM_LABEL.exec(l);
+    if (scanned && underLabel && item && scanned.k?.[0] === cleanName(item[1]!)) asLabel(scanned);
+    underLabel = HEADING_LABEL.test(l) || (underLabel && /^\s*[-*+]\s/u.test(l));
     if (scanned) out.push(scanned);
   }
   return out;
