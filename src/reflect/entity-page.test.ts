@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { extractValidity } from "../retain/dates.js";
 import type { Fact } from "../retain/types.js";
 import { entityWorld } from "./entity-context.js";
-import { scanProse } from "./prose.js";
 import { type EntityContext, entityRelatedOf, entityState, entityTimeline, TIMELINE_MAX } from "./entity-page.js";
 import { facetState } from "./facets.js";
+import { scanProse } from "./prose.js";
 
 const PAGE = "bank/entities/Mara.md";
 let n = 0;

@@ -20,7 +20,8 @@ import { cleanName, isStop } from "./prose-words.js";
  *  - `r` runs of two or more capitalised words ("Ash Grove", "St. Mary's", "Blue Bottle"): a
  *    place or a shop whose first word never stands alone is named by the whole run;
  *  - `t` words right after a personal title ("Prof. Halvorsen", "Mr Duguid"): a surname, whose
- *    person MEMORY.md may name in full ("Prof. Ingrid Halvorsen").
+ *    person MEMORY.md may name in full ("Prof. Ingrid Halvorsen"); and a title with an initial
+ *    ("Mr K", also in `s`), the one titled surname with that initial (name-ties.ts).
  *  - `f` full names [first, second]: a capitalised word and the next one or a single capital
  *    ("Sam Whitlock", "Sam O", "thanks Jo F"), anywhere in the line: two people who share a
  *    first name are told apart by these (shared-names.ts);

@@ -7,7 +7,10 @@ import { digestLines, type ProseDigest } from "./prose-digest.js";
  * Two people who share a first name (gap 1 of the prose names): "Sam Whitlock" the keeper and
  * "Sam Okoro" the physio, or "my sister Jo" and "Jo Fairley". When the logs or MEMORY.md tell
  * them apart, by two surnames or by a surname and a kin word on the bare name, each gets a page
- * ("Sam-Whitlock", "Sam-Okoro"; "Jo" and "Jo-Fairley"), and a line naming the bare first name
+ * ("Sam-Whitlock", "Sam-Okoro"; "Jo" and "Jo-Fairley"). With no surname, where the writer knows
+ * one from tells them apart too: "Jess from netball" on two lines, beside "Idris's girlfriend
+ * Jess", makes "Jess" and "Jess-from-netball", whose lines say "from netball", "at the netball" or
+ * write the word ("Netball: first match with Jess back"). A line naming the bare first name
  * goes to the one its own log names:
  *  1. the line writes a full name, a surname's initial ("Sam O") or the surname alone: that one;
  *  2. a kin word makes one of them the bare first name ("my sister Jo"): the writer calls
