@@ -3,7 +3,7 @@ import type { Fact } from "../retain/types.js";
 import type { EntityContext, LineMention } from "./entity-page.js";
 import { nameTokens } from "./entity-page.js";
 import { cmp } from "./format.js";
-import { accentTies, foldName, surnameTies } from "./name-ties.js";
+import { accentTies, foldName, initialTies, surnameTies } from "./name-ties.js";
 import { nicknameTies } from "./nicknames.js";
 import { KIN_NAMES, kinSynonyms } from "./person-words.js";
 import { coreNames, coreNamesInSentences, type ProseLine, type ProseLog, scanProse } from "./prose.js";
@@ -127,9 +127,16 @@ function proseTies(
     }
   };
   const titled = new Set<string>();
+  // Names the logs use on their own, not only as the first word of a longer one ("Fell Garage").
+  const alone = new Set<string>();
   for (const log of input.prose)
     for (const l of log.lines) {
-      for (const n of [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []), ...(l.s ?? [])]) use(n, 1);
+      // As the digest reads it: not a run's first word, nor a word after an opener ("Rang Fell Garage").
+      const heads = new Set([...(l.r ?? []).map((r) => r[0]), ...(l.p ?? []).map(([, second]) => second)]);
+      for (const n of [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []), ...(l.s ?? [])]) {
+        use(n, 1);
+        if (!heads.has(n)) alone.add(entityKey(n));
+      }
       for (const n of l.t ?? []) titled.add(entityKey(n));
     }
   // Years not read: their digests count every use of each spelling (the same names as the lines above).
@@ -139,6 +146,7 @@ function proseTies(
       use(n, count);
     }
     for (const n of d.titled) titled.add(entityKey(n));
+    for (const n of d.alone) alone.add(entityKey(n));
   }
   const count = (key: string) => uses.get(key)?.count ?? 0;
   // "Mum (Rita)", "my dad is Colin": the writer's mum is Rita however a log writes the word
@@ -150,7 +158,12 @@ function proseTies(
       if (!known.has(key) && !input.aliases.has(word) && !out.has(key)) out.set(key, name);
     }
   }
-  for (const [name, nick] of pairs) {
+  for (const [nearest, nick, first] of pairs) {
+    // "- Rebecca Shaw (Bex)": the logs write "Rebecca" and never "Shaw", so Rebecca is Bex (and
+    // Shaw follows her below); "- Daughter Lucía (Lulu)": the logs write "Lucía", so she is; "Fell
+    // Garage (Kev)": "Fell" is only ever the garage's first word, so Kev is no one's nickname here.
+    const name =
+      first !== undefined && count(entityKey(nearest)) === 0 && alone.has(entityKey(first)) ? first : nearest;
     const [a, b] = [entityKey(name), entityKey(nick)];
     if (a === b || known.has(a) || known.has(b) || input.aliases.has(name.toLowerCase())) continue;
     if (input.aliases.has(nick.toLowerCase()) || out.has(a) || out.has(b)) continue;
@@ -163,6 +176,9 @@ function proseTies(
   for (const [key, name] of accentTies(uses, known)) if (free(key)) out.set(key, name);
   for (const [key, first] of surnameTies(core, titled))
     if (free(key) && !known.has(key)) out.set(key, out.get(entityKey(first)) ?? first);
+  // "Mr K", "Dr N": the one titled surname with that initial, and on to its first name as above.
+  for (const [key, surname] of initialTies(titled))
+    if (free(key)) out.set(key, out.get(surname) ?? known.get(surname) ?? uses.get(surname)?.name ?? surname);
   return out;
 }
 

@@ -4,6 +4,7 @@ import type { Fact } from "../retain/types.js";
 import { entityWorld } from "./entity-context.js";
 import { type EntityContext, entityRelatedOf, entityState, entityTimeline, TIMELINE_MAX } from "./entity-page.js";
 import { facetState } from "./facets.js";
+import { scanProse } from "./prose.js";
 
 const PAGE = "bank/entities/Mara.md";
 let n = 0;
@@ -167,5 +168,26 @@ describe("alias suggestions", () => {
     });
     expect(world.context("Barty", []).maybeSame.map((m) => m.name)).toEqual(["Bartholomew"]);
     expect(world.context("Ngaio", []).maybeSame).toEqual([]);
+  });
+
+  it("a nickname at a MEMORY.md line's start ties the first name the logs use, not a place's first word", () => {
+    const log = (date: string, text: string) => ({ path: `memory/${date}.md`, date, lines: scanProse(text) });
+    const world = entityWorld({
+      ...base,
+      facts: [],
+      prose: [
+        log("2026-03-01", "Bex walked home with me.\nRang Fell Garage, Kev says Thursday."),
+        log(
+          "2026-03-02",
+          "Her mum still calls her Rebecca. Bex hates it.\nDropped the van at Fell Garage, Kev lent me a car.",
+        ),
+        log("2026-03-03", "Bex and Rebecca's mum came to the match.\nKev rang back about the clutch."),
+      ],
+      core: { path: "MEMORY.md", text: "# Core\n\n- Rebecca Shaw (Bex), best friend.\n- Garage: Fell Garage (Kev).\n" },
+    });
+    // One page for Bex, none for Rebecca; the garage keeps its own ("Fell" is never the nickname's).
+    expect(world.proseOnly).toContain("Bex");
+    expect(world.proseOnly).not.toContain("Rebecca");
+    expect(world.proseOnly.filter((n) => n.startsWith("Fell"))).toHaveLength(1);
   });
 });

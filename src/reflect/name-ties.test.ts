@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accentTies, surnameTies } from "./name-ties.js";
+import { accentTies, initialTies, surnameTies } from "./name-ties.js";
 import { scanProse } from "./prose.js";
 
 const uses = (entries: [string, number][]) =>
@@ -71,5 +71,29 @@ describe("surnameTies", () => {
   it("no tie for a second word never seen after a title, or a surname two people share", () => {
     expect(surnameTies(core, new Set(["brennan"]))).toEqual(new Map());
     expect(surnameTies(core, new Set())).toEqual(new Map());
+  });
+});
+
+describe("initialTies", () => {
+  const titled = (text: string) =>
+    new Set(
+      scanProse(text)
+        .flatMap((l) => l.t ?? [])
+        .map((n) => n.toLowerCase()),
+    );
+  it('"Mr K" and "Dr N" are the one titled surname with that initial', () => {
+    const t = titled("Mr Kowalski moved him\nMr K said solid, but\nDr N's receptionist rang\nbook Dr Nwosu");
+    expect(t).toEqual(new Set(["kowalski", "mr k", "dr n", "nwosu"]));
+    expect(initialTies(t)).toEqual(
+      new Map([
+        ["mr k", "kowalski"],
+        ["dr n", "nwosu"],
+      ]),
+    );
+  });
+  it("ties no initial two surnames share, none no surname has, and no first initial", () => {
+    expect(initialTies(titled("Mr Kowalski\nMrs Kaur\nMr K said"))).toEqual(new Map());
+    expect(initialTies(titled("Dr B said rest"))).toEqual(new Map());
+    expect(titled("Mr J Smith came").has("mr j")).toBe(false);
   });
 });

@@ -68,3 +68,20 @@ export function surnameTies(core: readonly ProseLine[], titled: ReadonlySet<stri
   for (const [key, set] of firsts) if (set.size === 1) out.set(key, [...set][0]!);
   return out;
 }
+
+/**
+ * A title and an initial ("Mr K", "Dr N", as scanLine writes them) for the one surname the logs
+ * write after a title with that initial ("Mr Kowalski", "Dr Nwosu"): key of the initial form ->
+ * key of the surname. Two such surnames ("Mr Kowalski", "Mrs Kaur") make "Mr K" neither's.
+ * `titled` are keys of names seen after a title.
+ */
+export function initialTies(titled: ReadonlySet<string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const form of titled) {
+    const m = /^\p{L}+ (\p{Ll})$/u.exec(form);
+    if (!m) continue;
+    const surnames = [...titled].filter((k) => k.length > 1 && !k.includes(" ") && k.startsWith(m[1]!));
+    if (surnames.length === 1) out.set(form, surnames[0]!);
+  }
+  return out;
+}

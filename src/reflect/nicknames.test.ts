@@ -4,8 +4,10 @@ import { nicknameTies } from "./nicknames.js";
 describe("nicknames a line ties to a name", () => {
   it.each([
     ["- Work bestie is Rachel Stein (Rach).", [["Rachel", "Rach"]]],
-    ['- Daughter Lucía ("Lulu"), 4, at nursery.', [["Lucía", "Lulu"]]],
-    ["- Husband Tomás Reyes, I call him Tom.", [["Tomás", "Tom"]]],
+    ['- Daughter Lucía ("Lulu"), 4, at nursery.', [["Lucía", "Lulu", "Daughter"]]],
+    ["- Husband Tomás Reyes, I call him Tom.", [["Tomás", "Tom", "Husband"]]],
+    // The word before a nearest name that may be a surname: the caller picks the one the logs use.
+    ["- Rebecca Shaw (Bex), best friend since Year 7.", [["Shaw", "Bex", "Rebecca"]]],
     ["- Sister: Ifeoma (everyone calls her Ify)", [["Ifeoma", "Ify"]]],
     ["Lunch with Kwabena aka Kobby and Efua.", [["Kwabena", "Kobby"]]],
   ])("%j", (line, ties) => {

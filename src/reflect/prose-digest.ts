@@ -36,6 +36,8 @@ export interface ProseDigest {
   full: Record<string, string>;
   /** Lines naming a first name by kin ("my sister Jo"): name -> lines as in `lines`. */
   kin: Record<string, string>;
+  /** Lines telling a first name by where from ("Jess from netball"): "name\ndescriptor\nvia" -> lines as in `lines`. */
+  from: Record<string, string>;
 }
 
 /** Each (log, line) of a `lines`-style record ("log.line,log.line"), its log shifted by the digest's global offset. */
@@ -63,6 +65,7 @@ export function digestProse(logs: readonly ProseLog[]): ProseDigest {
     lines: {},
     full: {},
     kin: {},
+    from: {},
   };
   // Built as arrays, packed at the end (a kept digest is read back as strings and unpacked only where needed).
   const strong = new Map<string, number[]>();
@@ -71,6 +74,7 @@ export function digestProse(logs: readonly ProseLog[]): ProseDigest {
   const lines = new Map<string, number[]>();
   const full = new Map<string, number[]>();
   const kin = new Map<string, number[]>();
+  const from = new Map<string, number[]>();
   const spell = new Map<string, number>();
   const tagged = new Set<string>();
   const alone = new Set<string>();
@@ -128,6 +132,7 @@ export function digestProse(logs: readonly ProseLog[]): ProseDigest {
       if (l.p) for (const pair of l.p) addLine(pair[0], i, l.line);
       if (l.f) for (const [first, second] of l.f) addLine(`${first}\n${second}`, i, l.line, full);
       if (l.b) for (const name of l.b) addLine(name, i, l.line, kin);
+      if (l.g) for (const [name, tag, via] of l.g) addLine(`${name}\n${tag}\n${via}`, i, l.line, from);
     }
   }
   // Records built with fromEntries: a name is an own property even when it is "__proto__".
@@ -147,6 +152,7 @@ export function digestProse(logs: readonly ProseLog[]): ProseDigest {
   out.lines = packLines(lines);
   out.full = packLines(full);
   out.kin = packLines(kin);
+  out.from = packLines(from);
   out.spell = Object.fromEntries(spell);
   out.tagged = [...tagged];
   out.alone = [...alone];

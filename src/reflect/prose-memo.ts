@@ -244,7 +244,7 @@ const isDigest = (d: unknown): d is ProseDigest => {
     Array.isArray(x.tagged) &&
     Array.isArray(x.alone) &&
     Array.isArray(x.titled) &&
-    [x.spell, x.strong, x.anywhere, x.runs, x.pairs, x.lines, x.full, x.kin].every(
+    [x.spell, x.strong, x.anywhere, x.runs, x.pairs, x.lines, x.full, x.kin, x.from].every(
       (r) => typeof r === "object" && r !== null,
     )
   );

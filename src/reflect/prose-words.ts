@@ -1,4 +1,5 @@
 // The word lists of prose.ts (data): words that look like names in a log and are none.
+import { STOP_WORDS } from "../analysis/stopwords.js";
 
 /** Words that open a chat-like `Word:` line without being anyone ("Note: ...", "User: ..."). */
 export const NOT_SPEAKERS = new Set(
@@ -31,7 +32,7 @@ export const COMMON = new Set(
     "mr mrs ms dr i i'm i've i'll i'd " +
     // Titles and kin before a name ("Uncle Tunde", "Prof Adeyemi"): the name is the word
     // after, and the title alone is no one. Job titles ("Senior Analyst") are roles, not people.
-    "uncle aunt auntie aunty grandma grandpa granny grandad prof professor sir mx " +
+    "uncle aunt auntie aunty grandma grandpa granny grandad prof professor sir mx miss " +
     "senior junior lead chief principal analyst engineer manager director designer developer consultant " +
     "intern recruiter officer " +
     // Languages and nationalities: English capitalises them, and they are what someone
@@ -41,3 +42,15 @@ export const COMMON = new Set(
     "british european african asian canadian australian indian irish scottish welsh swiss austrian belgian"
   ).split(" "),
 );
+
+/** A word that is no name: a stop word, a common capitalised word or a label. */
+export const isStop = (word: string) => {
+  const w = word.toLowerCase();
+  // "No more Tuesdays", "Mondays are for planning": a weekday in the plural is still no one.
+  return STOP_WORDS.has(w) || COMMON.has(w) || COMMON.has(w.replace(/s$/u, "")) || NOT_SPEAKERS.has(w);
+};
+
+/** A name as counted: without a possessive `'s` or a trailing hyphen or quote. */
+export function cleanName(raw: string): string {
+  return raw.replace(/['’]s$/u, "").replace(/[-'’]+$/u, "");
+}

@@ -20,6 +20,24 @@ describe("names in a log's prose", () => {
     expect(scanLine(line, 1)?.k).toEqual(speakers);
   });
 
+  it("reads a heading label and its list's items as labels, not speakers", () => {
+    const speakers = (text: string) => scanProse(text).flatMap((l) => l.k ?? []);
+    expect(speakers("Progress:\n- chem: redo moles\n- maths: paper 3")).toEqual([]);
+    expect(speakers("Revision:\n- Chemistry: bonding\n- Maths: past paper 2\n\n- Maya: see you at 4")).toEqual([
+      "Maya",
+    ]);
+    // A chat: a speaker on line after line, with something said.
+    expect(speakers("Mara: can we move the sync?\nTomasz: fine by me")).toEqual(["Mara", "Tomasz"]);
+    const logs: ProseLog[] = ["2026-01-14", "2026-02-12", "2026-02-19"].map((date) => ({
+      path: `memory/${date}.md`,
+      date,
+      lines: scanProse(
+        "Rained all day.\nProgress:\n- Maths: paper 2, Ayo helped\n- French: vocab\n\nProgress is slow.",
+      ),
+    }));
+    expect([...proseNames(logs, new Map()).names.keys()]).toEqual(["ayo"]);
+  });
+
   it("tells names inside a sentence from capitalised sentence starters", () => {
     const l = scanLine("Booked the room. Then asked Mara and @Jonas about the API review on Friday.", 3)!;
     expect(l.n).toEqual(["Mara"]);
@@ -61,6 +79,15 @@ describe("names in a log's prose", () => {
       "Tan",
     ]);
     expect(scanLine("Miss Honey read to Matilda", 1)!.t).toEqual(["Honey"]);
+  });
+
+  it('takes "Miss" for a title like "Mr", no name of its own nor the first word of one', () => {
+    for (const text of ["Miss Patel moved my seat", "essay plan for Miss Patel. Due Thurs."]) {
+      const l = scanLine(text, 1)!;
+      expect([...(l.n ?? []), ...(l.s ?? [])], text).not.toContain("Miss");
+      expect(l.r ?? [], text).toEqual([]);
+      expect(l.t, text).toEqual(["Patel"]);
+    }
   });
 
   it("gives no name to a numbered label, a make after an article, or a table cell's label", () => {
@@ -246,6 +273,23 @@ describe("names of more than one word, and words that only look like names", () 
     const { names, linesOf } = proseNames(logs, new Map([["the-castle", "The-Castle"]]));
     expect([...names.keys()]).not.toContain("castle");
     expect(linesOf("the-castle").map((l) => l.path)).toEqual(["memory/2026-03-06.md", "memory/2026-03-10.md"]);
+  });
+
+  it("reads someone else's partner as a kin word on the name, never the writer's own", () => {
+    const kin = (text: string) => scanLine(text, 1)?.b ?? [];
+    expect(kin("Came round with Idris's girlfriend Jess for tea")).toEqual(["Jess"]);
+    expect(kin("Lent the ladder to Pat, Dave's wife, again")).toEqual(["Pat"]);
+    expect(kin("Kemal (Ayla's husband) fixed the gate")).toEqual(["Kemal"]);
+    expect(kin("Sat with his fiancée Noor at the back")).toEqual(["Noor"]);
+    expect(kin("My wife Ana made soup")).toEqual([]);
+  });
+
+  it("notes where the writer knows a first name from", () => {
+    expect(scanLine("Sue from the choir rang; Ravi at the allotment waved", 1)!.g).toEqual([
+      ["Sue", "choir", "from"],
+      ["Ravi", "allotment", "at"],
+    ]);
+    expect(scanLine("Kwame from tomorrow is on nights, from the 3rd", 1)?.g).toBeUndefined();
   });
 
   it("keeps a surname MEMORY.md writes after a first name out of the core names", () => {

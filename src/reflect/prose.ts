@@ -1,9 +1,9 @@
-import { STOP_WORDS } from "../analysis/stopwords.js";
 import { openclawBookkeeping } from "../markdown/openclaw-lines.js";
 import { findMentions } from "../retain/entities.js";
 import { retainHeading } from "../retain/parse.js";
-import { KIN, KIN_NAMES, SPOUSE_WORDS } from "./person-words.js";
-import { COMMON, NOT_SPEAKERS } from "./prose-words.js";
+import { KIN_NAMES } from "./person-words.js";
+import { fromNames, fullNames, kinNames } from "./prose-kin.js";
+import { cleanName, isStop } from "./prose-words.js";
 
 /**
  * Names in the prose of daily logs (issue 10 item 6): who and what a log talks about
@@ -21,12 +21,16 @@ import { COMMON, NOT_SPEAKERS } from "./prose-words.js";
  *  - `r` runs of two or more capitalised words ("Ash Grove", "St. Mary's", "Blue Bottle"): a
  *    place or a shop whose first word never stands alone is named by the whole run;
  *  - `t` words right after a personal title ("Prof. Halvorsen", "Mr Duguid"): a surname, whose
- *    person MEMORY.md may name in full ("Prof. Ingrid Halvorsen").
+ *    person MEMORY.md may name in full ("Prof. Ingrid Halvorsen"); and a title with an initial
+ *    ("Mr K", also in `s`), the one titled surname with that initial (name-ties.ts).
  *  - `f` full names [first, second]: a capitalised word and the next one or a single capital
  *    ("Sam Whitlock", "Sam O", "thanks Jo F"), anywhere in the line: two people who share a
  *    first name are told apart by these (shared-names.ts);
  *  - `b` first names a kin word ties to the writer or someone ("my sister Jo", "Joan's sister
  *    Pat", "Pat (my sister-in-law)"): someone named by first name alone.
+ *  - `g` [name, descriptor, via] a first name and where the writer knows that person from ("Jess
+ *    from netball", "Pat from the allotment"; "at": "Pat at the allotment", which only confirms
+ *    it): two who share a first name and no surname are told apart by these (shared-names.ts).
  */
 export interface ProseLine {
   line: number;
@@ -39,13 +43,8 @@ export interface ProseLine {
   t?: string[];
   f?: [string, string][];
   b?: string[];
+  g?: [name: string, descriptor: string, via: "from" | "at"][];
 }
-
-const isStop = (word: string) => {
-  const w = word.toLowerCase();
-  // "No more Tuesdays", "Mondays are for planning": a weekday in the plural is still no one.
-  return STOP_WORDS.has(w) || COMMON.has(w) || COMMON.has(w.replace(/s$/u, "")) || NOT_SPEAKERS.has(w);
-};
 
 const NAME = String.raw`\p{Lu}[\p{L}\p{M}\p{N}_'’-]*`;
 // `- **Mara** (10:02): `, `[10:02] Mara: `, `**Mara:** `, `Mara (via Slack): `
@@ -72,6 +71,9 @@ const REPORTS =
   /^ (?:says|said|told|tells|asked|asks|texted|emailed|e-mailed|messaged|replied|mentioned|thinks|reckons|rang|rings|phoned|phones|called|calls|wrote|writes)\b/u;
 /** A personal title right before a word ("Dr Okafor", "Prof. Halvorsen", "Mrs Abernethy"). */
 const TITLE = /(?:^|[^\p{L}\p{N}])(?:dr|prof|mr|mrs|ms|mx|miss)\.?\s+$/iu;
+/** A title and a surname's initial ("Mr K said", "Dr N's receptionist"), not a first initial ("Mr J Smith"). */
+const TITLE_INITIAL =
+  /(?<![\p{L}\p{N}])(Dr|Prof|Mrs|Mr|Ms|Mx|Miss)\.?\s+(\p{Lu})(?:['’]s)?(?![\p{L}\p{N}'’-]|\.?\s+\p{Lu})/gu;
 /** Abbreviations whose `.` ends no sentence: "Dr. Okonjo", "St. Mary's", "Mt. Hood". */
 const ABBREV = new Set("dr mr mrs ms mx st mt ft prof rev sr jr fr vs approx no".split(" "));
 /** A word ending in `.` at `end` (exclusive of the dot) that is an abbreviation. */
@@ -90,10 +92,6 @@ function startsSentence(text: string, at: number): boolean {
   return i < 0 || STARTER.test(text[i]!);
 }
 
-function cleanName(raw: string): string {
-  return raw.replace(/['’]s$/u, "").replace(/[-'’]+$/u, "");
-}
-
 /** Candidate names of one prose line; undefined when it has none. */
 export function scanLine(text: string, line: number): ProseLine | undefined {
   const out: ProseLine = { line };
@@ -106,6 +104,8 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
     const name = cleanName(sp[1]!);
     if (!isStop(name) && !/\d/u.test(name)) {
       if (/^[\s\p{L}'’-]*:\s*[£$€]?\d/u.test(sp[0] + text.slice(sp[0].length, sp[0].length + 3))) label = name;
+      // "Progress:", "To do:" with nothing after: a heading of the lines below, said by no one.
+      else if (HEADING_LABEL.test(text)) label = name;
       else out.k = [name];
     }
     rest = " ".repeat(sp[0].length) + text.slice(sp[0].length);
@@ -211,6 +211,13 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   // page it is tied to ("Mum (Rita)" in MEMORY.md) or one the capitalised word has, never alone.
   for (const name of writersKin(prose)) if (!start.includes(name) && !mid.includes(name)) start.push(name);
   if (label !== undefined && !start.includes(label) && !mid.includes(label)) start.unshift(label);
+  // "Mr K", "Dr N": a surname by its initial, as weak as a sentence's first word, so it counts for the
+  // one titled surname with that initial the logs name (entity-context.ts), never a page of its own.
+  for (const m of prose.matchAll(TITLE_INITIAL)) {
+    const name = `${m[1]} ${m[2]}`;
+    if (!start.includes(name)) start.push(name);
+    if (!titled.includes(name)) titled.push(name);
+  }
   if (mid.length) out.n = mid;
   if (start.length) out.s = start;
   if (pairs.length) out.p = pairs;
@@ -221,6 +228,8 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   if (full.length) out.f = full;
   const kin = kinNames(prose);
   if (kin.length) out.b = kin;
+  const from = fromNames(prose);
+  if (from.length) out.g = from;
   return out.k || out.a || out.n || out.s ? out : undefined;
 }
 
@@ -262,52 +271,25 @@ function tallyItems(prose: string): Set<number> {
   return out;
 }
 
-const FULL =
-  /(?<![\p{L}\p{N}_@'’.-])(\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)(?= (\p{Lu}(?:\p{Ll}[\p{L}\p{M}'’-]*)?)(?![\p{L}\p{N}]))/gu;
+/** A plain `Word:` and nothing after it: no `**`, no time, as a chat speaker is written. */
+const HEADING_LABEL = /^\s*(?:[-*+]\s+)?\p{Lu}[\p{L}\p{M}\p{N}_'’-]*\s*:\s*$/u;
+/** A list item opening with a plain `Word:` ("- Maths: past paper 2"). */
+const ITEM_LABEL = /^\s*[-*+]\s+(\p{Lu}[\p{L}\p{M}\p{N}_'’-]*)\s*:/u;
 
-/** "Sam Whitlock", "Sam O", "Jo F": a first name and a surname or its initial (neither a common word). */
-function fullNames(prose: string): [string, string][] {
-  const out: [string, string][] = [];
-  for (const m of prose.matchAll(FULL)) {
-    const [first, second] = [cleanName(m[1]!), cleanName(m[2]!)];
-    if (first.length < 2 || isStop(first) || (second.length > 1 && isStop(second))) continue;
-    if (!out.some(([a, b]) => a === first && b === second)) out.push([first, second]);
-  }
-  return out;
+/** The line's speaker read as a label: as weak as a sentence's first word. */
+function asLabel(l: ProseLine): void {
+  const name = l.k?.[0];
+  if (name === undefined) return;
+  delete l.k;
+  if (!(l.n ?? []).includes(name)) l.s = [name, ...(l.s ?? []).filter((n) => n !== name)];
 }
-
-// Not a spouse's word: "my wife Ana" beside "Ana Silva" is likelier one person than two.
-const KIN_WORDS = KIN.filter((k) => !SPOUSE_WORDS.includes(k))
-  .map((k) => k.replace(/-/gu, "[- ]"))
-  .join("|");
-const KIN_BEFORE = new RegExp(
-  String.raw`(?:^|[^\p{L}])(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|\p{Lu}[\p{L}'’-]*['’]s)\s+(?:(?:big|little|younger|older|elder|baby|twin|late|eldest|youngest)\s+)?(?:${KIN_WORDS})\s+(\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)`,
-  "gu",
-);
-const KIN_AFTER = new RegExp(
-  String.raw`(?<!\p{Lu}[\p{L}'’-]*\s)(?<![\p{L}])(\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)\s*(?:\(|,\s*)(?:my|our)\s+(?:(?:big|little|younger|older|elder|baby|twin|late)\s+)?(?:${KIN_WORDS})(?![\p{L}])`,
-  "gu",
-);
-
-/** First names a kin word names: "my sister Jo", "Joan's sister Pat", "Pat (my sister-in-law)". */
-function kinNames(prose: string): string[] {
-  const out: string[] = [];
-  for (const re of [KIN_BEFORE, KIN_AFTER])
-    for (const m of prose.matchAll(re)) {
-      const name = cleanName(m[1]!);
-      if (!/^\p{Lu}/u.test(name) || isStop(name) || FULL_AFTER.test(prose.slice(m.index + m[0].length))) continue;
-      if (!out.includes(name)) out.push(name);
-    }
-  return out;
-}
-/** A surname right after the name: "my cousin Pat Dunmore" names Pat Dunmore, no bare Pat. */
-const FULL_AFTER = /^ \p{Lu}\p{Ll}/u;
 
 /** Candidate names of a log's prose: every line outside Retain sections, headings and code blocks. */
 export function scanProse(text: string): ProseLine[] {
   const out: ProseLine[] = [];
   let inRetain = false;
   let fence: string | undefined;
+  let underLabel = false;
   const lines = text.split(/\r?\n/);
   const bookkeeping = openclawBookkeeping(text, lines);
   for (let i = 0; i < lines.length; i++) {
@@ -322,12 +304,20 @@ export function scanProse(text: string): ProseLine[] {
     if (fence !== undefined) continue;
     const h = /^\s{0,3}(#{1,6})\s+(.*)$/.exec(l);
     if (h) {
+      underLabel = false;
       if (retainHeading(h[2]!)) inRetain = true;
       else if (h[1]!.length <= 2) inRetain = false;
       continue;
     }
-    if (inRetain || l.trim() === "") continue;
+    if (inRetain || l.trim() === "") {
+      underLabel = false;
+      continue;
+    }
     const scanned = scanLine(l, i + 1);
+    // "Revision:" then "- Maths: past paper 2", "- English: quotes": the items of a heading label are labels too.
+    const item = ITEM_LABEL.exec(l);
+    if (scanned && underLabel && item && scanned.k?.[0] === cleanName(item[1]!)) asLabel(scanned);
+    underLabel = HEADING_LABEL.test(l) || (underLabel && /^\s*[-*+]\s/u.test(l));
     if (scanned) out.push(scanned);
   }
   return out;

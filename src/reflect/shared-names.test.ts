@@ -137,3 +137,50 @@ describe("two people sharing a first name", () => {
     expect(parts.unclear()).toEqual(whole.unclear());
   });
 });
+
+describe("two people sharing a first name and no surname, told apart by where from", () => {
+  const logs = [
+    log("2026-04-02", "Sue from the choir rang about Saturday's rota."),
+    log("2026-04-05", "Dinner at Mike's. His wife Sue did a lamb thing, lovely."),
+    log("2026-04-09", "Choir practice ran late, Sue sorted the music stands.\nSue and Mike are off to Crete in May."),
+    log("2026-04-12", "Got a card from Sue from choir, she'd heard about the op."),
+  ];
+  it("a page for the one told by where from, the lines saying it or writing the word; bare lines to the kin word's", () => {
+    const found = proseNames(logs, new Map());
+    expect(found.names.get("sue-from-choir")).toBe("Sue-from-choir");
+    expect(found.names.get("sue")).toBe("Sue");
+    expect(cited(found, "sue-from-choir")).toEqual(["04-02#L1", "04-09#L1", "04-12#L1"]);
+    expect(cited(found, "sue")).toEqual(["04-05#L1", "04-09#L2"]);
+  });
+
+  it("decides as one run when the logs are digested in two", () => {
+    const whole = proseNames(logs, new Map());
+    const parts = namesOf([digestProse(logs.slice(0, 2)), digestProse(logs.slice(2))], new Map());
+    for (const key of ["sue", "sue-from-choir"]) expect(cited(parts, key)).toEqual(cited(whole, key));
+  });
+
+  it("tells no one apart by a descriptor written once, two descriptors, 'at' alone, or one beside the kin word", () => {
+    const once = [logs[0]!, logs[1]!, log("2026-04-10", "Sue rang.")];
+    expect([...proseNames(once, new Map()).names.keys()]).toEqual(["sue"]);
+    const two = [
+      log("2026-05-01", "My sister Kate came for lunch."),
+      log("2026-05-02", "Kate from the gym says the pool is shut."),
+      log("2026-05-03", "Kate from the office sent the slides."),
+      log("2026-05-04", "Kate from gym again, spin class."),
+      log("2026-05-05", "Kate from the office, same slides."),
+    ];
+    expect(proseNames(two, new Map()).split("kate")).toBeUndefined();
+    const at = [
+      log("2026-05-01", "My brother Tom is back."),
+      log("2026-05-02", "Saw Tom at the pub."),
+      log("2026-05-03", "Tom at the pub again, he's fine."),
+    ];
+    expect(proseNames(at, new Map()).split("tom")).toBeUndefined();
+    const same = [
+      log("2026-06-01", "Met my brother Tom from uni for a pint."),
+      log("2026-06-02", "Tom from uni says hi."),
+      log("2026-06-03", "Tom from uni again."),
+    ];
+    expect(proseNames(same, new Map()).split("tom")).toBeUndefined();
+  });
+});

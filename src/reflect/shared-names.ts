@@ -7,7 +7,10 @@ import { digestLines, type ProseDigest } from "./prose-digest.js";
  * Two people who share a first name (gap 1 of the prose names): "Sam Whitlock" the keeper and
  * "Sam Okoro" the physio, or "my sister Jo" and "Jo Fairley". When the logs or MEMORY.md tell
  * them apart, by two surnames or by a surname and a kin word on the bare name, each gets a page
- * ("Sam-Whitlock", "Sam-Okoro"; "Jo" and "Jo-Fairley"), and a line naming the bare first name
+ * ("Sam-Whitlock", "Sam-Okoro"; "Jo" and "Jo-Fairley"). With no surname, where the writer knows
+ * one from tells them apart too: "Jess from netball" on two lines, beside "Idris's girlfriend
+ * Jess", makes "Jess" and "Jess-from-netball", whose lines say "from netball", "at the netball" or
+ * write the word ("Netball: first match with Jess back"). A line naming the bare first name
  * goes to the one its own log names:
  *  1. the line writes a full name, a surname's initial ("Sam O") or the surname alone: that one;
  *  2. a kin word makes one of them the bare first name ("my sister Jo"): the writer calls
@@ -27,6 +30,8 @@ export interface Person {
   name: string;
   /** Entity key of the surname; undefined for the one named by first name alone. */
   surname?: string;
+  /** Where the writer knows them from ("netball" of "Jess from netball"): "Jess-from-netball". */
+  from?: string;
 }
 
 export interface SharedFirst {
@@ -71,9 +76,31 @@ export function sharedFirstNames(
   const addKin = (name: string) => {
     if (eligible(keyOf(name))) kin.add(keyOf(name));
   };
+  // First-name key -> descriptor -> the lines saying it ("Jess from netball"), and the
+  // descriptors a line also gives a kin word or a surname ("my sister Jess from netball"): those
+  // tell no second person apart.
+  const froms = new Map<string, Map<string, Set<string>>>();
+  const mixed = new Set<string>();
+  // "Pat at the allotment" only confirms a descriptor: "met Sam at the pub" tells no Sam apart.
+  const fromLines = new Set<string>();
+  const addFrom = (name: string, tag: string, via: string, line: string, alsoKin: boolean) => {
+    const key = keyOf(name);
+    if (!eligible(key)) return;
+    if (alsoKin) mixed.add(`${key}\n${tag}`);
+    if (via === "from") fromLines.add(`${key}\n${tag}`);
+    let byTag = froms.get(key);
+    if (byTag === undefined) {
+      byTag = new Map();
+      froms.set(key, byTag);
+    }
+    byTag.set(tag, (byTag.get(tag) ?? new Set<string>()).add(line));
+  };
+  const told = (l: ProseLine, name: string) =>
+    (l.b ?? []).includes(name) || (l.f ?? []).some(([first, second]) => first === name && second.length > 1);
   for (const l of core) {
     for (const [first, second] of l.f ?? []) addFull(first, second);
     for (const name of l.b ?? []) addKin(name);
+    for (const [name, tag, via] of l.g ?? []) addFrom(name, tag, via, `m${l.line}`, told(l, name));
   }
   for (const d of digests) {
     for (const pair of Object.keys(d.full)) {
@@ -82,6 +109,32 @@ export function sharedFirstNames(
     }
     for (const name of Object.keys(d.kin)) addKin(name);
   }
+  digests.forEach((d, i) => {
+    const kinAt = new Map<string, Set<string>>();
+    for (const [name, packed] of Object.entries(d.kin))
+      kinAt.set(name, new Set([...digestLines(packed, offsets[i]!)].map(([log, line]) => at(log, line))));
+    for (const [pair, packed] of Object.entries(d.full)) {
+      const cut = pair.indexOf("\n");
+      if (pair.length - cut <= 2) continue; // "Sam O": an initial
+      const set = kinAt.get(pair.slice(0, cut)) ?? new Set<string>();
+      for (const [log, line] of digestLines(packed, offsets[i]!)) set.add(at(log, line));
+      kinAt.set(pair.slice(0, cut), set);
+    }
+    for (const [pair, packed] of Object.entries(d.from)) {
+      const [name, tag, via] = pair.split("\n") as [string, string, string];
+      for (const [log, line] of digestLines(packed, offsets[i]!))
+        addFrom(name, tag, via, at(log, line), kinAt.get(name)?.has(at(log, line)) ?? false);
+    }
+  });
+  // The one descriptor a first name is told by on two lines or more, never beside its kin word
+  // or a surname: "Jess from netball" twice is someone else than "Idris's girlfriend Jess". Two
+  // descriptors ("Sam from work", "Sam from the office") may well be one person: neither.
+  const descriptor = (key: string): string | undefined => {
+    const tags = [...(froms.get(key) ?? [])].filter(
+      ([tag, lines]) => lines.size >= 2 && fromLines.has(`${key}\n${tag}`) && !mixed.has(`${key}\n${tag}`),
+    );
+    return tags.length === 1 ? tags[0]![0] : undefined;
+  };
   // A second word that is someone of their own, named without the first name on two days or
   // more ("Subs: Lou Nadia Ellie" beside Nadia's own lines), is no surname: a list without commas.
   const ownLogs = (surname: string, first: string): number => {
@@ -101,7 +154,9 @@ export function sharedFirstNames(
     return logs.size;
   };
   const out = new Map<string, SharedFirst>();
-  for (const [key, bySurname] of surnames) {
+  const firsts = [...surnames.keys(), ...[...kin, ...froms.keys()].filter((k) => !surnames.has(k)).sort(cmp)];
+  for (const key of new Set(firsts)) {
+    const bySurname = surnames.get(key) ?? new Map<string, Set<string>>();
     for (const surname of [...bySurname.keys()])
       if (eligible(surname) && ownLogs(surname, key) >= 2) bySurname.delete(surname);
     const first = spelling(key);
@@ -109,6 +164,12 @@ export function sharedFirstNames(
       .map(([surname, spellings]) => ({ key: "", name: `${first}-${[...spellings].sort(cmp)[0]}`, surname }))
       .map((p) => ({ ...p, key: entityKey(p.name) }));
     if (kin.has(key)) persons.push({ key, name: first });
+    // Someone told by where from, beside someone told by a surname or a kin word.
+    const tag = descriptor(key);
+    if (tag !== undefined && persons.length > 0) {
+      const name = `${first}-from-${tag}`;
+      persons.push({ key: entityKey(name), name, from: tag });
+    }
     if (persons.length < 2) continue;
     persons.sort((a, b) => cmp(a.key, b.key));
     out.set(key, { key, persons, owners: new Map() });
@@ -133,13 +194,29 @@ export function sharedFirstNames(
     for (const p of s.persons)
       if (p.surname !== undefined)
         bySurnameKey.set(p.surname, [...(bySurnameKey.get(p.surname) ?? []), [s.key, p.key]]);
+  // Descriptor -> the shared first names and people it tells: "Jess from netball", and a line
+  // writing the word itself ("Netball: first match with Jess back").
+  const byFrom = new Map<string, [string, string][]>();
+  for (const s of out.values())
+    for (const p of s.persons)
+      if (p.from !== undefined) byFrom.set(p.from, [...(byFrom.get(p.from) ?? []), [s.key, p.key]]);
   digests.forEach((d, i) => {
     const offset = offsets[i]!;
     for (const [raw, packed] of Object.entries(d.lines)) {
       const key = keyOf(raw);
       if (out.has(key)) lines.set(key, [...(lines.get(key) ?? []), ...digestLines(packed, offset)]);
-      for (const [first, person] of bySurnameKey.get(entityKey(raw)) ?? [])
+      for (const [first, person] of [
+        ...(bySurnameKey.get(entityKey(raw)) ?? []),
+        ...(byFrom.get(entityKey(raw)) ?? []),
+      ])
         for (const [log, line] of digestLines(packed, offset)) mark(first, log, line, person);
+    }
+    for (const [pair, packed] of Object.entries(d.from)) {
+      const [name, tag] = pair.split("\n") as [string, string];
+      const s = out.get(keyOf(name));
+      const person = s?.persons.find((p) => p.from === tag);
+      if (s !== undefined && person !== undefined)
+        for (const [log, line] of digestLines(packed, offset)) mark(s.key, log, line, person.key);
     }
     for (const [pair, packed] of Object.entries(d.full)) {
       const cut = pair.indexOf("\n");
@@ -160,7 +237,7 @@ export function sharedFirstNames(
     }
   });
   for (const s of out.values()) {
-    const bare = s.persons.find((p) => p.surname === undefined);
+    const bare = s.persons.find((p) => p.surname === undefined && p.from === undefined);
     const all = (lines.get(s.key) ?? []).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     let last: { log: number; line: number; person: string } | undefined;
     for (const [log, line] of all) {
