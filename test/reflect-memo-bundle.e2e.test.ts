@@ -1,5 +1,5 @@
 /**
- * Reflect's memos (.memory/reflect/render-memo.json, prose-memo.json) are keyed by a
+ * Reflect's memos (.memory/reflect/render-memo.json, prose-memo.json, topic-memo.json) are keyed by a
  * fingerprint of the code that derives them. The bundled CLI and the tsc build of the same
  * source must agree on it: a library caller (the OpenClaw plugin, the bench's set-up) and a
  * later `membank run nightly` share one workspace, and a fingerprint that differs only by how
@@ -42,6 +42,7 @@ describe("reflect's memos across the tsc build and the bundle", () => {
     await run(TSC_CLI, "run", "nightly", "-w", ws);
     const render = await codeOf("render-memo.json");
     const prose = await codeOf("prose-memo.json");
+    const topics = await codeOf("topic-memo.json");
     // A new day: a bundle of another fingerprint would throw both memos away and write them again under its own.
     await writeFile(
       path.join(ws, "memory/2026-03-04.md"),
@@ -50,5 +51,6 @@ describe("reflect's memos across the tsc build and the bundle", () => {
     await run(MEMBANK_BIN, "run", "nightly", "-w", ws);
     expect(await codeOf("render-memo.json")).toBe(render);
     expect(await codeOf("prose-memo.json")).toBe(prose);
+    expect(await codeOf("topic-memo.json")).toBe(topics);
   }, 60_000);
 });

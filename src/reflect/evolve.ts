@@ -24,6 +24,7 @@ import {
   topicOn,
   topicScore,
 } from "./topic.js";
+import type { TopicMemo } from "./topic-memo.js";
 
 export interface MatchingConstants {
   minSimilarity: number;
@@ -47,6 +48,8 @@ export interface EvolveInput {
    * run reads mentions as a full run does). Default: from `facts` and `opinions`.
    */
   knownNames?: KnownNames;
+  /** Opinions' topic parts kept from earlier runs (topic-memo.ts); without it every statement is read. */
+  topics?: TopicMemo;
 }
 
 export interface OpinionChange {
@@ -129,7 +132,8 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
   const origins = new Set<string>();
   const index = (op: Opinion) => {
     applied.set(op.id, new Set(op.evidence.map((e) => e.factId)));
-    const part = statementTopic(op.entities, op.statement, known);
+    const part =
+      input.topics?.topic(op.entities, op.statement, known) ?? statementTopic(op.entities, op.statement, known);
     parts.set(op.id, part);
     origins.add(op.id);
     // The holder too: a reported belief's holder may be a name nobody tagged ("Dev said that ...").

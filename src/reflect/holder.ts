@@ -101,24 +101,36 @@ const UNTAGGED_ATTRIBUTIONS = [
 const BELIEF_WORDS =
   "think|believ|reckon|agree|figure|insist|argu|suspect|maintain|swear|saying|telling|admit|conced|down|round|mind|backtrack|backpedal|u-turn|stands|convinced|adamant|sure|certain|positive|confident|cold|sour|cooled";
 const AFTER_WORDS = "says|said|per|according|thinks|reckon|thought";
-const NEEDED_TAGGED = [
-  "according|per|words",
-  "put|says|said|sees|would",
-  "view|take|opinion|position|feeling|belief|words|read",
-  `${BELIEF_WORDS}|feels|says|said|claims|expects|predicts`,
-  AFTER_WORDS,
-].map((w) => new RegExp(w, "iu"));
-const NEEDED_UNTAGGED = [
-  "according|words",
-  "per",
-  "hear|learned",
-  "put|sees|would",
-  "view|take|opinion|position|belief",
-  BELIEF_WORDS,
-  "says|said|reckons|thinks",
-  "says|said|mentioned|told|pointed|feels|felt",
-  AFTER_WORDS,
-].map((w) => new RegExp(w, "iu"));
+/** Per pattern: its words, and whether they come after a name (so never in a statement's first letter). */
+const NEEDED_TAGGED: readonly (readonly [RegExp, boolean])[] = (
+  [
+    ["according|per|words", false],
+    ["put|says|said|sees|would", true],
+    ["view|take|opinion|position|feeling|belief|words|read", true],
+    [`${BELIEF_WORDS}|feels|says|said|claims|expects|predicts`, true],
+    [AFTER_WORDS, false],
+  ] as const
+).map(([w, late]) => [new RegExp(w, "iu"), late]);
+const NEEDED_UNTAGGED: readonly (readonly [RegExp, boolean])[] = (
+  [
+    ["according|words", false],
+    ["per", false],
+    ["hear|learned", false],
+    ["put|sees|would", true],
+    ["view|take|opinion|position|belief", true],
+    [BELIEF_WORDS, true],
+    ["says|said|reckons|thinks", true],
+    ["says|said|mentioned|told|pointed|feels|felt", true],
+    [AFTER_WORDS, false],
+  ] as const
+).map(([w, late]) => [new RegExp(w, "iu"), late]);
+
+/**
+ * Where a statement's first word starts, as the patterns' `^[\s"“]*` reads it. A pattern whose
+ * report word follows a name ("Rosa thinks", not "according to") cannot match a text whose
+ * only report word is its first ("Thinks the rollout is late", as O facts are written).
+ */
+const OPENING = /[^\s"“]/u;
 
 /**
  * A person named by kinship or role, however cased: "mum reckons ...", "my sister thinks ...",
@@ -141,6 +153,14 @@ const LOWER_CASE_NAME = new RegExp(
   `^[\\s"“]*${LEAD}([\\p{Ll}][\\p{Ll}\\p{M}'’-]+)(?:${ASIDE})?,?${ADVERB}${PERSON_VERBS}\\b`,
   "u",
 );
+
+/**
+ * What PERSON_BY_ROLE and LOWER_CASE_NAME open with, without their costly letter classes: a
+ * role needs "my", "our" or "the" first, or a kin word; a lower-case name a lower-case letter
+ * (LOWER_CASE_NAME is case-sensitive, and its lead-in words are lower case too).
+ */
+const ROLE_OPENER = new RegExp(`^[\\s"“]*${LEAD}(?:my|our|the|${KIN_WORDS})`, "iu");
+const LOWER_OPENER = /^[\s"“]*\p{Ll}/u;
 
 /** A word without which no pattern above reports a belief. */
 const REPORT_WORD =
@@ -261,8 +281,12 @@ export function reportedNameOf(
   content: string,
   gated = true,
 ): { name: string; frame: RegExpExecArray; byRole?: true } | undefined {
+  const start = content.search(OPENING);
+  if (start < 0) return undefined;
+  const late = content.slice(start + 1);
+  const holds = ([words, isLate]: readonly [RegExp, boolean]) => words.test(isLate ? late : content);
   for (const [i, re] of ATTRIBUTIONS.entries()) {
-    if (gated && !NEEDED_TAGGED[i]!.test(content)) continue;
+    if (gated && !holds(NEEDED_TAGGED[i]!)) continue;
     const m = re.exec(content);
     const name = m?.[1] ?? m?.[2];
     if (name === undefined) continue;
@@ -271,19 +295,20 @@ export function reportedNameOf(
     if (tagged !== undefined) return { name: tagged, frame: m! };
     break;
   }
-  const role = PERSON_BY_ROLE.exec(content);
+  const role = gated && !(ROLE_OPENER.test(content) && holds(NEEDED_TAGGED[3]!)) ? null : PERSON_BY_ROLE.exec(content);
   // "our new CTO, Ilse, is convinced": the name set off after the role is the holder (read below).
   if (role !== null && !/,\s*\p{Lu}[\p{Ll}\p{M}'’]+\s*,/u.test(role[0])) {
     return { name: (role[1] ?? role[2])!, frame: role, byRole: true };
   }
   for (const [i, re] of UNTAGGED_ATTRIBUTIONS.entries()) {
-    if (gated && !NEEDED_UNTAGGED[i]!.test(content)) continue;
+    if (gated && !holds(NEEDED_UNTAGGED[i]!)) continue;
     const m = re.exec(content);
     const name = m?.[1] ?? m?.[2];
     if (name !== undefined && PERSON_LIKE.test(name) && !NOBODY_IN_PARTICULAR.has(fold(name))) {
       return { name, frame: m! };
     }
   }
+  if (gated && !(LOWER_OPENER.test(content) && holds(NEEDED_UNTAGGED[5]!))) return undefined;
   const low = LOWER_CASE_NAME.exec(content);
   const lower = low?.[1];
   if (lower !== undefined && !STOP_WORDS.has(lower) && !NOBODY_IN_PARTICULAR.has(lower)) {

@@ -47,7 +47,7 @@ import {
   loadOldProse,
   loadOpinions,
   pagesOnDisk,
-  readWorkspaceFile,
+  readCoreMemory,
   saveSnapshot,
 } from "./load.js";
 import { commitMessage } from "./message.js";
@@ -63,6 +63,7 @@ import { checkPutBack, putBackNote, saveMarkersAfter } from "./restored.js";
 import { roleTies, tiedEntities } from "./role-ties.js";
 import { incrementalScope } from "./scope.js";
 import { KnownNames } from "./topic.js";
+import { loadTopicMemo, saveTopicMemo } from "./topic-memo.js";
 import type { ReflectOptions, ReflectReport } from "./types.js";
 
 export type { Evidence, Opinion } from "../markdown/opinions.js";
@@ -179,11 +180,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     );
   }
 
-  const coreText = await readWorkspaceFile(ws, "MEMORY.md");
-  const core =
-    coreText === undefined
-      ? { path: "memory.md", text: (await readWorkspaceFile(ws, "memory.md")) ?? "" }
-      : { path: "MEMORY.md", text: coreText };
+  const core = await readCoreMemory(ws);
   // "mum reckons ..." is Rita's when MEMORY.md says "Mum (Rita)": also an opinion a night before the tie made.
   const roles = roleTies(core.text);
   for (const op of state.opinions) op.entities = tiedEntities(op.entities, op.statement, roles);
@@ -191,6 +188,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   relinkEvidence(state.opinions, facts);
 
   lap("load");
+  const topics = await loadTopicMemo(ws);
   const evolved = await evolveOpinions({
     opinions: state.opinions,
     facts: since === undefined ? facts : facts.filter((f) => f.date >= since),
@@ -201,6 +199,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     reserved: state.broken.map((b) => b.region),
     // Every fact's tags, also those before `since`: an incremental run reads plain-text mentions as a full run does.
     knownNames: KnownNames.fromFacts(facts, roles),
+    topics,
   });
   // A name an opinion takes from its text ("@Noor: Priya reckons ...") is spelled as the facts
   // spell it (@PRIYA): else it would get a page of its own, Priya.md beside PRIYA.md.
@@ -375,6 +374,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   await saveMarkersAfter(ws, markers, rendered.pages);
   await saveFactMemo(ws, rendered.memo);
   await saveOpinionMemo(ws, rendered.opinionMemo);
+  await saveTopicMemo(ws, topics);
   proseMemo.settle(parts);
   await saveProseMemo(ws, proseMemo);
   if (merges.full) await clearStale(ws);

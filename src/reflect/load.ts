@@ -68,6 +68,13 @@ export async function readWorkspaceFile(ws: Workspace, rel: string): Promise<str
   return readIfExists(path.join(ws.root, rel));
 }
 
+/** The core memory file, MEMORY.md else memory.md, and its text ("" when there is neither). */
+export async function readCoreMemory(ws: Workspace): Promise<{ path: string; text: string }> {
+  const text = await readWorkspaceFile(ws, "MEMORY.md");
+  if (text !== undefined) return { path: "MEMORY.md", text };
+  return { path: "memory.md", text: (await readWorkspaceFile(ws, "memory.md")) ?? "" };
+}
+
 /** readWorkspaceFile, synchronously (the same rule for files outside the workspace). */
 export function readWorkspaceFileSync(ws: Workspace, rel: string): string | undefined {
   if (outsideWorkspace(ws, rel) !== undefined) return undefined;

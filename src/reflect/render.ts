@@ -20,7 +20,7 @@ import {
 import { facetState } from "./facets.js";
 import { type FactMemo, loadFactMemo } from "./fact-memo.js";
 import { cmp } from "./format.js";
-import { readWorkspaceFile, readWorkspaceFileSync } from "./load.js";
+import { readCoreMemory, readWorkspaceFile, readWorkspaceFileSync } from "./load.js";
 import { type KeptRegion, loadOpinionMemo, type OpinionMemo } from "./opinion-memo.js";
 import { entityOpinions, entityPagePath, entitySummary, proposalsBody, TYPED_PAGES, typedRegions } from "./pages.js";
 import { spliceMentions } from "./splice.js";
@@ -227,8 +227,7 @@ export async function renderBank(input: RenderInput): Promise<RenderResult> {
   }
 
   // Proposals for MEMORY.md.
-  const core =
-    input.core ?? (await readWorkspaceFile(ws, "MEMORY.md")) ?? (await readWorkspaceFile(ws, "memory.md")) ?? "";
+  const core = input.core ?? (await readCoreMemory(ws)).text;
   const proposals = proposalsBody(input.opinions, factsByEntity, ws.config.reflect.proposals, core, memo);
   await put(PROPOSALS_PAGE, "proposals", await pageText(PROPOSALS_PAGE), new Map([["proposals", proposals]]));
 

@@ -148,20 +148,33 @@ export interface StatementTopic
 }
 
 export function statementTopic(entities: readonly string[], content: string, known?: KnownNames): StatementTopic {
-  const holder = holderOf(entities, content, known?.roles);
+  return withKnownNames(statementCore(entities, content, known?.roles), entities, content, known);
+}
+
+/**
+ * The parts of a statement's topic that do not depend on which names are known (all but the
+ * plain-text mentions and what is read from them), with the name a switch gives up (`lost`):
+ * topic-memo.ts keeps these between runs, keyed by entities, text and role ties.
+ */
+export type StatementCore = Omit<StatementTopic, "mentions" | "aspectOf" | "gaveUp"> & { lost?: string };
+
+export function statementCore(
+  entities: readonly string[],
+  content: string,
+  roles?: ReadonlyMap<string, string>,
+): StatementCore {
+  const holder = holderOf(entities, content, roles);
   // Who reported someone else's belief ("@Hannah: Priya thinks ...", "the plot group consensus is ...") is not what it is about.
   const reporters =
-    holder !== undefined &&
-    (holder.startsWith(GROUP_HOLDER) || attributedTo(entities, content, known?.roles) === holder)
+    holder !== undefined && (holder.startsWith(GROUP_HOLDER) || attributedTo(entities, content, roles) === holder)
       ? new Set(
           headEntities(entities, content)
             .filter((e) => PERSON_LIKE.test(e))
             .map(entityKey),
         )
       : undefined;
-  const parts: StatementTopic = {
+  const parts: StatementCore = {
     keys: entities.map(entityKey).filter((k) => k === holder || !reporters?.has(k)),
-    mentions: known?.mentions(content) ?? [],
     words: contentTokens(content),
     names: writtenNames(content),
     cued:
@@ -191,9 +204,22 @@ export function statementTopic(entities: readonly string[], content: string, kno
   if (onScale !== undefined) parts.scaled = { scale: onScale.scale, words: contentTokens(onScale.subject) };
   const asked = answeredQuestion(content);
   if (asked !== undefined && contentTokens(asked).size > 0) parts.answers = contentTokens(asked);
+  const lost = switchSides(content)?.lost;
+  if (lost !== undefined) parts.lost = lost;
+  return parts;
+}
+
+/** A statement's topic from its core and the names known now (their plain-text mentions). */
+export function withKnownNames(
+  core: StatementCore,
+  entities: readonly string[],
+  content: string,
+  known?: KnownNames,
+): StatementTopic {
+  const { lost, ...rest } = core;
+  const parts: StatementTopic = { ...rest, mentions: known?.mentions(content) ?? [] };
   const parted = possessed(content, [...parts.keys, ...parts.mentions.map((m) => m.key)]);
   if (parted.length > 0) parts.aspectOf = new Set(parted);
-  const lost = switchSides(content)?.lost;
   if (lost !== undefined) {
     const folded = ` ${fold(lost)} `;
     const keys = new Set([
