@@ -17,24 +17,25 @@ const k = { restateSimilarity: 0.45 };
 describe("topicScore: words of talk", () => {
   const known = new KnownNames([["Rob", "2026-01-01"]]);
   const rob = (s: string) => topicOf(["Rob"], s, known);
-  it("does not tie two beliefs by 'like', 'gonna', 'pretty', 'well' or 'didnt'", () => {
-    const ferry = rob("im like pretty sure the ferry is gonna be cancelled well it didnt sail last week");
-    expect(topicScore(ferry, rob("the new bakery is like gonna be huge well it didnt open yet"), k)).toBe(0);
-    expect(topicScore(ferry, rob("the ferry is definitely gonna be cancelled again"), k)).toBeGreaterThan(0);
+  it("does not tie two beliefs by 'like' or 'yeah'", () => {
+    const ferry = rob("the ferry is like always late yeah");
+    expect(topicScore(ferry, rob("the bakery is like always busy yeah"), k)).toBe(0);
+    expect(topicScore(ferry, rob("the ferry is like late again yeah"), k)).toBeGreaterThan(0);
   });
 });
 
 describe("topicScore: a name mentioned in passing", () => {
-  const known = new KnownNames([
-    ["Rob", "2026-01-01"],
-    ["Sam", "2026-01-01"],
-    ["Priya", "2026-01-01"],
-  ]);
-  const rob = (s: string) => topicOf(["Rob"], s, known);
+  const known = KnownNames.fromFacts([{ entities: ["Rob", "Noah", "Priya"], date: "2026-01-01" }]);
+  const rob = (s: string) => topicOf(["Rob"], s, known, "2026-05-01");
   it("is no anchor when the belief judges someone else", () => {
-    const landlord = rob("our landlord priya is brilliant sam loves her");
-    expect(topicScore(landlord, rob("sam still hates the new school"), k)).toBe(0);
-    expect(topicScore(landlord, rob("priya fixed the boiler the same day"), k)).toBeGreaterThan(0);
+    const cleaner = topicOf(
+      ["Rob", "Priya"],
+      "honestly our new cleaner priya is great noah adores her",
+      known,
+      "2026-05-01",
+    );
+    expect(topicScore(cleaner, rob("six weeks of piano and noah still wont practise"), k)).toBe(0);
+    expect(topicScore(cleaner, rob("priya left the kitchen spotless"), k)).toBeGreaterThan(0);
   });
 });
 
