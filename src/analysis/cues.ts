@@ -20,17 +20,17 @@
  */
 
 import { AFFIRMING_NEGATIONS, CUE_LISTS, type CueKind, NEGATIVE_OUTCOME_WORDS, TENTATIVE_CUES } from "./cue-lists.js";
+import { UNAPOSTROPHED_NOT } from "./fillers.js";
 import { MONTH_NAME, WEEKDAY_NAME } from "./time-words.js";
 import { fold } from "./tokens.js";
-import { CHOICE_VERDICTS, DOUBTED_VERDICTS } from "./verdicts.js";
+import { CHOICE_VERDICTS, DOUBTED_VERDICTS, OUTDONE } from "./verdicts.js";
 
 /** Text as cue matching sees it: lower case, accents folded, words separated by single spaces. */
 function normalise(text: string): string {
   return ` ${fold(text)
     .replace(/[’‘]/g, "'")
     .replace(/n't\b/g, "n't")
-    // A phone or a thumb drops the apostrophe: "didnt", "wont", "cant" are "didn't", "won't", "can't".
-    .replace(/\b(is|are|was|were|do|does|did|has|have|had|could|would|should|wo|ca)nt\b/g, "$1n't")
+    .replace(UNAPOSTROPHED_NOT, "$1n't")
     .replace(/[^\p{L}\p{N}'/-]+/gu, " ")
     .trim()} `;
 }
@@ -302,9 +302,7 @@ const AFFIRMING = new RegExp(
     " not even (?:close|a contest|in the same league)(?= )(?! to )",
     " (?:couldn't|could not|can't|cannot|never|wouldn't|would not)(?: have)?(?: be| been)? (?:any )?(?:happier|prouder|more (?:sure|certain|convinced|confident|excited))(?= )",
     " (?:can't|cannot|couldn't) imagine(?= (?:\\S+ ){0,6}?(?:any(?:thing|where|one) but|any(?:thing|where|one) other than|any(?:thing|where|one) else|going back|life without) )",
-    // "got her to eat broccoli which I have never managed", "something we couldn't do in a year": what
-    // someone did that the writer never could is praise of them, not a "never".
-    " (?:which|that|something) (?:i|we) (?:have |'ve |had |'d )?(?:never|couldn't|could not|could never|can't|cannot|haven't|have not|hadn't)(?: once| ever)? (?:managed?|pulled off|done|do|got|get|pull off)(?= )",
+    OUTDONE,
   ].join("|"),
   "g",
 );

@@ -21,3 +21,6 @@ export const UNAPOSTROPHED_STOP_WORDS: ReadonlySet<string> = new Set(
     .filter((w) => /n't$/.test(w) || ["i'm", "i've", "you're", "they're", "that's", "there's", "what's"].includes(w))
     .map((w) => w.replace("'", "")),
 );
+
+/** A phone or a thumb drops the apostrophe: "didnt", "wont", "cant" are "didn't", "won't", "can't" (replace with "$1n't"). */
+export const UNAPOSTROPHED_NOT = /\b(is|are|was|were|do|does|did|has|have|had|could|would|should|wo|ca)nt\b/g;
