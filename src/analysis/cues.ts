@@ -20,15 +20,17 @@
  */
 
 import { AFFIRMING_NEGATIONS, CUE_LISTS, type CueKind, NEGATIVE_OUTCOME_WORDS, TENTATIVE_CUES } from "./cue-lists.js";
+import { UNAPOSTROPHED_NOT } from "./fillers.js";
 import { MONTH_NAME, WEEKDAY_NAME } from "./time-words.js";
 import { fold } from "./tokens.js";
-import { CHOICE_VERDICTS, DOUBTED_VERDICTS } from "./verdicts.js";
+import { CHOICE_VERDICTS, DOUBTED_VERDICTS, OUTDONE } from "./verdicts.js";
 
 /** Text as cue matching sees it: lower case, accents folded, words separated by single spaces. */
 function normalise(text: string): string {
   return ` ${fold(text)
     .replace(/[’‘]/g, "'")
     .replace(/n't\b/g, "n't")
+    .replace(UNAPOSTROPHED_NOT, "$1n't")
     .replace(/[^\p{L}\p{N}'/-]+/gu, " ")
     .trim()} `;
 }
@@ -300,6 +302,7 @@ const AFFIRMING = new RegExp(
     " not even (?:close|a contest|in the same league)(?= )(?! to )",
     " (?:couldn't|could not|can't|cannot|never|wouldn't|would not)(?: have)?(?: be| been)? (?:any )?(?:happier|prouder|more (?:sure|certain|convinced|confident|excited))(?= )",
     " (?:can't|cannot|couldn't) imagine(?= (?:\\S+ ){0,6}?(?:any(?:thing|where|one) but|any(?:thing|where|one) other than|any(?:thing|where|one) else|going back|life without) )",
+    OUTDONE,
   ].join("|"),
   "g",
 );

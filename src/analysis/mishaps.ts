@@ -45,4 +45,13 @@ export const MISHAPS: readonly string[] = [
   "showing an error",
   "threw an error",
   "throwing errors",
+  // What someone or something failed to do, and still fails to: "the bus didn't turn up again",
+  // "six weeks of lessons and she still won't put her face in".
+  "didn't turn up",
+  "didn't show up",
+  "never turned up",
+  "never showed up",
+  "still won't",
+  "still can't",
+  "still doesn't",
 ];

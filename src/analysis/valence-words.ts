@@ -51,6 +51,9 @@ export const POSITIVE = [
   // Of people and jobs: "a dream to work for", "a pleasure to deal with".
   "a dream",
   "a pleasure",
+  // "the new head is a breath of fresh air", "carol is a gem".
+  "breath of fresh air",
+  "a gem",
   "better",
   "best",
   "excellent",
@@ -189,6 +192,12 @@ export const NEGATIVE = [
   "brittle",
   "useless",
   "pathetic",
+  // Of a place, a day or a thing with no life in it: "sundays are dead", "the high street is dead"
+  // (not "dead comfy", "dead easy": only after a copula).
+  "is dead",
+  "are dead",
+  "was dead",
+  "were dead",
   // Of a person who cheats: "one big fraud", "a crook".
   "fraud",
   "a crook",

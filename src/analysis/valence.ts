@@ -83,7 +83,7 @@ const IRONIC_PRAISE =
 const PRAISE_OPENER =
   "(?:oh\\s+)?(?:great|wonderful|fantastic|perfect|brilliant|lovely|marvell?ous|super|awesome|excellent|amazing|(?:very\\s+)?(?:nice|good))";
 const PRAISE_CLOSER =
-  "(?:love it|loving it|love that|love this|just great|just perfect|just lovely|lovely|perfect|brilliant|great|fantastic|marvell?ous|super|awesome|wonderful|amazing|living the dream)";
+  "(?:love it|loving it|love that|love this|just great|just perfect|just lovely|lovely|perfect|brilliant|great|fantastic|marvell?ous|super|awesome|wonderful|amazing|living the dream|money well spent|worth every penny)";
 /**
  * Dictation and hurried notes leave the punctuation out ("oh great the grinder jammed again ...,
  * fantastic investment that"): an opener is set off by a comma or "!", or is an interjection
@@ -112,9 +112,12 @@ const RECOVERED =
 /** Praise at both ends, as sarcasm: not of news that something works again. */
 const bookended = (text: string) => !RECOVERED.test(text);
 
-/** Praise that closes a text, after a comma or a full stop ("..., brilliant", "... Great stuff."). */
-const CLOSING_PRAISE = new RegExp(`(?<=[.!?…,;]\\s*)${CLOSER}\\s*[.!]*\\s*$`, "iu");
-const MISHAP = new RegExp(`\\b(?:${MISHAPS.join("|")})\\b`, "iu");
+/** Praise that closes a text, after a comma or a full stop, or a spoken one ("... so yeah money well spent"). */
+const CLOSING_PRAISE = new RegExp(`(?<=(?:[.!?…,;]|\\b(?:so yeah|yeah))\\s*)${CLOSER}\\s*[.!]*\\s*$`, "iu");
+// "didnt turn up": a phone or a thumb drops the apostrophe.
+const MISHAP_WORDS = `\\b(?:${MISHAPS.map((m) => m.replace(/'/g, "['’]?")).join("|")})\\b`;
+const MISHAP = new RegExp(MISHAP_WORDS, "iu");
+const MISHAPS_ALL = new RegExp(MISHAP_WORDS, "giu");
 
 /**
  * Praise closing a report of what went wrong ("drill battery died halfway through a ceiling,
@@ -125,8 +128,8 @@ function closesMishap(text: string): boolean {
   return m !== null && !RECOVERED.test(text) && MISHAP.test(text.slice(0, m.index));
 }
 
-/** A praise word opening a statement, set off by a comma or "!": "Great, ...", "Very nice, ...". */
-const OPENING_PRAISE = new RegExp(`^\\s*${PRAISE_OPENER}\\s*[,!]+\\s*`, "iu");
+/** A praise word opening a statement, set off by a comma or "!" or said straight before its clause: "Great, ...", "oh brilliant the bus ...". */
+const OPENING_PRAISE = new RegExp(`^\\s*${PRAISE_OPENER}${OPENER_END}\\s*`, "iu");
 
 /**
  * Praise opening a report of what went wrong ("Wonderful, the power cut out during the match",
@@ -139,11 +142,17 @@ function opensMishap(text: string): boolean {
 }
 
 /** The text with its sarcastic praise read as the complaint it is. */
-const withIrony = (text: string) =>
-  (bookended(text) ? text.replace(BOOKENDED, " ironic-praise ") : text)
+const withIrony = (text: string) => {
+  const closes = closesMishap(text);
+  const opens = opensMishap(text);
+  const out = (bookended(text) ? text.replace(BOOKENDED, " ironic-praise ") : text)
     .replace(IRONIC_PRAISE, " ironic-praise ")
-    .replace(closesMishap(text) ? CLOSING_PRAISE : /$^/u, " ironic-praise ")
-    .replace(opensMishap(text) ? OPENING_PRAISE : /$^/u, " ironic-praise ");
+    .replace(closes ? CLOSING_PRAISE : /$^/u, " ironic-praise ")
+    .replace(opens ? OPENING_PRAISE : /$^/u, " ironic-praise ");
+  // The mishap the praise mocks is what went wrong, not a "not": "she still won't put her face
+  // in, so yeah money well spent" is one complaint, not a complaint turned round by "won't".
+  return closes || opens ? out.replace(MISHAPS_ALL, " mishap ") : out;
+};
 
 /** The valence phrases of a normalised text and their signed sum. */
 function phrasesOf(normalised: string): { sum: number; words: string[] } {

@@ -62,3 +62,10 @@ export const CHOICE_VERDICTS: readonly string[] = [
   "paying off",
   "worked out",
 ];
+
+/**
+ * What someone did that the writer never could ("got her to eat broccoli which I have never
+ * managed", "something we couldn't do in a year"): praise of them, not a "never" (cues.ts AFFIRMING).
+ */
+export const OUTDONE =
+  " (?:which|that|something) (?:i|we) (?:have |'ve |had |'d )?(?:never|couldn't|could not|could never|can't|cannot|haven't|have not|hadn't)(?: once| ever)? (?:managed?|pulled off|done|do|got|get|pull off)(?= )";

@@ -40,10 +40,10 @@ const SURE =
   "(?:\\s+(?:is|was)|['’]s)(?:\\s+(?:pretty|quite|very|totally|fully|dead|absolutely|100%))?\\s+(?:convinced|adamant|sure|certain|positive|confident)";
 /**
  * Holding to a belief or letting it go, as people say a person did: "Omar doubled down",
- * "Hal changed his mind", "Rosa came around", "Li stands by it". Only a person does these.
+ * "Hal changed his mind", "Rosa came around", "Jon is actually coming round to it", "Li stands by it". Only a person does these.
  */
 const STANDS =
-  "(?:doubled|doubles|doubling) down|(?:came|comes|has come|finally came) (?:a)?round|changed (?:his|her|their) mind|(?:backtracked|backpedalled|backpedaled|u-turned)|(?:still )?stands by|(?:has |have |had )?(?:gone|went|going|turned) (?:a bit |a little |right )?(?:cold|sour) on|(?:has |had )?(?:soured|cooled) on";
+  "(?:doubled|doubles|doubling) down|(?:came|comes|has come|finally came) (?:a)?round|(?:is|was|are|were) (?:actually |finally |slowly |even )?coming (?:a)?round|changed (?:his|her|their) mind|(?:backtracked|backpedalled|backpedaled|u-turned)|(?:still )?stands by|(?:has |have |had )?(?:gone|went|going|turned) (?:a bit |a little |right )?(?:cold|sour) on|(?:has |had )?(?:soured|cooled) on";
 /** An aside between the name and the verb: "Bernadette, bless her, still insists", "Dev, to be fair, thinks". */
 const ASIDE = ",\\s*[\\p{L}'’ ]{2,24},";
 /** Verbs only a person does with a belief: these report one for any name, tagged or not. */

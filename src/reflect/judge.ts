@@ -10,7 +10,7 @@ import {
   polarity,
   tentativeCue,
 } from "../analysis/cues.js";
-import { forecastsFailure } from "../analysis/forecast.js";
+import { cameTrue, forecastsFailure } from "../analysis/forecast.js";
 import {
   claimSubject,
   evaluatedClauses,
@@ -106,7 +106,9 @@ function flipOf(
     ranks(claim.text) || (ranks(fact.text) && !ranksSameSubject(claim.text, fact.text))
       ? { sign: 0, words: [] }
       : evaluatedOn(claim.text, fact.text);
-  const negated = polarity(fact.cues) !== polarity(claim.cues);
+  // "mum admits sundays are worth opening" asserts its clause: against "sundays isn't worth it".
+  const conceded = polarity(claim.cues) < 0 && grammaticalPolarity(fact.cues) > 0 && polarity(fact.cues) < 0;
+  const negated = conceded || polarity(fact.cues) !== polarity(claim.cues);
   const cue = has(fact.cues, "reversal", "negation") ?? has(claim.cues, "reversal", "negation");
   if (op.sign !== 0 && said.sign !== 0) {
     if (op.sign === said.sign) return { flipped: false };
@@ -336,6 +338,11 @@ export function judgePair(
     grammaticalPolarity(opCues) < 0 ||
     has(factCues, "reversal", "negation") !== undefined ||
     evaluation(about.text).sign !== 0;
+  // What a forecast said would happen, reported as done, bears it out ("the school closed for snow"),
+  // however little else the report shares with it.
+  if (timed && fact.kind !== "opinion" && cameTrue(firstClause(opinion.statement), fact.content)) {
+    return { stance: "support", strength: W.outcome, reason: "came true" };
+  }
   // "Juno saved money on her railcard" says nothing of "growing your own veg doesn't save money":
   // a fact that bears on a claim speaks of the claim's subject.
   const claimed = claimSubject(reportedClaim(opinion.entities, opinion.statement) ?? opinion.statement);

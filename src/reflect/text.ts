@@ -6,6 +6,7 @@
 
 import { sameThing } from "../analysis/abbreviations.js";
 import { CUE_WORDS, findCues } from "../analysis/cues.js";
+import { SPEECH_FILLERS, UNAPOSTROPHED_STOP_WORDS } from "../analysis/fillers.js";
 import { porterStem, stemFamily } from "../analysis/stem.js";
 import { STOP_WORDS } from "../analysis/stopwords.js";
 import { fold } from "../analysis/tokens.js";
@@ -56,7 +57,12 @@ export const VAGUE_WORDS: readonly string[] = [
 const TIME_PHRASES =
   /\b(?:(?:these|those) days|(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|\d+)\s+(?:days?|weeks?|months?)\s+(?:early|late|ahead|behind))\b/gu;
 
-const skip = (w: string) => STOP_WORDS.has(w) || CUE_WORDS.has(w) || HOLDING_WORDS.has(w);
+const skip = (w: string) =>
+  STOP_WORDS.has(w) ||
+  CUE_WORDS.has(w) ||
+  HOLDING_WORDS.has(w) ||
+  SPEECH_FILLERS.has(w) ||
+  UNAPOSTROPHED_STOP_WORDS.has(w);
 
 /**
  * Lower-case, accent-folded, stemmed (matchStem) content words without stop words, entity markers

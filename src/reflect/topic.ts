@@ -305,7 +305,14 @@ export function topicScore(opinion: Topic, fact: Topic, k: TopicMatching): numbe
     if (opinion.entities.has(e))
       for (const t of contentTokens(e)) if (opinion.words.has(t) && fact.words.has(t)) nameWords++;
   // ... unless the statement says it of the whole thing, not of a part ("Linear's pricing").
-  const wholly = [...fact.entities].some((e) => opinion.entities.has(e) && !fact.aspectOf?.has(e));
+  // A name the belief mentions in passing while it judges something else ("carol is great ...
+  // ellie adores her") is no anchor on its own: "ellie still wont swim" is not about carol.
+  const wholly = [...fact.entities].some(
+    (e) =>
+      opinion.entities.has(e) &&
+      !fact.aspectOf?.has(e) &&
+      (opinion.judgedWords === undefined || [...contentTokens(e)].some((t) => opinion.judgedWords!.has(t))),
+  );
   if (sharedEntities > 0 && sharedWords > 0 && (sharedWords > nameWords || wholly)) return 1 + sharedEntities + sim;
   // A switch away from a thing the opinion is about ("switching off Linear would be a step
   // back", "we moved off Linear") speaks of the belief about that thing.
