@@ -316,7 +316,9 @@ async function writeCommit(
     // core.safecrlf refuses an LF page in a repository whose checkouts are CRLF (core.autocrlf,
     // eol=crlf): the blob is what `git add` would store either way, the refusal only a warning
     // made fatal, and a Windows user's settings must not stop membank's commit every night.
-    await run(["-c", "core.safecrlf=false", "update-index", "--add", "-z", "--stdin"], nulList(topPaths));
+    // core.fileMode=false: a page keeps HEAD's mode (a new one 100644), not an executable bit of the user's.
+    const add = ["-c", "core.safecrlf=false", "-c", "core.fileMode=false", "update-index", "--add", "-z", "--stdin"];
+    await run(add, nulList(topPaths));
     const tree = (await run(["write-tree"])).stdout.trim();
     if (state.kind === "normal" && headTree === tree) return undefined;
     // The entries for the user's index are read while git writes the commit object.
