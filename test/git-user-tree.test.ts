@@ -72,7 +72,10 @@ describe("the user's own work in the tree", () => {
     expect(run.code, run.stderr).toBe(0);
     expect((await git(ws, "rev-parse", "HEAD~1")).trim()).toBe(head);
     const files = (await git(ws, "show", "--name-only", "--format=", "HEAD")).trim().split("\n");
-    expect(files.every((f) => f.startsWith("bank/")), files.join(" ")).toBe(true);
+    expect(
+      files.every((f) => f.startsWith("bank/")),
+      files.join(" "),
+    ).toBe(true);
     for (const mine of ["bank/entities/Mara.md", "bank/entities/Priya.md", "bank/entities/Ola.md", "bank/todo.txt"])
       expect(files).not.toContain(mine);
     expect(await git(ws, "diff", "--cached", "--binary")).toBe(cachedBefore);
