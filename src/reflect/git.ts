@@ -17,6 +17,7 @@ import {
   type GitState,
   gitBusyError,
   gitState,
+  noRepositoryNote,
   nulList,
   type RepoInfo,
   repoInfo,
@@ -101,7 +102,7 @@ export async function commitPending(
   const repo = opts.repo ?? (await repoInfo(ws.root));
   if (!repo) {
     await replacePendingWrites(ws, []);
-    return { ...result, off: `${ws.root} is not a git repository` };
+    return { ...result, off: noRepositoryNote(ws.root) };
   }
   const lines = await readPendingWrites(ws);
   if (lines.length === 0) return result;

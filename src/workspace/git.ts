@@ -78,6 +78,19 @@ const REPO_LOCAL_ENV = [
   "GIT_COMMITTER_DATE",
 ];
 
+/**
+ * Why a workspace outside any repository gets no commit, as a person reads it: `dir` is in no
+ * repository; with GIT_DIR set in the user's shell (a dotfiles-style repository whose git dir
+ * is elsewhere) also that membank does not follow it (gitEnv drops it: a hook's GIT_DIR would
+ * send membank's commit into the hook's repository).
+ */
+export function noRepositoryNote(dir: string): string {
+  const gitDir = process.env.GIT_DIR;
+  return gitDir
+    ? `${dir} is not a git repository (GIT_DIR=${gitDir} is set in this shell; membank does not follow it, it commits only to the repository the workspace's folder is in)`
+    : `${dir} is not a git repository`;
+}
+
 export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of REPO_LOCAL_ENV) delete env[name];
