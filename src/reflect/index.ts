@@ -364,7 +364,11 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   await repoReady();
   await writeOwnedFiles(
     ws,
-    rendered.pages.map((p) => ({ path: p.path, content: p.after })),
+    rendered.pages.map((p) => ({
+      path: p.path,
+      content: p.after,
+      ...(p.before === undefined ? {} : { expect: p.before }),
+    })),
     { record: repo === true },
   );
   const parts = await saveSnapshot(ws, loaded, aliases, {
