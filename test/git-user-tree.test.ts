@@ -2,13 +2,13 @@
 // ordinary shell (editor and pager set, no git identity): membank's commit holds only
 // membank's changes, the user's staged state is byte for byte as they left it, and no
 // hand-written text is lost.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { chmod, cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ordinaryShellEnv, runBin } from "./cli-bin.js";
+import { collectRun, MEMBANK_BIN, ordinaryShellEnv, runBin } from "./cli-bin.js";
 
 const exec = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -102,5 +102,67 @@ describe("the user's own work in the tree", () => {
     expect(await git(ws, "diff", "--cached", "--name-only")).toBe("");
     expect(await git(ws, "diff", "--raw", "--", "bank/entities/Mara.md")).toMatch(/^:100644 100755 /);
     expect((await stat(path.join(ws, "bank/entities/Mara.md"))).mode & 0o777).toBe(0o755);
+  });
+});
+
+describe("git config people have", () => {
+  it("a pre-commit hook that reformats, a commit.template, an editor that never returns, signing on with no key: the nightly commits membank's pages as they were written, unsigned, without waiting", async () => {
+    const ws = await afterFirstNight();
+    const hooks = path.join(ws, "..", `hooks${n++}`);
+    await mkdir(hooks);
+    // A formatter in a pre-commit hook (lint-staged, prettier): would rewrite the staged pages.
+    await writeFile(
+      path.join(hooks, "pre-commit"),
+      '#!/bin/sh\nfor f in $(git diff --cached --name-only); do sed -i \'s/@/AT /g\' "$f"; git add "$f"; done\n',
+    );
+    await chmod(path.join(hooks, "pre-commit"), 0o755);
+    await writeFile(path.join(ws, "..", "template.txt"), "JIRA-000: describe your change\n");
+    for (const [k, v] of [
+      ["core.hooksPath", hooks],
+      ["commit.template", path.join(ws, "..", "template.txt")],
+      ["core.editor", "sleep 600"],
+      ["commit.gpgsign", "true"],
+      ["user.signingkey", "0xDEADBEEF"],
+      ["user.useConfigOnly", "true"],
+    ])
+      await git(ws, "config", k!, v!);
+    await newDay(ws);
+    const t0 = Date.now();
+    const run = await runBin(["run", "nightly", "--workspace", ws], { ...env, EDITOR: "sleep 600", GIT_EDITOR: "" });
+    expect(run.code, run.stderr).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(60_000);
+    const message = await git(ws, "log", "-1", "--format=%an%n%G?%n%B");
+    expect(message).toMatch(/^membank\nN\nmembank nightly /);
+    expect(message).not.toContain("JIRA-000");
+    for (const f of (await git(ws, "show", "--name-only", "--format=", "HEAD")).trim().split("\n")) {
+      expect(await git(ws, "show", `HEAD:${f}`), f).toBe(await readFile(path.join(ws, f), "utf8"));
+    }
+    expect(await git(ws, "status", "--porcelain", "--", "bank")).toBe("");
+  });
+});
+
+describe("two runs at once", () => {
+  it("cron's nightly and a hand `membank reflect` started together: one does the work, the other waits its turn or says who holds the lock; the bank ends as one clean run leaves it, each change committed once", async () => {
+    const clean = await afterFirstNight();
+    const ws = await afterFirstNight();
+    await newDay(clean);
+    await newDay(ws);
+    expect((await runBin(["run", "nightly", "--workspace", clean], env)).code).toBe(0);
+    const start = (args: string[]) =>
+      collectRun(spawn(process.execPath, [MEMBANK_BIN, ...args, "--workspace", ws], { env, stdio: "pipe" }));
+    const [nightly, reflect] = await Promise.all([start(["run", "nightly"]), start(["reflect"])]);
+    expect([0, 3, 4], nightly.stderr).toContain(nightly.code);
+    expect([0, 4], reflect.stderr).toContain(reflect.code);
+    if (reflect.code === 4) expect(reflect.stderr).toMatch(/busy: locked by pid \d+/);
+    // Whatever the order, a later nightly finishes the rest (the index) and then has nothing to do.
+    const after = await runBin(["run", "nightly", "--workspace", ws], env);
+    expect([0, 3], after.stderr).toContain(after.code);
+    expect((await runBin(["run", "nightly", "--workspace", ws], env)).code).toBe(3);
+    const tree = async (dir: string) => git(dir, "ls-tree", "-r", "HEAD", "--", "bank");
+    expect(await tree(ws)).toBe(await tree(clean));
+    expect(await git(ws, "status", "--porcelain", "--", "bank")).toBe("");
+    // The new day's pages went into exactly one commit.
+    const touching = (await git(ws, "log", "--format=%H", "--", "bank/entities/Ola.md")).trim().split("\n");
+    expect(touching).toHaveLength(1);
   });
 });

@@ -364,11 +364,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   await repoReady();
   await writeOwnedFiles(
     ws,
-    rendered.pages.map((p) => ({
-      path: p.path,
-      content: p.after,
-      ...(p.before === undefined ? {} : { expect: p.before }),
-    })),
+    rendered.pages.map((p) => ({ path: p.path, content: p.after, expect: p.before })),
     { record: repo === true },
   );
   const parts = await saveSnapshot(ws, loaded, aliases, {
@@ -392,8 +388,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     return report;
   }
   if (!repo) {
-    if (rendered.pages.length > 0)
-      report.commitsOff = `${noRepositoryNote(ws.root)} (run \`git init\`, or reflect --git-init)`;
+    if (rendered.pages.length > 0) report.commitsOff = `${noRepositoryNote(ws.root)} (run \`git init\`, or --git-init)`;
     return report;
   }
   const result = await commitPending(ws, (committed) => commitMessage({ ...report, pagesWritten: committed }, added));

@@ -119,7 +119,7 @@ export interface OwnedWrite {
    * text by the time of the write was saved meanwhile (the person's editor, an agent): then
    * nothing at all is written (ECHANGED), so their words are not replaced by a stale render.
    */
-  expect?: string;
+  expect?: string | undefined;
 }
 
 /** The first file of `files` whose bytes now (`hashes`, in the same order) are not what its caller read. */
