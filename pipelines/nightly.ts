@@ -184,7 +184,7 @@ export const nightly: PipelineDefinition<NightlyState> = {
           written: r.pagesWritten,
           notes: [
             ...r.warnings.slice(0, MAX_NOTES),
-            ...r.conflicts.slice(0, MAX_NOTES).map((c) => `conflict: ${JSON.stringify(c)}`),
+            ...r.conflicts.slice(0, MAX_NOTES).map((c) => `${c.path}: region ${c.region} ${c.reason}`),
             ...r.opinionsChanged.map((c) => `confidence: ${changeLine(c)}`),
           ],
         };

@@ -105,6 +105,39 @@ describe("the user's own work in the tree", () => {
   });
 });
 
+describe("a page a formatter went over", () => {
+  it("blank lines around each region's list (markdownlint, prettier) and trailing spaces: not a hand edit, the next nightly still updates and commits the page", async () => {
+    const ws = await afterFirstNight();
+    const page = path.join(ws, "bank/entities/Mara.md");
+    const formatted = (await readFile(page, "utf8"))
+      .replace(/(<!-- membank:begin [^>]*-->)\n(?!\n)/g, "$1\n\n")
+      .replace(/([^\n])\n(<!-- membank:end [^>]*-->)/g, "$1\n\n$2")
+      .replace(/^(- .*\))$/m, "$1   ");
+    await writeFile(page, formatted);
+    await git(ws, "commit", "-qam", "formatted on save");
+    await newDay(ws);
+    const run = await runBin(["run", "nightly", "--workspace", ws], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toMatch(/conflicts kept|edited by hand/);
+    expect(await readFile(page, "utf8")).toContain("Booked the night train to Berlin");
+    expect(await git(ws, "show", "--name-only", "--format=", "HEAD")).toContain("bank/entities/Mara.md");
+    expect(await git(ws, "status", "--porcelain", "--", "bank")).toBe("");
+  });
+
+  it("a word changed inside a region is still the person's edit: kept, and said", async () => {
+    const ws = await afterFirstNight();
+    const page = path.join(ws, "bank/entities/Mara.md");
+    const text = await readFile(page, "utf8");
+    await writeFile(page, text.replace("engineering lead", "engineering manager"));
+    await git(ws, "commit", "-qam", "she was promoted");
+    await newDay(ws);
+    const run = await runBin(["run", "nightly", "--workspace", ws], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("bank/entities/Mara.md: region summary edited by hand since membank wrote it; kept");
+    expect(await readFile(page, "utf8")).toContain("engineering manager");
+  });
+});
+
 describe("git config people have", () => {
   it("a pre-commit hook that reformats, a commit.template, an editor that never returns, signing on with no key: the nightly commits membank's pages as they were written, unsigned, without waiting", async () => {
     const ws = await afterFirstNight();

@@ -178,9 +178,36 @@ export function bodyHash(body: string): string {
   return createHash("sha256").update(toLf(body)).digest("hex").slice(0, 12);
 }
 
-/** True when a region's body no longer matches the hash membank recorded (a person edited it). */
+/**
+ * A body as a formatter leaves it, undone: no blank lines at its start or end (markdownlint's
+ * and prettier's blank line between the marker comment and a list) and no spaces at line ends
+ * (trim-trailing-whitespace on save, pre-commit's hook). membank's own bodies have neither.
+ */
+function withoutLayout(body: string): string {
+  const lines = toLf(body)
+    .split("\n")
+    .map((l) => l.trimEnd());
+  while (lines.length > 0 && lines[0] === "") lines.shift();
+  while (lines.length > 0 && lines.at(-1) === "") lines.pop();
+  return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
+}
+
+/** The body is byte for byte (but for line endings) what membank wrote: a memo may reuse it as is. */
+export function asWritten(region: Pick<Region, "body" | "sha">): boolean {
+  return region.sha !== undefined && bodyHash(region.body) === region.sha;
+}
+
+/**
+ * True when a region's body no longer matches the hash membank recorded (a person edited it).
+ * A change of layout only (see withoutLayout) is not an edit: it would keep the region from
+ * every update, night after night, for no word of the person's.
+ */
 export function isEdited(region: Pick<Region, "body" | "sha">): boolean {
-  return region.sha !== undefined && bodyHash(region.body) !== region.sha;
+  return (
+    region.sha !== undefined &&
+    bodyHash(region.body) !== region.sha &&
+    bodyHash(withoutLayout(region.body)) !== region.sha
+  );
 }
 
 /** A body ends with a line break (unless empty) so the end marker stays on its own line. */
