@@ -12,7 +12,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { spawn } from "node:child_process";
-import { stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { MembankError } from "./errors.js";
 import { GitShell } from "./git-shell.js";
@@ -79,10 +79,8 @@ const REPO_LOCAL_ENV = [
 ];
 
 /**
- * Why a workspace outside any repository gets no commit, as a person reads it: `dir` is in no
- * repository; with GIT_DIR set in the user's shell (a dotfiles-style repository whose git dir
- * is elsewhere) also that membank does not follow it (gitEnv drops it: a hook's GIT_DIR would
- * send membank's commit into the hook's repository).
+ * Why a workspace in no repository gets no commit; with GIT_DIR set in the user's shell (a
+ * dotfiles-style git dir elsewhere), that membank does not follow it (gitEnv drops it).
  */
 export function noRepositoryNote(dir: string): string {
   const gitDir = process.env.GIT_DIR;
@@ -309,6 +307,16 @@ async function lookUpRepo(dir: string): Promise<RepoInfo | undefined> {
   }
   const [top, gitDir, prefix] = r.stdout.split("\n");
   if (top === undefined || gitDir === undefined) return undefined; // a bare repository: no work tree
+  // core.worktree may name another folder: git would work there, and fail obscurely later.
+  const real = await realpath(dir).catch(() => path.resolve(dir));
+  const rel = path.relative(path.resolve(top), real);
+  if (rel.startsWith("..") || path.isAbsolute(rel)) {
+    throw new MembankError(
+      `${dir} is not in the work tree of its repository ${path.resolve(gitDir)}: git's config puts that at ${top} (core.worktree); ` +
+        `if this folder is the work tree, run \`git config --unset core.worktree\` in it and run again`,
+      { code: GIT_FAILED },
+    );
+  }
   return { top: path.resolve(top), gitDir: path.resolve(gitDir), prefix: prefix ?? "" };
 }
 
