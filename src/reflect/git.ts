@@ -131,7 +131,7 @@ export async function commitPending(
   for (const [t, hash] of await checkoutHashes(repo, unlike)) head.set(t.slice(repo.prefix.length), hash);
   let known: Set<string> | undefined;
   const before = async () =>
-    (known ??= await committedBefore(ws, repo, state.kind === "normal" ? state.head : undefined));
+    (known ??= await committedBefore(ws, repo, state.kind === "normal" ? state.head : undefined, state.branch));
   const eligible: string[] = [];
   for (const p of paths) {
     const chain = chains.get(p)!;
@@ -222,7 +222,7 @@ export async function commitPending(
   }
   result.commit = made.commit;
   result.committed = eligible;
-  await recordCommitted(ws, await before(), eligible);
+  await recordCommitted(ws, await before(), eligible, state.branch);
   // The commit stands; if git was stopped before the user's index caught up, the next run finishes that.
   await replacePendingWrites(ws, made.synced ? [] : [{ sync: eligible.map(top), commit: made.commit }]);
   if (!made.synced) result.unsynced = made.commit;
