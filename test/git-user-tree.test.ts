@@ -122,6 +122,16 @@ describe("a page a formatter went over", () => {
     expect(await readFile(page, "utf8")).toContain("Booked the night train to Berlin");
     expect(await git(ws, "show", "--name-only", "--format=", "HEAD")).toContain("bank/entities/Mara.md");
     expect(await git(ws, "status", "--porcelain", "--", "bank")).toBe("");
+    // The formatter's blank lines stay: membank's commit changes the facts, not the layout.
+    const removed = (await git(ws, "diff", "HEAD~1", "HEAD", "--", "bank/entities/Mara.md"))
+      .split("\n")
+      .filter((l) => /^-(?!--)/.test(l));
+    expect(
+      removed.filter((l) => l === "-"),
+      removed.join("\n"),
+    ).toEqual([]);
+    expect(await readFile(page, "utf8")).toMatch(/<!-- membank:begin facts -->\n\n- /);
+    expect((await runBin(["run", "nightly", "--workspace", ws], env)).code).toBe(3);
   });
 
   it("a word changed inside a region is still the person's edit: kept, and said", async () => {

@@ -192,9 +192,25 @@ function withoutLayout(body: string): string {
   return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
 }
 
-/** The body is byte for byte (but for line endings) what membank wrote: a memo may reuse it as is. */
-export function asWritten(region: Pick<Region, "body" | "sha">): boolean {
-  return region.sha !== undefined && bodyHash(region.body) === region.sha;
+/**
+ * The body membank wrote (LF endings), read through a formatter's layout (withoutLayout), or
+ * undefined when a person changed it or it has no hash: what a memo may reuse as it is.
+ */
+export function writtenBody(region: Pick<Region, "body" | "sha">): string | undefined {
+  if (region.sha === undefined) return undefined;
+  if (bodyHash(region.body) === region.sha) return toLf(region.body);
+  const bare = withoutLayout(region.body);
+  return bodyHash(bare) === region.sha ? bare : undefined;
+}
+
+/** Blank lines a formatter put at the start and end of a body (0 and 0 for membank's own). */
+function padding(body: string): { lead: number; trail: number } {
+  const lines = toLf(body).split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  const blank = (l: string) => l.trim() === "";
+  const lead = lines.findIndex((l) => !blank(l));
+  if (lead === -1) return { lead: 0, trail: 0 };
+  return { lead, trail: lines.length - 1 - lines.findLastIndex((l) => !blank(l)) };
 }
 
 /**
@@ -219,9 +235,10 @@ function withFinalBreak(body: string): string {
  * Text of a complete region with its hash (markers included, no trailing line break),
  * every line ending `eol`.
  */
-export function renderRegion(name: string, body: string, eol = "\n"): string {
+export function renderRegion(name: string, body: string, eol = "\n", pad = { lead: 0, trail: 0 }): string {
   const normalized = withFinalBreak(toLf(body));
-  const text = `<!-- membank:begin ${name} -->\n${normalized}<!-- membank:end ${name} sha=${bodyHash(normalized)} -->`;
+  const laid = normalized === "" ? "" : `${"\n".repeat(pad.lead)}${normalized}${"\n".repeat(pad.trail)}`;
+  const text = `<!-- membank:begin ${name} -->\n${laid}<!-- membank:end ${name} sha=${bodyHash(normalized)} -->`;
   return eol === "\n" ? text : text.replace(/\n/g, eol);
 }
 
@@ -300,7 +317,8 @@ export function applyRegions(
         out += text.slice(region.start, region.end);
       } else {
         // The region keeps its own line ending (a page with mixed endings stays as it is elsewhere).
-        const fresh = renderRegion(region.name, normalized, region.eol);
+        // And the blank lines a formatter put around its body (the hash is of membank's body).
+        const fresh = renderRegion(region.name, normalized, region.eol, padding(region.body));
         if (fresh !== text.slice(region.start, region.end)) written.push(region.name);
         out += fresh;
       }
