@@ -37,7 +37,7 @@ export interface NightlyState {
   /** The retain step's parses, handed to the index (a log unchanged since is not parsed again). */
   parse?: SectionParser;
   reflect?: ReflectReport;
-  commit?: { hash?: string; files: number; left: { path: string; reason: string }[] };
+  commit?: { hash?: string; files: number; left: { path: string; reason: string }[]; off?: string };
   index?: SyncReport;
   /** The daily logs as the retain step listed them (saved as the next run's baseline when this one completes). */
   logsRead?: MemoryFile[];
@@ -184,7 +184,7 @@ export const nightly: PipelineDefinition<NightlyState> = {
           written: r.pagesWritten,
           notes: [
             ...r.warnings.slice(0, MAX_NOTES),
-            ...r.conflicts.slice(0, MAX_NOTES).map((c) => `conflict: ${JSON.stringify(c)}`),
+            ...r.conflicts.slice(0, MAX_NOTES).map((c) => `${c.path}: region ${c.region} ${c.reason}`),
             ...r.opinionsChanged.map((c) => `confidence: ${changeLine(c)}`),
           ],
         };
@@ -209,7 +209,12 @@ export const nightly: PipelineDefinition<NightlyState> = {
         if (r.unsynced) notes.push("git was stopped after the commit; the next run brings git's index in line");
         for (const l of r.left.slice(0, MAX_NOTES)) notes.push(leftNote(l));
         if (r.left.length > MAX_NOTES) notes.push(`... and ${r.left.length - MAX_NOTES} more files left uncommitted`);
-        ctx.state.commit = { ...(r.commit ? { hash: r.commit } : {}), files: r.committed.length, left: r.left };
+        ctx.state.commit = {
+          ...(r.commit ? { hash: r.commit } : {}),
+          files: r.committed.length,
+          left: r.left,
+          ...(r.off ? { off: r.off } : {}),
+        };
         return {
           counts: { files: r.committed.length, ...(r.left.length ? { left: r.left.length } : {}) },
           ...(r.commit ? { commit: r.commit } : {}),

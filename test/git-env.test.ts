@@ -99,6 +99,29 @@ describe("membank started by git", () => {
     expect(await git(code.linked, "status", "--porcelain")).toBe("");
     expect((await log(ws))[0]).toMatch(/^membank: membank nightly/);
   });
+
+  it("GIT_DIR exported by the user's shell for a dotfiles-style repository (git dir elsewhere, no .git in the workspace): says it does not follow it, commits into neither", async () => {
+    const ws = path.join(tmp, `dotfiles-ws${n++}`);
+    await mkdir(ws, { recursive: true });
+    await cp(path.join(ROOT, "bank.example/memory"), path.join(ws, "memory"), { recursive: true });
+    await writeFile(path.join(ws, "membank.config.json"), `${JSON.stringify({ embedding: { provider: "none" } })}\n`);
+    const bare = path.join(tmp, `dotfiles${n++}.git`);
+    await git(tmp, "init", "-q", "--bare", "-b", "main", bare);
+    const shell = { ...env, GIT_DIR: bare, GIT_WORK_TREE: ws };
+    await exec("git", ["-c", "user.name=Dana", "-c", "user.email=d@e", "add", "memory"], { cwd: ws, env: shell });
+    await exec("git", ["-c", "user.name=Dana", "-c", "user.email=d@e", "commit", "-qm", "notes"], {
+      cwd: ws,
+      env: shell,
+    });
+    const run = await exec(process.execPath, [CLI, "run", "nightly", "--workspace", ws], { env: shell });
+    expect(run.stdout).toContain(
+      `commit: none (${ws} is not a git repository (GIT_DIR=${bare} is set in this shell; membank does not follow it`,
+    );
+    expect(run.stdout).not.toMatch(/nothing changed/);
+    expect(await log(bare)).toEqual(["Dana: notes"]);
+    // The pages are written all the same.
+    expect((await readFile(path.join(ws, "bank/opinions.md"), "utf8")).length).toBeGreaterThan(0);
+  });
 });
 
 describe("a repository's own settings", () => {

@@ -67,6 +67,24 @@ describe("repository shapes", () => {
     expect(await git(ws, "status", "--porcelain", "--", "bank")).toBe("");
   });
 
+  it("core.worktree naming another folder (a copied config, a script's setting): one line naming it and the fix, nothing written; after the fix the run commits", async () => {
+    const ws = await committed();
+    const elsewhere = path.join(tmp, `elsewhere${n++}`);
+    await mkdir(elsewhere);
+    await git(ws, "config", "core.worktree", elsewhere);
+    const run = await nightly(ws);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${ws} is not in the work tree of its repository`);
+    expect(run.stderr).toContain(`at ${elsewhere} (core.worktree)`);
+    expect(run.stderr).toContain("git config --unset core.worktree");
+    await expect(readFile(path.join(ws, "bank", "opinions.md"))).rejects.toThrow();
+    expect(await readdir(elsewhere)).toEqual([]);
+    await git(ws, "config", "--unset", "core.worktree");
+    const next = await nightly(ws);
+    expect(next.code, next.stderr).toBe(0);
+    expect(await subject(ws)).toMatch(/^membank nightly/);
+  });
+
   it("bank pages under a clean/smudge filter (git-crypt's kind): each night commits membank's changes, and a page the user edited is still left", async () => {
     const ws = await committed();
     // rot13 both ways: the blobs differ from the files, as with an encrypting filter.

@@ -104,6 +104,37 @@ describe("a page the user took out of git", () => {
   });
 });
 
+describe("a branch without membank's pages", () => {
+  it("made before membank's first night: the nightly there commits the pages on that branch, and `git switch` back is not blocked by them", async () => {
+    const dir = path.join(tmp, `ws-${n++}`);
+    mkdirSync(path.join(dir, "memory"), { recursive: true });
+    writeFileSync(path.join(dir, "memory/2026-05-18.md"), "## Retain\n- W @Grete: sings alto\n");
+    git(dir, "init", "-q", "-b", "main");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "notes");
+    git(dir, "branch", "drafts");
+    await nightly(dir);
+    git(dir, "switch", "-q", "drafts");
+    expect(existsSync(path.join(dir, "bank"))).toBe(false);
+    writeFileSync(path.join(dir, "memory/2026-05-25.md"), "## Retain\n- W @Oskar: new tenor\n");
+    const run = await nightly(dir);
+    expect(run.stdout).not.toContain("you took it out of git");
+    expect(git(dir, "ls-tree", "-r", "--name-only", "HEAD", "bank")).toContain("bank/entities/Grete.md");
+    expect(git(dir, "status", "--porcelain", "--", "bank")).toBe("");
+    git(dir, "switch", "-q", "main");
+    expect(git(dir, "show", "HEAD:bank/entities/Grete.md")).toContain("sings alto");
+  });
+
+  it("reset to before membank's first night on the same branch: the pages are not committed back", async () => {
+    const dir = await workspace();
+    git(dir, "reset", "-q", "--hard", "HEAD~1");
+    const head = git(dir, "rev-parse", "HEAD").trim();
+    const run = await nightly(dir);
+    expect(git(dir, "rev-parse", "HEAD").trim()).toBe(head);
+    expect(run.stdout).toContain("bank/entities/Grete.md: written, not committed: you took it out of git");
+  });
+});
+
 describe("a page the user saved in another encoding", () => {
   it("is not rewritten: one line naming file and line, nothing written or committed; once saved as UTF-8 the next night updates it", async () => {
     const dir = await workspace();

@@ -47,7 +47,7 @@ export function summarizeNightly(s: NightlyState, record: RunRecord): string[] {
     lines.push(
       s.commit.hash
         ? `commit: ${s.commit.hash.slice(0, 12)} (${s.commit.files} files)`
-        : `commit: none (${s.commit.left.length ? "nothing membank alone changed" : "nothing changed"})`,
+        : `commit: none (${s.commit.off ? `${s.commit.off}: files written, no commit` : s.commit.left.length ? "nothing membank alone changed" : "nothing changed"})`,
     );
     for (const l of s.commit.left.slice(0, 20)) lines.push(`  ${leftNote(l)}`);
   }

@@ -4,7 +4,7 @@ import path from "node:path";
 import { isDailyLog } from "../markdown/log-path.js";
 import { MembankError } from "../workspace/errors.js";
 import { isInside, toPosixRelative } from "../workspace/files.js";
-import { writeOwnedFile } from "../workspace/owned.js";
+import { writeOwnedFiles } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { formatRetainLine } from "./retain-line.js";
 import type { ExtractedFact } from "./types.js";
@@ -107,6 +107,12 @@ export async function appendExtractedRetain(
   if (current !== expectedContent) return false;
   const section = extractedSection(current, facts, opts);
   if (section === "") return false;
-  await writeOwnedFile(ws, rel, current + section);
+  try {
+    // `expect`: a line the agent appends while the file is written wins too (nothing is written).
+    await writeOwnedFiles(ws, [{ path: rel, content: current + section, expect: current }]);
+  } catch (error) {
+    if ((error as MembankError).code === "ECHANGED") return false;
+    throw error;
+  }
   return true;
 }

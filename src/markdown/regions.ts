@@ -178,9 +178,52 @@ export function bodyHash(body: string): string {
   return createHash("sha256").update(toLf(body)).digest("hex").slice(0, 12);
 }
 
-/** True when a region's body no longer matches the hash membank recorded (a person edited it). */
+/**
+ * A body as a formatter leaves it, undone: no blank lines at its start or end (markdownlint's
+ * and prettier's blank line between the marker comment and a list) and no spaces at line ends
+ * (trim-trailing-whitespace on save, pre-commit's hook). membank's own bodies have neither.
+ */
+function withoutLayout(body: string): string {
+  const lines = toLf(body)
+    .split("\n")
+    .map((l) => l.trimEnd());
+  while (lines.length > 0 && lines[0] === "") lines.shift();
+  while (lines.length > 0 && lines.at(-1) === "") lines.pop();
+  return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
+}
+
+/**
+ * The body membank wrote (LF endings), read through a formatter's layout (withoutLayout), or
+ * undefined when a person changed it or it has no hash: what a memo may reuse as it is.
+ */
+export function writtenBody(region: Pick<Region, "body" | "sha">): string | undefined {
+  if (region.sha === undefined) return undefined;
+  if (bodyHash(region.body) === region.sha) return toLf(region.body);
+  const bare = withoutLayout(region.body);
+  return bodyHash(bare) === region.sha ? bare : undefined;
+}
+
+/** Blank lines a formatter put at the start and end of a body (0 and 0 for membank's own). */
+function padding(body: string): { lead: number; trail: number } {
+  const lines = toLf(body).split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  const blank = (l: string) => l.trim() === "";
+  const lead = lines.findIndex((l) => !blank(l));
+  if (lead === -1) return { lead: 0, trail: 0 };
+  return { lead, trail: lines.length - 1 - lines.findLastIndex((l) => !blank(l)) };
+}
+
+/**
+ * True when a region's body no longer matches the hash membank recorded (a person edited it).
+ * A change of layout only (see withoutLayout) is not an edit: it would keep the region from
+ * every update, night after night, for no word of the person's.
+ */
 export function isEdited(region: Pick<Region, "body" | "sha">): boolean {
-  return region.sha !== undefined && bodyHash(region.body) !== region.sha;
+  return (
+    region.sha !== undefined &&
+    bodyHash(region.body) !== region.sha &&
+    bodyHash(withoutLayout(region.body)) !== region.sha
+  );
 }
 
 /** A body ends with a line break (unless empty) so the end marker stays on its own line. */
@@ -192,9 +235,10 @@ function withFinalBreak(body: string): string {
  * Text of a complete region with its hash (markers included, no trailing line break),
  * every line ending `eol`.
  */
-export function renderRegion(name: string, body: string, eol = "\n"): string {
+export function renderRegion(name: string, body: string, eol = "\n", pad = { lead: 0, trail: 0 }): string {
   const normalized = withFinalBreak(toLf(body));
-  const text = `<!-- membank:begin ${name} -->\n${normalized}<!-- membank:end ${name} sha=${bodyHash(normalized)} -->`;
+  const laid = normalized === "" ? "" : `${"\n".repeat(pad.lead)}${normalized}${"\n".repeat(pad.trail)}`;
+  const text = `<!-- membank:begin ${name} -->\n${laid}<!-- membank:end ${name} sha=${bodyHash(normalized)} -->`;
   return eol === "\n" ? text : text.replace(/\n/g, eol);
 }
 
@@ -273,7 +317,8 @@ export function applyRegions(
         out += text.slice(region.start, region.end);
       } else {
         // The region keeps its own line ending (a page with mixed endings stays as it is elsewhere).
-        const fresh = renderRegion(region.name, normalized, region.eol);
+        // And the blank lines a formatter put around its body (the hash is of membank's body).
+        const fresh = renderRegion(region.name, normalized, region.eol, padding(region.body));
         if (fresh !== text.slice(region.start, region.end)) written.push(region.name);
         out += fresh;
       }

@@ -86,11 +86,20 @@ export async function recoverIndexLock(
     await markCommitEnd(ws);
     return `removed ${lockFile} left by an interrupted membank commit (pid ${marker.pid})`;
   }
-  throw new MembankError(
-    `${lockFile} exists: another git command is running in this repository, or one crashed. ` +
-      "If no git command is running, remove that file and run again.",
-    { code: "EGITLOCK" },
-  );
+  throw new MembankError(lockedMessage(lockFile, lockInfo.mtimeMs, Date.now()), { code: "EGITLOCK" });
+}
+
+/** A lock git has not touched for this long is a crashed or killed git's: no git command holds one that long. */
+const STALE_LOCK_MS = 60 * 60 * 1000;
+
+/** What to do about someone's index.lock: remove one a crashed git left long ago; wait out a fresh one. */
+export function lockedMessage(lockFile: string, mtimeMs: number, now: number): string {
+  const since = new Date(mtimeMs).toISOString().replace(/\.\d+Z$/, "Z");
+  return now - mtimeMs >= STALE_LOCK_MS
+    ? `${lockFile} was left at ${since} by a git command that crashed or was killed (none holds it that long): ` +
+        "membank committed nothing; remove that file and run again"
+    : `${lockFile} exists: another git command is running in this repository, or one crashed (the lock is from ${since}). ` +
+        "If no git command is running, remove that file and run again.";
 }
 
 /** Messages of runs whose commit did not go through, kept until a later run commits their pages. */

@@ -17,6 +17,7 @@ import {
   type GitState,
   gitBusyError,
   gitState,
+  noRepositoryNote,
   nulList,
   type RepoInfo,
   repoInfo,
@@ -101,7 +102,7 @@ export async function commitPending(
   const repo = opts.repo ?? (await repoInfo(ws.root));
   if (!repo) {
     await replacePendingWrites(ws, []);
-    return { ...result, off: `${ws.root} is not a git repository` };
+    return { ...result, off: noRepositoryNote(ws.root) };
   }
   const lines = await readPendingWrites(ws);
   if (lines.length === 0) return result;
@@ -130,7 +131,7 @@ export async function commitPending(
   for (const [t, hash] of await checkoutHashes(repo, unlike)) head.set(t.slice(repo.prefix.length), hash);
   let known: Set<string> | undefined;
   const before = async () =>
-    (known ??= await committedBefore(ws, repo, state.kind === "normal" ? state.head : undefined));
+    (known ??= await committedBefore(ws, repo, state.kind === "normal" ? state.head : undefined, state.branch));
   const eligible: string[] = [];
   for (const p of paths) {
     const chain = chains.get(p)!;
@@ -221,7 +222,7 @@ export async function commitPending(
   }
   result.commit = made.commit;
   result.committed = eligible;
-  await recordCommitted(ws, await before(), eligible);
+  await recordCommitted(ws, await before(), eligible, state.branch);
   // The commit stands; if git was stopped before the user's index caught up, the next run finishes that.
   await replacePendingWrites(ws, made.synced ? [] : [{ sync: eligible.map(top), commit: made.commit }]);
   if (!made.synced) result.unsynced = made.commit;
@@ -316,7 +317,9 @@ async function writeCommit(
     // core.safecrlf refuses an LF page in a repository whose checkouts are CRLF (core.autocrlf,
     // eol=crlf): the blob is what `git add` would store either way, the refusal only a warning
     // made fatal, and a Windows user's settings must not stop membank's commit every night.
-    await run(["-c", "core.safecrlf=false", "update-index", "--add", "-z", "--stdin"], nulList(topPaths));
+    // core.fileMode=false: a page keeps HEAD's mode (a new one 100644), not an executable bit of the user's.
+    const add = ["-c", "core.safecrlf=false", "-c", "core.fileMode=false", "update-index", "--add", "-z", "--stdin"];
+    await run(add, nulList(topPaths));
     const tree = (await run(["write-tree"])).stdout.trim();
     if (state.kind === "normal" && headTree === tree) return undefined;
     // The entries for the user's index are read while git writes the commit object.

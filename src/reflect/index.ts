@@ -29,6 +29,7 @@ import { entityKey, entitySpellings, respell, respellAll } from "../retain/entit
 import { noRetainNote } from "../retain/index.js";
 import { workspaceDay } from "../workspace/clock.js";
 import { MembankError } from "../workspace/errors.js";
+import { noRepositoryNote } from "../workspace/git.js";
 import { writeOwnedFiles } from "../workspace/owned.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { factsAdded } from "./added.js";
@@ -362,7 +363,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
   await repoReady();
   await writeOwnedFiles(
     ws,
-    rendered.pages.map((p) => ({ path: p.path, content: p.after })),
+    rendered.pages.map((p) => ({ path: p.path, content: p.after, expect: p.before })),
     { record: repo === true },
   );
   const parts = await saveSnapshot(ws, loaded, aliases, {
@@ -387,7 +388,7 @@ export async function reflect(ws: Workspace, opts: ReflectOptions = {}): Promise
     return report;
   }
   if (!repo) {
-    if (rendered.pages.length > 0) report.commitsOff = "not a git repository (run `git init`, or reflect --git-init)";
+    if (rendered.pages.length > 0) report.commitsOff = `${noRepositoryNote(ws.root)} (run \`git init\`, or --git-init)`;
     return report;
   }
   const result = await commitPending(ws, (committed) => commitMessage({ ...report, pagesWritten: committed }, added));

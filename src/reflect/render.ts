@@ -2,7 +2,7 @@ import path from "node:path";
 import type { LlmServices } from "../llm/types.js";
 import type { Opinion } from "../markdown/opinions.js";
 import { OPINIONS_PAGE, PROPOSALS_PAGE } from "../markdown/pages.js";
-import { applyRegions, isEdited, readRegions, toLf } from "../markdown/regions.js";
+import { applyRegions, readRegions, toLf, writtenBody } from "../markdown/regions.js";
 import { entityFileStem } from "../retain/entities.js";
 import type { Fact } from "../retain/types.js";
 import type { Workspace } from "../workspace/workspace.js";
@@ -259,11 +259,12 @@ async function summary(
   }
   const old = regions.find((r) => r.name === "summary");
   const oldFacts = regions.find((r) => r.name === "facts");
-  const untouched = (r: typeof old) => r !== undefined && !isEdited(r);
-  // Compared with LF endings: a CRLF checkout of the same page is the same summary.
-  if (old && oldFacts && untouched(old) && old.body.trim() !== "" && toLf(oldFacts.body) === factsBody) {
+  // As membank wrote them (LF endings, a formatter's blank lines aside); a region without a hash as it is.
+  const body = (r: typeof old) => (r === undefined ? undefined : r.sha === undefined ? toLf(r.body) : writtenBody(r));
+  const summaryBody = body(old);
+  if (summaryBody !== undefined && summaryBody.trim() !== "" && body(oldFacts) === factsBody) {
     // The summary is the region's first paragraph; the current-state block follows it.
-    return `${toLf(old.body).split("\n\n")[0]!.trimEnd()}\n`;
+    return `${summaryBody.split("\n\n")[0]!.trimEnd()}\n`;
   }
   try {
     const text = await summarize.call(input.llm, slug, facts);

@@ -1,4 +1,4 @@
-import { isEdited, readRegions, toLf } from "../markdown/regions.js";
+import { readRegions, writtenBody } from "../markdown/regions.js";
 import { MENTIONS_HEADING } from "./entity-page.js";
 
 const MAYBE_SAME_HEADING = "Maybe the same as (not merged):";
@@ -26,7 +26,7 @@ export function spliceMentions(before: string, mentions: string, maybeSame: stri
   }
   const body = (name: string) => {
     const r = regions.find((x) => x.name === name);
-    return r === undefined || r.sha === undefined || isEdited(r) ? undefined : toLf(r.body);
+    return r === undefined ? undefined : writtenBody(r);
   };
   const summary = body("summary");
   const facts = body("facts");

@@ -11,6 +11,12 @@ export interface AtomicWriteOptions {
    * loss costs nothing (a run record between steps); ~16 ms of wall per write on a busy disk.
    */
   durable?: boolean;
+  /**
+   * writeFilesAtomic: called once every temp file is written, just before the first rename; a
+   * throw there changes no file (the temp files are removed). The last moment to check that
+   * the files still hold what the new content was made from (owned.ts).
+   */
+  beforeRename?: () => Promise<void>;
 }
 
 /**
@@ -65,6 +71,7 @@ export async function writeFilesAtomic(
     const done = await Promise.allSettled(Array.from({ length: Math.min(PARALLEL, files.length) }, worker));
     const failure = done.find((d) => d.status === "rejected");
     if (failure) throw failure.reason;
+    await opts.beforeRename?.();
     const dirs = new Set<string>();
     for (const p of prepared) {
       current = p!.file;

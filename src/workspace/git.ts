@@ -12,7 +12,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { spawn } from "node:child_process";
-import { stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { MembankError } from "./errors.js";
 import { GitShell } from "./git-shell.js";
@@ -77,6 +77,17 @@ const REPO_LOCAL_ENV = [
   "GIT_AUTHOR_DATE",
   "GIT_COMMITTER_DATE",
 ];
+
+/**
+ * Why a workspace in no repository gets no commit; with GIT_DIR set in the user's shell (a
+ * dotfiles-style git dir elsewhere), that membank does not follow it (gitEnv drops it).
+ */
+export function noRepositoryNote(dir: string): string {
+  const gitDir = process.env.GIT_DIR;
+  return gitDir
+    ? `${dir} is not a git repository (GIT_DIR=${gitDir} is set in this shell; membank does not follow it, it commits only to the repository the workspace's folder is in)`
+    : `${dir} is not a git repository`;
+}
 
 export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -296,6 +307,16 @@ async function lookUpRepo(dir: string): Promise<RepoInfo | undefined> {
   }
   const [top, gitDir, prefix] = r.stdout.split("\n");
   if (top === undefined || gitDir === undefined) return undefined; // a bare repository: no work tree
+  // core.worktree may name another folder: git would work there, and fail obscurely later.
+  const real = await realpath(dir).catch(() => path.resolve(dir));
+  const rel = path.relative(path.resolve(top), real);
+  if (rel.startsWith("..") || path.isAbsolute(rel)) {
+    throw new MembankError(
+      `${dir} is not in the work tree of its repository ${path.resolve(gitDir)}: git's config puts that at ${top} (core.worktree); ` +
+        `if this folder is the work tree, run \`git config --unset core.worktree\` in it and run again`,
+      { code: GIT_FAILED },
+    );
+  }
   return { top: path.resolve(top), gitDir: path.resolve(gitDir), prefix: prefix ?? "" };
 }
 

@@ -114,6 +114,24 @@ export interface OwnedWrite {
   /** Workspace-relative path. */
   path: string;
   content: string;
+  /**
+   * The text the caller read the file as and made `content` from. A file that holds other
+   * text by the time of the write was saved meanwhile (the person's editor, an agent): then
+   * nothing at all is written (ECHANGED), so their words are not replaced by a stale render.
+   */
+  expect?: string | undefined;
+}
+
+/** The first file of `files` whose bytes now (`hashes`, in the same order) are not what its caller read. */
+function savedMeanwhile(files: readonly OwnedWrite[], hashes: readonly (string | null)[]): string | undefined {
+  return files.find((f, i) => f.expect !== undefined && hashes[i] !== contentHash(f.expect))?.path;
+}
+
+function changedError(rel: string): MembankError {
+  return new MembankError(
+    `${rel} changed while membank was working on it (saved by you or an agent during this run): membank wrote nothing, so your text is kept; the next run updates the file around it`,
+    { code: "ECHANGED" },
+  );
 }
 
 /**
@@ -138,14 +156,27 @@ export async function writeOwnedFiles(
   }
   const bases: (string | null)[] = [];
   for (const f of files) bases.push(await replaceableHash(ws, f.path));
-  if (opts.record ?? ws.config.reflect.git.commit) {
-    const lines = files.map((f, i) => JSON.stringify({ path: f.path, base: bases[i]!, sha: contentHash(f.content) }));
-    await appendDurably(pendingFile(ws), `${lines.join("\n")}\n`);
-  }
+  const early = savedMeanwhile(files, bases);
+  if (early !== undefined) throw changedError(early);
   const tempLog = tempFile(ws);
   const abs = files.map((f) => ({ file: path.join(ws.root, f.path), content: f.content }));
   for (const f of abs) mkdirSync(path.dirname(f.file), { recursive: true });
   await writeFilesAtomic(abs, {
+    beforeRename: async () => {
+      // Checked again once the temp files are written (the fsyncs of many pages take a while).
+      if (files.some((f) => f.expect !== undefined)) {
+        const now = await Promise.all(files.map((f) => (f.expect === undefined ? null : replaceableHash(ws, f.path))));
+        const late = savedMeanwhile(files, now);
+        if (late !== undefined) throw changedError(late);
+      }
+      // Recorded before any file is replaced: a run killed after a rename still commits it.
+      if (opts.record ?? ws.config.reflect.git.commit) {
+        const lines = files.map((f, i) =>
+          JSON.stringify({ path: f.path, base: bases[i]!, sha: contentHash(f.content) }),
+        );
+        await appendDurably(pendingFile(ws), `${lines.join("\n")}\n`);
+      }
+    },
     onTemp: (tmp) => {
       // Not fsynced: a lost record only leaves a temp file behind, it never removes one.
       mkdirSync(path.dirname(tempLog), { recursive: true });
