@@ -3,12 +3,14 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { logDate } from "../markdown/log-path.js";
+import { sessionMemoryId } from "../markdown/openclaw-lines.js";
 import { type Opinion, parseOpinion } from "../markdown/opinions.js";
 import { ENTITY_DIR } from "../markdown/pages.js";
 import { hasManagedRegion, isEdited, readRegions, toLf } from "../markdown/regions.js";
 import { entityFileStem } from "../retain/entities.js";
 import { type LogInput, readFacts } from "../retain/index.js";
 import type { Diagnostic, Fact, LogsRead } from "../retain/types.js";
+import { digestedSessions, holdingDigest } from "../sessions/held.js";
 import { withPath } from "../workspace/errors.js";
 import { listMemoryFiles, outsideWorkspace } from "../workspace/files.js";
 import { decodeText } from "../workspace/text-file.js";
@@ -107,11 +109,27 @@ export interface LoadedFacts {
   garbledNow: GarbledLog[];
 }
 
-function scanLogs(logs: readonly { path: string; text: string }[]): ProseLog[] {
+/**
+ * The logs' prose names. A /new copy of a chat a digest holds (sessions/held.ts) has none: the
+ * chat is read once, from the digest, so a name said once in it is one log, not two, and no
+ * line of it is cited twice. Every digest is read for it, not only the window's: the digest
+ * of a chat is dated on or before its copy, so a run reading the copy may not read the digest,
+ * and a run reading a new digest reads every copy after it.
+ */
+async function scanLogs(ws: Workspace, logs: readonly { path: string; text: string }[]): Promise<ProseLog[]> {
   const out: ProseLog[] = [];
+  let digested: Map<string, string> | undefined;
   for (const log of logs) {
     const date = logDate(log.path);
-    if (date !== undefined) out.push({ path: log.path, date, lines: scanProse(log.text) });
+    if (date === undefined) continue;
+    if (sessionMemoryId(log.text) !== undefined) {
+      digested ??= await digestedSessions(await listMemoryFiles(ws));
+      if (holdingDigest(log.text, digested) !== undefined) {
+        out.push({ path: log.path, date, lines: [] });
+        continue;
+      }
+    }
+    out.push({ path: log.path, date, lines: scanProse(log.text) });
   }
   return out;
 }
@@ -158,7 +176,7 @@ export async function loadFacts(
       fellBackToFull: since !== undefined,
       windowBefore: [],
       renderAll: true,
-      prose: scanLogs(res.logs),
+      prose: await scanLogs(ws, res.logs),
       proseBefore: [],
       unread: [],
       lostNow: lostNow(res.logs),
@@ -177,7 +195,10 @@ export async function loadFacts(
     fellBackToFull: false,
     windowBefore: snapshot.facts.filter((f) => !isOld(f.source.path, f.date)),
     renderAll: snapshot.aliases !== aliasKey,
-    prose: [...snapshot.prose.filter((log) => isOld(log.path, log.date || undefined)), ...scanLogs(fresh.logs)],
+    prose: [
+      ...snapshot.prose.filter((log) => isOld(log.path, log.date || undefined)),
+      ...(await scanLogs(ws, fresh.logs)),
+    ],
     proseBefore: snapshot.prose.filter((log) => !isOld(log.path, log.date || undefined)),
     ...(snapshot.asOf === undefined ? {} : { asOf: snapshot.asOf }),
     ...(snapshot.core === undefined ? {} : { core: snapshot.core }),
@@ -223,7 +244,7 @@ async function scanYears(ws: Workspace, years: ReadonlySet<string>): Promise<Pro
   const logs = (await readFacts(ws)).logs.filter((l) => years.has((logDate(l.path) ?? "").slice(0, 4)));
   // As saveSnapshot keeps them: one entry per log, logs with no names left out.
   const byPath = new Map<string, ProseLog>();
-  for (const log of scanLogs(logs)) if (log.lines.length) byPath.set(log.path, log);
+  for (const log of await scanLogs(ws, logs)) if (log.lines.length) byPath.set(log.path, log);
   return [...byPath.values()];
 }
 

@@ -1,0 +1,86 @@
+// One chat, counted once. A realistic OpenClaw 2026.9 day without an LLM: the agent's daily log,
+// the session-memory hook's copy of a chat on /new (memory/YYYY-MM-DD-HHMM.md), membank's digest
+// of OpenClaw's session store holding the same chat whole (memory/YYYY-MM-DD-sessions.md), and a
+// second /new copy of a chat no digest holds (another agent's store membank does not read).
+// Expectations written before the first run: the copy of a digested chat adds no name and no
+// cited line (its chat is the digest's), the undigested copy still counts, night by night as in
+// one full run; recall gives the chat's line once, from the digest.
+import { rmSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { applyChange, filesOf, nightAfter, nightly, runScenario, tempWorkspace } from "./support/differential.js";
+import { FILES } from "./support/openclaw-day.js";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const pick = (keys: string[]) => Object.fromEntries(keys.map((k) => [k, FILES[k]!]));
+const ALL = Object.keys(FILES);
+const QUESTIONS = ["table Cervejaria Ramiro", "Marisol fence"];
+
+/** Every bank/ page's text by path. */
+const bankOf = (dir: string) => filesOf(dir, ["bank"]);
+const cited = (bank: Map<string, string>, log: string) =>
+  [...bank].filter(([, text]) => text.includes(`[${log}#L`)).map(([p]) => p);
+
+describe("a /new copy of a chat a digest holds counts as that one chat", () => {
+  it("names and cited lines: the digest's, once; the copy no digest holds still counts", async () => {
+    const dir = tempWorkspace(dirs, "newcopy");
+    applyChange(dir, FILES);
+    await nightly(dir, nightAfter("2026-09-15"));
+    const bank = bankOf(dir);
+    // Lisbon is said once, in one chat: no page (it had one when the copy and the digest were two logs).
+    expect([...bank.keys()].filter((p) => /Lisbon|Ramiro|Cervejaria/.test(p))).toEqual([]);
+    // No page cites the copy of the digested chat; its lines are cited from the digest.
+    expect(cited(bank, "memory/2026-09-14-1432.md")).toEqual([]);
+    const marisol = bank.get("bank/entities/Marisol.md") ?? "";
+    expect(marisol).toContain("[memory/2026-09-14-sessions.md#L");
+    expect(marisol).toContain("[memory/2026-09-15.md#L3]");
+    expect(bank.get("bank/entities/Ife.md")).toContain("[memory/2026-09-14-sessions.md#L");
+    // The chat no digest holds is read from its copy: Biscuit is in it and in the next day's log.
+    expect(bank.get("bank/entities/Biscuit.md")).toContain("[memory/2026-09-14-vet-appointment.md#L");
+  }, 120_000);
+
+  it("the digest a night after the copy: night by night equals one full run", async () => {
+    const out = await runScenario(dirs, {
+      name: "digest-late",
+      nights: [
+        {
+          now: nightAfter("2026-09-14"),
+          change: pick(ALL.filter((k) => k !== "memory/2026-09-14-sessions.md" && k !== "memory/2026-09-15.md")),
+        },
+        { now: nightAfter("2026-09-15"), change: pick(["memory/2026-09-14-sessions.md", "memory/2026-09-15.md"]) },
+      ],
+      questions: QUESTIONS,
+    });
+    expect(out.differences).toEqual([]);
+    expect(out.fullInPlace).toEqual([]);
+    expect(out.secondRun).toEqual([]);
+    expect(cited(bankOf(out.lived), "memory/2026-09-14-1432.md")).toEqual([]);
+  }, 240_000);
+
+  it("the copy a night after the digest, written the next morning (an idle reset): night by night equals one full run", async () => {
+    const late = FILES["memory/2026-09-14-1432.md"]!.replace("2026-09-14 14:32:07", "2026-09-15 08:12:40");
+    const out = await runScenario(dirs, {
+      name: "copy-late",
+      nights: [
+        {
+          now: nightAfter("2026-09-14"),
+          change: pick(ALL.filter((k) => k !== "memory/2026-09-14-1432.md" && k !== "memory/2026-09-15.md")),
+        },
+        {
+          now: nightAfter("2026-09-15"),
+          change: { ...pick(["memory/2026-09-15.md"]), "memory/2026-09-15-0812.md": late },
+        },
+      ],
+      questions: QUESTIONS,
+    });
+    expect(out.differences).toEqual([]);
+    expect(out.fullInPlace).toEqual([]);
+    expect(out.secondRun).toEqual([]);
+    const bank = bankOf(out.lived);
+    expect(cited(bank, "memory/2026-09-15-0812.md")).toEqual([]);
+    expect([...bank.keys()].filter((p) => /Lisbon/.test(p))).toEqual([]);
+  }, 240_000);
+});
