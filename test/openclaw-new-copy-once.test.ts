@@ -7,7 +7,15 @@
 // one full run; recall gives the chat's line once, from the digest.
 import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { applyChange, filesOf, nightAfter, nightly, runScenario, tempWorkspace } from "./support/differential.js";
+import {
+  answers,
+  applyChange,
+  filesOf,
+  nightAfter,
+  nightly,
+  runScenario,
+  tempWorkspace,
+} from "./support/differential.js";
 import { FILES } from "./support/openclaw-day.js";
 
 const dirs: string[] = [];
@@ -40,6 +48,22 @@ describe("a /new copy of a chat a digest holds counts as that one chat", () => {
     expect(bank.get("bank/entities/Ife.md")).toContain("[memory/2026-09-14-sessions.md#L");
     // The chat no digest holds is read from its copy: Biscuit is in it and in the next day's log.
     expect(bank.get("bank/entities/Biscuit.md")).toContain("[memory/2026-09-14-vet-appointment.md#L");
+  }, 120_000);
+
+  it("recall gives the chat's line once, cited from the digest; the chat no digest holds from its copy", async () => {
+    const dir = tempWorkspace(dirs, "newcopy-recall");
+    applyChange(dir, FILES);
+    await nightly(dir, nightAfter("2026-09-15"));
+    const [table, marisol] = await answers(dir, QUESTIONS, nightAfter("2026-09-15"));
+    const sources = (a: string) =>
+      (JSON.parse(a.slice(a.indexOf(" => ") + 4)) as { source: string }[]).map((r) => r.source);
+    // The user's line and the reply, one result (they were three: the copy's two lines and the digest's each).
+    expect(sources(table!)).toEqual(["memory/2026-09-14-sessions.md#L11-L15"]);
+    expect(sources(marisol!).filter((s) => s.startsWith("memory/2026-09-14-"))).toEqual([
+      "memory/2026-09-14-sessions.md#L19-L19",
+    ]);
+    const [vet] = await answers(dir, ["Biscuit Dr Marsh vet"], nightAfter("2026-09-15"));
+    expect(sources(vet!)[0]).toMatch(/^memory\/2026-09-14-vet-appointment\.md#L/);
   }, 120_000);
 
   it("the digest a night after the copy: night by night equals one full run", async () => {
