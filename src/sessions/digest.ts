@@ -108,8 +108,9 @@ const ENTRY_RE = /^### (\d\d:\d\d:\d\d) (user|assistant) · L(\d+)\s*$/;
 /** The ids of the sessions a digest holds (its `## Session` headings), in order. */
 export function digestSessionIds(text: string): string[] {
   const out: string[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    const id = line.startsWith("## Session ") ? SESSION_RE.exec(line)?.[1] : undefined;
+  // Only the heading lines are split out (every digest is read for this: sessions/held.ts).
+  for (const m of text.matchAll(/^## Session [^\r\n]*/gm)) {
+    const id = SESSION_RE.exec(m[0])?.[1];
     if (id !== undefined) out.push(id);
   }
   return out;

@@ -16,10 +16,14 @@ export async function digestedSessions(
   files: readonly { path: string; absPath: string }[],
 ): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  for (const f of files) {
-    if (!/-sessions\.md$/i.test(f.path) || logDate(f.path) === undefined) continue;
-    const text = await readFile(f.absPath, "utf8").catch(() => "");
-    for (const id of digestSessionIds(text)) if (!out.has(id)) out.set(id, f.path);
+  const digests = files.filter((f) => /-sessions\.md$/i.test(f.path) && logDate(f.path) !== undefined);
+  // 16 at a time (years of digests on a busy disk), taken in path order.
+  for (let i = 0; i < digests.length; i += 16) {
+    const batch = digests.slice(i, i + 16);
+    const texts = await Promise.all(batch.map((f) => readFile(f.absPath, "utf8").catch(() => "")));
+    batch.forEach((f, j) => {
+      for (const id of digestSessionIds(texts[j]!)) if (!out.has(id)) out.set(id, f.path);
+    });
   }
   return out;
 }
