@@ -107,4 +107,38 @@ describe("a /new copy of a chat a digest holds counts as that one chat", () => {
     expect(cited(bank, "memory/2026-09-15-0812.md")).toEqual([]);
     expect([...bank.keys()].filter((p) => /Lisbon/.test(p))).toEqual([]);
   }, 240_000);
+
+  it("across a new year: the copy on 1 January of a chat the 31 December digest holds, the old year read from the memo", async () => {
+    const at = (day: string) => (text: string) => text.replaceAll("2026-09-14", day).replaceAll("2026-09-15", day);
+    const digest = at("2026-12-31")(FILES["memory/2026-09-14-sessions.md"]!);
+    const copy = FILES["memory/2026-09-14-1432.md"]!.replace("2026-09-14 14:32:07", "2027-01-01 08:05:12");
+    const out = await runScenario(dirs, {
+      name: "new-year",
+      nights: [
+        {
+          now: nightAfter("2026-12-30"),
+          change: {
+            "MEMORY.md": FILES["MEMORY.md"]!,
+            "memory/2026-12-30.md": at("2026-12-30")(FILES["memory/2026-09-14.md"]!),
+          },
+        },
+        { now: nightAfter("2026-12-31"), change: { "memory/2026-12-31-sessions.md": digest } },
+        {
+          now: nightAfter("2027-01-01"),
+          change: {
+            "memory/2027-01-01-0805.md": copy,
+            "memory/2027-01-01.md": at("2027-01-01")(FILES["memory/2026-09-15.md"]!),
+          },
+        },
+      ],
+      questions: QUESTIONS,
+    });
+    expect(out.differences).toEqual([]);
+    expect(out.fullInPlace).toEqual([]);
+    expect(out.secondRun).toEqual([]);
+    const bank = bankOf(out.lived);
+    expect(cited(bank, "memory/2027-01-01-0805.md")).toEqual([]);
+    expect([...bank.keys()].filter((p) => /Lisbon/.test(p))).toEqual([]);
+    expect(bank.get("bank/entities/Marisol.md")).toContain("[memory/2026-12-31-sessions.md#L");
+  }, 240_000);
 });
