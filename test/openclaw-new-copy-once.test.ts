@@ -16,7 +16,7 @@ import {
   runScenario,
   tempWorkspace,
 } from "./support/differential.js";
-import { FILES } from "./support/openclaw-day.js";
+import { CHAT, FILES } from "./support/openclaw-day.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -48,6 +48,14 @@ describe("a /new copy of a chat a digest holds counts as that one chat", () => {
     expect(bank.get("bank/entities/Ife.md")).toContain("[memory/2026-09-14-sessions.md#L");
     // The chat no digest holds is read from its copy: Biscuit is in it and in the next day's log.
     expect(bank.get("bank/entities/Biscuit.md")).toContain("[memory/2026-09-14-vet-appointment.md#L");
+  }, 120_000);
+
+  it("a digest that left some of the chat out over its daily limit does not hold it whole: the copy counts", async () => {
+    const dir = tempWorkspace(dirs, "newcopy-partial");
+    const note = `\n_… 40 messages (530 KB, L6–L45) of session \`${CHAT}\` left out: over the daily digest limit of 512 KB_\n`;
+    applyChange(dir, { ...FILES, "memory/2026-09-14-sessions.md": FILES["memory/2026-09-14-sessions.md"] + note });
+    await nightly(dir, nightAfter("2026-09-15"));
+    expect(cited(bankOf(dir), "memory/2026-09-14-1432.md")).not.toEqual([]);
   }, 120_000);
 
   it("recall gives the chat's line once, cited from the digest; the chat no digest holds from its copy", async () => {
