@@ -3,14 +3,12 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { logDate } from "../markdown/log-path.js";
-import { sessionMemoryId } from "../markdown/openclaw-lines.js";
 import { type Opinion, parseOpinion } from "../markdown/opinions.js";
 import { ENTITY_DIR } from "../markdown/pages.js";
 import { hasManagedRegion, isEdited, readRegions, toLf } from "../markdown/regions.js";
 import { entityFileStem } from "../retain/entities.js";
 import { type LogInput, readFacts } from "../retain/index.js";
 import type { Diagnostic, Fact, LogsRead } from "../retain/types.js";
-import { digestedSessions, holdingDigest } from "../sessions/held.js";
 import { withPath } from "../workspace/errors.js";
 import { listMemoryFiles, outsideWorkspace } from "../workspace/files.js";
 import { decodeText } from "../workspace/text-file.js";
@@ -18,7 +16,8 @@ import type { Workspace } from "../workspace/workspace.js";
 import { aliasTable, renamedPages } from "./aliases.js";
 import { cmp } from "./format.js";
 import { type GarbledLog, garbledNow, type LostLog, lostNow } from "./log-damage.js";
-import { type ProseLog, scanProse } from "./prose.js";
+import type { ProseLog } from "./prose.js";
+import { scanLogs } from "./prose-logs.js";
 import {
   readProseFile,
   readSnapshot,
@@ -107,31 +106,6 @@ export interface LoadedFacts {
   lostNow: LostLog[];
   /** Logs read this run with lines whose words are not read (bad bytes, zeros: facts there skipped), with the first such line and why. */
   garbledNow: GarbledLog[];
-}
-
-/**
- * The logs' prose names. A /new copy of a chat a digest holds (sessions/held.ts) has none: the
- * chat is read once, from the digest, so a name said once in it is one log, not two, and no
- * line of it is cited twice. Every digest is read for it, not only the window's: the digest
- * of a chat is dated on or before its copy, so a run reading the copy may not read the digest,
- * and a run reading a new digest reads every copy after it.
- */
-async function scanLogs(ws: Workspace, logs: readonly { path: string; text: string }[]): Promise<ProseLog[]> {
-  const out: ProseLog[] = [];
-  let digested: Map<string, string> | undefined;
-  for (const log of logs) {
-    const date = logDate(log.path);
-    if (date === undefined) continue;
-    if (sessionMemoryId(log.text) !== undefined) {
-      digested ??= await digestedSessions(await listMemoryFiles(ws));
-      if (holdingDigest(log.text, digested) !== undefined) {
-        out.push({ path: log.path, date, lines: [] });
-        continue;
-      }
-    }
-    out.push({ path: log.path, date, lines: scanProse(log.text) });
-  }
-  return out;
 }
 
 /**
