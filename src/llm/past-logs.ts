@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { logDate } from "../markdown/log-path.js";
 import { sessionMemoryId } from "../markdown/openclaw-lines.js";
-import { digestSessionIds } from "../sessions/digest.js";
+import { digestedSessions } from "../sessions/held.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { listMemoryFiles } from "../workspace/files.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
@@ -60,17 +60,6 @@ async function readState(file: string): Promise<ExtractionState> {
     // Missing or unreadable: derived data, start over.
   }
   return { version: 1, empty: {} };
-}
-
-/** The sessions the workspace's digests (`-sessions.md`) hold: id -> the first digest by path. */
-async function digestedSessions(files: readonly { path: string; absPath: string }[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (const f of files) {
-    if (!/-sessions\.md$/i.test(f.path) || logDate(f.path) === undefined) continue;
-    const text = await readFile(f.absPath, "utf8").catch(() => "");
-    for (const id of digestSessionIds(text)) if (!out.has(id)) out.set(id, f.path);
-  }
-  return out;
 }
 
 /**

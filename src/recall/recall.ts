@@ -28,6 +28,7 @@ import {
   type SynonymMode,
 } from "./plan.js";
 import { detectProfile, PROFILES, type RecallProfile, type RecallProfileName } from "./profile.js";
+import { chatFilesOnDisk, oneResultPerChatLine } from "./same-chat.js";
 import { fitBudget, toResult } from "./shape.js";
 import { findEntityByName } from "./text.js";
 import { anchorVague, isoDay, overlapsWindow, reportedWindow } from "./timewindow.js";
@@ -228,7 +229,8 @@ export async function recall(ws: Workspace, query: string, opts: RecallOptions =
 
   const method = opts.fusion ?? DEFAULT_FUSE.method;
   const fused = weighWindow(fuse(arms, { method, rrfK: opts.rrfK ?? DEFAULT_FUSE.rrfK }), plan);
-  const kept = dedupe(fused).filter((f) => {
+  // A chat's line from OpenClaw's /new copy and from the digest holding the chat: one result, the digest's.
+  const kept = dedupe(oneResultPerChatLine(fused, chatFilesOnDisk(ws.root))).filter((f) => {
     const c = f.cand;
     if (!inRange(c, opts.since, opts.until)) return false;
     if (opts.kinds && opts.kinds.length > 0 && !opts.kinds.includes(c.kind)) return false;

@@ -3,14 +3,15 @@
  * changed rule anywhere it reaches (a regex inside a function of cues.ts, a name rule of
  * prose.ts, a word list) drops every memo entry instead of leaving stale ones in use. In the
  * build or the sources, every module of the folders the derivations live in (analysis, reflect,
- * retain, markdown); the bundle carries its build's value, else hashes itself (all the code).
+ * retain, markdown, and sessions: which digest holds a /new copy's chat decides its prose, see
+ * reflect/prose-logs.ts); the bundle carries its build's value, else hashes itself (all the code).
  */
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const DERIVING_DIRS = ["../analysis", ".", "../retain", "../markdown"];
+const DERIVING_DIRS = ["../analysis", ".", "../retain", "../markdown", "../sessions"];
 
 // Set by scripts/bundle.mjs to the tsc build's fingerprint of the same code, so the bundle and
 // the build it was made with keep each other's memos (the bench's in-process set-up, then the CLI).

@@ -16,7 +16,8 @@ import type { Workspace } from "../workspace/workspace.js";
 import { aliasTable, renamedPages } from "./aliases.js";
 import { cmp } from "./format.js";
 import { type GarbledLog, garbledNow, type LostLog, lostNow } from "./log-damage.js";
-import { type ProseLog, scanProse } from "./prose.js";
+import type { ProseLog } from "./prose.js";
+import { scanLogs } from "./prose-logs.js";
 import {
   readProseFile,
   readSnapshot,
@@ -114,15 +115,6 @@ export interface LoadedFacts {
   garbledNow: GarbledLog[];
 }
 
-function scanLogs(logs: readonly { path: string; text: string }[]): ProseLog[] {
-  const out: ProseLog[] = [];
-  for (const log of logs) {
-    const date = logDate(log.path);
-    if (date !== undefined) out.push({ path: log.path, date, lines: scanProse(log.text) });
-  }
-  return out;
-}
-
 /**
  * All facts, for rendering the pages. A full run parses every log. An incremental run
  * (`since`) parses only logs dated `since` or later and takes the older facts from the
@@ -165,7 +157,7 @@ export async function loadFacts(
       fellBackToFull: since !== undefined,
       windowBefore: [],
       renderAll: true,
-      prose: scanLogs(res.logs),
+      prose: await scanLogs(ws, res.logs),
       proseBefore: [],
       unread: [],
       lostNow: lostNow(res.logs),
@@ -184,7 +176,10 @@ export async function loadFacts(
     fellBackToFull: false,
     windowBefore: snapshot.facts.filter((f) => !isOld(f.source.path, f.date)),
     renderAll: snapshot.aliases !== aliasKey,
-    prose: [...snapshot.prose.filter((log) => isOld(log.path, log.date || undefined)), ...scanLogs(fresh.logs)],
+    prose: [
+      ...snapshot.prose.filter((log) => isOld(log.path, log.date || undefined)),
+      ...(await scanLogs(ws, fresh.logs)),
+    ],
     proseBefore: snapshot.prose.filter((log) => !isOld(log.path, log.date || undefined)),
     ...(snapshot.asOf === undefined ? {} : { asOf: snapshot.asOf }),
     ...(snapshot.core === undefined ? {} : { core: snapshot.core }),
@@ -230,7 +225,7 @@ async function scanYears(ws: Workspace, years: ReadonlySet<string>): Promise<Pro
   const logs = (await readFacts(ws)).logs.filter((l) => years.has((logDate(l.path) ?? "").slice(0, 4)));
   // As saveSnapshot keeps them: one entry per log, logs with no names left out.
   const byPath = new Map<string, ProseLog>();
-  for (const log of scanLogs(logs)) if (log.lines.length) byPath.set(log.path, log);
+  for (const log of await scanLogs(ws, logs)) if (log.lines.length) byPath.set(log.path, log);
   return [...byPath.values()];
 }
 

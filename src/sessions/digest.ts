@@ -105,14 +105,21 @@ export function entryBytes(e: DigestEntry): number {
 const SOURCE_RE = /^Source: `([^`]+)`\s*$/;
 const ENTRY_RE = /^### (\d\d:\d\d:\d\d) (user|assistant) · L(\d+)\s*$/;
 
-/** The ids of the sessions a digest holds (its `## Session` headings), in order. */
+/**
+ * The ids of the sessions a digest holds whole (its `## Session` headings), in order: not a
+ * session with messages left out over the daily limit (its note names it), whose later
+ * messages, the ones OpenClaw's /new copy holds, may be the ones left out.
+ */
 export function digestSessionIds(text: string): string[] {
   const out: string[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    const id = line.startsWith("## Session ") ? SESSION_RE.exec(line)?.[1] : undefined;
+  const partial = new Set<string>();
+  // Only the heading and note lines are split out (every digest is read for this: sessions/held.ts).
+  for (const m of text.matchAll(/^(?:## Session |_… \d)[^\r\n]*/gm)) {
+    const id = SESSION_RE.exec(m[0])?.[1];
     if (id !== undefined) out.push(id);
+    else if (LEFT_OUT_RE.test(m[0])) partial.add(/ of session `([^`]*)` left out/.exec(m[0])![1]!);
   }
-  return out;
+  return out.filter((id) => !partial.has(id));
 }
 
 /** Parse a digest this module rendered. Lines it does not recognise are ignored. */
