@@ -32,3 +32,18 @@ export async function readKeyedMemo<E>(
   }
   return undefined;
 }
+
+/** Did this run leave out an id the stored memo has (an entry to drop, so a rewrite)? */
+export function dropsStored(
+  stored: ReadonlyMap<string, unknown> | undefined,
+  asked: ReadonlyMap<string, unknown>,
+): boolean {
+  for (const id of stored?.keys() ?? []) if (!asked.has(id)) return true;
+  return false;
+}
+
+/** A keyed memo file's text, its entries in the order they were asked for: same run, same bytes. */
+export function serialiseKeyedMemo<E>(version: number, code: string, entries: ReadonlyMap<string, E>): string {
+  const ids = [...entries.keys()];
+  return JSON.stringify({ version, code, ids, entries: ids.map((id) => entries.get(id)!) } satisfies KeyedMemoFile<E>);
+}

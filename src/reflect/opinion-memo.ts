@@ -17,7 +17,7 @@ import { bodyHash } from "../markdown/regions.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
 import { derivingCode } from "./code-fingerprint.js";
-import { type KeyedMemoFile, readKeyedMemo } from "./keyed-memo.js";
+import { dropsStored, readKeyedMemo, serialiseKeyedMemo } from "./keyed-memo.js";
 
 /** Bump when what an entry means changes in a way the code fingerprint cannot see. */
 const MEMO_VERSION = 2;
@@ -32,8 +32,6 @@ export interface KeptRegion {
 
 /** Per opinion id: [hash of the opinion's JSON, hash of its rendered body, hash of its canonical JSON]. */
 type Entry = [input: string, body: string, canonical: string];
-
-type MemoFile = KeyedMemoFile<Entry>;
 
 export interface OpinionMemo {
   /** renderOpinion(op), from the kept region when the memo vouches for it. */
@@ -123,20 +121,12 @@ export function opinionMemo(code: string, stored?: ReadonlyMap<string, unknown>)
       return body;
     },
     get dirty() {
-      if (changed) return true;
       // An opinion gone from the page (its region deleted): its entry goes.
-      for (const id of stored?.keys() ?? []) if (!entries.has(id)) return true;
-      return false;
+      return changed || dropsStored(stored, entries);
     },
     serialise() {
       // In render order (the page's order): the same opinions give the same bytes.
-      const ids = [...entries.keys()];
-      return JSON.stringify({
-        version: MEMO_VERSION,
-        code,
-        ids,
-        entries: ids.map((id) => entries.get(id)!),
-      } satisfies MemoFile);
+      return serialiseKeyedMemo(MEMO_VERSION, code, entries);
     },
   };
 }

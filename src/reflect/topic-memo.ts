@@ -14,7 +14,7 @@ import path from "node:path";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
 import { derivingCode } from "./code-fingerprint.js";
-import { type KeyedMemoFile, readKeyedMemo } from "./keyed-memo.js";
+import { dropsStored, readKeyedMemo, serialiseKeyedMemo } from "./keyed-memo.js";
 import { type KnownNames, type StatementCore, type StatementTopic, statementCore, withKnownNames } from "./topic.js";
 
 /** Bump when what an entry means changes in a way the code fingerprint cannot see. */
@@ -87,19 +87,11 @@ export function topicMemo(code: string, stored?: ReadonlyMap<string, unknown>): 
       return withKnownNames(core, entities, content, known);
     },
     get dirty() {
-      if (changed) return true;
       // A statement no longer asked for (its opinion gone): its entry goes.
-      for (const id of stored?.keys() ?? []) if (!entries.has(id)) return true;
-      return false;
+      return changed || dropsStored(stored, entries);
     },
     serialise() {
-      const ids = [...entries.keys()];
-      return JSON.stringify({
-        version: MEMO_VERSION,
-        code,
-        ids,
-        entries: ids.map((id) => entries.get(id)!),
-      } satisfies KeyedMemoFile<string>);
+      return serialiseKeyedMemo(MEMO_VERSION, code, entries);
     },
   };
 }
