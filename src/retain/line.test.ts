@@ -54,6 +54,8 @@ describe("parseFactLine: the grammar", () => {
     ["O(c=.7): leading dot", "O", 0.7, [], "leading dot"],
     ["W @Priya — an em dash for the colon", "W", undefined, ["Priya"], "an em dash for the colon"],
     ["B @Sam - a hyphen for the colon", "B", undefined, ["Sam"], "a hyphen for the colon"],
+    ["O(c=0.4) Hamid reckons the ferry will be late", "O", 0.4, [], "Hamid reckons the ferry will be late"],
+    ["O(70%) @Lou the roof needs redoing", "O", 0.7, ["Lou"], "the roof needs redoing"],
   ])("reads %j as typed", (line, letter, confidence, entities, content) => {
     const r = parseFactLine(line);
     expect(r.ok, r.ok ? "" : r.reason).toBe(true);

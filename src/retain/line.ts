@@ -91,6 +91,9 @@ export function parseFactLine(text: string): LineResult {
   }
   // "W @Priya — text", "B @Sam - text": a dash between spaces is the colon people meant.
   rest = rest.replace(/^\s*[-–—]\s+/, ":");
+  // "O(c=0.5) Dmitri claims ...": a written confidence already marks the line as a fact (the
+  // usage line shows opinions that way), so the text may follow it without a colon.
+  if (confidence !== undefined && !rest.startsWith(":") && rest.trim() !== "") rest = `:${rest}`;
   if (!rest.startsWith(":")) {
     const where = prefixEntities.length > 0 ? "after the entities" : `after "${letter}"`;
     return fail(`missing colon ${where}: expected ${USAGE}`);
