@@ -86,7 +86,7 @@ const UNTAGGED_ATTRIBUTIONS = [
     `${DESCRIBED}${NAME}${HONORIFIC}(?:${ASIDE})?,?(?:${AND_OTHER}|${ADVERB}${PERSON_VERBS})\\b`,
     // "Ash has gone quiet about the grant, says it's probably dead": what the person did, then what they said.
     `${NAME}\\s+(?:has|had|is|was|went|got|seemed|sounded)\\s[^,;:]{1,60},\\s*(?:and\\s+)?(?:says|said|reckons|thinks)\\s+(?:that\\b|it\\b|it['’]s|he\\b|she\\b|they\\b|the\\b)`,
-    `${DESCRIBED}${NAME}${HONORIFIC},?${ADVERB}\\s+(?:says|said|mentioned|told (?:me|us|the team)|pointed out|feels|felt)(?:(?:\\s+\\S+){0,5}?\\s+that\\b|\\s+(?:he|she|they|he's|she's|they're|it's|it|the)\\b|\\s*[:,])`,
+    `${DESCRIBED}${NAME}${HONORIFIC},?${ADVERB}\\s+(?:says|said|claims|claimed|mentioned|told (?:me|us|the team)|pointed out|feels|felt)(?:(?:\\s+\\S+){0,5}?\\s+that\\b|\\s+(?:he|she|they|he's|she's|they're|it's|it|the)\\b|\\s*[:,])`,
   ].map((p) => new RegExp(`^[\\s"“]*${LEAD}${p}`, "iu")),
   new RegExp(AFTER, "iu"),
 ];
@@ -120,7 +120,7 @@ const NEEDED_UNTAGGED: readonly (readonly [RegExp, boolean])[] = (
     ["view|take|opinion|position|belief", true],
     [BELIEF_WORDS, true],
     ["says|said|reckons|thinks", true],
-    ["says|said|mentioned|told|pointed|feels|felt", true],
+    ["says|said|claim|mentioned|told|pointed|feels|felt", true],
     [AFTER_WORDS, false],
   ] as const
 ).map(([w, late]) => [new RegExp(w, "iu"), late]);
@@ -164,7 +164,7 @@ const LOWER_OPENER = /^[\s"“]*\p{Ll}/u;
 
 /** A word without which no pattern above reports a belief. */
 const REPORT_WORD =
-  /\b(?:thinks?|thought|believes?|reckon(?:s|ed)?|insist(?:s|ing)?|argu(?:es|ing)|suspects|maintains|swears|admit(?:s|ted)?|conceded?|concedes|says|said|saying|mentioned|told|pointed|feels|felt|claims|expects|predicts|figures|figured|according|per|words|view|take|opinion|position|belief|feeling|read|convinced|adamant|sure|certain|positive|confident|heard|hear|learned|agree|agreeing|telling|puts?|sees|down|around|round|mind|backtracked|backpedall?ed|u-turned|stands|cold|sour|soured|cooled)\b/iu;
+  /\b(?:thinks?|thought|believes?|reckon(?:s|ed)?|insist(?:s|ing)?|argu(?:es|ing)|suspects|maintains|swears|admit(?:s|ted)?|conceded?|concedes|says|said|saying|mentioned|told|pointed|feels|felt|claims|claimed|expects|predicts|figures|figured|according|per|words|view|take|opinion|position|belief|feeling|read|convinced|adamant|sure|certain|positive|confident|heard|hear|learned|agree|agreeing|telling|puts?|sees|down|around|round|mind|backtracked|backpedall?ed|u-turned|stands|cold|sour|soured|cooled)\b/iu;
 
 /** Capitalised words that start a report but name no one person ("Everyone thinks", "Finance says"). */
 const NOBODY_IN_PARTICULAR = new Set(

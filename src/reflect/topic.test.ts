@@ -45,6 +45,7 @@ describe("holderOf: a belief reported for someone else", () => {
     expect(holderOf(["Kit"], "Tomás mentioned he's not convinced the rewrite buys us anything")).toBe("tomás");
     expect(holderOf(["Kit"], "Rosa keeps saying the migration was the wrong call")).toBe("rosa");
     expect(holderOf([], "Dev says he was wrong about Vercel")).toBe("dev");
+    expect(holderOf(["Kit"], "Halima claims the survey undercounts renters")).toBe("halima");
     for (const said of [
       "Per Rosa, the reorg was rushed",
       "the reorg was rushed, says Rosa",
@@ -161,6 +162,7 @@ describe("holderOf: a belief reported for someone else", () => {
     // Things "say" and "feel" too: a tool's reading or a product's feel is the writer's belief.
     expect(holderOf(["Kit"], "Grafana says p99 is 300ms, too slow for checkout")).toBe("kit");
     expect(holderOf(["Kit"], "Postgres feels slow on the reporting queries")).toBe("kit");
+    expect(holderOf(["Kit"], "Acme claims 99.9% uptime on the new plan")).toBe("kit");
     expect(holderOf(["Kit"], "Everyone thinks the offsite was worth it")).toBe("kit");
     expect(holderOf(["Kit"], "Finance says the budget is fine")).toBe("kit");
     expect(holderOf(["Kit"], "Engineers believe the reorg was rushed")).toBe("kit");
