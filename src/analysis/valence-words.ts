@@ -237,6 +237,12 @@ export const NEGATIVE = [
   "waste of money",
   "wasteful",
   "overkill",
+  // "more hassle than it's worth": the cost outweighs the good, said with "worth".
+  "more trouble than it's worth",
+  "more hassle than it's worth",
+  "more work than it's worth",
+  "more effort than it's worth",
+  "more pain than it's worth",
   "a disaster",
   "disaster",
   "a nightmare",

@@ -97,3 +97,13 @@ describe("an outcome on a belief that names no time", () => {
     expect(judgePair(praise, news, "topic").stance).toBe("contradict");
   });
 });
+
+describe("a verdict restated in other words", () => {
+  it("reads 'more hassle than it's worth' as saying again that a thing is overkill", () => {
+    const k8s = { statement: "Kubernetes is overkill for a team of four", entities: ["Oli"], confidence: 0.7 };
+    const again = line("- O(c=0.75) @Oli: with four engineers, Kubernetes is more hassle than it's worth");
+    expect(judgePair(k8s, again, "restatement").stance).toBe("support");
+    const turned = line("- O(c=0.75) @Oli: with four engineers, Kubernetes is well worth the hassle");
+    expect(judgePair(k8s, turned, "restatement").stance).toBe("contradict");
+  });
+});
