@@ -22,6 +22,17 @@ describe("favouredSide", () => {
   });
 });
 
+describe("turnsRound: an answer put in place of the claim's", () => {
+  it("reads '..., not <what the claim said>' as turning the claim round, and only that", () => {
+    const claim = "Noor suspects the damp in the bedroom is rising damp from the garden";
+    expect(turnsRound(claim, "Noor now says the damp is condensation from drying laundry, not rising damp")).toBe(true);
+    expect(turnsRound(claim, "surveyor says it's condensation rather than rising damp")).toBe(true);
+    // Sets aside something the claim never said: no turn.
+    expect(turnsRound(claim, "the damp is rising damp from the garden, not the gutters")).toBeUndefined();
+    expect(turnsRound(claim, "rising damp from the garden, not a leak")).toBeUndefined();
+  });
+});
+
 describe("turnsRound", () => {
   const claim = "Postgres is a better fit than Mongo for the ledger";
   it("reads a comparison favouring the rival as turned, one favouring the same side as not", () => {

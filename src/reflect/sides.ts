@@ -52,12 +52,31 @@ const meets = (a: ReadonlySet<string>, b: ReadonlySet<string>) => [...a].some((x
  * turned; false: the same side; undefined: not two comparisons of the same things.
  */
 export function turnsRound(claim: string, fact: string): boolean | undefined {
+  if (setsAside(claim, fact)) return true;
   const c = favouredSide(claim);
   const f = favouredSide(fact);
   if (!c || !f) return undefined;
   if (meets(f.won, c.lost) && !meets(f.won, c.won)) return true;
   if (meets(f.won, c.won) && !meets(f.won, c.lost)) return false;
   return undefined;
+}
+
+/** "..., not the fixture teardown", "..., rather than the cache": what a statement sets aside, at its end. */
+const ASIDE_AT_END = /(?:,\s*not|,?\s(?:rather than|instead of))\s+([^,.;:!?]+?)\s*[.!]*\s*$/iu;
+
+/**
+ * The statement puts something else in place of what the claim says: "the flakes are DNS
+ * timeouts, not the fixture teardown" against "the flakes are a race in the fixture teardown".
+ * What it sets aside is words of the claim its own answer does not use.
+ */
+export function setsAside(claim: string, fact: string): boolean {
+  const m = ASIDE_AT_END.exec(fact);
+  if (!m) return false;
+  const claimed = contentTokens(claim);
+  const answer = contentTokens(fact.slice(0, m.index));
+  const rejected = [...contentTokens(m[1]!)];
+  const ofClaim = rejected.filter((w) => claimed.has(w) && !answer.has(w));
+  return ofClaim.length > 0 && ofClaim.length * 2 >= rejected.length && [...answer].some((w) => !claimed.has(w));
 }
 
 /** A clause that says the side a claim favours wins ("R wins for my models", "back to Vite, much nicer"). */
