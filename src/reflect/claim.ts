@@ -4,6 +4,7 @@
  * against many facts.
  */
 import { type CueHit, findCues } from "../analysis/cues.js";
+import { reportedClaim } from "./holder.js";
 import { contentTokens } from "./text.js";
 import { writtenNames } from "./topic.js";
 
@@ -55,10 +56,21 @@ export function cuesAbout(claim: Set<string>, content: string): { cues: CueHit[]
   return { cues: findCues(text), text };
 }
 
+/**
+ * The clause a claim starts with: the first, unless that only says whose it is ("per Sofia, the
+ * nodes will be in by March", "according to Jonas, ..."): then the first of what was reported.
+ */
+export function leadClause(statement: string): string {
+  const first = firstClause(statement);
+  const said = reportedClaim([], statement);
+  if (said === undefined || said.includes(first.trim()) || !statement.trimEnd().endsWith(said.trim())) return first;
+  return firstClause(said);
+}
+
 /** An opinion's claim (its first clause, and every clause not about a rival) and the cues of that claim. */
 const opinionClaimCache = new Map<string, { cues: CueHit[]; words: Set<string>; text: string }>();
 export const opinionClaim = (statement: string) =>
   memo(opinionClaimCache, statement, (s) => {
-    const { cues, text } = cuesAbout(aboutWords(firstClause(s)), s);
+    const { cues, text } = cuesAbout(aboutWords(leadClause(s)), s);
     return { cues, words: aboutWords(text), text };
   });

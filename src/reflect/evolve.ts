@@ -129,6 +129,7 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
   const parts = new Map<string, StatementTopic>();
   const byKey = new Map<string, Opinion[]>();
   const unscoped: Opinion[] = [];
+  const forecasts: Opinion[] = [];
   const origins = new Set<string>();
   const index = (op: Opinion) => {
     applied.set(op.id, new Set(op.evidence.map((e) => e.factId)));
@@ -140,6 +141,8 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
     const keys = new Set([...op.entities.map(entityKey), ...known.mentioned(op.statement)]);
     if (part.holder !== undefined) keys.add(part.holder);
     if (keys.size === 0) unscoped.push(op);
+    // A forecast nobody is tagged as reporting ("per Sofia, ...") meets an outcome whoever reports it (relation.ts).
+    if (part.forecasts && part.reporters?.size === 0) forecasts.push(op);
     for (const k of keys) {
       const list = byKey.get(k) ?? [];
       list.push(op);
@@ -196,7 +199,7 @@ export async function evolveOpinions(input: EvolveInput): Promise<EvolveResult> 
     const keys = [...(topic.holder === undefined ? [] : [topic.holder]), ...topic.entities];
     const seen = new Set<Opinion>();
     const out: Opinion[] = [];
-    for (const op of [...unscoped, ...keys.flatMap((k) => byKey.get(k) ?? [])]) {
+    for (const op of [...unscoped, ...(topic.outcome ? forecasts : []), ...keys.flatMap((k) => byKey.get(k) ?? [])]) {
       if (seen.has(op)) continue;
       seen.add(op);
       out.push(op);

@@ -23,7 +23,7 @@ import {
 } from "../analysis/valence.js";
 import type { Judge, Judgement, OpinionRef } from "../llm/types.js";
 import type { Fact } from "../retain/types.js";
-import { CLAUSE_BREAK, cuesAbout, firstClause, memo, opinionClaim } from "./claim.js";
+import { CLAUSE_BREAK, cuesAbout, leadClause, memo, opinionClaim } from "./claim.js";
 import { reportedClaim } from "./holder.js";
 import { type Relation, relationOf } from "./relation.js";
 import { backToClaim, gaveUp, hindsightRival, turnsRound } from "./sides.js";
@@ -316,7 +316,7 @@ export function judgePair(
     // A forecast is read by its own clause: in "it'll rain for the fête so no point putting the
     // tables out" the "no" is of the consequence. "the brunch is going to flop" is borne out by
     // "flopped" and answered by "sold out".
-    const forecast = timed ? firstClause(opinion.statement) : undefined;
+    const forecast = timed ? leadClause(opinion.statement) : undefined;
     const pol = forecast !== undefined && isForecast(forecast) ? polarity(findCues(forecast)) : opPol;
     const failure = forecastsFailure(forecast ?? "");
     // A belief that names no time hopes for what it praises: a complaint ("BESCOM service is
@@ -340,7 +340,7 @@ export function judgePair(
     evaluation(about.text).sign !== 0;
   // What a forecast said would happen, reported as done, bears it out ("the school closed for snow"),
   // however little else the report shares with it.
-  if (timed && fact.kind !== "opinion" && cameTrue(firstClause(opinion.statement), fact.content)) {
+  if (timed && fact.kind !== "opinion" && cameTrue(leadClause(opinion.statement), fact.content)) {
     return { stance: "support", strength: W.outcome, reason: "came true" };
   }
   // "Juno saved money on her railcard" says nothing of "growing your own veg doesn't save money":

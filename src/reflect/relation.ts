@@ -38,12 +38,14 @@ export function relationOf(
     if (opAll.has(e)) sharesAny = true;
   }
   // The writer who reported someone's forecast also reports how it came out ("@Wren: the lottery
-  // fund turned down the polytunnel bid" on "Ash figures the grant will come through").
+  // fund turned down the polytunnel bid" on "Ash figures the grant will come through"). When no
+  // reporter is tagged ("per Ash, the grant will come through"), whoever reports the outcome does.
   const reportedOutcome =
     !factIsOpinion &&
     fact.outcome === true &&
     fact.holder !== undefined &&
-    op.reporters?.has(fact.holder) === true &&
+    op.reporters !== undefined &&
+    (op.reporters.has(fact.holder) || (op.reporters.size === 0 && op.forecasts === true)) &&
     op.subject !== undefined &&
     [...op.subject].some((w) => fact.words.has(w));
   if (reportedOutcome) return "topic";

@@ -55,7 +55,7 @@ export interface Topic {
   subject?: Set<string>;
   /** The text forecasts (cues.ts isForecast): "the brunch menu is going to flop". */
   forecasts?: boolean;
-  /** entityKeys of who reported someone else's belief ("@Wren: Ash figures ..."): Wren. */
+  /** entityKeys of who reported someone else's belief ("@Wren: Ash figures ..."): Wren; empty when nobody is tagged ("per Ash, ..."). */
   reporters?: Set<string>;
   /** The text looks back on a choice: a verdict, hindsight or a counterfactual (cues.ts looksBack). */
   looksBack?: boolean;
@@ -169,7 +169,7 @@ export function statementCore(
     holder !== undefined && (holder.startsWith(GROUP_HOLDER) || attributedTo(entities, content, roles) === holder)
       ? new Set(
           headEntities(entities, content)
-            .filter((e) => PERSON_LIKE.test(e))
+            .filter((e) => PERSON_LIKE.test(e) && entityKey(e) !== holder)
             .map(entityKey),
         )
       : undefined;
@@ -193,7 +193,8 @@ export function statementCore(
   const subject = claimSubject(reportedClaim(entities, content) ?? content);
   if (subject !== undefined) parts.subject = new Set([...contentTokens(subject)].filter((w) => !VAGUE.has(w)));
   if (isForecast(content)) parts.forecasts = true;
-  if (reporters !== undefined && reporters.size > 0) parts.reporters = reporters;
+  // Empty when the report tags no reporter ("per Ash, ..."): still a report of someone else's belief.
+  if (reporters !== undefined) parts.reporters = reporters;
   const judged = judgedHead(content);
   if (judged !== undefined) {
     parts.judged = judged;
