@@ -222,3 +222,22 @@ describe("whose belief, and which one, in the words people use", () => {
     expect(opinions[1]!.evidence).toHaveLength(1);
   });
 });
+
+describe("a forecast reported for someone, with no reporter tagged", () => {
+  it("is answered by how it came out, whoever reports that", async () => {
+    const facts = logs({
+      "2026-04-01": "- O(c=0.6) according to Bernard, the new ferry timetable will be published by May",
+      "2026-04-20": "- W @Oona: the new ferry timetable was published this morning, confirmed on the harbour board",
+      "2026-04-22": "- W @Oona: the ferry was late again",
+    });
+    const { opinions } = await run(facts);
+    expect(opinions.map((o) => [o.entities, o.statement.slice(0, 25)])).toEqual([
+      [["Bernard"], "according to Bernard, the"],
+    ]);
+    expect(opinions[0]!.evidence.map((e) => [e.date, e.stance])).toEqual([
+      ["2026-04-01", "support"],
+      ["2026-04-20", "support"],
+    ]);
+    expect(opinions[0]!.confidence).toBeGreaterThan(0.6);
+  });
+});
