@@ -150,7 +150,16 @@ export function namesOf(
   const alone = new Set<string>();
   const spellings = new Map<string, Map<string, number>>();
   const runsOf = new Map<string, Map<string, number>>();
+  // A name only ever after place words ("at Costa", "in Leeds") is a place unless it is used as a
+  // person's somewhere or MEMORY.md lists it; a log's lone `Word:` line is a label when the writer
+  // also writes the word in lower case ("netball Jess"): those uses count for nothing (prose-uses.ts).
+  const voiced = new Set(digests.flatMap((d) => d.voiced.map(keyOf)));
+  const lower = new Set(digests.flatMap((d) => d.lower));
   digests.forEach((d, at) => {
+    for (const [raw, list] of Object.entries(d.placed))
+      if (voiced.has(keyOf(raw)) || core.has(keyOf(raw))) logsOf(strong, keyOf(raw)).add(at, list);
+    for (const [raw, list] of Object.entries(d.labelled))
+      if (!lower.has(raw.toLowerCase())) logsOf(strong, keyOf(raw)).add(at, list);
     for (const [raw, n] of Object.entries(d.spell)) {
       const key = keyOf(raw);
       if (known.has(key)) {
