@@ -156,10 +156,6 @@ export function namesOf(
   const voiced = new Set(digests.flatMap((d) => d.voiced.map(keyOf)));
   const lower = new Set(digests.flatMap((d) => d.lower));
   digests.forEach((d, at) => {
-    for (const [raw, list] of Object.entries(d.placed))
-      if (voiced.has(keyOf(raw)) || core.has(keyOf(raw))) logsOf(strong, keyOf(raw)).add(at, list);
-    for (const [raw, list] of Object.entries(d.labelled))
-      if (!lower.has(raw.toLowerCase())) logsOf(strong, keyOf(raw)).add(at, list);
     for (const [raw, n] of Object.entries(d.spell)) {
       const key = keyOf(raw);
       if (known.has(key)) {
@@ -185,6 +181,13 @@ export function namesOf(
       }
       for (const [run, n] of Object.entries(byRun)) into.set(run, (into.get(run) ?? 0) + n);
     }
+  });
+  // A place of two words or more ("coffee at Little Fern") is named by its run, as it was: kept.
+  const kept = (key: string) => voiced.has(key) || core.has(key) || (runsOf.has(key) && !alone.has(key));
+  digests.forEach((d, at) => {
+    for (const [raw, list] of Object.entries(d.placed)) if (kept(keyOf(raw))) logsOf(strong, keyOf(raw)).add(at, list);
+    for (const [raw, list] of Object.entries(d.labelled))
+      if (!lower.has(raw.toLowerCase())) logsOf(strong, keyOf(raw)).add(at, list);
   });
   // "Called Ben": Ben is named on his own elsewhere, so the line names him. "(Rosa Lind)",
   // "today: Rosa Lind": Lind never stands alone, so it is Rosa's surname and the line names Rosa.

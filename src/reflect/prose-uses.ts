@@ -17,9 +17,18 @@ const PLACE_BEFORE =
 /** Company kept: "with Freya", "w/ Dale". */
 const WITH_BEFORE = /(?:^|[^\p{L}\p{N}'’])(?:with|w\/)\s+$/iu;
 
+/**
+ * "to" and "from" after a word that relates people: "married to Graham", "talked to Kev", "a text
+ * from Jo", "heard from Sam". Those name someone, not somewhere.
+ */
+const TO_PERSON =
+  /(?:^|[^\p{L}])(?:married|engaged|related|talk|talked|talking|speak|spoke|speaking|chat|chatted|said|say|says|wrote|write|sent|send|gave|give|lent|lend|passed|handed|report|reports|reported|introduced|text|texts|message|messages|email|emails|call|calls|letter|card|note|present|gift|heard|hear|love|thanks)\s+(?:to|from)\s+$/iu;
+
 /** The text before a word at `at` ends with a place word. */
-export const afterPlaceWord = (prose: string, at: number): boolean =>
-  PLACE_BEFORE.test(prose.slice(Math.max(0, at - 14), at));
+export const afterPlaceWord = (prose: string, at: number): boolean => {
+  const before = prose.slice(Math.max(0, at - 24), at);
+  return PLACE_BEFORE.test(before.slice(-14)) && !TO_PERSON.test(before);
+};
 
 /** The text before a word at `at` ends with "with". */
 export const afterWith = (prose: string, at: number): boolean => WITH_BEFORE.test(prose.slice(Math.max(0, at - 8), at));

@@ -350,13 +350,16 @@ export function scanProse(text: string): ProseLine[] {
   return out;
 }
 
+/** "Saturday job at Costa": a place word's name is no one's; a place of two words ("at Hollow Oak") is kept, as in the logs (prose-names.ts). */
+const placeOnly = (l: ProseLine): string[] => (l.l ?? []).filter((n) => !(l.r ?? []).some((r) => r[0] === n));
+
 /**
  * The names of MEMORY.md's lines that count as core names: all but a word after a sentence
  * opener ("Charge nurse: Denise Park"): Park is Denise's surname until a log has it alone.
  */
 export function coreNames(lines: readonly ProseLine[]): string[] {
   return lines.flatMap((l) => {
-    const seconds = new Set((l.p ?? []).map(([, second]) => second));
+    const seconds = new Set([...(l.p ?? []).map(([, second]) => second), ...placeOnly(l)]);
     return [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []).filter((n) => !seconds.has(n)), ...(l.s ?? [])];
   });
 }
@@ -368,7 +371,7 @@ export function coreNames(lines: readonly ProseLine[]): string[] {
  */
 export function coreNamesInSentences(lines: readonly ProseLine[]): string[] {
   return lines.flatMap((l) => {
-    const seconds = new Set((l.p ?? []).map(([, second]) => second));
+    const seconds = new Set([...(l.p ?? []).map(([, second]) => second), ...placeOnly(l)]);
     return [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []).filter((n) => !seconds.has(n))];
   });
 }
