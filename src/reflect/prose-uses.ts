@@ -13,7 +13,7 @@
 
 /** A place word right before a name ("at", "in", "to", "the" ...), as the 14 characters before it end. */
 const PLACE_BEFORE =
-  /(?:^|[^\p{L}\p{N}'’])(?:at|in|into|to|from|on|off|near|outside|opposite|past|via|round|around|towards|the)\s+$/iu;
+  /(?:^|[^\p{L}\p{N}'’])(?:at|in|into|to|from|on|off|near|outside|opposite|past|via|round|around|towards)\s+$/iu;
 /** Company kept: "with Freya", "w/ Dale". */
 const WITH_BEFORE = /(?:^|[^\p{L}\p{N}'’])(?:with|w\/)\s+$/iu;
 
