@@ -2,7 +2,7 @@
  * How a name is used, beyond where it stands in a sentence (prose.ts): shops, towns and labels
  * are written with capitals as people are, but not the same ways. Pure.
  *  - A place or a shop comes after a place word: "a flat white at Costa", "Primark in Leeds",
- *    "moving to Leeds", "popped into Screwfix", "the Tesco hamper", "on Facebook". A person is
+ *    "moving to Leeds", "popped into Screwfix", "on Facebook". A person is
  *    too at times ("met Jordan at Screwfix", "dropped it round to Kev"), but a person also speaks,
  *    owns or keeps company ("Kev said", "Dale's mum", "with Freya"): a name written only after
  *    place words, and never so, is a place (prose-names.ts does not count those uses).
@@ -11,7 +11,10 @@
  *    "the update from the council"): no one's name is an ordinary word of the writer's.
  */
 
-/** A place word right before a name ("at", "in", "to", "the" ...), as the 14 characters before it end. */
+/**
+ * A place word right before a name ("at", "in", "to" ...), as the 14 characters before it end.
+ * Not "the": "the Grafana board" is a tool's, as "the Tesco hamper" is a shop's.
+ */
 const PLACE_BEFORE =
   /(?:^|[^\p{L}\p{N}'’])(?:at|in|into|to|from|on|off|near|outside|opposite|past|via|round|around|towards)\s+$/iu;
 /** Company kept: "with Freya", "w/ Dale". */

@@ -346,7 +346,8 @@ export function scanProse(text: string): ProseLine[] {
   }
   // "Netball: lost 14-9", "Update: boiler fixed": a plain `Word:` line alone in its log is maybe a label.
   const speakers = out.flatMap((l, i) => (l.k ? [i] : []));
-  if (speakers.length === 1 && plainSpeakerLine(texts[speakers[0]!]!)) out[speakers[0]!]!.o = [...out[speakers[0]!]!.k!];
+  const lone = speakers.length === 1 ? speakers[0]! : -1;
+  if (lone >= 0 && plainSpeakerLine(texts[lone]!)) out[lone]!.o = [...out[lone]!.k!];
   return out;
 }
 
