@@ -6,7 +6,9 @@
 // the leaky tap at Tariq's", "what did Haroon say last Wednesday"). Measured when written: 31 of
 // 47 in the top 3 on first run, 38 after agent nouns ("the inspector" finds "Inspection day"),
 // notes' short forms ("doctor" finds "Dr Okafor"), table headers and "Label:" lines titling
-// what follows, and an event dated by the day its line names ("inspection is 10 March").
+// what follows, and an event dated by the day its line names ("inspection is 10 March"); 37 since
+// Screwfix (a shop EXPECTED.md says must have no page) has none: "who replaced the door closer"
+// lost the weight its page gave the line.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Membank } from "../src/membank.js";
 import { fixtureAfterNightly, fixtureQuestions, type NightlyFixture, recallTop3 } from "./prose-fixture-support.js";
@@ -65,7 +67,7 @@ describe("entity pages from a landlord's prose", () => {
 
 describe("recall finds the line for a landlord's questions (no model)", () => {
   it("has the measured floor of questions answered, and every miss says why", () => {
-    expect(questions.filter((q) => !q.knownMiss).length).toBeGreaterThanOrEqual(38);
+    expect(questions.filter((q) => !q.knownMiss).length).toBeGreaterThanOrEqual(37);
   });
 
   it("dates the inspection by the line giving its day: the week before is the week before 10 March", async () => {

@@ -38,6 +38,14 @@ export interface ProseDigest {
   kin: Record<string, string>;
   /** Lines telling a first name by where from ("Jess from netball"): "name\ndescriptor\nvia" -> lines as in `lines`. */
   from: Record<string, string>;
+  /** Logs where a name is inside a sentence only after a place word ("at Costa"), not counted in `strong`. */
+  placed: Record<string, LogList>;
+  /** Logs where a name is the speaker of the log's only plain `Word:` line, not counted in `strong`. */
+  labelled: Record<string, LogList>;
+  /** Names used as a person's somewhere: speaking, owning, in company, a speaker, a kin word's. */
+  voiced: string[];
+  /** Names the logs also write in lower case, as an ordinary word ("netball"), lower-cased. */
+  lower: string[];
 }
 
 /** Each (log, line) of a `lines`-style record ("log.line,log.line"), its log shifted by the digest's global offset. */
@@ -66,6 +74,10 @@ export function digestProse(logs: readonly ProseLog[]): ProseDigest {
     full: {},
     kin: {},
     from: {},
+    placed: {},
+    labelled: {},
+    voiced: [],
+    lower: [],
   };
   // Built as arrays, packed at the end (a kept digest is read back as strings and unpacked only where needed).
   const strong = new Map<string, number[]>();
@@ -75,6 +87,10 @@ export function digestProse(logs: readonly ProseLog[]): ProseDigest {
   const full = new Map<string, number[]>();
   const kin = new Map<string, number[]>();
   const from = new Map<string, number[]>();
+  const placed = new Map<string, number[]>();
+  const labelled = new Map<string, number[]>();
+  const voiced = new Set<string>();
+  const lower = new Set<string>();
   const spell = new Map<string, number>();
   const tagged = new Set<string>();
   const alone = new Set<string>();
@@ -99,6 +115,7 @@ export function digestProse(logs: readonly ProseLog[]): ProseDigest {
       index.set(log.path, i);
       out.logs.push({ path: log.path, date: log.date });
     }
+    for (const word of log.w ?? []) lower.add(word);
     for (const l of log.lines) {
       const seconds = l.p && new Set(l.p.map(([, second]) => second));
       const heads = l.r && new Set(l.r.map((r) => r[0]!));
@@ -121,13 +138,25 @@ export function digestProse(logs: readonly ProseLog[]): ProseDigest {
         if (!heads?.has(name) && !seconds?.has(name)) alone.add(name);
         addLine(name, i, l.line);
       };
-      if (l.k) for (const name of l.k) use(name, true);
+      for (const name of l.v ?? []) voiced.add(name);
+      for (const name of l.b ?? []) voiced.add(name);
+      for (const [name] of l.g ?? []) voiced.add(name);
+      if (l.k)
+        for (const name of l.k) {
+          if (l.o?.includes(name)) addLog(labelled, name, i);
+          else voiced.add(name);
+          use(name, !l.o?.includes(name));
+        }
       if (l.a)
         for (const name of l.a) {
           use(name, false);
           tagged.add(name);
         }
-      if (l.n) for (const name of l.n) use(name, true);
+      if (l.n)
+        for (const name of l.n) {
+          if (l.l?.includes(name)) addLog(placed, name, i);
+          use(name, !l.l?.includes(name));
+        }
       if (l.s) for (const name of l.s) use(name, false);
       if (l.p) for (const pair of l.p) addLine(pair[0], i, l.line);
       if (l.f) for (const [first, second] of l.f) addLine(`${first}\n${second}`, i, l.line, full);
@@ -141,6 +170,11 @@ export function digestProse(logs: readonly ProseLog[]): ProseDigest {
   out.strong = pack(strong);
   out.anywhere = pack(anywhere);
   out.pairs = pack(pairs);
+  out.placed = pack(placed);
+  out.labelled = pack(labelled);
+  out.voiced = [...voiced].sort(cmp);
+  // Only the lower-case words a name of these logs is written as: a digest stays small.
+  out.lower = [...new Set([...spell.keys()].map((n) => n.toLowerCase()))].filter((w) => lower.has(w)).sort(cmp);
   const packLines = (map: Map<string, number[]>): Record<string, string> =>
     Object.fromEntries(
       [...map].map(([name, list]) => {

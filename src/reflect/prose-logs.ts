@@ -4,6 +4,7 @@ import { digestedSessions, holdingDigest } from "../sessions/held.js";
 import { listMemoryFiles } from "../workspace/files.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { type ProseLog, scanProse } from "./prose.js";
+import { lowerWords } from "./prose-uses.js";
 
 /**
  * The logs' prose names. A /new copy of a chat a digest holds (sessions/held.ts) has none: the
@@ -25,7 +26,7 @@ export async function scanLogs(ws: Workspace, logs: readonly { path: string; tex
         continue;
       }
     }
-    out.push({ path: log.path, date, lines: scanProse(log.text) });
+    out.push({ path: log.path, date, lines: scanProse(log.text), w: lowerWords(log.text) });
   }
   return out;
 }

@@ -78,7 +78,7 @@ class Hasher {
   }
 }
 
-const LIST_TAGS = ["k", "a", "n", "s"] as const;
+const LIST_TAGS = ["k", "a", "n", "s", "l", "v", "o"] as const;
 
 /** A hash of everything digestProse reads of these logs. */
 function hashOf(logs: readonly ProseLog[]): string {
@@ -86,6 +86,7 @@ function hashOf(logs: readonly ProseLog[]): string {
   for (const log of logs) {
     h.str(log.path);
     h.str(log.date);
+    h.str(`w${(log.w ?? []).join(" ")}`);
     for (const l of log.lines) {
       h.str(`#${l.line}`);
       for (const tag of LIST_TAGS) {
@@ -244,7 +245,9 @@ const isDigest = (d: unknown): d is ProseDigest => {
     Array.isArray(x.tagged) &&
     Array.isArray(x.alone) &&
     Array.isArray(x.titled) &&
-    [x.spell, x.strong, x.anywhere, x.runs, x.pairs, x.lines, x.full, x.kin, x.from].every(
+    Array.isArray(x.voiced) &&
+    Array.isArray(x.lower) &&
+    [x.placed, x.labelled, x.spell, x.strong, x.anywhere, x.runs, x.pairs, x.lines, x.full, x.kin, x.from].every(
       (r) => typeof r === "object" && r !== null,
     )
   );

@@ -150,6 +150,11 @@ export function namesOf(
   const alone = new Set<string>();
   const spellings = new Map<string, Map<string, number>>();
   const runsOf = new Map<string, Map<string, number>>();
+  // A name only ever after place words ("at Costa", "in Leeds") is a place unless it is used as a
+  // person's somewhere or MEMORY.md lists it; a log's lone `Word:` line is a label when the writer
+  // also writes the word in lower case ("netball Jess"): those uses count for nothing (prose-uses.ts).
+  const voiced = new Set(digests.flatMap((d) => d.voiced.map(keyOf)));
+  const lower = new Set(digests.flatMap((d) => d.lower));
   digests.forEach((d, at) => {
     for (const [raw, n] of Object.entries(d.spell)) {
       const key = keyOf(raw);
@@ -176,6 +181,13 @@ export function namesOf(
       }
       for (const [run, n] of Object.entries(byRun)) into.set(run, (into.get(run) ?? 0) + n);
     }
+  });
+  // A place of two words or more ("coffee at Little Fern") is named by its run, as it was: kept.
+  const kept = (key: string) => voiced.has(key) || core.has(key) || (runsOf.has(key) && !alone.has(key));
+  digests.forEach((d, at) => {
+    for (const [raw, list] of Object.entries(d.placed)) if (kept(keyOf(raw))) logsOf(strong, keyOf(raw)).add(at, list);
+    for (const [raw, list] of Object.entries(d.labelled))
+      if (!lower.has(raw.toLowerCase())) logsOf(strong, keyOf(raw)).add(at, list);
   });
   // "Called Ben": Ben is named on his own elsewhere, so the line names him. "(Rosa Lind)",
   // "today: Rosa Lind": Lind never stands alone, so it is Rosa's surname and the line names Rosa.

@@ -3,6 +3,7 @@ import { findMentions } from "../retain/entities.js";
 import { retainHeading } from "../retain/parse.js";
 import { KIN_NAMES } from "./person-words.js";
 import { fromNames, fullNames, kinNames } from "./prose-kin.js";
+import { afterPlaceWord, afterWith, plainSpeakerLine } from "./prose-uses.js";
 import { cleanName, isStop } from "./prose-words.js";
 
 /**
@@ -31,6 +32,9 @@ import { cleanName, isStop } from "./prose-words.js";
  *  - `g` [name, descriptor, via] a first name and where the writer knows that person from ("Jess
  *    from netball", "Pat from the allotment"; "at": "Pat at the allotment", which only confirms
  *    it): two who share a first name and no surname are told apart by these (shared-names.ts).
+ *  - `l` names written inside a sentence only after a place word ("at Costa", "to Leeds"), `v`
+ *    names the line uses as a person's ("Kev said", "Dale's mum", "with Freya"), `o` the speaker of
+ *    a log's only plain `Word:` line, maybe a label (prose-uses.ts).
  */
 export interface ProseLine {
   line: number;
@@ -44,6 +48,9 @@ export interface ProseLine {
   f?: [string, string][];
   b?: string[];
   g?: [name: string, descriptor: string, via: "from" | "at"][];
+  l?: string[];
+  v?: string[];
+  o?: string[];
 }
 
 const NAME = String.raw`\p{Lu}[\p{L}\p{M}\p{N}_'’-]*`;
@@ -137,6 +144,9 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
   const endOf = (at: number, word: string) =>
     prose[at + word.length] === "." && abbrevBefore(prose, at + word.length) ? at + word.length + 1 : at + word.length;
   const tally = tallyItems(prose);
+  const placed = new Set<string>();
+  const elsewhere = new Set<string>();
+  const voiced = new Set<string>();
   for (const m of prose.matchAll(WORD)) {
     const prev = m.index > 0 ? prose[m.index - 1] : undefined;
     if (prev !== undefined && /[\p{L}\p{N}_@/\\.]/u.test(prev) && !/\s/u.test(prev)) continue; // inside a token
@@ -187,6 +197,13 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
       (name !== m[0] && /['’]s$/u.test(m[0]));
     const list = listItem ? lastList! : startsSentence(prose, m.index) && !speaks ? start : mid;
     if (!list.includes(name)) list.push(name);
+    if (list === mid) {
+      if (afterPlaceWord(prose, m.index)) placed.add(name);
+      else {
+        elsewhere.add(name);
+        if (speaks || afterWith(prose, m.index)) voiced.add(name);
+      }
+    }
     lastList = list;
     lastEnd = m.index + m[0].length;
     // Only a name inside a sentence starts a run ("Called Ben" is a verb and a name); a
@@ -219,6 +236,9 @@ export function scanLine(text: string, line: number): ProseLine | undefined {
     if (!titled.includes(name)) titled.push(name);
   }
   if (mid.length) out.n = mid;
+  const placeOnly = [...placed].filter((n) => !elsewhere.has(n));
+  if (placeOnly.length) out.l = placeOnly;
+  if (voiced.size) out.v = [...voiced];
   if (start.length) out.s = start;
   if (pairs.length) out.p = pairs;
   const long = runs.filter((r) => r.length > 1);
@@ -287,6 +307,7 @@ function asLabel(l: ProseLine): void {
 /** Candidate names of a log's prose: every line outside Retain sections, headings and code blocks. */
 export function scanProse(text: string): ProseLine[] {
   const out: ProseLine[] = [];
+  const texts: string[] = [];
   let inRetain = false;
   let fence: string | undefined;
   let underLabel = false;
@@ -318,10 +339,20 @@ export function scanProse(text: string): ProseLine[] {
     const item = ITEM_LABEL.exec(l);
     if (scanned && underLabel && item && scanned.k?.[0] === cleanName(item[1]!)) asLabel(scanned);
     underLabel = HEADING_LABEL.test(l) || (underLabel && /^\s*[-*+]\s/u.test(l));
-    if (scanned) out.push(scanned);
+    if (scanned) {
+      out.push(scanned);
+      texts.push(l);
+    }
   }
+  // "Netball: lost 14-9", "Update: boiler fixed": a plain `Word:` line alone in its log is maybe a label.
+  const speakers = out.flatMap((l, i) => (l.k ? [i] : []));
+  const lone = speakers.length === 1 ? speakers[0]! : -1;
+  if (lone >= 0 && plainSpeakerLine(texts[lone]!)) out[lone]!.o = [...out[lone]!.k!];
   return out;
 }
+
+/** "Saturday job at Costa": a place word's name is no one's; a place of two words ("at Hollow Oak") is kept, as in the logs (prose-names.ts). */
+const placeOnly = (l: ProseLine): string[] => (l.l ?? []).filter((n) => !(l.r ?? []).some((r) => r[0] === n));
 
 /**
  * The names of MEMORY.md's lines that count as core names: all but a word after a sentence
@@ -329,7 +360,7 @@ export function scanProse(text: string): ProseLine[] {
  */
 export function coreNames(lines: readonly ProseLine[]): string[] {
   return lines.flatMap((l) => {
-    const seconds = new Set((l.p ?? []).map(([, second]) => second));
+    const seconds = new Set([...(l.p ?? []).map(([, second]) => second), ...placeOnly(l)]);
     return [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []).filter((n) => !seconds.has(n)), ...(l.s ?? [])];
   });
 }
@@ -341,7 +372,7 @@ export function coreNames(lines: readonly ProseLine[]): string[] {
  */
 export function coreNamesInSentences(lines: readonly ProseLine[]): string[] {
   return lines.flatMap((l) => {
-    const seconds = new Set((l.p ?? []).map(([, second]) => second));
+    const seconds = new Set([...(l.p ?? []).map(([, second]) => second), ...placeOnly(l)]);
     return [...(l.k ?? []), ...(l.a ?? []), ...(l.n ?? []).filter((n) => !seconds.has(n))];
   });
 }
@@ -351,4 +382,6 @@ export interface ProseLog {
   path: string;
   date: string;
   lines: ProseLine[];
+  /** The log's lower-case words (prose-uses.ts lowerWords): a label's word written as an ordinary one. */
+  w?: string[];
 }
