@@ -2,36 +2,21 @@
 // ordinary shell (editor and pager set, no git identity): membank's commit holds only
 // membank's changes, the user's staged state is byte for byte as they left it, and no
 // hand-written text is lost.
-import { execFile, spawn } from "node:child_process";
-import { chmod, cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { spawn } from "node:child_process";
+import { chmod, cp, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collectRun, MEMBANK_BIN, ordinaryShellEnv, runBin } from "./cli-bin.js";
+import { describe, expect, it } from "vitest";
+import { collectRun, MEMBANK_BIN, runBin } from "./cli-bin.js";
+import { notesRepos } from "./support/notes-repo.js";
 
-const exec = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "..");
 
-let tmp: string;
-let env: NodeJS.ProcessEnv;
-beforeAll(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), "membank-user-tree-"));
-  env = await ordinaryShellEnv(tmp);
-});
-afterAll(async () => {
-  await rm(tmp, { recursive: true, force: true });
-});
+const repos = notesRepos("membank-user-tree-");
+const git = async (cwd: string, ...args: string[]): Promise<string> => repos.git(cwd, ...args);
 
-async function git(cwd: string, ...args: string[]): Promise<string> {
-  return (await exec("git", ["-c", "user.name=Dana", "-c", "user.email=dana@example.org", ...args], { cwd, env }))
-    .stdout;
-}
-
-let n = 0;
 /** bank.example's logs committed by the user, and a first nightly over them. */
 async function afterFirstNight(): Promise<string> {
-  const ws = path.join(tmp, `ws${n++}`);
+  const ws = repos.fresh("ws");
   await mkdir(ws, { recursive: true });
   await cp(path.join(ROOT, "bank.example/memory"), path.join(ws, "memory"), { recursive: true });
   await cp(path.join(ROOT, "bank.example/MEMORY.md"), path.join(ws, "MEMORY.md"));
@@ -39,7 +24,7 @@ async function afterFirstNight(): Promise<string> {
   await git(ws, "init", "-q", "-b", "main");
   await git(ws, "add", "-A");
   await git(ws, "commit", "-qm", "my notes");
-  const first = await runBin(["run", "nightly", "--workspace", ws], env);
+  const first = await runBin(["run", "nightly", "--workspace", ws], repos.env);
   expect(first.code, first.stderr).toBe(0);
   return ws;
 }
@@ -68,7 +53,7 @@ describe("the user's own work in the tree", () => {
     const cachedBefore = await git(ws, "diff", "--cached", "--binary");
     const head = (await git(ws, "rev-parse", "HEAD")).trim();
 
-    const run = await runBin(["run", "nightly", "--workspace", ws], env);
+    const run = await runBin(["run", "nightly", "--workspace", ws], repos.env);
     expect(run.code, run.stderr).toBe(0);
     expect((await git(ws, "rev-parse", "HEAD~1")).trim()).toBe(head);
     const files = (await git(ws, "show", "--name-only", "--format=", "HEAD")).trim().split("\n");
@@ -93,7 +78,7 @@ describe("the user's own work in the tree", () => {
     const ws = await afterFirstNight();
     await chmod(path.join(ws, "bank/entities/Mara.md"), 0o755);
     await newDay(ws);
-    const run = await runBin(["run", "nightly", "--workspace", ws], env);
+    const run = await runBin(["run", "nightly", "--workspace", ws], repos.env);
     expect(run.code, run.stderr).toBe(0);
     const raw = await git(ws, "show", "--raw", "--format=", "HEAD");
     expect(raw).toMatch(/\tbank\/entities\/Mara\.md\n/);
@@ -116,7 +101,7 @@ describe("a page a formatter went over", () => {
     await writeFile(page, formatted);
     await git(ws, "commit", "-qam", "formatted on save");
     await newDay(ws);
-    const run = await runBin(["run", "nightly", "--workspace", ws], env);
+    const run = await runBin(["run", "nightly", "--workspace", ws], repos.env);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).not.toMatch(/conflicts kept|edited by hand/);
     expect(await readFile(page, "utf8")).toContain("Booked the night train to Berlin");
@@ -131,7 +116,7 @@ describe("a page a formatter went over", () => {
       removed.join("\n"),
     ).toEqual([]);
     expect(await readFile(page, "utf8")).toMatch(/<!-- membank:begin facts -->\n\n- /);
-    expect((await runBin(["run", "nightly", "--workspace", ws], env)).code).toBe(3);
+    expect((await runBin(["run", "nightly", "--workspace", ws], repos.env)).code).toBe(3);
   });
 
   it("a word changed inside a region is still the person's edit: kept, and said", async () => {
@@ -141,7 +126,7 @@ describe("a page a formatter went over", () => {
     await writeFile(page, text.replace("engineering lead", "engineering manager"));
     await git(ws, "commit", "-qam", "she was promoted");
     await newDay(ws);
-    const run = await runBin(["run", "nightly", "--workspace", ws], env);
+    const run = await runBin(["run", "nightly", "--workspace", ws], repos.env);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("bank/entities/Mara.md: region summary edited by hand since membank wrote it; kept");
     expect(await readFile(page, "utf8")).toContain("engineering manager");
@@ -151,7 +136,7 @@ describe("a page a formatter went over", () => {
 describe("git config people have", () => {
   it("a pre-commit hook that reformats, a commit.template, an editor that never returns, signing on with no key: the nightly commits membank's pages as they were written, unsigned, without waiting", async () => {
     const ws = await afterFirstNight();
-    const hooks = path.join(ws, "..", `hooks${n++}`);
+    const hooks = repos.fresh("hooks");
     await mkdir(hooks);
     // A formatter in a pre-commit hook (lint-staged, prettier): would rewrite the staged pages.
     await writeFile(
@@ -171,7 +156,11 @@ describe("git config people have", () => {
       await git(ws, "config", k!, v!);
     await newDay(ws);
     const t0 = Date.now();
-    const run = await runBin(["run", "nightly", "--workspace", ws], { ...env, EDITOR: "sleep 600", GIT_EDITOR: "" });
+    const run = await runBin(["run", "nightly", "--workspace", ws], {
+      ...repos.env,
+      EDITOR: "sleep 600",
+      GIT_EDITOR: "",
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(Date.now() - t0).toBeLessThan(60_000);
     const message = await git(ws, "log", "-1", "--format=%an%n%G?%n%B");
@@ -190,17 +179,17 @@ describe("two runs at once", () => {
     const ws = await afterFirstNight();
     await newDay(clean);
     await newDay(ws);
-    expect((await runBin(["run", "nightly", "--workspace", clean], env)).code).toBe(0);
+    expect((await runBin(["run", "nightly", "--workspace", clean], repos.env)).code).toBe(0);
     const start = (args: string[]) =>
-      collectRun(spawn(process.execPath, [MEMBANK_BIN, ...args, "--workspace", ws], { env, stdio: "pipe" }));
+      collectRun(spawn(process.execPath, [MEMBANK_BIN, ...args, "--workspace", ws], { env: repos.env, stdio: "pipe" }));
     const [nightly, reflect] = await Promise.all([start(["run", "nightly"]), start(["reflect"])]);
     expect([0, 3, 4], nightly.stderr).toContain(nightly.code);
     expect([0, 4], reflect.stderr).toContain(reflect.code);
     if (reflect.code === 4) expect(reflect.stderr).toMatch(/busy: locked by pid \d+/);
     // Whatever the order, a later nightly finishes the rest (the index) and then has nothing to do.
-    const after = await runBin(["run", "nightly", "--workspace", ws], env);
+    const after = await runBin(["run", "nightly", "--workspace", ws], repos.env);
     expect([0, 3], after.stderr).toContain(after.code);
-    expect((await runBin(["run", "nightly", "--workspace", ws], env)).code).toBe(3);
+    expect((await runBin(["run", "nightly", "--workspace", ws], repos.env)).code).toBe(3);
     const tree = async (dir: string) => git(dir, "ls-tree", "-r", "HEAD", "--", "bank");
     expect(await tree(ws)).toBe(await tree(clean));
     expect(await git(ws, "status", "--porcelain", "--", "bank")).toBe("");
