@@ -4,7 +4,8 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { logDate } from "../markdown/log-path.js";
 import { sessionMemoryId } from "../markdown/openclaw-lines.js";
-import { digestedSessions } from "../sessions/held.js";
+import { isDigestPath } from "../sessions/digest.js";
+import { digestedSessions, holdingDigest } from "../sessions/held.js";
 import { writeFileAtomic } from "../workspace/atomic.js";
 import { listMemoryFiles } from "../workspace/files.js";
 import { stateDir, type Workspace } from "../workspace/workspace.js";
@@ -87,7 +88,7 @@ export async function extractFromPastLogs(
   let digested: Map<string, string> | undefined; // session id -> the digest holding it
   for (const file of files) {
     const date = logDate(file.path);
-    if (date === undefined || /-sessions\.md$/i.test(file.path)) continue;
+    if (date === undefined || isDigestPath(file.path)) continue;
     if (!date || date >= before || (opts.since && date < opts.since)) continue;
     if (file.readOnly) {
       report.skipped.push({
@@ -110,14 +111,13 @@ export async function extractFromPastLogs(
     if (state.empty[file.path] === sha256(text)) continue;
     // OpenClaw's session-memory hook copies a chat's last messages on /new; when the chat is
     // in a digest of OpenClaw's store, session ingestion extracts its facts: not twice.
-    const session = sessionMemoryId(text);
-    if (session !== undefined) {
+    if (sessionMemoryId(text) !== undefined) {
       digested ??= await digestedSessions(files);
-      const digest = digested.get(session);
-      if (digest !== undefined) {
+      const held = holdingDigest(text, digested);
+      if (held !== undefined) {
         report.skipped.push({
           path: file.path,
-          reason: `OpenClaw's copy of chat ${session}, which ${digest} holds whole: its facts are extracted from there`,
+          reason: `OpenClaw's copy of chat ${held.session}, which ${held.digest} holds whole: its facts are extracted from there`,
         });
         continue;
       }

@@ -219,11 +219,7 @@ function padding(body: string): { lead: number; trail: number } {
  * every update, night after night, for no word of the person's.
  */
 export function isEdited(region: Pick<Region, "body" | "sha">): boolean {
-  return (
-    region.sha !== undefined &&
-    bodyHash(region.body) !== region.sha &&
-    bodyHash(withoutLayout(region.body)) !== region.sha
-  );
+  return region.sha !== undefined && writtenBody(region) === undefined;
 }
 
 /** A body ends with a line break (unless empty) so the end marker stays on its own line. */

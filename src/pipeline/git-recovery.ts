@@ -93,7 +93,7 @@ export async function recoverIndexLock(
 const STALE_LOCK_MS = 60 * 60 * 1000;
 
 /** What to do about someone's index.lock: remove one a crashed git left long ago; wait out a fresh one. */
-export function lockedMessage(lockFile: string, mtimeMs: number, now: number): string {
+function lockedMessage(lockFile: string, mtimeMs: number, now: number): string {
   const since = new Date(mtimeMs).toISOString().replace(/\.\d+Z$/, "Z");
   return now - mtimeMs >= STALE_LOCK_MS
     ? `${lockFile} was left at ${since} by a git command that crashed or was killed (none holds it that long): ` +

@@ -1,6 +1,6 @@
 /** Calendar days as UTC dates, so a window never shifts with the machine's zone (timewindow.ts, holidays.ts). */
 
-export const DAY_MS = 86_400_000;
+const DAY_MS = 86_400_000;
 
 /** How far a fuzzy "around X" reaches on each side (timewindow.ts), and a fuzzy part of a month's inner edges (month-part.ts). */
 export const AROUND_DAYS = 3;
@@ -11,6 +11,16 @@ export function utc(y: number, m: number, d: number): Date {
 
 export function addDays(date: Date, n: number): Date {
   return new Date(date.getTime() + n * DAY_MS);
+}
+
+/** The Monday of a date's week (weeks start on Monday). */
+export function mondayOf(date: Date): Date {
+  return addDays(date, -((date.getUTCDay() + 6) % 7));
+}
+
+/** The first day on or after `date` that is weekday `dow` (0 Sunday .. 6 Saturday). */
+export function weekdayOnOrAfter(date: Date, dow: number): Date {
+  return addDays(date, (dow - date.getUTCDay() + 7) % 7);
 }
 
 /** The last day of month `m` (1-12) of year `y`. */

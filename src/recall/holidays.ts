@@ -10,7 +10,7 @@
  * only as the anchor of "the week before Easter" (timewindow.ts).
  */
 
-import { addDays, utc } from "./days.js";
+import { addDays, endOfMonth, mondayOf, utc, weekdayOnOrAfter } from "./days.js";
 
 /** Easter Sunday of a Gregorian year (the anonymous Gregorian algorithm, Meeus/Jones/Butcher). */
 export function easterSunday(y: number): Date {
@@ -43,16 +43,10 @@ const one = (day: Date): Days => ({ day, from: day, to: day });
 const easter = (y: number, offset: number) => one(addDays(easterSunday(y), offset));
 
 /** The first Monday of month `m` (1-12). */
-function firstMonday(y: number, m: number): Date {
-  const d = utc(y, m, 1);
-  return addDays(d, (8 - d.getUTCDay()) % 7);
-}
+const firstMonday = (y: number, m: number): Date => weekdayOnOrAfter(utc(y, m, 1), 1);
 
 /** The last Monday of month `m` (1-12). */
-function lastMonday(y: number, m: number): Date {
-  const d = utc(y, m + 1, 0);
-  return addDays(d, -((d.getUTCDay() + 6) % 7));
-}
+const lastMonday = (y: number, m: number): Date => mondayOf(endOfMonth(y, m));
 
 const onWeekend = (d: Date) => d.getUTCDay() === 0 || d.getUTCDay() === 6;
 
@@ -75,7 +69,7 @@ function observed(days: readonly Date[]): Date[] {
  * weekend is taken on the next free weekday (the "substitute day"). One-off moves (VE Day
  * 2020, the 2022 Jubilee) follow no rule and are not here.
  */
-export function bankHolidays(y: number): Date[] {
+function bankHolidays(y: number): Date[] {
   const easter = easterSunday(y);
   return [
     ...observed([utc(y, 1, 1)]),

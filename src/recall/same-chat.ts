@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { logDate } from "../markdown/log-path.js";
 import { sessionMemoryId } from "../markdown/openclaw-lines.js";
-import { digestPath, digestSessionIds } from "../sessions/digest.js";
+import { digestPath, digestSessionIds, isDigestPath } from "../sessions/digest.js";
 import { addDays } from "./days.js";
 import type { Fused } from "./fuse.js";
 
@@ -23,7 +23,7 @@ import type { Fused } from "./fuse.js";
  */
 
 /** A copy's message line without its `role: "` and closing quote; a digest's without its `> `. */
-export function chatLineText(line: string): string {
+function chatLineText(line: string): string {
   return line
     .replace(/^\s*>\s?/u, "")
     .replace(/^\s*(?:user|assistant):\s*"?/u, "")
@@ -42,8 +42,8 @@ function chatLines(content: string): string[] {
 
 /** A dated log other than a daily log or a digest: where the hook writes (`2026-09-14-1432.md`, `-vet-visit.md`). */
 const maybeCopy = (rel: string) =>
-  logDate(rel) !== undefined && /\/\d{4}-\d{2}-\d{2}-[^/]+\.md$/iu.test(rel) && !/-sessions\.md$/iu.test(rel);
-const isDigest = (rel: string) => logDate(rel) !== undefined && /-sessions\.md$/iu.test(rel);
+  logDate(rel) !== undefined && /\/\d{4}-\d{2}-\d{2}-[^/]+\.md$/iu.test(rel) && !isDigestPath(rel);
+const isDigest = (rel: string) => logDate(rel) !== undefined && isDigestPath(rel);
 
 /** What oneResultPerChatLine reads of the files: a copy's Session ID, a digest's sessions and lines. */
 export interface ChatFiles {

@@ -2,7 +2,7 @@ import type { ParsedResult } from "chrono-node";
 import { MONTH_NAME, maskWeekdayLabels, WEEKDAY_NAME } from "../analysis/time-words.js";
 import { chronoEn } from "../retain/chrono.js";
 import { toCount } from "../retain/date-phrases.js";
-import { AROUND_DAYS, addDays, endOfMonth, monthNumber, pastYear, utc } from "./days.js";
+import { AROUND_DAYS, addDays, endOfMonth, mondayOf, monthNumber, pastYear, utc, weekdayOnOrAfter } from "./days.js";
 import { holidayIn, holidayWindow } from "./holidays.js";
 import { partOfMonth } from "./month-part.js";
 import { mayHoldTimeWord } from "./time-gate.js";
@@ -28,11 +28,6 @@ export interface TimeWindow {
 
 export function isoDay(date: Date): string {
   return date.toISOString().slice(0, 10);
-}
-
-function mondayOf(date: Date): Date {
-  const dow = (date.getUTCDay() + 6) % 7; // Monday = 0
-  return addDays(date, -dow);
 }
 
 type Span = { from?: Date; to?: Date; index: number; text: string; month?: { from: Date; to: Date } };
@@ -71,9 +66,7 @@ const ORDINALS: Record<string, number> = {
 };
 
 /** The Saturday on or after a date. */
-function saturdayFrom(date: Date): Date {
-  return addDays(date, (6 - date.getUTCDay() + 7) % 7);
-}
+const saturdayFrom = (date: Date): Date => weekdayOnOrAfter(date, 6);
 
 /** "the first weekend of August 2023", "the last week of October": chrono reads these loosely. */
 function weekOfMonth(query: string, asOf: Date): Span | undefined {

@@ -36,6 +36,11 @@ export function digestPath(day: string): string {
   return `memory/${day}-sessions.md`;
 }
 
+/** Is this workspace path a day's digest (`…/YYYY-MM-DD-sessions.md`)? Its date is the caller's to check. */
+export function isDigestPath(rel: string): boolean {
+  return /-sessions\.md$/i.test(rel);
+}
+
 export function entryFromMessage(m: SessionMessage, clock: Clock): DigestEntry {
   const e: DigestEntry = {
     source: m.source,

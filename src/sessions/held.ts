@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { logDate } from "../markdown/log-path.js";
 import { sessionMemoryId } from "../markdown/openclaw-lines.js";
-import { digestSessionIds } from "./digest.js";
+import { digestSessionIds, isDigestPath } from "./digest.js";
 
 /**
  * Which digest holds the chat of a session-memory file OpenClaw wrote on /new: the one rule,
@@ -16,7 +16,7 @@ export async function digestedSessions(
   files: readonly { path: string; absPath: string }[],
 ): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  const digests = files.filter((f) => /-sessions\.md$/i.test(f.path) && logDate(f.path) !== undefined);
+  const digests = files.filter((f) => isDigestPath(f.path) && logDate(f.path) !== undefined);
   // 16 at a time (years of digests on a busy disk), taken in path order.
   for (let i = 0; i < digests.length; i += 16) {
     const batch = digests.slice(i, i + 16);

@@ -105,7 +105,7 @@ export interface ScanOptions {
  * The file an iCloud Drive placeholder stands for: iCloud evicts a file it keeps only in the
  * cloud ("Optimise Mac Storage") by replacing `2026-03-04.md` with `.2026-03-04.md.icloud`.
  */
-export function evictedName(name: string): string | undefined {
+function evictedName(name: string): string | undefined {
   const m = /^\.(.+\.md)\.icloud$/i.exec(name);
   return m?.[1];
 }

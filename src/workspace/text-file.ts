@@ -3,8 +3,6 @@ import { readFile, stat } from "node:fs/promises";
 import { decodeWindows1252, isWindows1252 } from "./windows-1252.js";
 import { lineBreakAt, ZERO_TAIL_MIN, zeroRuns } from "./zero-bytes.js";
 
-export { ZERO_TAIL_MIN };
-
 /**
  * The one home of how a memory file's bytes become text, for retain and the index: a
  * size limit (a 2 GB log must not crash a run, nor be re-read by every search) and a

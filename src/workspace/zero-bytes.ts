@@ -7,7 +7,7 @@
 /** Zero bytes (at the end of a file, or in a run inside it) that make them a crash's leftover, not a stray few. */
 export const ZERO_TAIL_MIN = 16;
 
-export type ZeroRuns = { line: number; bytes: number; lines: number[] };
+type ZeroRuns = { line: number; bytes: number; lines: number[] };
 
 /** The length of the line break at `i` (2 for \r\n, 1 for \n or \r, else 0): lines as splitLines counts them. */
 export function lineBreakAt(buf: Uint8Array, i: number): number {
