@@ -101,6 +101,9 @@ const LATE: readonly string[] = [
   "overran",
 ];
 
+/** Ahead of the date given ("a day early"): a forecast borne out, and a change of schedule. */
+const EARLY: readonly string[] = ["a day early", "a week early", "days early", "weeks early"];
+
 /**
  * Reversal cues that concede what follows ("admitted it went smoother than she expected"; the
  * writer's own "I must concede the new hours suit me"): they assert their clause (valence.ts).
@@ -460,10 +463,7 @@ export const CUE_LISTS: readonly CueList[] = [
       "completed",
       "signed off",
       "done",
-      "a day early",
-      "a week early",
-      "days early",
-      "weeks early",
+      ...EARLY,
       // An event that went well: "the fête went ahead", "brunch sold out", "was a hit".
       "went ahead",
       "sold out",
@@ -522,10 +522,7 @@ export const SCHEDULE_SHIFTS: ReadonlySet<string> = new Set([
   "new date",
   "new target",
   ...LATE,
-  "a day early",
-  "a week early",
-  "days early",
-  "weeks early",
+  ...EARLY,
 ]);
 
 /**

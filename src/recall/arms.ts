@@ -23,13 +23,14 @@ import { byPlace, byScoreThenPlace, type Place } from "../markdown/order.js";
 import { ENTITY_DIR, NO_FACTS_HEADLINE, OPINIONS_PAGE } from "../markdown/pages.js";
 import { entityKey } from "../retain/entities.js";
 import { factCandidate, linesCandidate, quotedLogLine } from "./candidates.js";
+import { addDays } from "./days.js";
 import { withHeadingContext } from "./headings.js";
 import type { Intent, LexicalTerm } from "./intent.js";
 import { type LineRankOptions, rescoreLines } from "./linerank.js";
 import { byLineScore, type LineHit, searchCjkLines, searchLines } from "./lines.js";
 import { pageOpinionItems } from "./opinions.js";
 import type { RecallPlan } from "./plan.js";
-import { isoDay, overlapsWindow, reportedWindow } from "./timewindow.js";
+import { isoDay, monthBounds, overlapsWindow, reportedWindow } from "./timewindow.js";
 import type { ArmList, Candidate } from "./types.js";
 import { buildWindows, DEFAULT_WINDOW, type WindowOptions } from "./windows.js";
 
@@ -244,7 +245,7 @@ export function timeArm(ctx: ArmContext, weight: number): ArmList {
   let lineHits = 0;
   if (ctx.intent.terms.length > 0) {
     // A part of a month ("late April"): the rest of the month too, worth less than the part's days.
-    const span = w.month ? { ...w, ...w.month } : w;
+    const span = monthBounds(w);
     const until = reportedWindow(span, ctx.plan.profile.reportLagDays).to ?? to;
     const hits = searchLines(ctx.idx, ctx.lexTerms, { limit: 200, since: span.from ?? from, until });
     // A later day's line may report the window's events ("yesterday I ..."): worth less than the days' own.
@@ -262,14 +263,14 @@ export function timeArm(ctx: ArmContext, weight: number): ArmList {
       const day = isoDay(d);
       if (day < from) break;
       dates.push(day);
-      d = new Date(d.getTime() - 86_400_000);
+      d = addDays(d, -1);
     }
     let byDay = chunksByDates(ctx.idx, dates);
     // No notes on the named days ("the last bank holiday", a day off): the next days' notes,
     // which report it ("bank holiday yesterday, did nothing"), worth less.
     let later = 1;
     if (byDay.length === 0 && last === to) {
-      const next = [1, 2].map((n) => isoDay(new Date(Date.parse(`${to}T00:00:00Z`) + n * 86_400_000)));
+      const next = [1, 2].map((n) => isoDay(addDays(new Date(`${to}T00:00:00Z`), n)));
       byDay = chunksByDates(
         ctx.idx,
         next.filter((d) => d <= ctx.asOf),

@@ -31,7 +31,7 @@ import { detectProfile, PROFILES, type RecallProfile, type RecallProfileName } f
 import { chatFilesOnDisk, oneResultPerChatLine } from "./same-chat.js";
 import { fitBudget, toResult } from "./shape.js";
 import { findEntityByName } from "./text.js";
-import { anchorVague, isoDay, overlapsWindow, reportedWindow } from "./timewindow.js";
+import { anchorVague, isoDay, monthBounds, overlapsWindow, reportedWindow } from "./timewindow.js";
 import type { ArmList, RecallResponse, ResultKind } from "./types.js";
 import { DEFAULT_WINDOW, type WindowOptions } from "./windows.js";
 
@@ -278,7 +278,7 @@ function weighWindow(fused: Fused[], plan: RecallPlan): Fused[] {
   const win = plan.vagueOnly ? undefined : plan.intent.window;
   if (!win) return fused;
   // A part of a month ("late April") ranks its days first (the time arm) but bounds at its month.
-  const bounds = win.month ? { ...win, ...win.month } : win;
+  const bounds = monthBounds(win);
   const reported = reportedWindow(bounds, plan.profile.reportLagDays);
   for (const f of fused) {
     const w = f.cand.kind === "note" ? reported : bounds;

@@ -5,6 +5,7 @@ import { sessionMemoryId } from "../markdown/openclaw-lines.js";
 import { digestPath, digestSessionIds, isDigestPath } from "../sessions/digest.js";
 import { addDays } from "./days.js";
 import type { Fused } from "./fuse.js";
+import { isoDay } from "./timewindow.js";
 
 /**
  * One chat line, one result. OpenClaw's session-memory hook copies a chat's last messages on
@@ -79,7 +80,7 @@ export function oneResultPerChatLine(items: readonly Fused[], files: ChatFiles):
     const lines = chatLines(c.content);
     if (session === undefined || lines.length === 0) return item;
     const day = new Date(`${logDate(c.path)}T00:00:00Z`);
-    const near = [0, -1].map((n) => digestPath(addDays(day, n).toISOString().slice(0, 10)));
+    const near = [0, -1].map((n) => digestPath(isoDay(addDays(day, n))));
     for (const rel of [...new Set([...inResults, ...near])].sort()) {
       const d = files.digest(rel);
       if (d === undefined || !d.sessions.has(session)) continue;

@@ -347,6 +347,11 @@ export function parseTimeWindow(query: string, asOf: Date): TimeWindow | undefin
  */
 export const REPORT_LAG_DAYS = 2;
 
+/** A window at its month's bounds when it is a part of a month ("late April" -> April), else itself. */
+export function monthBounds(w: TimeWindow): TimeWindow {
+  return w.month ? { ...w, ...w.month } : w;
+}
+
 /**
  * The window that log lines about a closed window `w` fall in: the same start, the end
  * `lagDays` later (the chat profile's rule, profile.ts; plain logs: 0, the window itself).
