@@ -37,23 +37,18 @@ export async function changedWindow(ws: Workspace, opts: ChangedWindowOptions): 
   let listing = memoryListing(ws);
   // What the mtime test cannot see: logs restored with old mtimes, new old-dated copies, deleted logs.
   const seen = await readFileManifest(ws, opts.pipeline);
+  let logs = listing.files.filter((f) => isDailyLog(f.path));
+  let diff = seen && changedAgainst(seen, logs);
   // A log the last run read, missing: an editor saving it by rename this very moment? Looked for again.
-  const missing =
-    seen &&
-    changedAgainst(
-      seen,
-      listing.files.filter((f) => isDailyLog(f.path)),
-    ).gone;
-  if (missing && missing.length > 0) listing = await lookAgainForGone(ws, listing, missing);
-  const logs = listing.files.filter((f) => isDailyLog(f.path));
+  if (seen && diff && diff.gone.length > 0) {
+    listing = await lookAgainForGone(ws, listing, diff.gone);
+    logs = listing.files.filter((f) => isDailyLog(f.path));
+    diff = changedAgainst(seen, logs);
+  }
   if (opts.full) return { logs, listing };
   const last = await lastCompletedRunStart(ws, opts.pipeline, opts.runId);
   if (last === undefined) return { logs, listing };
-  const changedPaths: string[] = [];
-  if (seen) {
-    const { changed, gone } = changedAgainst(seen, logs);
-    changedPaths.push(...changed, ...gone);
-  }
+  const changedPaths: string[] = diff ? [...diff.changed, ...diff.gone] : [];
   for (const f of logs) {
     if (f.mtimeMs < last - MTIME_SLACK_MS) continue;
     // A log the manifest holds with this very mtime is unchanged when the clock is fine-grained

@@ -102,28 +102,29 @@ const BELIEF_WORDS =
   "think|believ|reckon|agree|figure|insist|argu|suspect|maintain|swear|saying|telling|admit|conced|down|round|mind|backtrack|backpedal|u-turn|stands|convinced|adamant|sure|certain|positive|confident|cold|sour|cooled";
 const AFTER_WORDS = "says|said|per|according|thinks|reckon|thought";
 /** Per pattern: its words, and whether they come after a name (so never in a statement's first letter). */
-const NEEDED_TAGGED: readonly (readonly [RegExp, boolean])[] = (
-  [
-    ["according|per|words", false],
-    ["put|says|said|sees|would", true],
-    ["view|take|opinion|position|feeling|belief|words|read", true],
-    [`${BELIEF_WORDS}|feels|says|said|claims|expects|predicts`, true],
-    [AFTER_WORDS, false],
-  ] as const
-).map(([w, late]) => [new RegExp(w, "iu"), late]);
-const NEEDED_UNTAGGED: readonly (readonly [RegExp, boolean])[] = (
-  [
-    ["according|words", false],
-    ["per", false],
-    ["hear|learned", false],
-    ["put|sees|would", true],
-    ["view|take|opinion|position|belief", true],
-    [BELIEF_WORDS, true],
-    ["says|said|reckons|thinks", true],
-    ["says|said|claim|mentioned|told|pointed|feels|felt", true],
-    [AFTER_WORDS, false],
-  ] as const
-).map(([w, late]) => [new RegExp(w, "iu"), late]);
+type Gate = readonly [RegExp, boolean];
+const gate = (words: string, late: boolean): Gate => [new RegExp(words, "iu"), late];
+/** The belief verbs' gates, also asked by the role and lower-case-name patterns below. */
+const TAGGED_BELIEF_GATE = gate(`${BELIEF_WORDS}|feels|says|said|claims|expects|predicts`, true);
+const UNTAGGED_BELIEF_GATE = gate(BELIEF_WORDS, true);
+const NEEDED_TAGGED: readonly Gate[] = [
+  gate("according|per|words", false),
+  gate("put|says|said|sees|would", true),
+  gate("view|take|opinion|position|feeling|belief|words|read", true),
+  TAGGED_BELIEF_GATE,
+  gate(AFTER_WORDS, false),
+];
+const NEEDED_UNTAGGED: readonly Gate[] = [
+  gate("according|words", false),
+  gate("per", false),
+  gate("hear|learned", false),
+  gate("put|sees|would", true),
+  gate("view|take|opinion|position|belief", true),
+  UNTAGGED_BELIEF_GATE,
+  gate("says|said|reckons|thinks", true),
+  gate("says|said|claim|mentioned|told|pointed|feels|felt", true),
+  gate(AFTER_WORDS, false),
+];
 
 /**
  * Where a statement's first word starts, as the patterns' `^[\s"“]*` reads it. A pattern whose
@@ -295,7 +296,7 @@ export function reportedNameOf(
     if (tagged !== undefined) return { name: tagged, frame: m! };
     break;
   }
-  const role = gated && !(ROLE_OPENER.test(content) && holds(NEEDED_TAGGED[3]!)) ? null : PERSON_BY_ROLE.exec(content);
+  const role = gated && !(ROLE_OPENER.test(content) && holds(TAGGED_BELIEF_GATE)) ? null : PERSON_BY_ROLE.exec(content);
   // "our new CTO, Ilse, is convinced": the name set off after the role is the holder (read below).
   if (role !== null && !/,\s*\p{Lu}[\p{Ll}\p{M}'’]+\s*,/u.test(role[0])) {
     return { name: (role[1] ?? role[2])!, frame: role, byRole: true };
@@ -308,7 +309,7 @@ export function reportedNameOf(
       return { name, frame: m! };
     }
   }
-  if (gated && !(LOWER_OPENER.test(content) && holds(NEEDED_UNTAGGED[5]!))) return undefined;
+  if (gated && !(LOWER_OPENER.test(content) && holds(UNTAGGED_BELIEF_GATE))) return undefined;
   const low = LOWER_CASE_NAME.exec(content);
   const lower = low?.[1];
   if (lower !== undefined && !STOP_WORDS.has(lower) && !NOBODY_IN_PARTICULAR.has(lower)) {
