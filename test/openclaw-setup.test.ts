@@ -92,6 +92,9 @@ describe("membank openclaw setup: the plan", () => {
     );
     const own = await ctxFor({ agents: { entries: { main: { workspace: "./agents/main" } } } });
     expect(own.workspaceNote).toContain('"./agents/main"');
+    // An id written in capitals is the same agent to OpenClaw (its ids are lower case): its own setting is the one read.
+    const capitals = await ctxFor({ agents: { entries: { Main: { workspace: "./agents/main" } } } });
+    expect(capitals.workspaceNote).toContain('"./agents/main"');
     for (const workspace of ["~/clawd", "/srv/clawd"]) {
       expect((await ctxFor({ agents: { defaults: { workspace } } })).workspaceNote).toBeUndefined();
     }

@@ -79,10 +79,13 @@ function agentWorkspace(
   env: NodeJS.ProcessEnv,
   configFile: string,
   agent: string | undefined,
-): { workspace: string; id: string } {
+): { workspace: string; setting?: string } {
   const agents = openClawAgents(config, { env });
   const id = agent?.trim().toLowerCase() ?? agents.owner ?? agents.system;
-  if (id && agents.ids.includes(id)) return { workspace: agents.workspaceOf(id), id };
+  if (id && agents.ids.includes(id)) {
+    const setting = agents.workspaceSettingOf(id);
+    return { workspace: agents.workspaceOf(id), ...(setting !== undefined ? { setting } : {}) };
+  }
   const list = agents.ids.join(", ");
   throw new MembankError(
     id
@@ -90,23 +93,6 @@ function agentWorkspace(
       : `${configFile}: ${agents.ids.length} agents (${list}) and none is the default: pass --agent <id> or --workspace <dir>`,
     { code: "EOPENCLAWAGENT" },
   );
-}
-
-/**
- * The workspace setting behind agent `id`'s workspace when it is a relative path (not `~…`, not
- * absolute): its own `workspace` (agents.entries or the older agents.list), else
- * agents.defaults.workspace. Undefined otherwise.
- */
-function relativeWorkspaceSetting(config: Record<string, unknown>, id: string): string | undefined {
-  const text = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
-  const list = getPath(config, "agents.list");
-  const listed = Array.isArray(list)
-    ? list.find((e) => text((e as { id?: unknown } | null)?.id)?.toLowerCase() === id)
-    : undefined;
-  const own =
-    text(getPath(config, `agents.entries.${id}.workspace`)) ?? text((listed as { workspace?: unknown })?.workspace);
-  const raw = own ?? text(getPath(config, "agents.defaults.workspace"));
-  return raw !== undefined && !raw.startsWith("~") && !path.isAbsolute(raw) ? raw : undefined;
 }
 
 /** A value at a dot path of a parsed config. */
@@ -139,7 +125,9 @@ export async function openClawContext(opts: ContextOptions = {}): Promise<OpenCl
   const config = substituteEnv(written, configEnv) as Record<string, unknown>;
   const found = opts.workspace ? undefined : agentWorkspace(config, configEnv, configFile, opts.agent);
   const workspace = found?.workspace ?? path.resolve(opts.workspace!);
-  const relative = found && relativeWorkspaceSetting(config, found.id);
+  // A relative setting (not `~…`, not absolute) is read from another folder by the Gateway.
+  const setting = found?.setting;
+  const relative = setting !== undefined && !setting.startsWith("~") && !path.isAbsolute(setting) ? setting : undefined;
   const workspaceNote = relative
     ? `note: ${configFile} gives the workspace as a relative path, "${relative}": OpenClaw takes it from the ` +
       `Gateway's working folder, setup took it from this shell's (${workspace}); write it as ~/… or an absolute ` +

@@ -132,6 +132,8 @@ export interface OpenClawAgents {
   /** `agents.defaults.workspace`, expanded. */
   defaults?: string;
   workspaceOf: (id: string) => string;
+  /** The setting workspaceOf took agent `id`'s workspace from, as written: its own, else agents.defaults.workspace. */
+  workspaceSettingOf: (id: string) => string | undefined;
   /** An agent's own `agentDir` (its session store is `<agentDir>/openclaw-agent.sqlite`), when configured. */
   agentDirOf: (id: string) => string | undefined;
 }
@@ -158,14 +160,14 @@ export function openClawAgents(config: Record<string, unknown> | undefined, opts
         ? a.list.map((e) => [(e as { id?: unknown } | null)?.id, e])
         : [];
   const hasRoster = a.entries !== undefined || a.list !== undefined;
-  const entries = new Map<string, { workspace?: string; agentDir?: string; default: boolean }>();
+  const entries = new Map<string, { workspace?: string; setting?: string; agentDir?: string; default: boolean }>();
   for (const [id, e] of raw) {
     const name = text(id)?.toLowerCase();
     if (!name || !e || typeof e !== "object" || entries.has(name)) continue;
     const w = text((e as { workspace?: unknown }).workspace);
     const dir = text((e as { agentDir?: unknown }).agentDir);
     entries.set(name, {
-      ...(w ? { workspace: expandHome(w, home) } : {}),
+      ...(w ? { workspace: expandHome(w, home), setting: w } : {}),
       ...(dir ? { agentDir: expandHome(dir, home) } : {}),
       default: (e as { default?: unknown }).default === true,
     });
@@ -189,6 +191,7 @@ export function openClawAgents(config: Record<string, unknown> | undefined, opts
     ...(system && ids.includes(system) ? { system } : {}),
     ...(defaults ? { defaults } : {}),
     workspaceOf,
+    workspaceSettingOf: (id: string) => entries.get(id)?.setting ?? d,
     agentDirOf: (id: string) => entries.get(id)?.agentDir,
   };
 }
