@@ -28,7 +28,7 @@ const KIN_WORDS = KIN.filter((k) => !SPOUSE_WORDS.includes(k))
 const SPOUSES = SPOUSE_WORDS.join("|");
 const OTHERS = String.raw`(?:[Hh]is|[Hh]er|[Tt]heir|\p{Lu}[\p{L}'’-]*['’]s)`;
 const KIN_BEFORE = new RegExp(
-  String.raw`(?:^|[^\p{L}])(?:(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|\p{Lu}[\p{L}'’-]*['’]s)\s+(?:(?:big|little|younger|older|elder|baby|twin|late|eldest|youngest)\s+)?(?:${KIN_WORDS})|${OTHERS}\s+(?:new\s+)?(?:${SPOUSES}))\s+(\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)`,
+  String.raw`(?:^|[^\p{L}])(?:(?:[Mm]y|[Oo]ur|${OTHERS})\s+(?:(?:big|little|younger|older|elder|baby|twin|late|eldest|youngest)\s+)?(?:${KIN_WORDS})|${OTHERS}\s+(?:new\s+)?(?:${SPOUSES}))\s+(\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)`,
   "gu",
 );
 const KIN_AFTER = new RegExp(
